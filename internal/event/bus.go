@@ -1,0 +1,149 @@
+package event
+
+import "sync"
+
+// Bus fans events out to subscribers without ever blocking the emitter. Each
+// subscriber has its own queue; when a subscriber falls behind by more than
+// its limit, the oldest output lines in its queue are dropped (the full output
+// is in the log files). Every other event is always delivered, in order.
+type Bus struct {
+	mu     sync.Mutex // guards subs and closed
+	subs   []*Subscription
+	closed bool
+}
+
+// NewBus returns a Bus with no subscribers.
+func NewBus() *Bus { return &Bus{} }
+
+// Subscription is one consumer's view of a Bus.
+type Subscription struct {
+	// C delivers the events; it is closed after Close on the Bus once every
+	// queued event has been delivered.
+	C <-chan Event
+
+	out      chan Event
+	wake     chan struct{}
+	maxLines int
+
+	mu      sync.Mutex // guards queue, closed and Dropped
+	queue   []Event
+	lines   int // output lines in queue
+	closed  bool
+	dropped int
+}
+
+// Subscribe adds a consumer. maxLines bounds how many undelivered output
+// lines it may hold (at least 16).
+func (b *Bus) Subscribe(maxLines int) *Subscription {
+	if maxLines < 16 {
+		maxLines = 16
+	}
+	out := make(chan Event)
+	s := &Subscription{C: out, out: out, wake: make(chan struct{}, 1), maxLines: maxLines}
+	b.mu.Lock()
+	if b.closed {
+		s.closed = true
+	}
+	b.subs = append(b.subs, s)
+	b.mu.Unlock()
+	go s.pump()
+	return s
+}
+
+// Emit queues the event for every subscriber and returns at once.
+func (b *Bus) Emit(e Event) {
+	b.mu.Lock()
+	subs := b.subs
+	closed := b.closed
+	b.mu.Unlock()
+	if closed {
+		return
+	}
+	for _, s := range subs {
+		s.push(e)
+	}
+}
+
+// Close ends the stream: subscribers receive what is queued, then C closes.
+func (b *Bus) Close() {
+	b.mu.Lock()
+	subs := b.subs
+	b.closed = true
+	b.mu.Unlock()
+	for _, s := range subs {
+		s.mu.Lock()
+		s.closed = true
+		s.mu.Unlock()
+		s.signal()
+	}
+}
+
+// Dropped reports how many output lines were dropped for this subscriber.
+func (s *Subscription) Dropped() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.dropped
+}
+
+func (s *Subscription) push(e Event) {
+	s.mu.Lock()
+	s.queue = append(s.queue, e)
+	if e.Kind == PhaseOutput {
+		s.lines++
+		if s.lines > s.maxLines {
+			s.dropOldestLines()
+		}
+	}
+	s.mu.Unlock()
+	s.signal()
+}
+
+func (s *Subscription) signal() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// dropOldestLines removes the older half of the queued output lines in one
+// pass, so a flood costs amortized constant time per line. Called with mu held.
+func (s *Subscription) dropOldestLines() {
+	toDrop := s.maxLines / 2
+	kept := s.queue[:0]
+	for _, e := range s.queue {
+		if e.Kind == PhaseOutput && toDrop > 0 {
+			toDrop--
+			s.dropped++
+			s.lines--
+			continue
+		}
+		kept = append(kept, e)
+	}
+	clear(s.queue[len(kept):])
+	s.queue = kept
+}
+
+// pump delivers queued events to C, one at a time, in order.
+func (s *Subscription) pump() {
+	for {
+		s.mu.Lock()
+		if len(s.queue) == 0 {
+			closed := s.closed
+			s.mu.Unlock()
+			if closed {
+				close(s.out)
+				return
+			}
+			<-s.wake
+			continue
+		}
+		e := s.queue[0]
+		s.queue[0] = Event{}
+		s.queue = s.queue[1:]
+		if e.Kind == PhaseOutput {
+			s.lines--
+		}
+		s.mu.Unlock()
+		s.out <- e
+	}
+}

@@ -1,0 +1,89 @@
+// Package event defines what the engine tells the world while it runs. The
+// plain printer, the JSON printer and the TUI are all consumers of the same
+// stream; the engine knows none of them.
+package event
+
+import (
+	"time"
+
+	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/state"
+)
+
+// Kind names an event.
+type Kind string
+
+// Event kinds, in roughly the order a run produces them.
+const (
+	RunStarted       Kind = "run_started"
+	BatchStarted     Kind = "batch_started"
+	PhaseSkipped     Kind = "phase_skipped"  // the plan marks it done, or an earlier run completed it
+	PhaseStarted     Kind = "phase_started"  // an attempt began
+	PhaseOutput      Kind = "phase_output"   // one line of agent or gate output
+	GateResult       Kind = "gate_result"    // one gate finished
+	PhaseFailed      Kind = "phase_failed"   // an attempt failed (Failure set)
+	PhaseRetrying    Kind = "phase_retrying" // the retry is about to start
+	PhaseInterrupted Kind = "phase_interrupted"
+	PhaseCompleted   Kind = "phase_completed"  // agent and gates succeeded
+	PhaseIntegrated  Kind = "phase_integrated" // its commit is on the run's line
+	PhaseBlocked     Kind = "phase_blocked"
+	RunHalted        Kind = "run_halted"
+	RunInterrupted   Kind = "run_interrupted"
+	RunComplete      Kind = "run_complete"
+)
+
+// Terminal reports whether the event ends the run.
+func (k Kind) Terminal() bool {
+	return k == RunHalted || k == RunInterrupted || k == RunComplete
+}
+
+// Event is one thing that happened. Fields that do not apply are zero.
+type Event struct {
+	Kind        Kind      `json:"event"`
+	Time        time.Time `json:"time"`
+	PhaseID     string    `json:"phase_id,omitempty"`
+	DisplayID   string    `json:"display_id,omitempty"`
+	PhaseName   string    `json:"phase_name,omitempty"`
+	Batch       int       `json:"batch,omitempty"`
+	Attempt     int       `json:"attempt,omitempty"`
+	MaxAttempts int       `json:"max_attempts,omitempty"`
+	Agent       string    `json:"agent,omitempty"`
+	// Line is a line of output (PhaseOutput), or a human sentence for other
+	// kinds (a skip's reason, a halt's reason).
+	Line string `json:"line,omitempty"`
+	// Stream is "agent" or "gate:<kind>" for PhaseOutput.
+	Stream  string          `json:"stream,omitempty"`
+	Gate    *Gate           `json:"gate,omitempty"`
+	Failure *failure.Report `json:"failure,omitempty"`
+	Commit  *state.Commit   `json:"commit,omitempty"`
+	// BlockedBy names the failed phases (display ids) blocking a phase.
+	BlockedBy []string `json:"blocked_by,omitempty"`
+	// Phases lists the display ids of a batch (BatchStarted).
+	Phases []string `json:"phases,omitempty"`
+	// Duration is the attempt's or the run's duration, where one ended.
+	DurationSeconds float64 `json:"duration_seconds,omitempty"`
+}
+
+// Gate describes a finished gate (GateResult).
+type Gate struct {
+	Kind            string  `json:"kind"`
+	Command         string  `json:"command"`
+	Status          string  `json:"status"` // state.GatePassed, GateFailed, GateMissing
+	ExitCode        int     `json:"exit_code"`
+	DurationSeconds float64 `json:"duration_seconds"`
+}
+
+// Sink receives events. Emit must not block for long: the engine calls it
+// from its phases' goroutines.
+type Sink interface {
+	Emit(Event)
+}
+
+// SinkFunc adapts a function to Sink.
+type SinkFunc func(Event)
+
+// Emit calls f.
+func (f SinkFunc) Emit(e Event) { f(e) }
+
+// Discard is a Sink that drops everything.
+var Discard Sink = SinkFunc(func(Event) {})

@@ -1,0 +1,69 @@
+// Package failure names the ways a phase can fail (SPEC §5), classifies an
+// attempt's evidence into one of them, and writes the failure report that
+// goes into the phase file, the retry prompt, the TUI and the halt summary.
+package failure
+
+// Type is a failure type of SPEC §5.
+type Type string
+
+// The failure types of SPEC §5.
+const (
+	TestFailure          Type = "test_failure"
+	LintError            Type = "lint_error"
+	TypecheckError       Type = "typecheck_error"
+	FormatError          Type = "format_error"
+	TaskIncomplete       Type = "task_incomplete"
+	VerificationMismatch Type = "verification_mismatch"
+	Timeout              Type = "timeout"
+	ParseError           Type = "parse_error"
+	RateLimited          Type = "rate_limited"
+	ContextExhausted     Type = "context_exhausted"
+	AgentError           Type = "agent_error"
+	DependencyMissing    Type = "dependency_missing"
+	CircularDependency   Type = "circular_dependency"
+	FileConflict         Type = "file_conflict"
+	PlanInvalid          Type = "plan_invalid"
+)
+
+// Retryable reports whether a failure of this type gets the single retry.
+func (t Type) Retryable() bool {
+	switch t {
+	case DependencyMissing, CircularDependency, FileConflict, PlanInvalid:
+		return false
+	}
+	return true
+}
+
+// ConsumesRetry reports whether a failure of this type uses up the phase's
+// one retry. Rate limiting does not: the attempt is repeated after a backoff.
+func (t Type) ConsumesRetry() bool { return t != RateLimited }
+
+// Report is the structured account of one failed attempt (SPEC §5). It is
+// stored in the phase file, put in the retry prompt and shown to the user.
+type Report struct {
+	Type    Type   `json:"type"`
+	Message string `json:"message"`
+	// Details is a longer explanation (a conflict's line ranges, the failing
+	// tests), shown under the message.
+	Details         string  `json:"details,omitempty"`
+	DurationSeconds float64 `json:"duration_seconds"`
+	Retryable       bool    `json:"retryable"`
+	Attempt         int     `json:"attempt"`
+	// WorkCompleted lists what the attempt got done before it failed
+	// ("3/5 tasks", "created 2 files").
+	WorkCompleted []string `json:"work_completed,omitempty"`
+	FilesChanged  []string `json:"files_changed,omitempty"`
+	BlockedOn     string   `json:"blocked_on,omitempty"`
+	// Gate is the kind of the gate that failed (test, lint, ...), if any.
+	Gate        string `json:"gate,omitempty"`
+	GateCommand string `json:"gate_command,omitempty"`
+	// GateOutput is an excerpt of the failing gate's output (its tail).
+	GateOutput   string   `json:"gate_output,omitempty"`
+	FailingTests []string `json:"failing_tests,omitempty"`
+	// MissingTool names the command that was not found (dependency_missing).
+	MissingTool string `json:"missing_tool,omitempty"`
+	// Circular is set when the same fix was tried again (SPEC §5): the run
+	// halts instead of retrying.
+	Circular         bool     `json:"circular,omitempty"`
+	SuggestedActions []string `json:"suggested_actions,omitempty"`
+}

@@ -1,0 +1,169 @@
+package state
+
+import (
+	"time"
+
+	"github.com/autobuild-sh/autobuild/internal/failure"
+)
+
+// SchemaVersion is written to run.json; a newer version is refused.
+const SchemaVersion = 1
+
+// RunStatus is the status of the run as a whole.
+type RunStatus string
+
+// Run statuses (SPEC §8).
+const (
+	RunRunning     RunStatus = "running"
+	RunComplete    RunStatus = "complete"
+	RunHalted      RunStatus = "halted"
+	RunInterrupted RunStatus = "interrupted"
+)
+
+// Run is .autobuild/run.json.
+type Run struct {
+	SchemaVersion int      `json:"schema_version"`
+	PlanPath      string   `json:"plan_path"`
+	PlanHash      string   `json:"plan_hash"`
+	PlanTitle     string   `json:"plan_title"`
+	CommitMode    string   `json:"commit_mode"`
+	Agents        []string `json:"agents"`
+	// Branch is the branch the run integrates onto (empty when detached).
+	Branch string `json:"branch"`
+	// BaseCommit is HEAD when the run first started.
+	BaseCommit string `json:"base_commit"`
+	// IntegrationCommit is the tip of the run's line: every completed phase
+	// up to now, integrated.
+	IntegrationCommit string    `json:"integration_commit"`
+	Status            RunStatus `json:"status"`
+	// HaltReason says why a halted or interrupted run stopped.
+	HaltReason string     `json:"halt_reason,omitempty"`
+	PID        int        `json:"pid"`
+	Started    time.Time  `json:"started"`
+	Updated    time.Time  `json:"updated"`
+	Finished   *time.Time `json:"finished,omitempty"`
+}
+
+// PhaseStatus is the status of one phase in the run.
+type PhaseStatus string
+
+// Phase statuses (SPEC §8).
+const (
+	PhasePending  PhaseStatus = "pending"
+	PhaseRunning  PhaseStatus = "running"
+	PhaseComplete PhaseStatus = "complete"
+	PhaseFailed   PhaseStatus = "failed"
+	PhaseBlocked  PhaseStatus = "blocked"
+	PhaseSkipped  PhaseStatus = "skipped"
+)
+
+// Phase is .autobuild/phases/phase-<id>.json.
+type Phase struct {
+	PhaseID      string       `json:"phase_id"`
+	DisplayID    string       `json:"display_id"`
+	PhaseName    string       `json:"phase_name"`
+	Batch        int          `json:"batch"`
+	Status       PhaseStatus  `json:"status"`
+	Attempt      int          `json:"attempt"`
+	MaxAttempts  int          `json:"max_attempts"`
+	Timestamps   Timestamps   `json:"timestamps"`
+	Dependencies Dependencies `json:"dependencies"`
+	Agent        string       `json:"agent,omitempty"`
+	Tasks        Tasks        `json:"tasks"`
+	// QualityGates is keyed by gate kind (test, lint, ...).
+	QualityGates map[string]GateResult `json:"quality_gates,omitempty"`
+	Verification Verification          `json:"verification"`
+	Commit       *Commit               `json:"commit,omitempty"`
+	// Attempts holds every attempt ever made, across resumes.
+	Attempts []Attempt `json:"attempts,omitempty"`
+	// Error is the current failure, if the phase failed.
+	Error *failure.Report `json:"error,omitempty"`
+	// BlockedBy names the failed phases (display ids) that block this one.
+	BlockedBy []string `json:"blocked_by,omitempty"`
+	// LastOutput is the last line the phase printed, for watchers.
+	LastOutput string `json:"last_output,omitempty"`
+	// Worktree is where the phase's current attempt runs or ran, relative to
+	// the repository root.
+	Worktree string `json:"worktree,omitempty"`
+}
+
+// Timestamps of a phase's latest attempt.
+type Timestamps struct {
+	Started         *time.Time `json:"started,omitempty"`
+	Completed       *time.Time `json:"completed,omitempty"`
+	DurationSeconds float64    `json:"duration_seconds"`
+}
+
+// Dependencies of a phase, as normalized ids.
+type Dependencies struct {
+	DependsOn    []string `json:"depends_on"`
+	ParallelWith []string `json:"parallel_with"`
+	Blocks       []string `json:"blocks"`
+}
+
+// Tasks counts the phase's task checkboxes (from the plan, or from the agent's
+// result object when it reports them).
+type Tasks struct {
+	Total     int `json:"total"`
+	Completed int `json:"completed"`
+}
+
+// Gate result statuses.
+const (
+	GatePassed  = "passed"
+	GateFailed  = "failed"
+	GateNotRun  = "not_run"      // an earlier gate failed, or the run stopped
+	GateMissing = "tool_missing" // a detected gate whose tool is not installed
+)
+
+// GateResult is the outcome of one quality gate in the engine's own run.
+type GateResult struct {
+	Command string `json:"command"`
+	Passed  bool   `json:"passed"`
+	// Status is one of GatePassed, GateFailed, GateNotRun, GateMissing.
+	Status          string  `json:"status"`
+	ExitCode        int     `json:"exit_code"`
+	DurationSeconds float64 `json:"duration_seconds"`
+	OutputSummary   string  `json:"output_summary,omitempty"`
+}
+
+// Verification compares the agent's claim with the engine's own gates.
+type Verification struct {
+	// AgentClaimed is "complete", "failed" or "" (no result object; judged
+	// by exit code).
+	AgentClaimed string `json:"agent_claimed"`
+	// FreshVerification is "passed", "failed" or "" (not run yet).
+	FreshVerification string `json:"fresh_verification"`
+}
+
+// Commit records how a completed phase landed.
+type Commit struct {
+	Message string `json:"message"`
+	// SHA is the commit on the run's line (empty in message-only mode, and
+	// when the phase changed nothing).
+	SHA           string   `json:"sha,omitempty"`
+	FilesCreated  []string `json:"files_created,omitempty"`
+	FilesModified []string `json:"files_modified,omitempty"`
+	FilesDeleted  []string `json:"files_deleted,omitempty"`
+}
+
+// Attempt outcomes.
+const (
+	OutcomeComplete    = "complete"
+	OutcomeFailed      = "failed"
+	OutcomeInterrupted = "interrupted"
+	OutcomeRunning     = "running"
+)
+
+// Attempt is one attempt at a phase.
+type Attempt struct {
+	Number          int             `json:"number"`
+	Agent           string          `json:"agent"`
+	Started         time.Time       `json:"started"`
+	Completed       *time.Time      `json:"completed,omitempty"`
+	DurationSeconds float64         `json:"duration_seconds"`
+	Outcome         string          `json:"outcome"`
+	LogPath         string          `json:"log_path"`
+	DiffPath        string          `json:"diff_path,omitempty"`
+	Error           *failure.Report `json:"error,omitempty"`
+}
