@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/demo"
+	"github.com/autobuild-sh/autobuild/internal/engine"
+	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/printer"
+)
+
+func newDemo(s Streams) *cobra.Command {
+	var (
+		dir         string
+		halt, noTUI bool
+		asJSON      bool
+	)
+	cmd := &cobra.Command{
+		Use:   "demo",
+		Short: "Run the built-in demo: a sample repository, a six-phase plan and a simulated agent",
+		Long: `Create a small Go project in a new git repository with a six-phase plan
+(0, 1, 2A/2B/2C in parallel, 3) and run it with the built-in simulated agent and
+real quality gates (go build, gofmt, go test). Phase 2B's first attempt breaks
+the tests; its retry fixes them. With --halt, 2B fails twice and the run halts,
+so you can fix it by hand and resume.`,
+		Example: "  autobuild demo\n  autobuild demo --no-tui\n  autobuild demo --halt --dir /tmp/try",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if dir == "" {
+				d, err := os.MkdirTemp("", "autobuild-demo-")
+				if err != nil {
+					return err
+				}
+				dir = d
+			} else if err := os.MkdirAll(dir, 0o755); err != nil {
+				return err
+			}
+			proj, err := demo.Setup(dir, halt)
+			if err != nil {
+				return fmt.Errorf("setting up the demo in %s: %w", dir, err)
+			}
+			pl, err := plan.ParseFile(filepath.Join(proj.Repo, proj.Plan))
+			if err != nil {
+				return fmt.Errorf("the demo's own plan is invalid (a bug): %w", err)
+			}
+			pl.Path = proj.Plan
+			sim, err := agent.Resolve("sim", selfCommand())
+			if err != nil {
+				return err
+			}
+			o := &runOptions{planPath: proj.Plan, noTUI: noTUI, json: asJSON,
+				commands: func(mode string) string {
+					return fmt.Sprintf("cd %s && autobuild plan.md --agent sim --scenario %s %s", quoteArg(proj.Repo), quoteArg(proj.Scenario), mode)
+				}}
+			cfg := engine.Config{Dir: proj.Repo, Plan: pl, CommitMode: engine.CommitAuto, Agents: []agent.Agent{sim},
+				MaxParallel: 3, PhaseTimeout: 5 * time.Minute, SimScenario: proj.Scenario}
+			fmt.Fprintf(s.Err, "autobuild demo: sample repository in %s\n", proj.Repo)
+			var runErr error
+			switch {
+			case asJSON:
+				runErr = runHeadless(cmd.Context(), s, o, cfg, printer.NewJSON(s.Out).Print, false)
+			case !noTUI && isTerminal(s.Out) && runTUI != nil:
+				runErr = runTUI(cmd.Context(), s, o, cfg)
+			default:
+				p := &printer.Plain{W: s.Out}
+				runErr = runHeadless(cmd.Context(), s, o, cfg, p.Print, true)
+			}
+			if !asJSON {
+				fmt.Fprintf(s.Out, "\nThe demo repository is %s\n  cd %s && git log --oneline && go run ./cmd/calc '1 + 2 * 3'\n", proj.Repo, quoteArg(proj.Repo))
+				if halt {
+					fmt.Fprintf(s.Out, "To fix the halted phase by hand: cp %s calc/ && git add calc && git commit -m 'fix: write Format'\nthen resume: %s\n",
+						quoteArg(filepath.Join(dir, "fix", "format.go")), o.commands("--resume"))
+				}
+			}
+			return runErr
+		},
+	}
+	cmd.Flags().StringVar(&dir, "dir", "", "where to create the demo (default: a new temporary directory)")
+	cmd.Flags().BoolVar(&halt, "halt", false, "make phase 2B fail twice, so the run halts and can be resumed after a fix")
+	cmd.Flags().BoolVar(&noTUI, "no-tui", false, "print plain log lines instead of the terminal UI")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON event per line")
+	return cmd
+}

@@ -1,0 +1,333 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"golang.org/x/term"
+
+	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/config"
+	"github.com/autobuild-sh/autobuild/internal/engine"
+	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/printer"
+	"github.com/autobuild-sh/autobuild/internal/state"
+	"github.com/autobuild-sh/autobuild/internal/summary"
+)
+
+// runOptions are the run flags of SPEC §1.
+type runOptions struct {
+	planPath     string
+	commit       string
+	resume       bool
+	fresh        bool
+	dryRun       bool
+	agents       []string
+	maxParallel  int
+	phaseTimeout time.Duration
+	idleTimeout  time.Duration
+	noTUI        bool
+	json         bool
+	verbose      bool
+	scenario     string
+	flags        *pflag.FlagSet
+	// commands, when set, builds the resume and fresh command lines shown
+	// in the summary (the demo's differ from the command that was run).
+	commands func(mode string) string
+}
+
+func (o *runOptions) register(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&o.commit, "commit", "", "commit mode, required for a new run: auto (a commit per phase), message-only, single")
+	f.BoolVar(&o.resume, "resume", false, "continue the run in .autobuild/ (the default when it exists and the plan is unchanged)")
+	f.BoolVar(&o.fresh, "fresh", false, "delete .autobuild/ and start from the first phase (commits already made stay)")
+	f.BoolVar(&o.dryRun, "dry-run", false, "check the plan and print its batches, like validate; run nothing")
+	f.StringArrayVar(&o.agents, "agent", nil, "agent: claude, codex, aider, gemini, sim, or a command line; repeat it to give the retry a different agent")
+	f.IntVar(&o.maxParallel, "max-parallel", 0, "at most N phases at once (default: number of CPUs, at least 2)")
+	f.DurationVar(&o.phaseTimeout, "phase-timeout", 0, "time limit per attempt (default 30m); a retry after a timeout gets twice as long")
+	f.DurationVar(&o.idleTimeout, "idle-timeout", 0, "fail an attempt that prints nothing for this long (default: no limit)")
+	f.BoolVar(&o.noTUI, "no-tui", false, "print plain log lines instead of the terminal UI")
+	f.BoolVar(&o.json, "json", false, "print one JSON event per line on stdout")
+	f.BoolVarP(&o.verbose, "verbose", "v", false, "with --no-tui: also print the agents' and gates' output lines")
+	f.StringVar(&o.scenario, "scenario", "", "scenario file for the simulated agent (--agent sim)")
+}
+
+// runPlan is `autobuild PLAN.md`: parse, configure, run, summarize.
+func runPlan(ctx context.Context, s Streams, o *runOptions) error {
+	pl, err := loadPlan(s, o.planPath)
+	if err != nil {
+		return err
+	}
+	if o.dryRun {
+		printPlan(s.Out, pl)
+		return nil
+	}
+	cfg, err := o.engineConfig(pl)
+	if err != nil {
+		return err
+	}
+	if o.json {
+		return runHeadless(ctx, s, o, cfg, printer.NewJSON(s.Out).Print, false)
+	}
+	if !o.noTUI && isTerminal(s.Out) && runTUI != nil {
+		return runTUI(ctx, s, o, cfg)
+	}
+	p := &printer.Plain{W: s.Out, Verbose: o.verbose}
+	return runHeadless(ctx, s, o, cfg, p.Print, true)
+}
+
+// loadPlan parses and checks the plan, printing every problem; an invalid
+// plan is exit 2.
+func loadPlan(s Streams, path string) (*plan.Plan, error) {
+	pl, err := plan.ParseFile(path)
+	if pl != nil {
+		for _, w := range pl.Warnings {
+			fmt.Fprintln(s.Err, w.String())
+		}
+	}
+	if err != nil {
+		if ve, ok := err.(*plan.ValidationError); ok {
+			for _, p := range ve.Problems {
+				fmt.Fprintln(s.Err, p.String())
+			}
+			fmt.Fprintf(s.Err, "autobuild: %s is not a valid plan (%s): nothing was run\n", path, ve.Code())
+			return nil, &exitError{code: engine.ExitUsage}
+		}
+		return nil, usageErr("%w", err)
+	}
+	return pl, nil
+}
+
+// engineConfig merges autobuild.toml and the flags (flags win).
+func (o *runOptions) engineConfig(pl *plan.Plan) (engine.Config, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return engine.Config{}, err
+	}
+	root := wd
+	if repo, err := gitx.Open(context.Background(), wd); err == nil {
+		root = repo.Root()
+	}
+	fc, err := config.Load(root)
+	if err != nil {
+		return engine.Config{}, usageErr("%w", err)
+	}
+	cfg := engine.Config{Dir: wd, Plan: pl, Resume: o.resume, Fresh: o.fresh, ConfigGates: fc.Gates,
+		MaxParallel: fc.MaxParallel, PhaseTimeout: fc.PhaseTimeout.Duration,
+		IdleTimeout: fc.IdleTimeout.Duration, SimScenario: fc.Scenario}
+	switch {
+	case o.flags.Changed("commit"):
+		cfg.CommitMode = o.commit
+	case o.fresh || !stateExists(root):
+		// The file's mode applies to new runs only; a resumed run keeps the
+		// mode it was started with.
+		cfg.CommitMode = fc.Commit
+	}
+	if o.maxParallel > 0 {
+		cfg.MaxParallel = o.maxParallel
+	}
+	if o.phaseTimeout > 0 {
+		cfg.PhaseTimeout = o.phaseTimeout
+	}
+	if o.idleTimeout > 0 {
+		cfg.IdleTimeout = o.idleTimeout
+	}
+	if o.scenario != "" {
+		cfg.SimScenario = o.scenario
+	}
+	if cfg.SimScenario != "" {
+		abs, err := filepath.Abs(cfg.SimScenario)
+		if err != nil {
+			return cfg, err
+		}
+		if _, err := agent.LoadScenario(abs); err != nil {
+			return cfg, usageErr("scenario %s: %w", cfg.SimScenario, err)
+		}
+		cfg.SimScenario = abs
+	}
+	specs := o.agents
+	if len(specs) == 0 {
+		specs = fc.Agent
+	}
+	if len(specs) == 0 {
+		return cfg, usageErr("no agent given: pass --agent claude (or codex, aider, gemini, sim, or any command line), or set agent in autobuild.toml")
+	}
+	for _, spec := range specs {
+		a, err := agent.Resolve(spec, selfCommand())
+		if err != nil {
+			return cfg, usageErr("--agent %q: %w", spec, err)
+		}
+		cfg.Agents = append(cfg.Agents, a)
+	}
+	cl, err := failure.NewClassifier(fc.Classify)
+	if err != nil {
+		return cfg, usageErr("autobuild.toml: %w", err)
+	}
+	cfg.Classifier = cl
+	return cfg, nil
+}
+
+func stateExists(root string) bool {
+	_, err := os.Stat(filepath.Join(root, ".autobuild", "run.json"))
+	return err == nil
+}
+
+// runHeadless runs the engine with a printer consuming its events, then
+// prints the summary box.
+func runHeadless(ctx context.Context, s Streams, o *runOptions, cfg engine.Config, print func(event.Event), box bool) error {
+	bus := event.NewBus()
+	sub := bus.Subscribe(1 << 16)
+	cfg.Sink = bus
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		printer.Drain(sub.C, print)
+	}()
+	ctx, hardStop, stop := interrupts(ctx, s)
+	defer stop()
+	cfg.HardStop = hardStop
+	res, err := engine.Run(ctx, cfg)
+	bus.Close()
+	wg.Wait()
+	if err != nil && res.Status == "" {
+		return err
+	}
+	if box {
+		fmt.Fprint(s.Out, "\n"+renderSummary(res.Root, o, terminalWidth(s.Out)))
+	}
+	if err != nil {
+		fmt.Fprintln(s.Err, "autobuild: "+err.Error())
+	}
+	return &exitError{code: res.ExitCode()}
+}
+
+// renderSummary renders the halt or completion summary from the state files.
+func renderSummary(root string, o *runOptions, width int) string {
+	snap, err := state.Open(root).Snapshot()
+	if err != nil || snap.Run == nil {
+		return fmt.Sprintf("(could not read the run's state: %v)\n", err)
+	}
+	return summary.Render(summaryInput(snap, o), width)
+}
+
+func summaryInput(snap *state.Snapshot, o *runOptions) summary.Input {
+	return summary.Input{Run: snap.Run, Phases: snap.Phases, StateDir: ".autobuild/",
+		ResumeCommand: commandLine(o, "--resume"), FreshCommand: freshCommand(o, snap.Run.CommitMode)}
+}
+
+// commandLine is the command the user ran, with --resume or --fresh in place
+// of either, for the resume instructions.
+func commandLine(o *runOptions, mode string) string {
+	if o != nil && o.commands != nil {
+		return o.commands(mode)
+	}
+	parts := []string{"autobuild"}
+	skip := false
+	for _, a := range os.Args[1:] {
+		if skip {
+			skip = false
+			continue
+		}
+		switch {
+		case a == "--resume" || a == "--fresh" || a == "--dry-run":
+			continue
+		case a == "demo":
+			continue
+		}
+		parts = append(parts, quoteArg(a))
+	}
+	if o != nil && o.planPath != "" && !contains(parts, quoteArg(o.planPath)) {
+		parts = append(parts, quoteArg(o.planPath))
+	}
+	return strings.Join(append(parts, mode), " ")
+}
+
+// freshCommand is the command line to start over; it names the commit mode
+// when the original command took it from run.json.
+func freshCommand(o *runOptions, mode string) string {
+	line := commandLine(o, "--fresh")
+	if !strings.Contains(line, "--commit") {
+		line += " --commit=" + mode
+	}
+	return line
+}
+
+func quoteArg(a string) string {
+	if a == "" || strings.ContainsAny(a, " \t'\"$`\\|&;<>()*?[]{}!") {
+		return "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return a
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// interrupts turns the first Ctrl-C or SIGTERM into a graceful halt (ctx is
+// canceled) and the second into a hard stop (every process killed at once).
+func interrupts(parent context.Context, s Streams) (context.Context, <-chan struct{}, func()) {
+	ctx, cancel := context.WithCancel(parent)
+	hard := make(chan struct{})
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		n := 0
+		for {
+			select {
+			case <-sigs:
+				n++
+				if n == 1 {
+					fmt.Fprintln(s.Err, "\nautobuild: interrupted: stopping running phases gracefully (Ctrl-C again to kill them now)")
+					cancel()
+				} else {
+					fmt.Fprintln(s.Err, "autobuild: killing running phases")
+					close(hard)
+					return
+				}
+			case <-done:
+				return
+			}
+		}
+	}()
+	return ctx, hard, func() {
+		signal.Stop(sigs)
+		close(done)
+		cancel()
+	}
+}
+
+func isTerminal(w any) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+func terminalWidth(w any) int {
+	if f, ok := w.(*os.File); ok {
+		if width, _, err := term.GetSize(int(f.Fd())); err == nil && width > 0 {
+			return min(width, 100)
+		}
+	}
+	return 80
+}
+
+// runTUI is set by tui.go when the terminal UI is built in.
+var runTUI func(ctx context.Context, s Streams, o *runOptions, cfg engine.Config) error

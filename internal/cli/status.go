@@ -1,0 +1,122 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/autobuild-sh/autobuild/internal/engine"
+	"github.com/autobuild-sh/autobuild/internal/state"
+	"github.com/autobuild-sh/autobuild/internal/summary"
+)
+
+func newStatus(s Streams) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:     "status [DIR]",
+		Short:   "Print the phases of the run in DIR (default .) from its state files",
+		Example: "  autobuild status\n  autobuild status ../other-repo --json",
+		Args:    cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir := "."
+			if len(args) == 1 {
+				dir = args[0]
+			}
+			root, err := findRoot(dir)
+			if err != nil {
+				return err
+			}
+			snap, err := state.Open(root).Snapshot()
+			if err != nil {
+				return &engine.Error{Code: engine.ExitRefused, Err: err}
+			}
+			if snap.Run == nil {
+				return &engine.Error{Code: engine.ExitRefused,
+					Err: errors.New("no autobuild run in " + filepath.Join(root, ".autobuild") + ": start one with autobuild PLAN.md --commit=auto --agent ...")}
+			}
+			if asJSON {
+				enc := json.NewEncoder(s.Out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(snap)
+			}
+			printStatus(s.Out, snap)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print run.json and every phase file as one JSON object")
+	return cmd
+}
+
+func printStatus(w io.Writer, snap *state.Snapshot) {
+	r := snap.Run
+	fmt.Fprintf(w, "%s (%s): %s, commit=%s, agent %s\n", r.PlanTitle, r.PlanPath, r.Status, r.CommitMode, strings.Join(r.Agents, ", "))
+	if r.HaltReason != "" {
+		fmt.Fprintf(w, "Reason: %s\n", r.HaltReason)
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "BATCH\tPHASE\tNAME\tSTATUS\tATTEMPT\tDURATION\tDETAIL")
+	for _, p := range snap.Phases {
+		attempt := "-"
+		if p.Attempt > 0 {
+			attempt = fmt.Sprintf("%d/%d", p.Attempt, max(p.MaxAttempts, 1))
+		}
+		dur := "-"
+		if p.Timestamps.DurationSeconds > 0 {
+			dur = summary.Duration(p.Timestamps.DurationSeconds)
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", p.Batch, p.DisplayID, p.PhaseName, p.Status, attempt, dur, statusDetail(p))
+	}
+	tw.Flush()
+}
+
+func statusDetail(p *state.Phase) string {
+	switch {
+	case p.Status == state.PhaseFailed && p.Error != nil:
+		return string(p.Error.Type) + ": " + p.Error.Message
+	case p.Status == state.PhaseBlocked:
+		return "blocked by " + strings.Join(p.BlockedBy, ", ")
+	case p.Commit != nil && p.Commit.SHA != "":
+		sha := p.Commit.SHA
+		if len(sha) > 7 {
+			sha = sha[:7]
+		}
+		first, _, _ := strings.Cut(p.Commit.Message, "\n")
+		return sha + " " + first
+	case p.Status == state.PhaseRunning && p.LastOutput != "":
+		return p.LastOutput
+	}
+	return ""
+}
+
+// findRoot returns the repository root containing dir, or dir itself when it
+// is not in a repository (a state directory copied elsewhere still reads).
+func findRoot(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		if exists(filepath.Join(d, ".autobuild")) {
+			return d, nil
+		}
+		if exists(filepath.Join(d, ".git")) {
+			return d, nil
+		}
+		if filepath.Dir(d) == d {
+			return abs, nil
+		}
+	}
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}

@@ -1,0 +1,109 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/autobuild-sh/autobuild/internal/plan"
+)
+
+func newValidate(s Streams) *cobra.Command {
+	return &cobra.Command{
+		Use:   "validate PLAN.md",
+		Short: "Parse and check a plan and print its batches; run nothing",
+		Long: `Parse and check a plan: unknown dependencies, duplicate ids, cycles, metadata
+that contradicts the table, Parallel With naming a dependent. Every problem is
+printed as file:line: message and the exit status is 2; a valid plan prints its
+phases and batches and exits 0.`,
+		Example: "  autobuild validate docs/plan.md",
+		Args:    exactArgs(1, "validate takes one plan file"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			pl, err := loadPlan(s, args[0])
+			if err != nil {
+				return err
+			}
+			printPlan(s.Out, pl)
+			return nil
+		},
+	}
+}
+
+// printPlan prints the phases batch by batch: what validate and --dry-run show.
+func printPlan(w io.Writer, pl *plan.Plan) {
+	batches := pl.Batches()
+	fmt.Fprintf(w, "%s (%s)\n", pl.Title, pl.Path)
+	fmt.Fprintf(w, "%d phases in %d batches", len(pl.Phases), len(batches))
+	if len(pl.Gates) > 0 {
+		var kinds []string
+		for _, g := range pl.Gates {
+			kinds = append(kinds, g.Kind+": "+g.Command)
+		}
+		fmt.Fprintf(w, "; quality gates: %s", strings.Join(kinds, "; "))
+	} else {
+		fmt.Fprint(w, "; quality gates: detected from the repository at run time")
+	}
+	fmt.Fprintln(w)
+	for _, b := range batches {
+		fmt.Fprintf(w, "\nBatch %d%s\n", b.Index, batchNote(b))
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		for _, p := range b.Phases {
+			deps := "-"
+			if len(p.DependsOn) > 0 {
+				deps = strings.Join(displayIDs(pl, p.DependsOn), ", ")
+			}
+			extra := ""
+			if len(p.ParallelWith) > 0 {
+				extra = "parallel with " + strings.Join(displayIDs(pl, p.ParallelWith), ", ")
+			}
+			if p.Done() {
+				extra = strings.TrimSpace(extra + "  (" + string(p.Status) + " in the plan: not run)")
+			}
+			fmt.Fprintf(tw, "  %s\t%s\tdepends on: %s\t%s\n", p.DisplayID, p.Name, deps, extra)
+		}
+		tw.Flush()
+	}
+}
+
+// batchNote says how a batch's phases run: together, or in groups one after
+// another (the Parallel With rule of SPEC §3).
+func batchNote(b plan.Batch) string {
+	if len(b.Phases) < 2 {
+		return ""
+	}
+	if len(b.Groups) == 1 {
+		return " (in parallel)"
+	}
+	var groups []string
+	for _, g := range b.Groups {
+		var ids []string
+		for _, p := range g {
+			ids = append(ids, p.DisplayID)
+		}
+		groups = append(groups, strings.Join(ids, "+"))
+	}
+	return " (one after another: " + strings.Join(groups, " then ") + ")"
+}
+
+func displayIDs(pl *plan.Plan, ids []string) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = id
+		if p := pl.Phase(id); p != nil {
+			out[i] = p.DisplayID
+		}
+	}
+	return out
+}
+
+func exactArgs(n int, msg string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usageErr("%s (got %d arguments); see autobuild %s --help", msg, len(args), cmd.Name())
+		}
+		return nil
+	}
+}

@@ -1,0 +1,430 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/gates"
+	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/proc"
+	"github.com/autobuild-sh/autobuild/internal/state"
+)
+
+// phaseRunner is the real runner: each attempt runs the agent in the phase's
+// own worktree, then the quality gates, then classifies a failure or lands
+// the work through the integrator.
+type phaseRunner struct {
+	cfg        *Config
+	root       string
+	repo       *gitx.Repo
+	store      *state.Store
+	rec        *recorder
+	gates      []gates.Gate
+	classifier *failure.Classifier
+	integ      *integrator
+
+	// bases holds the commit each phase's worktree started from, so a
+	// conflict can name the lines the phase changed. Guarded by integ.mu.
+	bases map[string]string
+}
+
+func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptResult {
+	p := req.Phase
+	started := r.cfg.Now()
+	prior := r.rec.get(p.ID)
+	seq := len(prior.Attempts) + 1 // log files count every attempt ever
+	logPath := r.store.AttemptLogPath(p.ID, seq)
+	wt := filepath.Join(r.store.WorktreesDir(), "phase-"+state.FileID(p.ID))
+
+	r.rec.phase(p.ID, func(ps *state.Phase) {
+		ps.Status = state.PhaseRunning
+		ps.Attempt = req.Number
+		ps.MaxAttempts = MaxAttempts
+		ps.Agent = req.Agent.Name
+		ps.Timestamps = state.Timestamps{Started: &started}
+		ps.Error = nil
+		ps.BlockedBy = nil
+		ps.QualityGates = nil
+		ps.Verification = state.Verification{}
+		ps.Worktree = r.rel(wt)
+		ps.Attempts = append(ps.Attempts, state.Attempt{Number: req.Number, Agent: req.Agent.Name,
+			Started: started, Outcome: state.OutcomeRunning, LogPath: r.rel(logPath)})
+	})
+	r.rec.emit(event.Event{Kind: event.PhaseStarted, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
+		Batch: prior.Batch, Attempt: req.Number, MaxAttempts: MaxAttempts, Agent: req.Agent.Name})
+
+	log, err := proc.CreateCapped(logPath, r.cfg.LogCap)
+	if err != nil {
+		return r.fail(p, req, started, seq, wt, infraFailure(req, started, fmt.Errorf("creating the attempt log: %w", err)))
+	}
+	defer log.Close()
+
+	base, err := r.prepareWorktree(ctx, p, req, wt)
+	if err != nil {
+		if ctx.Err() != nil {
+			return r.interrupted(p, req, started)
+		}
+		return r.fail(p, req, started, seq, wt, infraFailure(req, started, err))
+	}
+	fmt.Fprintf(log, "# autobuild: phase %s attempt %d/%d, agent %s, worktree %s, base %s\n",
+		p.DisplayID, req.Number, MaxAttempts, req.Agent.Name, r.rel(wt), short(base))
+
+	ev, commitMsg, interrupted := r.runAgentAndGates(ctx, p, req, wt, log, seq)
+	if interrupted {
+		return r.interrupted(p, req, started)
+	}
+	ev.Attempt = req.Number
+	ev.Duration = r.cfg.Now().Sub(started)
+	if failed(ev) {
+		rep := r.classifier.Classify(ev)
+		rep.Retryable = rep.Type.Retryable()
+		if rep.Retryable && failure.IsCircular(rep, req.Previous) {
+			rep.Circular = true
+			rep.Retryable = false
+		}
+		return r.fail(p, req, started, seq, wt, rep)
+	}
+
+	commit, conflict, err := r.integ.land(ctx, p, wt, base, commitMsg)
+	if err != nil {
+		if ctx.Err() != nil {
+			return r.interrupted(p, req, started)
+		}
+		return r.fail(p, req, started, seq, wt, infraFailure(req, started, err))
+	}
+	if conflict != nil {
+		conflict.Attempt = req.Number
+		conflict.DurationSeconds = r.cfg.Now().Sub(started).Seconds()
+		return r.fail(p, req, started, seq, wt, *conflict)
+	}
+	return r.complete(ctx, p, req, started, wt, commit)
+}
+
+// prepareWorktree creates the phase's worktree from the run's current
+// integration commit for a first attempt; a retry continues in the worktree
+// of the first attempt, on top of its work.
+func (r *phaseRunner) prepareWorktree(ctx context.Context, p *plan.Phase, req attemptRequest, wt string) (string, error) {
+	r.integ.mu.Lock()
+	base, reuse := r.bases[p.ID]
+	r.integ.mu.Unlock()
+	if req.Number > 1 && reuse {
+		if _, err := os.Stat(wt); err == nil {
+			return base, nil
+		}
+	}
+	tip := r.integ.Tip()
+	if err := r.repo.AddWorktree(ctx, wt, branchFor(p.ID), tip); err != nil {
+		return "", fmt.Errorf("creating the worktree of phase %s: %w", p.DisplayID, err)
+	}
+	r.integ.mu.Lock()
+	r.bases[p.ID] = tip
+	r.integ.mu.Unlock()
+	return tip, nil
+}
+
+// runAgentAndGates runs the agent, then (if it succeeded) the gates, and
+// gathers the evidence. It reports whether the run was interrupted.
+func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req attemptRequest, wt string, log io.Writer, seq int) (ev failure.Evidence, commitMsg string, interrupted bool) {
+	prompt := agent.BuildPrompt(agent.PromptInput{
+		PlanPath: r.cfg.Plan.Path, PlanTitle: r.cfg.Plan.Title, Phase: p, Gates: gatePlan(r.gates),
+		Siblings: req.Siblings, Attempt: req.Number, MaxAttempts: MaxAttempts, Previous: req.Previous,
+		PreviousDiffPath: r.previousDiff(p.ID),
+	})
+	promptFile := filepath.Join(r.store.Dir(), "prompts", fmt.Sprintf("phase-%s.attempt-%d.md", state.FileID(p.ID), seq))
+	if err := os.MkdirAll(filepath.Dir(promptFile), 0o755); err == nil {
+		_ = os.WriteFile(promptFile, []byte(prompt), 0o644)
+	}
+	absPlan, _ := filepath.Abs(r.cfg.Plan.Path)
+	spec := proc.Spec{
+		Args: req.Agent.Args, Shell: req.Agent.Shell, Dir: wt,
+		Env: agent.Env(agent.EnvInput{PhaseID: p.ID, Attempt: req.Number, MaxAttempts: MaxAttempts,
+			PlanPath: absPlan, PromptFile: promptFile, SimScenario: r.cfg.SimScenario}),
+		Stdin: strings.NewReader(prompt), Timeout: req.Timeout, IdleTimeout: r.cfg.IdleTimeout,
+		Grace: r.cfg.Grace, HardStop: r.cfg.HardStop, Output: log,
+		OnLine: r.outputLine(p, req.Number, "agent"),
+	}
+	res := proc.Run(ctx, spec)
+	if res.Canceled {
+		return ev, "", true
+	}
+	ev.TimedOut, ev.IdleTimedOut = res.TimedOut, res.IdleTimedOut
+	ev.AgentExitCode, ev.AgentNotFound = res.ExitCode, res.NotFound
+	ev.AgentCommand = agentCommand(req.Agent)
+	ev.AgentOutput = res.Tail
+	if res.Err != nil && !res.NotFound {
+		ev.AgentOutput += "\n" + res.Err.Error()
+		if ev.AgentExitCode == 0 {
+			ev.AgentExitCode = -1
+		}
+	}
+	ev.ResultRequired = req.Agent.RequiresResult
+	if result, err := agent.ParseResult(res.Tail); err == nil {
+		ev.ResultFound = true
+		ev.ResultStatus = result.Status
+		ev.TasksTotal, ev.TasksCompleted = result.Tasks.Total, result.Tasks.Completed
+		commitMsg = result.CommitMessage
+		if result.Error != nil {
+			ev.ResultErrorType, ev.ResultErrorMessage = result.Error.Type, result.Error.Message
+		}
+	} else if !errors.Is(err, agent.ErrNoResult) {
+		ev.ResultParseErr = err.Error()
+	}
+	ev.FilesChanged = r.changedFiles(ctx, wt)
+	r.rec.phase(p.ID, func(ps *state.Phase) {
+		ps.Verification.AgentClaimed = claimed(ev)
+		if ev.TasksTotal > 0 {
+			ps.Tasks = state.Tasks{Total: ev.TasksTotal, Completed: ev.TasksCompleted}
+		}
+	})
+	if agentFailed(ev) {
+		return ev, commitMsg, false
+	}
+	gate, interrupted := r.runGates(ctx, p, req, wt, log)
+	if interrupted {
+		return ev, "", true
+	}
+	ev.Gate = gate
+	ev.FilesChanged = r.changedFiles(ctx, wt) // gates may format or generate files
+	return ev, commitMsg, false
+}
+
+// runGates runs the quality gates in order and stops at the first failure,
+// whose evidence it returns.
+func (r *phaseRunner) runGates(ctx context.Context, p *plan.Phase, req attemptRequest, wt string, log io.Writer) (*failure.GateEvidence, bool) {
+	var failedGate *failure.GateEvidence
+	results := map[string]state.GateResult{}
+	for _, g := range r.gates {
+		gr := state.GateResult{Command: g.Command}
+		switch {
+		case failedGate != nil:
+			gr.Status = state.GateNotRun
+		case !g.Declared && g.ToolMissing:
+			gr.Status = state.GateMissing
+			gr.OutputSummary = "not run (tool missing: " + g.Tool + ")"
+		default:
+			fmt.Fprintf(log, "\n# autobuild: gate %s: %s\n", g.Kind, g.Command)
+			res := proc.Run(ctx, proc.Spec{Shell: g.Command, Dir: wt, Timeout: req.Timeout, Grace: r.cfg.Grace,
+				HardStop: r.cfg.HardStop, Output: log, OnLine: r.outputLine(p, req.Number, "gate:"+g.Kind)})
+			if res.Canceled {
+				return nil, true
+			}
+			gr.ExitCode, gr.DurationSeconds = res.ExitCode, res.Duration.Seconds()
+			gr.OutputSummary = lastLines(res.Tail, 20)
+			if res.ExitCode == 0 && !res.TimedOut && res.Err == nil {
+				gr.Status, gr.Passed = state.GatePassed, true
+			} else {
+				gr.Status = state.GateFailed
+				out := res.Tail
+				if res.TimedOut {
+					out += fmt.Sprintf("\n(gate timed out after %s)", req.Timeout)
+				}
+				failedGate = &failure.GateEvidence{Kind: g.Kind, Command: g.Command, ExitCode: res.ExitCode,
+					Output: out, Declared: g.Declared}
+			}
+			r.rec.emit(event.Event{Kind: event.GateResult, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
+				Attempt: req.Number, MaxAttempts: MaxAttempts,
+				Gate: &event.Gate{Kind: g.Kind, Command: g.Command, Status: gr.Status, ExitCode: gr.ExitCode,
+					DurationSeconds: gr.DurationSeconds}})
+		}
+		results[g.Kind] = gr
+	}
+	r.rec.phase(p.ID, func(ps *state.Phase) {
+		ps.QualityGates = results
+		ps.Verification.FreshVerification = state.GatePassed
+		if failedGate != nil {
+			ps.Verification.FreshVerification = state.GateFailed
+		}
+	})
+	return failedGate, false
+}
+
+func (r *phaseRunner) outputLine(p *plan.Phase, number int, stream string) func(string) {
+	return func(line string) {
+		r.rec.emit(event.Event{Kind: event.PhaseOutput, PhaseID: p.ID, DisplayID: p.DisplayID,
+			Attempt: number, Stream: stream, Line: line})
+	}
+}
+
+// fail records a failed attempt: its report, its diff, and the phase's status.
+func (r *phaseRunner) fail(p *plan.Phase, req attemptRequest, started time.Time, seq int, wt string, rep failure.Report) attemptResult {
+	now := r.cfg.Now()
+	if rep.DurationSeconds == 0 {
+		rep.DurationSeconds = now.Sub(started).Seconds()
+	}
+	rep.Attempt = req.Number
+	if len(rep.SuggestedActions) == 0 {
+		rep.SuggestedActions = failure.Suggest(rep)
+	}
+	diffPath := ""
+	if diff, err := gitx.DiffWorkingTree(context.Background(), wt); err == nil && diff != "" {
+		diffPath = r.store.AttemptDiffPath(p.ID, seq)
+		if os.WriteFile(diffPath, []byte(diff), 0o644) != nil {
+			diffPath = ""
+		}
+	}
+	r.rec.phase(p.ID, func(ps *state.Phase) {
+		ps.Status = state.PhaseFailed
+		ps.Error = &rep
+		ps.Timestamps.Completed = &now
+		ps.Timestamps.DurationSeconds = now.Sub(started).Seconds()
+		if n := len(ps.Attempts); n > 0 {
+			a := &ps.Attempts[n-1]
+			a.Outcome, a.Error, a.Completed = state.OutcomeFailed, &rep, &now
+			a.DurationSeconds = now.Sub(started).Seconds()
+			a.DiffPath = r.rel(diffPath)
+		}
+	})
+	r.rec.emit(event.Event{Kind: event.PhaseFailed, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
+		Attempt: req.Number, MaxAttempts: MaxAttempts, Agent: req.Agent.Name, Failure: &rep,
+		DurationSeconds: now.Sub(started).Seconds()})
+	return attemptResult{Outcome: state.OutcomeFailed, Report: &rep}
+}
+
+// interrupted records an attempt stopped by Ctrl-C: not a failure, so resume
+// re-runs it without using up the retry.
+func (r *phaseRunner) interrupted(p *plan.Phase, req attemptRequest, started time.Time) attemptResult {
+	now := r.cfg.Now()
+	r.rec.phase(p.ID, func(ps *state.Phase) {
+		ps.Status = state.PhasePending
+		ps.Timestamps.Completed = &now
+		ps.Timestamps.DurationSeconds = now.Sub(started).Seconds()
+		if n := len(ps.Attempts); n > 0 {
+			a := &ps.Attempts[n-1]
+			a.Outcome, a.Completed = state.OutcomeInterrupted, &now
+			a.DurationSeconds = now.Sub(started).Seconds()
+		}
+	})
+	r.rec.emit(event.Event{Kind: event.PhaseInterrupted, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
+		Attempt: req.Number, MaxAttempts: MaxAttempts})
+	return attemptResult{Outcome: state.OutcomeInterrupted}
+}
+
+func (r *phaseRunner) complete(ctx context.Context, p *plan.Phase, req attemptRequest, started time.Time, wt string, commit *state.Commit) attemptResult {
+	now := r.cfg.Now()
+	r.rec.phase(p.ID, func(ps *state.Phase) {
+		ps.Status = state.PhaseComplete
+		ps.Commit = commit
+		ps.Error = nil
+		ps.Worktree = ""
+		ps.Timestamps.Completed = &now
+		ps.Timestamps.DurationSeconds = now.Sub(started).Seconds()
+		if ps.Tasks.Total > 0 && ps.Tasks.Completed == 0 {
+			ps.Tasks.Completed = ps.Tasks.Total
+		}
+		if n := len(ps.Attempts); n > 0 {
+			a := &ps.Attempts[n-1]
+			a.Outcome, a.Completed = state.OutcomeComplete, &now
+			a.DurationSeconds = now.Sub(started).Seconds()
+		}
+	})
+	dur := now.Sub(started).Seconds()
+	r.rec.emit(event.Event{Kind: event.PhaseCompleted, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
+		Attempt: req.Number, MaxAttempts: MaxAttempts, Agent: req.Agent.Name, DurationSeconds: dur})
+	line := "no changes to commit"
+	if commit.SHA == "" && commit.Message != "" && len(commit.FilesCreated)+len(commit.FilesModified)+len(commit.FilesDeleted) > 0 {
+		line = "committed on the run's line; lands when the run completes"
+	}
+	r.rec.emit(event.Event{Kind: event.PhaseIntegrated, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
+		Commit: commit, Line: line})
+	// The worktree's work is on the run's line now; drop it and its branch.
+	_ = r.repo.RemoveWorktree(context.WithoutCancel(ctx), wt)
+	_ = r.repo.DeleteBranch(context.WithoutCancel(ctx), branchFor(p.ID))
+	return attemptResult{Outcome: state.OutcomeComplete}
+}
+
+func (r *phaseRunner) previousDiff(id string) string {
+	ps := r.rec.get(id)
+	for i := len(ps.Attempts) - 1; i >= 0; i-- {
+		if ps.Attempts[i].DiffPath != "" {
+			return ps.Attempts[i].DiffPath
+		}
+	}
+	return ""
+}
+
+func (r *phaseRunner) changedFiles(ctx context.Context, wt string) []string {
+	files, err := gitx.StatusFiles(ctx, wt)
+	if err != nil {
+		return nil
+	}
+	return files
+}
+
+// rel makes a path relative to the repository root for state files and
+// messages; the state directory moves with the repository.
+func (r *phaseRunner) rel(path string) string {
+	if path == "" {
+		return ""
+	}
+	if rel, err := filepath.Rel(r.root, path); err == nil {
+		return filepath.ToSlash(rel)
+	}
+	return path
+}
+
+// infraFailure reports a failure of autobuild's own machinery (git, the
+// file system) during an attempt as an agent_error, so it gets the retry.
+func infraFailure(req attemptRequest, started time.Time, err error) failure.Report {
+	return failure.Report{Type: failure.AgentError, Message: err.Error(), Retryable: true, Attempt: req.Number}
+}
+
+func failed(ev failure.Evidence) bool {
+	return agentFailed(ev) || ev.Gate != nil || ev.ResultStatus == "failed" ||
+		(ev.ResultRequired && (!ev.ResultFound || ev.ResultParseErr != "")) ||
+		(ev.TasksTotal > 0 && ev.TasksCompleted < ev.TasksTotal)
+}
+
+func agentFailed(ev failure.Evidence) bool {
+	return ev.TimedOut || ev.IdleTimedOut || ev.AgentNotFound || ev.AgentExitCode != 0
+}
+
+func claimed(ev failure.Evidence) string {
+	if ev.ResultFound {
+		return ev.ResultStatus
+	}
+	return ""
+}
+
+func agentCommand(a agent.Agent) string {
+	if a.Shell != "" {
+		return a.Shell
+	}
+	return strings.Join(a.Args, " ")
+}
+
+func gatePlan(gs []gates.Gate) []plan.Gate {
+	out := make([]plan.Gate, 0, len(gs))
+	for _, g := range gs {
+		if g.Declared || !g.ToolMissing {
+			out = append(out, plan.Gate{Kind: g.Kind, Command: g.Command})
+		}
+	}
+	return out
+}
+
+func branchFor(id string) string { return "autobuild/phase-" + state.FileID(id) }
+
+func short(sha string) string {
+	if len(sha) > 7 {
+		return sha[:7]
+	}
+	return sha
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}

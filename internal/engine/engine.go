@@ -1,0 +1,274 @@
+// Package engine runs a plan: it schedules the phases batch by batch, runs
+// each attempt in its own git worktree, verifies it with the quality gates,
+// retries a failure once, halts on an unrecoverable one, and integrates
+// completed phases onto the run's line. It knows nothing of how it is shown:
+// it emits events (package event) and writes state files (package state).
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/gates"
+	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/state"
+)
+
+// Config is one run's configuration.
+type Config struct {
+	// Dir is where autobuild was started; the repository is found from it.
+	Dir  string
+	Plan *plan.Plan
+	// CommitMode is auto, message-only or single; required for a new run,
+	// taken from run.json on resume.
+	CommitMode string
+	// Agents in order of preference: attempt 1 uses the first, a retry the
+	// second when there is one.
+	Agents       []agent.Agent
+	MaxParallel  int
+	PhaseTimeout time.Duration
+	IdleTimeout  time.Duration
+	// Grace is how long a stopped process gets between SIGTERM and SIGKILL.
+	Grace       time.Duration
+	ConfigGates []plan.Gate
+	Classifier  *failure.Classifier
+	SimScenario string
+	// Resume and Fresh are the --resume and --fresh flags.
+	Resume, Fresh bool
+	Sink          event.Sink
+	// HardStop, when closed, kills every running process at once.
+	HardStop <-chan struct{}
+	Now      func() time.Time
+	// LogCap bounds each attempt log (head and tail are kept).
+	LogCap int64
+	// Backoff is the wait before the n-th repeat of a rate-limited attempt.
+	Backoff func(n int) time.Duration
+}
+
+// Result is how a run ended.
+type Result struct {
+	Status state.RunStatus
+	Reason string
+	// Root is the repository root; StateDir its .autobuild directory.
+	Root, StateDir string
+	CommitMode     string
+}
+
+// ExitCode maps the run's status to the process exit code of SPEC §1.
+func (r Result) ExitCode() int {
+	switch r.Status {
+	case state.RunComplete:
+		return ExitComplete
+	case state.RunInterrupted:
+		return ExitInterrupted
+	}
+	return ExitHalted
+}
+
+func (c *Config) defaults() error {
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.MaxParallel <= 0 {
+		c.MaxParallel = max(2, runtime.NumCPU())
+	}
+	if c.PhaseTimeout <= 0 {
+		c.PhaseTimeout = 30 * time.Minute
+	}
+	if c.Grace <= 0 {
+		c.Grace = 10 * time.Second
+	}
+	if c.LogCap <= 0 {
+		c.LogCap = 16 << 20
+	}
+	if c.Backoff == nil {
+		c.Backoff = func(n int) time.Duration { return min(30*time.Second<<n, 5*time.Minute) }
+	}
+	if c.Sink == nil {
+		c.Sink = event.Discard
+	}
+	if c.Classifier == nil {
+		cl, err := failure.NewClassifier(nil)
+		if err != nil {
+			return err
+		}
+		c.Classifier = cl
+	}
+	if len(c.Agents) == 0 {
+		return usage("no agent: pass --agent (claude, codex, aider, gemini, sim, or a command line)")
+	}
+	if c.Resume && c.Fresh {
+		return usage("--resume and --fresh contradict each other: pick one")
+	}
+	return nil
+}
+
+// Run executes the plan. It returns an error (with an exit code, see
+// ExitCode) when the run could not start; once started, how it ended is in
+// the Result.
+func Run(ctx context.Context, cfg Config) (Result, error) {
+	if err := cfg.defaults(); err != nil {
+		return Result{}, err
+	}
+	repo, err := gitx.Open(ctx, cfg.Dir)
+	if err != nil {
+		return Result{}, refused("%w", err)
+	}
+	root := repo.Root()
+	store := state.Open(root)
+	res := Result{Root: root, StateDir: store.Dir()}
+
+	if err := repo.Exclude("/.autobuild/"); err != nil {
+		return res, refused("keeping .autobuild/ out of git: %w", err)
+	}
+	if err := store.Init(); err != nil {
+		return res, refused("creating %s: %w", store.Dir(), err)
+	}
+	lock, err := store.Lock()
+	if err != nil {
+		return res, refused("%w", err)
+	}
+	defer lock.Unlock()
+	if dirty, err := repo.Dirty(ctx); err != nil {
+		return res, refused("checking the work tree: %w", err)
+	} else if len(dirty) > 0 {
+		return res, refused("the work tree has uncommitted changes; commit or stash them first, so autobuild's commits contain only its own work:\n  %s", joinMax(dirty, 10))
+	}
+
+	run, phases, err := prepare(ctx, &cfg, repo, store)
+	if err != nil {
+		return res, err
+	}
+	res.CommitMode = run.CommitMode
+	rec := newRecorder(store, cfg.Sink, cfg.Now, run, phases)
+	integDir := filepath.Join(store.WorktreesDir(), "integration")
+	tip, err := reconcile(ctx, &cfg, repo, rec, integDir)
+	if err != nil {
+		return res, err
+	}
+
+	resolved := gates.Resolve(cfg.Plan.Gates, cfg.ConfigGates, root, exec.LookPath)
+	integ := newIntegrator(repo, rec, run.CommitMode, integDir, root, tip)
+	runner := &phaseRunner{cfg: &cfg, root: root, repo: repo, store: store, rec: rec, gates: resolved,
+		classifier: cfg.Classifier, integ: integ, bases: map[string]string{}}
+	sched := &scheduler{plan: cfg.Plan, runner: runner, rec: rec, maxParallel: cfg.MaxParallel,
+		timeout: cfg.PhaseTimeout, agents: cfg.Agents, backoff: cfg.Backoff, sleep: sleepCtx,
+		complete: map[string]bool{}, failed: map[string]*failure.Report{}}
+
+	rec.updateRun(func(r *state.Run) {
+		r.Status = state.RunRunning
+		r.PID = os.Getpid()
+		r.HaltReason = ""
+		r.Finished = nil
+	})
+	rec.emit(event.Event{Kind: event.RunStarted, Line: fmt.Sprintf("%s: %d phases, commit=%s, agent %s",
+		cfg.Plan.Path, len(cfg.Plan.Phases), run.CommitMode, cfg.Agents[0].Name)})
+	for _, p := range cfg.Plan.Phases {
+		ps := rec.get(p.ID)
+		switch {
+		case ps.Status == state.PhaseSkipped:
+			sched.complete[p.ID] = true
+			rec.emit(event.Event{Kind: event.PhaseSkipped, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
+				Line: "the plan marks it " + string(p.Status)})
+		case ps.Status == state.PhaseComplete:
+			sched.complete[p.ID] = true
+			rec.emit(event.Event{Kind: event.PhaseSkipped, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
+				Line: "completed in an earlier run", Commit: ps.Commit})
+		}
+	}
+
+	status, reason := sched.execute(ctx)
+	return finish(context.WithoutCancel(ctx), &cfg, repo, store, rec, integ, status, reason, res)
+}
+
+// finish writes the run's final state, lands the line for the end-of-run
+// commit modes, cleans up after a complete run and emits the terminal event.
+func finish(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Store, rec *recorder, integ *integrator,
+	status state.RunStatus, reason string, res Result) (Result, error) {
+	run := rec.runCopy()
+	if status == state.RunComplete {
+		phases := orderedPhases(cfg.Plan, rec)
+		sha, err := integ.finish(ctx, cfg.Plan.Title, phases, store.CommitsScriptPath())
+		switch {
+		case err != nil:
+			status, reason = state.RunHalted, "all phases completed, but landing them failed: "+err.Error()
+		case sha != "":
+			reason = fmt.Sprintf("all phases complete; single commit %s on %s", short(sha), orDefault(run.Branch, "HEAD"))
+		case run.CommitMode == CommitMessageOnly:
+			reason = "all phases complete; changes are uncommitted in the work tree, commit them with: sh .autobuild/commits.sh"
+		}
+		if err == nil {
+			_ = repo.CleanStale(ctx, store.WorktreesDir(), "autobuild/")
+		}
+	}
+	now := cfg.Now().UTC()
+	rec.updateRun(func(r *state.Run) {
+		r.Status, r.HaltReason, r.Finished = status, reason, &now
+		if status == state.RunComplete {
+			r.HaltReason = ""
+		}
+	})
+	kind := map[state.RunStatus]event.Kind{state.RunComplete: event.RunComplete,
+		state.RunInterrupted: event.RunInterrupted}[status]
+	if kind == "" {
+		kind = event.RunHalted
+	}
+	rec.emit(event.Event{Kind: kind, Line: reason, DurationSeconds: now.Sub(run.Started).Seconds()})
+	res.Status, res.Reason = status, reason
+	if err := rec.failed(); err != nil {
+		return res, fmt.Errorf("the run's state could not be written completely: %w", err)
+	}
+	return res, nil
+}
+
+func orderedPhases(pl *plan.Plan, rec *recorder) []*state.Phase {
+	out := make([]*state.Phase, 0, len(pl.Phases))
+	for _, p := range pl.Phases {
+		ps := rec.get(p.ID)
+		out = append(out, &ps)
+	}
+	return out
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}
+
+func joinMax(lines []string, n int) string {
+	out := ""
+	for i, l := range lines {
+		if i == n {
+			out += fmt.Sprintf("\n  ... and %d more", len(lines)-n)
+			break
+		}
+		if i > 0 {
+			out += "\n  "
+		}
+		out += l
+	}
+	return out
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+var errNoResume = errors.New("nothing to resume")

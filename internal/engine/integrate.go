@@ -1,0 +1,250 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/state"
+)
+
+// Commit modes (SPEC §7).
+const (
+	CommitAuto        = "auto"
+	CommitMessageOnly = "message-only"
+	CommitSingle      = "single"
+)
+
+// integrationBranch is the run's line: completed phases are cherry-picked
+// onto it in completion order, in its own worktree. In auto mode the user's
+// branch is fast-forwarded to it after every phase.
+const integrationBranch = "autobuild/integration"
+
+// integrator brings completed phases onto the run's line, one at a time.
+type integrator struct {
+	repo    *gitx.Repo
+	rec     *recorder
+	mode    string
+	dir     string // the integration worktree
+	mainDir string // the user's work tree
+
+	mu     sync.Mutex // guards the fields below and phaseRunner.bases
+	tip    string
+	tips   []string // every tip the line has had, oldest first
+	landed []landedPhase
+}
+
+// landedPhase remembers what a phase changed, to name both sides of a
+// conflict with a phase that lands after it.
+type landedPhase struct {
+	displayID string
+	base, sha string // the phase's own commit and the commit it started from
+	files     []string
+	tipIndex  int // index in tips of the tip this phase produced
+}
+
+func newIntegrator(repo *gitx.Repo, rec *recorder, mode, dir, mainDir, tip string) *integrator {
+	return &integrator{repo: repo, rec: rec, mode: mode, dir: dir, mainDir: mainDir, tip: tip, tips: []string{tip}}
+}
+
+// Tip returns the run's current integration commit.
+func (in *integrator) Tip() string {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.tip
+}
+
+// land commits the phase's work in its worktree and cherry-picks it onto the
+// run's line. Overlapping edits with a phase that landed since this one
+// started come back as a file_conflict report; nothing is merged then.
+func (in *integrator) land(ctx context.Context, p *plan.Phase, wt, base, agentMsg string) (*state.Commit, *failure.Report, error) {
+	files, err := gitx.StatusFiles(ctx, wt)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading the changes of phase %s: %w", p.DisplayID, err)
+	}
+	msg := commitMessage(p, agentMsg, files)
+	if len(files) == 0 {
+		return &state.Commit{Message: msg}, nil, nil
+	}
+	sha, ch, err := in.repo.CommitAll(ctx, wt, msg)
+	if err != nil {
+		return nil, nil, fmt.Errorf("committing phase %s: %w", p.DisplayID, err)
+	}
+	commit := &state.Commit{Message: msg, FilesCreated: ch.Created, FilesModified: ch.Modified, FilesDeleted: ch.Deleted}
+	if sha == "" {
+		return commit, nil, nil
+	}
+
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	newSHA, conflicted, err := in.repo.CherryPick(ctx, in.dir, sha)
+	if err != nil {
+		return nil, nil, fmt.Errorf("integrating phase %s: %w", p.DisplayID, err)
+	}
+	if len(conflicted) > 0 {
+		return nil, in.conflictReport(ctx, p, base, sha, conflicted), nil
+	}
+	in.tip = newSHA
+	in.tips = append(in.tips, newSHA)
+	in.landed = append(in.landed, landedPhase{displayID: p.DisplayID, base: base, sha: sha,
+		files: allFiles(ch), tipIndex: len(in.tips) - 1})
+	in.rec.updateRun(func(r *state.Run) { r.IntegrationCommit = newSHA })
+	if in.mode == CommitAuto {
+		if err := in.repo.FastForward(ctx, in.mainDir, newSHA); err != nil {
+			return nil, nil, fmt.Errorf("moving your branch to phase %s's commit (did something else commit on it during the run?): %w", p.DisplayID, err)
+		}
+		commit.SHA = newSHA
+	}
+	return commit, nil, nil
+}
+
+// conflictReport names each conflicted file and the line ranges both phases
+// changed in it. Called with mu held.
+func (in *integrator) conflictReport(ctx context.Context, p *plan.Phase, base, sha string, files []string) *failure.Report {
+	since := 0
+	if i := slices.Index(in.tips, base); i >= 0 {
+		since = i + 1
+	}
+	var details, others []string
+	for _, f := range files {
+		mine, _ := gitx.ChangedRanges(ctx, in.mainDir, base, sha, f)
+		line := fmt.Sprintf("%s: phase %s changed lines %s", f, p.DisplayID, ranges(mine))
+		for _, l := range in.landed {
+			if l.tipIndex < since || !slices.Contains(l.files, f) {
+				continue
+			}
+			theirs, _ := gitx.ChangedRanges(ctx, in.mainDir, l.base, l.sha, f)
+			line += fmt.Sprintf(", phase %s changed lines %s", l.displayID, ranges(theirs))
+			if !slices.Contains(others, l.displayID) {
+				others = append(others, l.displayID)
+			}
+		}
+		details = append(details, line)
+	}
+	who := "a phase that landed first"
+	if len(others) > 0 {
+		who = "phase " + strings.Join(others, ", ")
+	}
+	rep := failure.Report{
+		Type:         failure.FileConflict,
+		Message:      fmt.Sprintf("phase %s and %s changed overlapping lines of %s", p.DisplayID, who, strings.Join(files, ", ")),
+		Details:      strings.Join(details, "\n"),
+		Retryable:    false,
+		FilesChanged: files,
+		BlockedOn:    "overlapping edits by parallel phases",
+	}
+	rep.SuggestedActions = failure.Suggest(rep)
+	return &rep
+}
+
+// finish lands the run's line for the modes that wait for the end: single
+// makes one commit, message-only leaves the changes in the work tree and
+// writes commits.sh. It returns the single commit's sha, if one was made.
+func (in *integrator) finish(ctx context.Context, title string, phases []*state.Phase, scriptPath string) (string, error) {
+	switch in.mode {
+	case CommitSingle:
+		if err := in.repo.SquashMerge(ctx, in.mainDir, integrationBranch); err != nil {
+			return "", fmt.Errorf("bringing the run's changes onto your branch: %w", err)
+		}
+		sha, _, err := in.repo.CommitAll(ctx, in.mainDir, singleMessage(title, phases))
+		if err != nil {
+			return "", fmt.Errorf("making the single commit: %w", err)
+		}
+		return sha, nil
+	case CommitMessageOnly:
+		if err := in.repo.SquashMerge(ctx, in.mainDir, integrationBranch); err != nil {
+			return "", fmt.Errorf("bringing the run's changes into your work tree: %w", err)
+		}
+		if err := in.repo.UnstageAll(ctx, in.mainDir); err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(scriptPath, []byte(commitsScript(phases)), 0o755); err != nil {
+			return "", fmt.Errorf("writing %s: %w", scriptPath, err)
+		}
+	}
+	return "", nil
+}
+
+// commitMessage is the agent's message when its result object gave one, else
+// a conventional message from the phase; both carry the phase trailer that
+// resume reconciles from.
+func commitMessage(p *plan.Phase, agentMsg string, files []string) string {
+	if strings.TrimSpace(agentMsg) != "" {
+		return strings.TrimRight(agentMsg, "\n") + "\n\n" + gitx.TrailerKey + ": " + p.ID + "\n"
+	}
+	return gitx.ConventionalMessage(gitx.MessageInput{PhaseID: p.ID, DisplayID: p.DisplayID, Name: p.Name, Files: files})
+}
+
+func singleMessage(title string, phases []*state.Phase) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "feat: %s\n\nImplemented by autobuild, phase by phase:\n", strings.TrimSpace(title))
+	for _, p := range phases {
+		if p.Status == state.PhaseComplete {
+			fmt.Fprintf(&b, "- Phase %s: %s\n", p.DisplayID, p.PhaseName)
+		}
+	}
+	return b.String()
+}
+
+// commitsScript writes one ready `git add … && git commit …` per completed
+// phase with changes, in completion order.
+func commitsScript(phases []*state.Phase) string {
+	done := slices.Clone(phases)
+	sort.SliceStable(done, func(i, j int) bool {
+		a, b := done[i].Timestamps.Completed, done[j].Timestamps.Completed
+		return a != nil && b != nil && a.Before(*b)
+	})
+	var b strings.Builder
+	b.WriteString("#!/bin/sh\n# Written by autobuild (--commit=message-only): one commit per phase, in completion order.\n")
+	b.WriteString("# Review the changes in your work tree, then run: sh .autobuild/commits.sh\nset -e\ncd \"$(git rev-parse --show-toplevel)\"\n")
+	for _, p := range done {
+		if p.Status != state.PhaseComplete || p.Commit == nil {
+			continue
+		}
+		files := append(append(slices.Clone(p.Commit.FilesCreated), p.Commit.FilesModified...), p.Commit.FilesDeleted...)
+		if len(files) == 0 {
+			continue
+		}
+		quoted := make([]string, len(files))
+		for i, f := range files {
+			quoted[i] = shellQuote(f)
+		}
+		msg := stripTrailer(p.Commit.Message)
+		fmt.Fprintf(&b, "git add -A -- %s && git commit -m %s\n", strings.Join(quoted, " "), shellQuote(msg))
+	}
+	return b.String()
+}
+
+func stripTrailer(msg string) string {
+	var keep []string
+	for _, l := range strings.Split(strings.TrimRight(msg, "\n"), "\n") {
+		if !strings.HasPrefix(l, gitx.TrailerKey+":") {
+			keep = append(keep, l)
+		}
+	}
+	return strings.TrimRight(strings.Join(keep, "\n"), "\n")
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+func allFiles(ch gitx.Changes) []string {
+	return append(append(slices.Clone(ch.Created), ch.Modified...), ch.Deleted...)
+}
+
+func ranges(rs []gitx.LineRange) string {
+	if len(rs) == 0 {
+		return "?"
+	}
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		parts[i] = r.String()
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,227 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/state"
+)
+
+// prepare decides between a new run and a resumed one (SPEC §3) and returns
+// the run and the phases' states, written to disk.
+func prepare(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Store) (*state.Run, map[string]*state.Phase, error) {
+	existing, err := store.LoadRun()
+	if err != nil && !errors.Is(err, state.ErrNoRun) {
+		return nil, nil, refused("%w", err)
+	}
+	if cfg.Fresh {
+		if err := cleanPhaseWorktrees(ctx, repo, store); err != nil {
+			return nil, nil, refused("removing the worktrees of the earlier run: %w", err)
+		}
+		_ = repo.RemoveWorktree(ctx, filepath.Join(store.WorktreesDir(), "integration"))
+		_ = repo.DeleteBranch(ctx, integrationBranch)
+		if err := removeStateExceptLock(store); err != nil {
+			return nil, nil, refused("removing %s: %w", store.Dir(), err)
+		}
+		if err := store.Init(); err != nil {
+			return nil, nil, refused("creating %s: %w", store.Dir(), err)
+		}
+		existing = nil
+	}
+	if existing == nil {
+		return newRun(ctx, cfg, repo, store)
+	}
+	return resumeRun(ctx, cfg, repo, store, existing)
+}
+
+func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Store) (*state.Run, map[string]*state.Phase, error) {
+	if cfg.Resume {
+		return nil, nil, usage("%w: %s holds no run yet; start one without --resume (and with --commit=...)", errNoResume, store.Dir())
+	}
+	if err := checkCommitMode(cfg.CommitMode); err != nil {
+		return nil, nil, err
+	}
+	// A directory left without run.json (a crash before the first write)
+	// may still hold worktrees.
+	if err := cleanPhaseWorktrees(ctx, repo, store); err != nil {
+		return nil, nil, refused("removing stale worktrees: %w", err)
+	}
+	_ = repo.RemoveWorktree(ctx, filepath.Join(store.WorktreesDir(), "integration"))
+	_ = repo.DeleteBranch(ctx, integrationBranch)
+	base, err := repo.Head(ctx, "")
+	if err != nil {
+		return nil, nil, refused("reading HEAD (does the repository have a first commit?): %w", err)
+	}
+	branch, err := repo.CurrentBranch(ctx)
+	if err != nil {
+		return nil, nil, refused("reading the current branch: %w", err)
+	}
+	now := cfg.Now().UTC()
+	run := &state.Run{
+		SchemaVersion: state.SchemaVersion, PlanPath: cfg.Plan.Path, PlanHash: cfg.Plan.Hash(),
+		PlanTitle: cfg.Plan.Title, CommitMode: cfg.CommitMode, Agents: agentNames(cfg),
+		Branch: branch, BaseCommit: base, IntegrationCommit: base, Status: state.RunRunning,
+		PID: os.Getpid(), Started: now, Updated: now,
+	}
+	if err := store.SaveRun(run); err != nil {
+		return nil, nil, refused("writing run state: %w", err)
+	}
+	phases := map[string]*state.Phase{}
+	batchOf := batchIndex(cfg.Plan)
+	for _, p := range cfg.Plan.Phases {
+		ps := &state.Phase{PhaseID: p.ID, Status: state.PhasePending, MaxAttempts: MaxAttempts}
+		refreshFromPlan(ps, cfg.Plan, p, batchOf[p.ID])
+		phases[p.ID] = ps
+		if err := store.SavePhase(ps); err != nil {
+			return nil, nil, refused("writing phase state: %w", err)
+		}
+	}
+	return run, phases, nil
+}
+
+func resumeRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Store, run *state.Run) (*state.Run, map[string]*state.Phase, error) {
+	if run.PlanHash != cfg.Plan.Hash() && !cfg.Resume {
+		return nil, nil, refused("the plan changed since the run in %s started: pass --resume to continue with the edited plan (completed phases stay complete), or --fresh to start over", store.Dir())
+	}
+	if cfg.CommitMode != "" && cfg.CommitMode != run.CommitMode {
+		return nil, nil, usage("this run was started with --commit=%s: resume it with the same mode, or start over with --fresh", run.CommitMode)
+	}
+	stored, err := store.LoadPhases()
+	if err != nil {
+		return nil, nil, refused("%w", err)
+	}
+	if err := cleanPhaseWorktrees(ctx, repo, store); err != nil {
+		return nil, nil, refused("removing stale worktrees: %w", err)
+	}
+	phases := map[string]*state.Phase{}
+	batchOf := batchIndex(cfg.Plan)
+	for _, p := range cfg.Plan.Phases {
+		ps := stored[p.ID]
+		if ps == nil {
+			// A missing file means pending: deleting it is documented recovery.
+			ps = &state.Phase{PhaseID: p.ID, Status: state.PhasePending}
+		}
+		refreshFromPlan(ps, cfg.Plan, p, batchOf[p.ID])
+		if ps.Status != state.PhaseComplete && ps.Status != state.PhaseSkipped {
+			// Failed, running, blocked and pending phases run again with a
+			// fresh attempt count; their history stays.
+			ps.Status, ps.Attempt, ps.Error, ps.BlockedBy, ps.Worktree = state.PhasePending, 0, nil, nil, ""
+			for i := range ps.Attempts {
+				if ps.Attempts[i].Outcome == state.OutcomeRunning {
+					ps.Attempts[i].Outcome = state.OutcomeInterrupted
+				}
+			}
+		}
+		ps.MaxAttempts = MaxAttempts
+		phases[p.ID] = ps
+		if err := store.SavePhase(ps); err != nil {
+			return nil, nil, refused("writing phase state: %w", err)
+		}
+	}
+	run.PlanPath, run.PlanHash, run.PlanTitle, run.Agents = cfg.Plan.Path, cfg.Plan.Hash(), cfg.Plan.Title, agentNames(cfg)
+	return run, phases, nil
+}
+
+// refreshFromPlan copies what the plan says about a phase into its state:
+// the plan is the user's record and may have been edited before a resume.
+func refreshFromPlan(ps *state.Phase, pl *plan.Plan, p *plan.Phase, batch int) {
+	ps.DisplayID, ps.PhaseName, ps.Batch = p.DisplayID, p.Name, batch
+	ps.Dependencies = state.Dependencies{DependsOn: nonNil(p.DependsOn), ParallelWith: nonNil(p.ParallelWith),
+		Blocks: nonNil(pl.Dependents(p.ID))}
+	if ps.Tasks.Total == 0 {
+		ps.Tasks = state.Tasks{Total: p.Tasks, Completed: p.TasksDone}
+	}
+	if p.Done() {
+		ps.Status = state.PhaseSkipped
+	} else if ps.Status == state.PhaseSkipped {
+		ps.Status = state.PhasePending
+	}
+}
+
+// cleanPhaseWorktrees removes the phase worktrees and branches a stopped run
+// left behind; the integration worktree stays.
+func cleanPhaseWorktrees(ctx context.Context, repo *gitx.Repo, store *state.Store) error {
+	entries, err := os.ReadDir(store.WorktreesDir())
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	for _, e := range entries {
+		if e.Name() == "integration" {
+			continue
+		}
+		if err := repo.RemoveWorktree(ctx, filepath.Join(store.WorktreesDir(), e.Name())); err != nil {
+			return err
+		}
+	}
+	_ = repo.Prune(ctx)
+	branches, err := repo.Branches(ctx, "autobuild/phase-")
+	if err != nil {
+		return err
+	}
+	for _, b := range branches {
+		if err := repo.DeleteBranch(ctx, b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// removeStateExceptLock empties .autobuild/ but for the lock this process
+// holds, so --fresh never races another run.
+func removeStateExceptLock(store *state.Store) error {
+	entries, err := os.ReadDir(store.Dir())
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.Name() == "lock" || e.Name() == "lock.pid" {
+			continue
+		}
+		if err := os.RemoveAll(filepath.Join(store.Dir(), e.Name())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkCommitMode(mode string) error {
+	switch mode {
+	case CommitAuto, CommitMessageOnly, CommitSingle:
+		return nil
+	case "":
+		return usage("--commit is required for a new run: --commit=auto (one commit per phase), --commit=message-only (changes left uncommitted, with a script of commits) or --commit=single (one commit at the end)")
+	}
+	return usage("unknown commit mode %q: use auto, message-only or single", mode)
+}
+
+func batchIndex(pl *plan.Plan) map[string]int {
+	out := map[string]int{}
+	for _, b := range pl.Batches() {
+		for _, p := range b.Phases {
+			out[p.ID] = b.Index
+		}
+	}
+	return out
+}
+
+func agentNames(cfg *Config) []string {
+	names := make([]string, len(cfg.Agents))
+	for i, a := range cfg.Agents {
+		names[i] = a.Name
+	}
+	return names
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+var _ = fmt.Sprintf

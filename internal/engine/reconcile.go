@@ -1,0 +1,94 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/state"
+)
+
+// reconcile makes the run's line and the state files agree after any stop,
+// kill -9 included. Git is the truth for what landed: a commit carrying a
+// phase's trailer means the phase is complete, even when its state file was
+// never written. It returns the integration tip to build on.
+func reconcile(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *recorder, integDir string) (string, error) {
+	run := rec.runCopy()
+	if _, err := os.Stat(integDir); err != nil {
+		start := run.IntegrationCommit
+		if bs, _ := repo.Branches(ctx, integrationBranch); len(bs) > 0 {
+			start = integrationBranch
+		}
+		if err := repo.AddWorktree(ctx, integDir, integrationBranch, start); err != nil {
+			return "", refused("creating the integration worktree: %w", err)
+		}
+	} else {
+		// A kill in the middle of a cherry-pick leaves it half done.
+		repo.AbortInProgress(ctx, integDir)
+		if err := repo.ResetHard(ctx, integDir, "HEAD"); err != nil {
+			return "", refused("cleaning the integration worktree: %w", err)
+		}
+	}
+	tip, err := repo.Head(ctx, integDir)
+	if err != nil {
+		return "", refused("reading the integration worktree: %w", err)
+	}
+
+	landed, err := repo.PhaseCommits(ctx, run.BaseCommit, tip)
+	if err != nil {
+		return "", refused("reading the run's commits: %w", err)
+	}
+	for _, p := range cfg.Plan.Phases {
+		sha, ok := landed[p.ID]
+		if !ok || rec.get(p.ID).Status == state.PhaseComplete {
+			continue
+		}
+		rec.phase(p.ID, func(ps *state.Phase) {
+			ps.Status = state.PhaseComplete
+			if ps.Commit == nil {
+				ps.Commit = &state.Commit{Message: "(recovered from the commit's Autobuild-Phase trailer)"}
+			}
+			if run.CommitMode == CommitAuto {
+				ps.Commit.SHA = sha
+			}
+			for i := range ps.Attempts {
+				if ps.Attempts[i].Outcome == state.OutcomeInterrupted || ps.Attempts[i].Outcome == state.OutcomeRunning {
+					ps.Attempts[i].Outcome = state.OutcomeComplete
+				}
+			}
+		})
+	}
+
+	if run.CommitMode == CommitAuto {
+		head, err := repo.Head(ctx, "")
+		if err != nil {
+			return "", refused("reading HEAD: %w", err)
+		}
+		switch {
+		case head == tip:
+		case isAncestor(ctx, repo, head, tip):
+			// Killed between integrating a phase and moving the branch.
+			if err := repo.FastForward(ctx, repo.Root(), tip); err != nil {
+				return "", refused("moving your branch to the run's last integrated phase: %w", err)
+			}
+		case isAncestor(ctx, repo, tip, head):
+			// You committed a fix on top: later phases build on it.
+			if err := repo.ResetHard(ctx, integDir, head); err != nil {
+				return "", refused("moving the run's line to your branch: %w", err)
+			}
+			tip = head
+		default:
+			return "", refused("your branch (%s) and the run's line (%s) have diverged: rebase your commits onto %s, or start over with --fresh", short(head), short(tip), short(tip))
+		}
+	}
+	rec.updateRun(func(r *state.Run) { r.IntegrationCommit = tip })
+	return tip, nil
+}
+
+func isAncestor(ctx context.Context, repo *gitx.Repo, a, b string) bool {
+	ok, err := repo.IsAncestor(ctx, a, b)
+	return err == nil && ok
+}
+
+var _ = fmt.Sprintf

@@ -1,0 +1,92 @@
+package engine
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/state"
+)
+
+// recorder is the single place where the run's truth changes: every update
+// of a phase or of the run is written to its state file at once, and every
+// event goes to the execution log and to the sink, in that order.
+type recorder struct {
+	store *state.Store
+	sink  event.Sink
+	now   func() time.Time
+
+	mu     sync.Mutex // guards everything below
+	run    *state.Run
+	phases map[string]*state.Phase
+	err    error // the first failed write; the run stops on it
+}
+
+func newRecorder(store *state.Store, sink event.Sink, now func() time.Time, run *state.Run, phases map[string]*state.Phase) *recorder {
+	if sink == nil {
+		sink = event.Discard
+	}
+	return &recorder{store: store, sink: sink, now: now, run: run, phases: phases}
+}
+
+// phase applies f to the phase's state and writes the phase file.
+func (r *recorder) phase(id string, f func(p *state.Phase)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	p := r.phases[id]
+	f(p)
+	if err := r.store.SavePhase(p); err != nil && r.err == nil {
+		r.err = fmt.Errorf("writing state of phase %s: %w", p.DisplayID, err)
+	}
+}
+
+// get returns a copy of the phase's state.
+func (r *recorder) get(id string) state.Phase {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return *r.phases[id]
+}
+
+// updateRun applies f to run.json's content and writes it.
+func (r *recorder) updateRun(f func(run *state.Run)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	f(r.run)
+	r.run.Updated = r.now().UTC()
+	if err := r.store.SaveRun(r.run); err != nil && r.err == nil {
+		r.err = fmt.Errorf("writing run state: %w", err)
+	}
+}
+
+func (r *recorder) runCopy() state.Run {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return *r.run
+}
+
+// emit stamps the event, logs it and hands it to the sink.
+func (r *recorder) emit(e event.Event) {
+	if e.Time.IsZero() {
+		e.Time = r.now()
+	}
+	if e.Kind != event.PhaseOutput {
+		if line := event.Describe(e); line != "" {
+			if err := r.store.AppendEvent(state.FormatLogLine(e.Time, line)); err != nil {
+				r.mu.Lock()
+				if r.err == nil {
+					r.err = fmt.Errorf("writing the execution log: %w", err)
+				}
+				r.mu.Unlock()
+			}
+		}
+	}
+	r.sink.Emit(e)
+}
+
+// failed returns the first state write error, if any.
+func (r *recorder) failed() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err
+}

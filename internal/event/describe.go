@@ -1,0 +1,80 @@
+package event
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Describe renders an event as one line without a timestamp, the form used by
+// the execution log and the plain printer:
+//
+//	PHASE 2A FAILED - test_failure (attempt 1/2)
+//
+// It returns "" for output lines, which are not logged line by line.
+func Describe(e Event) string {
+	id := e.DisplayID
+	if id == "" {
+		id = e.PhaseID
+	}
+	attempt := ""
+	if e.Attempt > 0 {
+		if e.MaxAttempts > 0 {
+			attempt = fmt.Sprintf(" (attempt %d/%d)", e.Attempt, e.MaxAttempts)
+		} else {
+			attempt = fmt.Sprintf(" (attempt %d)", e.Attempt)
+		}
+	}
+	switch e.Kind {
+	case RunStarted:
+		return "RUN STARTED - " + e.Line
+	case BatchStarted:
+		return fmt.Sprintf("BATCH %d STARTED - phases %s", e.Batch, strings.Join(e.Phases, ", "))
+	case PhaseSkipped:
+		return fmt.Sprintf("PHASE %s SKIPPED - %s", id, e.Line)
+	case PhaseStarted:
+		return fmt.Sprintf("PHASE %s STARTED - %s%s, agent %s", id, e.PhaseName, attempt, e.Agent)
+	case GateResult:
+		if e.Gate == nil {
+			return ""
+		}
+		return fmt.Sprintf("PHASE %s GATE %s %s - %s", id, e.Gate.Kind, strings.ToUpper(e.Gate.Status), e.Gate.Command)
+	case PhaseFailed:
+		msg := ""
+		if e.Failure != nil {
+			msg = string(e.Failure.Type)
+			if e.Failure.Message != "" {
+				msg += ": " + e.Failure.Message
+			}
+		}
+		return fmt.Sprintf("PHASE %s FAILED - %s%s", id, msg, attempt)
+	case PhaseRetrying:
+		return fmt.Sprintf("PHASE %s RETRYING%s - %s", id, attempt, e.Line)
+	case PhaseInterrupted:
+		return fmt.Sprintf("PHASE %s INTERRUPTED%s", id, attempt)
+	case PhaseCompleted:
+		return fmt.Sprintf("PHASE %s COMPLETE%s in %.1fs", id, attempt, e.DurationSeconds)
+	case PhaseIntegrated:
+		if e.Commit != nil && e.Commit.SHA != "" {
+			sha := e.Commit.SHA
+			if len(sha) > 7 {
+				sha = sha[:7]
+			}
+			return fmt.Sprintf("PHASE %s INTEGRATED - %s %s", id, sha, firstLine(e.Commit.Message))
+		}
+		return fmt.Sprintf("PHASE %s INTEGRATED - %s", id, e.Line)
+	case PhaseBlocked:
+		return fmt.Sprintf("PHASE %s BLOCKED - by %s", id, strings.Join(e.BlockedBy, ", "))
+	case RunHalted:
+		return "RUN HALTED - " + e.Line
+	case RunInterrupted:
+		return "RUN INTERRUPTED - " + e.Line
+	case RunComplete:
+		return "RUN COMPLETE - " + e.Line
+	}
+	return ""
+}
+
+func firstLine(s string) string {
+	first, _, _ := strings.Cut(s, "\n")
+	return first
+}

@@ -1,0 +1,94 @@
+package summary
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// box accumulates the lines of a double-ruled box of a fixed outer width.
+// Text is wrapped to fit, never cut, so nothing is lost on a narrow screen.
+type box struct {
+	inner int // width between "║ " and " ║"
+	lines []string
+}
+
+func newBox(width int) *box {
+	if width < 40 {
+		width = 40
+	}
+	return &box{inner: width - 4}
+}
+
+func (b *box) rule(left, fill, right string) {
+	b.lines = append(b.lines, left+strings.Repeat(fill, b.inner+2)+right)
+}
+
+func (b *box) row(s string) {
+	b.lines = append(b.lines, "║ "+pad(s, b.inner)+" ║")
+}
+
+// text adds s wrapped to the box, continuation lines indented by indent.
+func (b *box) text(s string, indent int) {
+	if s == "" {
+		b.row("")
+		return
+	}
+	for _, para := range strings.Split(s, "\n") {
+		first := true
+		wrapped := ansi.Wrap(para, b.inner-indent, " /,")
+		for _, l := range strings.Split(wrapped, "\n") {
+			if first {
+				// The first line keeps its own leading spaces, so only
+				// continuation lines are indented.
+				first = false
+				if ansi.StringWidth(l) > b.inner {
+					l = ansi.Truncate(l, b.inner, "…")
+				}
+				b.row(l)
+				continue
+			}
+			b.row(strings.Repeat(" ", indent) + l)
+		}
+	}
+}
+
+func (b *box) blank() { b.row("") }
+
+func (b *box) center(s string) {
+	w := ansi.StringWidth(s)
+	left := (b.inner - w) / 2
+	if left < 0 {
+		left = 0
+	}
+	b.row(strings.Repeat(" ", left) + s)
+}
+
+// section adds a titled section separator.
+func (b *box) section(title string) {
+	b.blank()
+	b.row(title)
+	b.row(strings.Repeat("─", min(b.inner, 60)))
+}
+
+// dotted writes "label ........ status" filling the line with dots.
+func (b *box) dotted(label, status string) {
+	lw, sw := ansi.StringWidth(label), ansi.StringWidth(status)
+	dots := b.inner - lw - sw - 2
+	if dots < 3 {
+		b.text(label, 2)
+		b.row(strings.Repeat(" ", max(0, b.inner-sw)) + status)
+		return
+	}
+	b.row(label + " " + strings.Repeat(".", dots) + " " + status)
+}
+
+func (b *box) String() string { return strings.Join(b.lines, "\n") + "\n" }
+
+func pad(s string, w int) string {
+	n := ansi.StringWidth(s)
+	if n >= w {
+		return s
+	}
+	return s + strings.Repeat(" ", w-n)
+}

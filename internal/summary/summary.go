@@ -1,0 +1,324 @@
+// Package summary renders the boxed halt summary of SPEC §6 and the
+// completion summary from the state files alone, so the plain printer, the
+// TUI and `autobuild watch` all show the same text.
+package summary
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/state"
+)
+
+// Input is what a summary is rendered from.
+type Input struct {
+	Run *state.Run
+	// Phases in plan order.
+	Phases []*state.Phase
+	// StateDir is the state directory as the user should read it (".autobuild/").
+	StateDir string
+	// ResumeCommand and FreshCommand are the exact command lines to offer.
+	ResumeCommand string
+	FreshCommand  string
+}
+
+// Render returns the summary for the run's status, width columns wide (at
+// least 40): a halt summary for a halted or interrupted run, else a
+// completion summary.
+func Render(in Input, width int) string {
+	if in.Run != nil && in.Run.Status == state.RunComplete {
+		return complete(in, width)
+	}
+	return halted(in, width)
+}
+
+func halted(in Input, width int) string {
+	b := newBox(width)
+	title, reason := "AUTOBUILD HALTED", "the run stopped"
+	if in.Run != nil {
+		if in.Run.Status == state.RunInterrupted {
+			title = "AUTOBUILD INTERRUPTED"
+		}
+		if in.Run.Status == state.RunRunning {
+			title = "AUTOBUILD RUNNING"
+		}
+		if in.Run.HaltReason != "" {
+			reason = in.Run.HaltReason
+		}
+	}
+	b.rule("╔", "═", "╗")
+	b.center(title)
+	b.rule("╠", "═", "╣")
+	b.blank()
+	b.text("Reason: "+reason, 8)
+
+	groups := byStatus(in.Phases)
+	if ps := groups[state.PhaseComplete]; len(ps) > 0 {
+		b.section("COMPLETED PHASES")
+		for _, p := range ps {
+			completedRow(b, p)
+		}
+	}
+	if ps := groups[state.PhaseSkipped]; len(ps) > 0 {
+		b.section("SKIPPED PHASES")
+		for _, p := range ps {
+			b.dotted(label(p), "skipped")
+		}
+	}
+	var reports []failure.Report
+	if ps := groups[state.PhaseFailed]; len(ps) > 0 {
+		b.section(plural(len(ps), "FAILED PHASE", "FAILED PHASES"))
+		for _, p := range ps {
+			failedRow(b, p)
+			if p.Error != nil {
+				reports = append(reports, *p.Error)
+			}
+		}
+	}
+	if cause, ok := failure.Systemic(reports); ok {
+		b.section("SYSTEMIC CAUSE")
+		b.text(cause, 0)
+	}
+	if ps := groups[state.PhaseBlocked]; len(ps) > 0 {
+		b.section("BLOCKED PHASES")
+		for _, p := range ps {
+			b.dotted(label(p), "blocked")
+			if len(p.BlockedBy) > 0 {
+				b.text("  Blocked by: "+strings.Join(p.BlockedBy, ", "), 14)
+			}
+		}
+	}
+	notRun := append(groups[state.PhasePending], groups[state.PhaseRunning]...)
+	if len(notRun) > 0 {
+		b.section("NOT RUN YET")
+		for _, p := range notRun {
+			status := "pending"
+			if last := lastAttempt(p); last != nil && last.Outcome == state.OutcomeInterrupted {
+				status = "interrupted"
+			}
+			b.dotted(label(p), status)
+		}
+	}
+
+	b.section("STATE PRESERVED")
+	dir := in.StateDir
+	if dir == "" {
+		dir = ".autobuild/"
+	}
+	b.text("Directory: "+dir, 11)
+	b.text(fmt.Sprintf("State files: %d phases", len(in.Phases)), 0)
+	b.text("Logs: "+filepath.ToSlash(filepath.Join(dir, "logs"))+"/", 6)
+
+	b.section("RESUME INSTRUCTIONS")
+	n := 1
+	for _, a := range actions(reports) {
+		b.text(fmt.Sprintf("%d. %s", n, a), 3)
+		n++
+	}
+	if in.ResumeCommand != "" {
+		b.text(fmt.Sprintf("%d. Run: %s", n, in.ResumeCommand), 3)
+	}
+	if in.FreshCommand != "" {
+		b.blank()
+		b.text("To start fresh: "+in.FreshCommand, 2)
+	}
+	b.blank()
+	b.rule("╚", "═", "╝")
+	return b.String()
+}
+
+func complete(in Input, width int) string {
+	b := newBox(width)
+	b.rule("╔", "═", "╗")
+	b.center("AUTOBUILD COMPLETE")
+	b.rule("╠", "═", "╣")
+	b.blank()
+	commits, total := 0, 0.0
+	for _, p := range in.Phases {
+		switch p.Status {
+		case state.PhaseSkipped:
+			b.dotted(label(p), "skipped")
+		default:
+			completedRow(b, p)
+			if p.Commit != nil && p.Commit.SHA != "" {
+				commits++
+			}
+			total += p.Timestamps.DurationSeconds
+		}
+	}
+	b.blank()
+	elapsed := ""
+	if in.Run != nil && in.Run.Finished != nil {
+		elapsed = ", wall time " + Duration(in.Run.Finished.Sub(in.Run.Started).Seconds())
+	}
+	b.text(fmt.Sprintf("%s, %s%s.", plural(len(in.Phases), "1 phase", fmt.Sprintf("%d phases", len(in.Phases))),
+		plural(commits, "1 commit", fmt.Sprintf("%d commits", commits)), elapsed), 0)
+	if in.Run != nil {
+		switch in.Run.CommitMode {
+		case "message-only":
+			b.text("Changes are uncommitted in the work tree; commit them phase by phase with: sh "+
+				filepath.ToSlash(filepath.Join(orDefault(in.StateDir, ".autobuild/"), "commits.sh")), 2)
+		case "single":
+			b.text("All phases were committed as one commit on "+orDefault(in.Run.Branch, "HEAD")+".", 2)
+		default:
+			if in.Run.Branch != "" {
+				b.text("Commits are on branch "+in.Run.Branch+".", 2)
+			}
+		}
+	}
+	b.blank()
+	b.rule("╚", "═", "╝")
+	return b.String()
+}
+
+func completedRow(b *box, p *state.Phase) {
+	status := "complete"
+	if d := p.Timestamps.DurationSeconds; d > 0 {
+		status = "complete " + Duration(d)
+	}
+	b.dotted(label(p), status)
+	if p.Commit == nil {
+		return
+	}
+	switch {
+	case p.Commit.SHA != "":
+		b.text("  Commit: "+short(p.Commit.SHA)+" "+firstLine(p.Commit.Message), 10)
+	case p.Commit.Message != "" && len(p.Commit.FilesCreated)+len(p.Commit.FilesModified)+len(p.Commit.FilesDeleted) > 0:
+		b.text("  Message: "+firstLine(p.Commit.Message), 11)
+	default:
+		b.text("  No changes to commit", 2)
+	}
+}
+
+func failedRow(b *box, p *state.Phase) {
+	b.dotted(label(p), "FAILED")
+	max := p.MaxAttempts
+	if max == 0 {
+		max = 2
+	}
+	attempts := fmt.Sprintf("  Attempts: %d/%d", p.Attempt, max)
+	if p.Error != nil && !p.Error.Retryable {
+		attempts += " (not retryable)"
+	}
+	if p.Error != nil && p.Error.Circular {
+		attempts += " (same fix tried again: needs a person)"
+	}
+	b.text(attempts, 12)
+	if r := p.Error; r != nil {
+		b.text("  Error: "+string(r.Type), 9)
+		details := r.Message
+		if r.Details != "" {
+			details += "\n" + r.Details
+		}
+		b.text("  Details: "+details, 11)
+		if len(r.FailingTests) > 0 {
+			b.text("  Failing tests: "+strings.Join(r.FailingTests, ", "), 17)
+		}
+		if r.GateCommand != "" {
+			b.text("  Gate: "+r.Gate+" ("+r.GateCommand+")", 8)
+		}
+		if r.GateOutput != "" {
+			b.text("  Output (last lines):", 2)
+			for _, l := range tailLines(r.GateOutput, 6) {
+				b.text("    "+l, 4)
+			}
+		}
+	}
+	if last := lastAttempt(p); last != nil && last.LogPath != "" {
+		b.text("  Log: "+last.LogPath, 7)
+	}
+	if p.Worktree != "" {
+		b.text("  Work of the failed attempt: "+p.Worktree, 4)
+	}
+}
+
+// actions merges the suggested actions of every failure, first seen first.
+func actions(reports []failure.Report) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range reports {
+		for _, a := range r.SuggestedActions {
+			if !seen[a] {
+				seen[a] = true
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+func byStatus(phases []*state.Phase) map[state.PhaseStatus][]*state.Phase {
+	m := map[state.PhaseStatus][]*state.Phase{}
+	for _, p := range phases {
+		m[p.Status] = append(m[p.Status], p)
+	}
+	return m
+}
+
+func label(p *state.Phase) string {
+	id := p.DisplayID
+	if id == "" {
+		id = p.PhaseID
+	}
+	if p.PhaseName == "" {
+		return "Phase " + id
+	}
+	return "Phase " + id + ": " + p.PhaseName
+}
+
+func lastAttempt(p *state.Phase) *state.Attempt {
+	if len(p.Attempts) == 0 {
+		return nil
+	}
+	return &p.Attempts[len(p.Attempts)-1]
+}
+
+// Duration formats seconds as "45s", "3m12s" or "1h02m".
+func Duration(seconds float64) string {
+	d := time.Duration(seconds * float64(time.Second)).Round(time.Second)
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	default:
+		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+	}
+}
+
+func tailLines(s string, n int) []string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return lines
+}
+
+func short(sha string) string {
+	if len(sha) > 7 {
+		return sha[:7]
+	}
+	return sha
+}
+
+func firstLine(s string) string {
+	first, _, _ := strings.Cut(s, "\n")
+	return first
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
