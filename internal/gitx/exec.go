@@ -1,0 +1,137 @@
+package gitx
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// killGrace is how long a canceled git command gets after SIGTERM before it
+// is killed: git removes its lock files on SIGTERM, so it deserves a moment.
+const killGrace = 5 * time.Second
+
+// inheritedGitEnv are variables a parent git (a hook, an alias) may have set.
+// They would redirect every command to another repository or index, so they
+// are dropped: each command is addressed by its working directory alone.
+var inheritedGitEnv = []string{
+	"GIT_DIR=", "GIT_WORK_TREE=", "GIT_INDEX_FILE=", "GIT_COMMON_DIR=",
+	"GIT_PREFIX=", "GIT_OBJECT_DIRECTORY=", "GIT_NAMESPACE=",
+}
+
+// runOpts are the less common settings of one git command.
+type runOpts struct {
+	// config holds extra "-c key=value" pairs (the fallback identity).
+	config []string
+	// env is appended to the cleaned environment.
+	env []string
+	// stdin feeds the command, when set.
+	stdin io.Reader
+}
+
+// gitError is a failed git command: the command, its exit status and what it
+// printed on stderr, so the reason reaches the user.
+func gitError(args []string, err error, stderr string) error {
+	stderr = strings.TrimSpace(stderr)
+	if stderr == "" {
+		return fmt.Errorf("git %s: %w", label(args), err)
+	}
+	return fmt.Errorf("git %s: %w: %s", label(args), err, stderr)
+}
+
+// label names a git command for errors: the subcommand, and for the few
+// commands with sub-subcommands ("worktree add") that word too.
+func label(args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	if len(args) > 1 && (args[0] == "worktree" || args[0] == "stash") && !strings.HasPrefix(args[1], "-") {
+		return args[0] + " " + args[1]
+	}
+	return args[0]
+}
+
+// run runs git with args in dir and returns its stdout. Every command gets
+// core.quotepath=off (paths print as they are), LC_ALL=C (messages we match
+// on stay English) and GIT_TERMINAL_PROMPT=0 (never wait for a password).
+// The command runs in its own process group, so a Ctrl-C meant for autobuild
+// does not kill git half-way through rewriting a ref or the index; ctx
+// cancellation sends SIGTERM to the group instead.
+func run(ctx context.Context, dir string, o runOpts, args ...string) (string, error) {
+	full := make([]string, 0, len(args)+2+2*len(o.config))
+	full = append(full, "-c", "core.quotepath=off")
+	for _, c := range o.config {
+		full = append(full, "-c", c)
+	}
+	full = append(full, args...)
+
+	cmd := exec.CommandContext(ctx, "git", full...)
+	cmd.Dir = dir
+	cmd.Env = gitEnv(o.env)
+	cmd.Stdin = o.stdin
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout = &stdout
+	cmd.Stderr = &stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error {
+		// The negative pid addresses the whole process group (hooks included).
+		return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+	}
+	cmd.WaitDelay = killGrace
+	if err := cmd.Run(); err != nil {
+		if errors.Is(err, exec.ErrNotFound) {
+			return "", fmt.Errorf("git is not installed or not on PATH: autobuild needs git: %w", err)
+		}
+		return stdout.String(), gitError(args, err, stderr.String())
+	}
+	return stdout.String(), nil
+}
+
+// gitEnv is the process environment without inherited repository overrides,
+// plus the fixed settings and extra.
+func gitEnv(extra []string) []string {
+	env := make([]string, 0, len(os.Environ())+3+len(extra))
+	for _, kv := range os.Environ() {
+		if !isInheritedGitVar(kv) && !strings.HasPrefix(kv, "LC_ALL=") && !strings.HasPrefix(kv, "GIT_TERMINAL_PROMPT=") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "LC_ALL=C", "GIT_TERMINAL_PROMPT=0")
+	return append(env, extra...)
+}
+
+func isInheritedGitVar(kv string) bool {
+	for _, p := range inheritedGitEnv {
+		if strings.HasPrefix(kv, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// exitCode is the exit status of a failed command, or -1 when it did not
+// run to an exit (not found, killed, canceled).
+func exitCode(err error) int {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	return -1
+}
+
+// lines splits command output into its non-empty lines.
+func lines(out string) []string {
+	var ls []string
+	for l := range strings.SplitSeq(out, "\n") {
+		if l = strings.TrimRight(l, "\r"); l != "" {
+			ls = append(ls, l)
+		}
+	}
+	return ls
+}

@@ -1,0 +1,120 @@
+// Package gitx is every git operation of the engine (SPEC §3 and §7): the
+// repository checks before a run, the phases' worktrees and branches,
+// committing a phase's work, bringing it onto the run's line by cherry-pick,
+// and moving the user's branch. It shells out to the git binary so the
+// user's own git, configuration and hooks apply, and so the result is
+// exactly what the user would get by hand.
+//
+// Git is not safe for concurrent metadata operations (parallel "git worktree
+// add" races on .git/worktrees), so every method of Repo that changes
+// something is serialized through one mutex; reads run freely.
+package gitx
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+// ErrNotRepo is returned (wrapped) by Open for a directory outside any git
+// repository, or inside one without a work tree.
+var ErrNotRepo = errors.New("not a git repository")
+
+// ErrNoCommits is returned (wrapped) by Head when the repository has no
+// commit yet: the engine needs one to start from.
+var ErrNoCommits = errors.New("the repository has no commits yet")
+
+// Fallback identity for commits on machines with no user.email configured
+// (a fresh CI runner): committing must not fail there.
+const (
+	fallbackName  = "autobuild"
+	fallbackEmail = "autobuild@localhost"
+)
+
+// Repo is one git repository, opened at its work tree root.
+type Repo struct {
+	root      string // the work tree root, written once by Open
+	commonDir string // the common git dir (shared by all worktrees), written once by Open
+	identity  []string // "-c" settings for commits when the user has no identity, written once by Open
+
+	// mu serializes every mutating git command: worktree, branch, ref and
+	// index changes in any worktree of the repository.
+	mu sync.Mutex
+}
+
+// Open returns the repository containing dir.
+func Open(ctx context.Context, dir string) (*Repo, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("resolving %s: %w", dir, err)
+	}
+	out, err := run(ctx, abs, runOpts{}, "rev-parse", "--show-toplevel", "--git-common-dir")
+	if err != nil {
+		msg := err.Error()
+		switch {
+		case strings.Contains(msg, "not a git repository"):
+			return nil, fmt.Errorf("%s is not inside a git repository: run autobuild from your project's repository (git init first): %w", abs, ErrNotRepo)
+		case strings.Contains(msg, "must be run in a work tree"):
+			return nil, fmt.Errorf("%s is a bare git repository without a work tree: run autobuild from a checkout: %w", abs, ErrNotRepo)
+		}
+		return nil, fmt.Errorf("opening the git repository at %s: %w", abs, err)
+	}
+	ls := lines(out)
+	if len(ls) != 2 {
+		return nil, fmt.Errorf("opening the git repository at %s: unexpected rev-parse output %q", abs, out)
+	}
+	r := &Repo{root: ls[0], commonDir: ls[1]}
+	if !filepath.IsAbs(r.commonDir) {
+		// rev-parse prints it relative to the directory it ran in.
+		r.commonDir = filepath.Join(abs, r.commonDir)
+	}
+	r.identity = fallbackIdentity(ctx, r.root)
+	return r, nil
+}
+
+// fallbackIdentity returns the "-c" settings that give commits an author
+// when the user has configured no email. A configured identity (or the
+// GIT_AUTHOR_*/GIT_COMMITTER_* variables, which override config) is always
+// the user's.
+func fallbackIdentity(ctx context.Context, root string) []string {
+	email, _ := run(ctx, root, runOpts{}, "config", "user.email")
+	if strings.TrimSpace(email) != "" {
+		return nil
+	}
+	cfg := []string{"user.email=" + fallbackEmail}
+	if name, _ := run(ctx, root, runOpts{}, "config", "user.name"); strings.TrimSpace(name) == "" {
+		cfg = append(cfg, "user.name="+fallbackName)
+	}
+	return cfg
+}
+
+// Root returns the absolute path of the repository's work tree root, as git
+// reports it (symbolic links resolved).
+func (r *Repo) Root() string { return r.root }
+
+// path resolves a directory argument: "" is the root, a relative path is
+// relative to the root.
+func (r *Repo) path(dir string) string {
+	switch {
+	case dir == "":
+		return r.root
+	case filepath.IsAbs(dir):
+		return filepath.Clean(dir)
+	default:
+		return filepath.Join(r.root, dir)
+	}
+}
+
+// read runs a read-only git command in dir.
+func (r *Repo) read(ctx context.Context, dir string, args ...string) (string, error) {
+	return run(ctx, r.path(dir), runOpts{config: r.identity}, args...)
+}
+
+// write runs a mutating git command in dir. The caller holds r.mu.
+func (r *Repo) write(ctx context.Context, dir string, o runOpts, args ...string) (string, error) {
+	o.config = append(append([]string(nil), r.identity...), o.config...)
+	return run(ctx, r.path(dir), o, args...)
+}

@@ -1,0 +1,138 @@
+package gitx
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// noOptionalLocks keeps read commands such as status from taking the index
+// lock to refresh stat data, which would make a concurrent git command of
+// the user's (or of another phase) fail.
+var noOptionalLocks = []string{"GIT_OPTIONAL_LOCKS=0"}
+
+// Dirty returns the `git status --porcelain` lines of the work tree at the
+// root, untracked files included; an empty result means clean.
+func (r *Repo) Dirty(ctx context.Context) ([]string, error) {
+	out, err := run(ctx, r.root, runOpts{env: noOptionalLocks}, "status", "--porcelain")
+	if err != nil {
+		return nil, err
+	}
+	return lines(out), nil
+}
+
+// StatusFiles returns the paths (relative to the worktree root, sorted,
+// untracked files listed one by one) that differ from HEAD in the worktree
+// at dir: what a commit of everything would contain. A rename lists both
+// paths.
+func StatusFiles(ctx context.Context, dir string) ([]string, error) {
+	out, err := run(ctx, dir, runOpts{env: noOptionalLocks}, "status", "--porcelain=v1", "-z", "--untracked-files=all")
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	fields := strings.Split(out, "\x00")
+	for i := 0; i < len(fields); i++ {
+		f := fields[i]
+		if len(f) < 4 {
+			continue
+		}
+		files = append(files, f[3:])
+		// Renames and copies carry the source path as the next field.
+		if strings.ContainsAny(f[:2], "RC") {
+			if i+1 < len(fields) && fields[i+1] != "" {
+				files = append(files, fields[i+1])
+			}
+			i++
+		}
+	}
+	slices.Sort(files)
+	return slices.Compact(files), nil
+}
+
+// Exclude adds pattern as a line of the repository's info/exclude (in the
+// common git dir, so it applies to every worktree) unless it is already
+// there. autobuild uses it so its own .autobuild/ never dirties the tree and
+// never lands in a commit.
+func (r *Repo) Exclude(pattern string) error {
+	pattern = strings.TrimSpace(pattern)
+	if pattern == "" {
+		return errors.New("exclude: empty pattern")
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+
+	path := filepath.Join(r.commonDir, "info", "exclude")
+	data, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("reading %s: %w", path, err)
+	}
+	for l := range strings.SplitSeq(string(data), "\n") {
+		if strings.TrimSpace(l) == pattern {
+			return nil
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("creating %s: %w", filepath.Dir(path), err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("opening %s: %w", path, err)
+	}
+	line := pattern + "\n"
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		line = "\n" + line
+	}
+	if _, err := f.WriteString(line); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// Head returns the commit checked out in the worktree at dir ("" is the
+// repository root). A repository without commits gives ErrNoCommits.
+func (r *Repo) Head(ctx context.Context, dir string) (string, error) {
+	out, err := r.read(ctx, dir, "rev-parse", "-q", "--verify", "HEAD^{commit}")
+	if err != nil {
+		if exitCode(err) == 1 {
+			return "", fmt.Errorf("reading HEAD in %s: %w: make a first commit", r.path(dir), ErrNoCommits)
+		}
+		return "", err
+	}
+	return strings.TrimSpace(out), nil
+}
+
+// CurrentBranch returns the short name of the branch checked out at the
+// root, or "" when HEAD is detached.
+func (r *Repo) CurrentBranch(ctx context.Context) (string, error) {
+	out, err := r.read(ctx, "", "symbolic-ref", "-q", "--short", "HEAD")
+	if err != nil {
+		if exitCode(err) == 1 {
+			return "", nil
+		}
+		return "", err
+	}
+	return strings.TrimSpace(out), nil
+}
+
+// IsAncestor reports whether commit a is an ancestor of commit b (a commit
+// is its own ancestor).
+func (r *Repo) IsAncestor(ctx context.Context, a, b string) (bool, error) {
+	_, err := r.read(ctx, "", "merge-base", "--is-ancestor", a, b)
+	switch {
+	case err == nil:
+		return true, nil
+	case exitCode(err) == 1:
+		return false, nil
+	default:
+		return false, err
+	}
+}

@@ -1,0 +1,97 @@
+package state
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// tempMarker is part of every temporary file name, so readers that list a
+// directory (LoadPhases) can recognize and skip half-written files.
+const tempMarker = ".tmp-"
+
+// writeJSON writes v to path atomically as indented JSON with a trailing
+// newline.
+func writeJSON(path string, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	// State files are read by people too: keep <, > and & readable.
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("encoding %s: %w", filepath.Base(path), err)
+	}
+	return writeAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(buf.Bytes())
+		return err
+	})
+}
+
+// writeAtomic replaces path with what write produces, so that a crash at any
+// instant leaves either the old file or the new one, never a torn one: the
+// data goes to a temporary file in the same directory, which is synced,
+// closed and renamed over path; then the directory is synced so the rename
+// itself survives a power loss. On any error the temporary file is removed
+// and path is untouched.
+//
+// This is the ~30 lines renameio would give us, owned because renameio does
+// not sync the directory after the rename.
+func writeAtomic(path string, write func(io.Writer) error) (err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+tempMarker+"*")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			_ = f.Close()
+			_ = os.Remove(f.Name())
+		}
+	}()
+	// CreateTemp makes 0o600 files; state files are ordinary project files.
+	if err := f.Chmod(0o644); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := write(f); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("syncing %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("closing %s: %w", path, err)
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		return fmt.Errorf("replacing %s: %w", path, err)
+	}
+	return syncDir(dir)
+}
+
+// syncDir fsyncs a directory so a rename in it is durable. File systems that
+// cannot sync directories (EINVAL, ENOTSUP) are tolerated: the rename has
+// happened, only its durability is best effort there.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("syncing %s: %w", dir, err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) && !errors.Is(err, syscall.ENOTSUP) {
+		return fmt.Errorf("syncing %s: %w", dir, err)
+	}
+	return nil
+}
+
+// isTemp reports whether a directory entry is a temporary file of writeAtomic.
+func isTemp(name string) bool {
+	return strings.HasPrefix(name, ".") && strings.Contains(name, tempMarker)
+}

@@ -1,0 +1,77 @@
+package state
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+)
+
+// Bounds of FileID's results.
+const (
+	maxFileIDLen   = 64 // an id longer than this is shortened and hashed
+	fileIDPrefix   = 40 // the readable part kept in front of the hash
+	fileIDHashHex  = 10 // hex digits of the hash suffix
+	hashSeparator  = "__"
+	emptyIDReplace = "id"
+)
+
+// FileID turns a phase id into a string safe for file names and git branch
+// names (the engine uses it for both).
+//
+// An id made only of [a-z0-9._-], at most 64 bytes, is kept as it is,
+// unless it could be unsafe or ambiguous: empty, starting or ending with a
+// dot, holding "..", ending in ".lock" (git refuses such refs), or holding
+// "__". Any other id becomes a readable prefix (lowercased, other characters
+// replaced by '_') followed by "__" and a hash of the whole id. Kept ids
+// never contain "__" and changed ones always end in "__<hash>", so two
+// different ids never share a FileID (short of a hash collision).
+func FileID(id string) string {
+	if keepsAsIs(id) {
+		return id
+	}
+	var b strings.Builder
+	for _, r := range id {
+		if b.Len() >= fileIDPrefix {
+			break
+		}
+		switch {
+		case r >= 'A' && r <= 'Z':
+			b.WriteRune(r + ('a' - 'A'))
+		case r == '.':
+			// A leading dot hides the file; ".." is a path and a bad ref.
+			if s := b.String(); s == "" || strings.HasSuffix(s, ".") {
+				b.WriteByte('_')
+			} else {
+				b.WriteByte('.')
+			}
+		case allowedFileIDRune(r):
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	prefix := b.String()
+	if prefix == "" {
+		prefix = emptyIDReplace
+	}
+	sum := sha256.Sum256([]byte(id))
+	return prefix + hashSeparator + hex.EncodeToString(sum[:])[:fileIDHashHex]
+}
+
+// keepsAsIs reports whether id is already a safe, unambiguous FileID.
+func keepsAsIs(id string) bool {
+	if id == "" || len(id) > maxFileIDLen || strings.HasPrefix(id, ".") || strings.HasSuffix(id, ".") ||
+		strings.Contains(id, "..") || strings.HasSuffix(id, ".lock") || strings.Contains(id, hashSeparator) {
+		return false
+	}
+	for _, r := range id {
+		if !allowedFileIDRune(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func allowedFileIDRune(r rune) bool {
+	return (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') || r == '.' || r == '_' || r == '-'
+}
