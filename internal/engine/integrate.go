@@ -81,6 +81,7 @@ func (in *integrator) land(ctx context.Context, p *plan.Phase, wt, base, agentMs
 	if sha == "" {
 		return commit, nil, nil
 	}
+	crashAt("after-commit", p.ID)
 
 	in.mu.Lock()
 	defer in.mu.Unlock()
@@ -91,6 +92,7 @@ func (in *integrator) land(ctx context.Context, p *plan.Phase, wt, base, agentMs
 	if len(conflicted) > 0 {
 		return nil, in.conflictReport(ctx, p, base, sha, conflicted), nil
 	}
+	crashAt("after-integrate", p.ID)
 	in.tip = newSHA
 	in.tips = append(in.tips, newSHA)
 	in.landed = append(in.landed, landedPhase{displayID: p.DisplayID, base: base, sha: sha,
@@ -102,6 +104,7 @@ func (in *integrator) land(ctx context.Context, p *plan.Phase, wt, base, agentMs
 		}
 		commit.SHA = newSHA
 	}
+	crashAt("after-fastforward", p.ID)
 	return commit, nil, nil
 }
 

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 
@@ -25,7 +24,7 @@ func prepare(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Sto
 		}
 		_ = repo.RemoveWorktree(ctx, filepath.Join(store.WorktreesDir(), "integration"))
 		_ = repo.DeleteBranch(ctx, integrationBranch)
-		if err := removeStateExceptLock(store); err != nil {
+		if err := store.Remove(); err != nil {
 			return nil, nil, refused("removing %s: %w", store.Dir(), err)
 		}
 		if err := store.Init(); err != nil {
@@ -171,24 +170,6 @@ func cleanPhaseWorktrees(ctx context.Context, repo *gitx.Repo, store *state.Stor
 	return nil
 }
 
-// removeStateExceptLock empties .autobuild/ but for the lock this process
-// holds, so --fresh never races another run.
-func removeStateExceptLock(store *state.Store) error {
-	entries, err := os.ReadDir(store.Dir())
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if e.Name() == "lock" || e.Name() == "lock.pid" {
-			continue
-		}
-		if err := os.RemoveAll(filepath.Join(store.Dir(), e.Name())); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 func checkCommitMode(mode string) error {
 	switch mode {
 	case CommitAuto, CommitMessageOnly, CommitSingle:
@@ -224,4 +205,3 @@ func nonNil(s []string) []string {
 	return s
 }
 
-var _ = fmt.Sprintf

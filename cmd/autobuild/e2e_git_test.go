@@ -1,0 +1,158 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/state"
+)
+
+const twoParallel = "# Two in parallel\n\n| Phase | Name | Depends On |\n|---|---|---|\n| 1A | Left | - |\n| 1B | Right | - |\n\n" +
+	"## Phase 1A: Left\n\n## Phase 1B: Right\n\n## Quality Gates\n\n- test: `true`\n"
+
+// repoWithShared adds a twelve-line shared.txt to a fresh repository.
+func repoWithShared(t *testing.T, plan string) string {
+	repo := newRepo(t, plan)
+	var lines []string
+	for i := 1; i <= 12; i++ {
+		lines = append(lines, "line "+string(rune('a'+i-1)))
+	}
+	writeFile(t, filepath.Join(repo, "shared.txt"), strings.Join(lines, "\n")+"\n")
+	git(t, repo, "add", "shared.txt")
+	git(t, repo, "commit", "-q", "-m", "shared file")
+	return repo
+}
+
+func TestOverlappingEditsAreAFileConflict(t *testing.T) {
+	t.Parallel()
+	repo := repoWithShared(t, twoParallel)
+	agent := agentScript(t, `case "$AUTOBUILD_PHASE_ID" in
+1a) sed -i '3,5s/.*/left edit/' shared.txt ;;
+1b) sed -i '4,6s/.*/right edit/' shared.txt ;;
+esac`)
+	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", agent, "--max-parallel", "2")
+	require.Equal(t, 1, r.code, r.String())
+	require.Contains(t, r.stdout, "file_conflict")
+
+	// Whichever landed second carries the conflict, naming both ranges.
+	var failed, landed *state.Phase
+	for _, id := range []string{"1a", "1b"} {
+		p := loadPhase(t, repo, id)
+		if p.Status == state.PhaseFailed {
+			failed = p
+		} else {
+			landed = p
+		}
+	}
+	require.NotNil(t, failed, r.String())
+	require.NotNil(t, landed)
+	require.Equal(t, failure.FileConflict, failed.Error.Type)
+	require.False(t, failed.Error.Retryable)
+	require.Len(t, failed.Attempts, 1, "a conflict is not retried")
+	require.Contains(t, failed.Error.Details, "shared.txt")
+	require.Contains(t, failed.Error.Details, "3-5")
+	require.Contains(t, failed.Error.Details, "4-6")
+	require.Contains(t, failed.Error.Message, landed.DisplayID)
+	require.Empty(t, git(t, repo, "status", "--porcelain"), "nothing was half merged")
+}
+
+func TestEditsOfDifferentLinesOfOneFileIntegrate(t *testing.T) {
+	t.Parallel()
+	repo := repoWithShared(t, twoParallel)
+	agent := agentScript(t, `case "$AUTOBUILD_PHASE_ID" in
+1a) sed -i '2s/.*/left edit/' shared.txt ;;
+1b) sed -i '10s/.*/right edit/' shared.txt ;;
+esac`)
+	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", agent)
+	require.Equal(t, 0, r.code, r.String())
+	b, err := os.ReadFile(filepath.Join(repo, "shared.txt"))
+	require.NoError(t, err)
+	lines := strings.Split(string(b), "\n")
+	require.Equal(t, "left edit", lines[1])
+	require.Equal(t, "right edit", lines[9])
+}
+
+func TestMessageOnlyLeavesChangesAndAScript(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, fivePhases)
+	head := git(t, repo, "rev-parse", "HEAD")
+	calls := filepath.Join(t.TempDir(), "calls")
+	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=message-only", "--agent", workingAgent(t, calls, ""))
+	require.Equal(t, 0, r.code, r.String())
+	require.Equal(t, head, git(t, repo, "rev-parse", "HEAD"), "the branch is not moved")
+	require.Contains(t, git(t, repo, "status", "--porcelain"), "src/", "the work tree holds the changes")
+	script := filepath.Join(repo, ".autobuild", "commits.sh")
+	b, err := os.ReadFile(script)
+	require.NoError(t, err)
+	require.Equal(t, 5, strings.Count(string(b), "git commit -m"))
+
+	cmd := exec.Command("sh", script)
+	cmd.Dir = repo
+	cmd.Env = command(repo).Env
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, string(out))
+	require.Empty(t, git(t, repo, "status", "--porcelain"), "the script commits everything")
+	require.Equal(t, "5", git(t, repo, "rev-list", "--count", head+"..HEAD"))
+}
+
+func TestSingleMakesOneCommit(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, fivePhases)
+	head := git(t, repo, "rev-parse", "HEAD")
+	calls := filepath.Join(t.TempDir(), "calls")
+	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=single", "--agent", workingAgent(t, calls, ""))
+	require.Equal(t, 0, r.code, r.String())
+	require.Equal(t, "1", git(t, repo, "rev-list", "--count", head+"..HEAD"))
+	msg := git(t, repo, "log", "-1", "--format=%B")
+	for _, want := range []string{"Phase 0: Bootstrap", "Phase 2A: Api service", "Phase 3: Integration"} {
+		require.Contains(t, msg, want)
+	}
+	require.Empty(t, git(t, repo, "status", "--porcelain"))
+}
+
+func TestDirtyTreeIsRefused(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, fivePhases)
+	writeFile(t, filepath.Join(repo, "README.md"), "changed\n")
+	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", "true")
+	require.Equal(t, 3, r.code, r.String())
+	require.Contains(t, r.stderr, "uncommitted changes")
+	require.Contains(t, r.stderr, "README.md")
+}
+
+func TestNotARepositoryIsRefused(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "plan.md"), fivePhases)
+	r := autobuild(t, dir, "plan.md", "--no-tui", "--commit=auto", "--agent", "true")
+	require.Equal(t, 3, r.code, r.String())
+	require.Contains(t, r.stderr, "git")
+}
+
+func TestCommitModeIsRequiredForANewRun(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, fivePhases)
+	r := autobuild(t, repo, "plan.md", "--no-tui", "--agent", "true")
+	require.Equal(t, 2, r.code, r.String())
+	require.Contains(t, r.stderr, "--commit is required")
+}
+
+func TestCorruptStateIsReportedNotReplaced(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, fivePhases)
+	require.Equal(t, 0, autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", "true").code)
+	bad := filepath.Join(repo, ".autobuild", "phases", "phase-1.json")
+	writeFile(t, bad, "{not json")
+	r := autobuild(t, repo, "plan.md", "--no-tui", "--resume", "--agent", "true")
+	require.Equal(t, 3, r.code, r.String())
+	require.Contains(t, r.stderr, "phase-1.json")
+	require.Contains(t, r.stderr, "--fresh")
+	b, _ := os.ReadFile(bad)
+	require.Equal(t, "{not json", string(b), "a corrupt file is never silently replaced")
+}

@@ -1,0 +1,251 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/state"
+)
+
+// fivePhases is 0 → 1 → (2A, 2B) → 3, with a gate that fails while any
+// file under src/ says BROKEN.
+const fivePhases = "# Five phases\n\n" +
+	"| Phase | Name | Depends On |\n|---|---|---|\n" +
+	"| 0 | Bootstrap | - |\n| 1 | Core | 0 |\n| 2A | Api service | 1 |\n| 2B | Web ui | 1 |\n| 3 | Integration | 2A, 2B |\n\n" +
+	"## Phase 0: Bootstrap\n\n- [ ] lay out src/\n\n## Phase 1: Core\n\n## Phase 2A: Api service\n\n## Phase 2B: Web ui\n\n## Phase 3: Integration\n\n" +
+	"## Quality Gates\n\n- test: `! grep -rn BROKEN src`\n"
+
+// workingAgent writes one file per phase and logs each call to calls.
+func workingAgent(t *testing.T, calls string, extra string) string {
+	return agentScript(t, `f=src/$AUTOBUILD_PHASE_ID/work.txt
+mkdir -p "$(dirname "$f")"
+echo "$AUTOBUILD_PHASE_ID $AUTOBUILD_ATTEMPT" >> `+calls+`
+`+extra+`
+echo "phase $AUTOBUILD_PHASE_ID" > "$f"
+echo "wrote $f"
+`)
+}
+
+func callsOf(t *testing.T, path string) []string {
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return strings.Fields(strings.ReplaceAll(string(b), "\n", " | "))
+}
+
+func countCalls(t *testing.T, path, phase string) int {
+	b, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return 0
+	}
+	require.NoError(t, err)
+	n := 0
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, phase+" ") {
+			n++
+		}
+	}
+	return n
+}
+
+func TestRunHappyPathCommitsEachPhase(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, fivePhases)
+	calls := filepath.Join(t.TempDir(), "calls")
+	agent := workingAgent(t, calls, "")
+	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", agent)
+	require.Equal(t, 0, r.code, r.String())
+	require.Contains(t, r.stdout, "AUTOBUILD COMPLETE")
+	require.Contains(t, r.stdout, "PHASE 2A COMPLETE")
+
+	require.Equal(t, map[string]int{"0": 1, "1": 1, "2a": 1, "2b": 1, "3": 1}, phaseCommits(t, repo))
+	subjects := strings.Split(git(t, repo, "log", "--format=%s", "-5"), "\n")
+	conventional := regexp.MustCompile(`^(feat|chore|test|fix|docs|refactor|perf)(\([^)]+\))?: .+`)
+	for _, s := range subjects {
+		require.Regexp(t, conventional, s)
+	}
+	require.Empty(t, git(t, repo, "status", "--porcelain"), "the work tree is clean")
+	require.Empty(t, git(t, repo, "branch", "--list", "autobuild/*"), "phase branches are cleaned up")
+	entries, _ := os.ReadDir(filepath.Join(repo, ".autobuild", "worktrees"))
+	require.Empty(t, entries, "worktrees are cleaned up")
+
+	run := loadRun(t, repo)
+	require.Equal(t, state.RunComplete, run.Status)
+	p := loadPhase(t, repo, "2a")
+	require.Equal(t, state.PhaseComplete, p.Status)
+	require.Equal(t, 1, p.Attempt)
+	require.NotEmpty(t, p.Commit.SHA)
+	require.Equal(t, []string{"src/2a/work.txt"}, p.Commit.FilesCreated)
+	require.True(t, p.QualityGates["test"].Passed)
+	require.Equal(t, "passed", p.Verification.FreshVerification)
+	log, err := os.ReadFile(filepath.Join(repo, p.Attempts[0].LogPath))
+	require.NoError(t, err)
+	require.Contains(t, string(log), "wrote src/2a/work.txt")
+	exec, err := os.ReadFile(filepath.Join(repo, ".autobuild", "logs", "execution.log"))
+	require.NoError(t, err)
+	require.Regexp(t, `\[\d{4}-\d\d-\d\dT[^\]]+\] PHASE 2A COMPLETE`, string(exec))
+}
+
+func TestRetryCarriesTheFailureInThePrompt(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, fivePhases)
+	out := t.TempDir()
+	calls := filepath.Join(out, "calls")
+	agent := workingAgent(t, calls, `cat > `+out+`/stdin-$AUTOBUILD_PHASE_ID-$AUTOBUILD_ATTEMPT
+if [ "$AUTOBUILD_PHASE_ID" = 2a ] && [ "$AUTOBUILD_ATTEMPT" = 1 ]; then echo BROKEN > "$f"; exit 0; fi
+if [ "$AUTOBUILD_ATTEMPT" = 2 ]; then cp "$AUTOBUILD_PROMPT_FILE" `+out+`/retry-prompt.md; fi`)
+	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", agent)
+	require.Equal(t, 0, r.code, r.String())
+	require.Contains(t, r.stdout, "PHASE 2A FAILED - test_failure")
+	require.Contains(t, r.stdout, "PHASE 2A RETRYING")
+
+	prompt, err := os.ReadFile(filepath.Join(out, "retry-prompt.md"))
+	require.NoError(t, err)
+	require.Contains(t, string(prompt), "test_failure")
+	require.Contains(t, string(prompt), "src/2a/work.txt:1:BROKEN", "the failing gate's output is in the retry prompt")
+	stdin, err := os.ReadFile(filepath.Join(out, "stdin-2a-2"))
+	require.NoError(t, err)
+	require.Equal(t, string(prompt), string(stdin), "the prompt is on stdin and in $AUTOBUILD_PROMPT_FILE")
+
+	p := loadPhase(t, repo, "2a")
+	require.Equal(t, state.PhaseComplete, p.Status)
+	require.Equal(t, 2, p.Attempt)
+	require.Len(t, p.Attempts, 2)
+	require.Equal(t, failure.TestFailure, p.Attempts[0].Error.Type)
+	require.NotEmpty(t, p.Attempts[0].DiffPath, "the first attempt's diff is kept")
+	diff, err := os.ReadFile(filepath.Join(repo, p.Attempts[0].DiffPath))
+	require.NoError(t, err)
+	require.Contains(t, string(diff), "BROKEN")
+	require.Equal(t, 1, countCalls(t, calls, "2b"), "a sibling that passed is not re-run")
+}
+
+// haltingAgent breaks phase 2A on every attempt unless the repository holds
+// FIXED, which is what a person commits to fix it.
+func haltingAgent(t *testing.T, calls string) string {
+	return workingAgent(t, calls, `if [ "$AUTOBUILD_PHASE_ID" = 2a ] && [ ! -f FIXED ]; then echo BROKEN > "$f"; echo "could not fix it"; exit 0; fi`)
+}
+
+func TestHaltSummaryAfterFailedRetry(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, fivePhases)
+	calls := filepath.Join(t.TempDir(), "calls")
+	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", haltingAgent(t, calls))
+	require.Equal(t, 1, r.code, r.String())
+	for _, want := range []string{"AUTOBUILD HALTED", "Phase 2A failed after retry", "COMPLETED PHASES",
+		"Phase 2B: Web ui", "FAILED PHASE", "Attempts: 2/2", "Error: test_failure", "BLOCKED PHASES",
+		"Blocked by: 2A", "RESUME INSTRUCTIONS", "--resume", "To start fresh"} {
+		require.Contains(t, r.stdout, want)
+	}
+	require.Equal(t, 2, countCalls(t, calls, "2a"), "exactly one retry")
+	require.Zero(t, countCalls(t, calls, "3"))
+	require.Equal(t, state.PhaseFailed, loadPhase(t, repo, "2a").Status)
+	p3 := loadPhase(t, repo, "3")
+	require.Equal(t, state.PhaseBlocked, p3.Status)
+	require.Equal(t, []string{"2A"}, p3.BlockedBy)
+	require.Equal(t, state.PhaseComplete, loadPhase(t, repo, "2b").Status)
+	require.Equal(t, state.RunHalted, loadRun(t, repo).Status)
+	require.Equal(t, map[string]int{"0": 1, "1": 1, "2b": 1}, phaseCommits(t, repo))
+
+	// status reads the same state.
+	st := autobuild(t, repo, "status")
+	require.Equal(t, 0, st.code, st.String())
+	require.Regexp(t, `2A\s+Api service\s+failed\s+2/2`, st.stdout)
+	require.Contains(t, st.stdout, "blocked by 2A")
+}
+
+func TestResumeAfterAFixDoesNotRerunCompletedPhases(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, fivePhases)
+	calls := filepath.Join(t.TempDir(), "calls")
+	agent := haltingAgent(t, calls)
+	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", agent)
+	require.Equal(t, 1, r.code, r.String())
+
+	// The person's fix, committed on the branch.
+	writeFile(t, filepath.Join(repo, "FIXED"), "yes\n")
+	git(t, repo, "add", "FIXED")
+	git(t, repo, "commit", "-q", "-m", "fix: what 2A needed")
+
+	r = autobuild(t, repo, "plan.md", "--no-tui", "--resume", "--agent", agent)
+	require.Equal(t, 0, r.code, r.String())
+	require.Contains(t, r.stdout, "PHASE 2B SKIPPED - completed in an earlier run")
+	for _, id := range []string{"0", "1", "2b"} {
+		require.Equal(t, 1, countCalls(t, calls, id), "phase %s is not re-run", id)
+	}
+	require.Equal(t, 3, countCalls(t, calls, "2a"))
+	require.Equal(t, map[string]int{"0": 1, "1": 1, "2a": 1, "2b": 1, "3": 1}, phaseCommits(t, repo), "no duplicate commit")
+	p := loadPhase(t, repo, "2a")
+	require.Equal(t, 1, p.Attempt, "the attempt count was reset on resume")
+	require.Len(t, p.Attempts, 3, "the history is kept")
+}
+
+func TestResumeIsTheDefaultWhenStateExists(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, fivePhases)
+	calls := filepath.Join(t.TempDir(), "calls")
+	agent := haltingAgent(t, calls)
+	require.Equal(t, 1, autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", agent).code)
+	writeFile(t, filepath.Join(repo, "FIXED"), "yes\n")
+	git(t, repo, "add", "FIXED")
+	git(t, repo, "commit", "-q", "-m", "fix")
+	r := autobuild(t, repo, "plan.md", "--no-tui", "--agent", agent)
+	require.Equal(t, 0, r.code, r.String())
+	require.Equal(t, 1, countCalls(t, calls, "0"))
+}
+
+func TestFreshStartsOver(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, fivePhases)
+	calls := filepath.Join(t.TempDir(), "calls")
+	agent := haltingAgent(t, calls)
+	require.Equal(t, 1, autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", agent).code)
+	r := autobuild(t, repo, "plan.md", "--no-tui", "--fresh", "--commit=auto", "--agent", agent)
+	require.Equal(t, 1, r.code, r.String())
+	require.Equal(t, 2, countCalls(t, calls, "0"), "fresh re-runs the first phase")
+	require.Equal(t, 4, countCalls(t, calls, "2a"))
+	p := loadPhase(t, repo, "2a")
+	require.Len(t, p.Attempts, 2, "fresh forgets the earlier history")
+}
+
+func TestMissingAgentIsDependencyMissingAndNotRetried(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, fivePhases)
+	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", "/nonexistent/agent-cli")
+	require.Equal(t, 1, r.code, r.String())
+	require.Contains(t, r.stdout, "dependency_missing")
+	require.Contains(t, r.stdout, "not retryable")
+	p := loadPhase(t, repo, "0")
+	require.Equal(t, state.PhaseFailed, p.Status)
+	require.Len(t, p.Attempts, 1, "dependency_missing is never retried")
+	require.Equal(t, failure.DependencyMissing, p.Error.Type)
+	require.NotEmpty(t, p.Error.SuggestedActions)
+}
+
+func TestDeclaredGateToolMissingIsDependencyMissing(t *testing.T) {
+	t.Parallel()
+	plan := strings.Replace(fivePhases, "`! grep -rn BROKEN src`", "`no-such-linter --strict`", 1)
+	repo := newRepo(t, plan)
+	calls := filepath.Join(t.TempDir(), "calls")
+	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", workingAgent(t, calls, ""))
+	require.Equal(t, 1, r.code, r.String())
+	p := loadPhase(t, repo, "0")
+	require.Equal(t, failure.DependencyMissing, p.Error.Type)
+	require.Equal(t, "no-such-linter", p.Error.MissingTool)
+}
+
+func TestJSONOutputIsOneEventPerLine(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, fivePhases)
+	calls := filepath.Join(t.TempDir(), "calls")
+	r := autobuild(t, repo, "plan.md", "--json", "--commit=auto", "--agent", workingAgent(t, calls, ""))
+	require.Equal(t, 0, r.code, r.String())
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	require.Contains(t, lines[0], `"event":"run_started"`)
+	require.Contains(t, lines[len(lines)-1], `"event":"run_complete"`)
+	require.Contains(t, r.stdout, `"event":"phase_output"`)
+}

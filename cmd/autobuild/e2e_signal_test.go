@@ -1,0 +1,181 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/state"
+)
+
+// alive reports whether a process exists and is not a zombie.
+func alive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	fields := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	return len(fields) > 0 && fields[0] != "Z"
+}
+
+func readPID(t *testing.T, path string) int {
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	require.NoError(t, err)
+	return pid
+}
+
+// sleepyAgent records its pid and its child's pid, then waits forever.
+func sleepyAgent(t *testing.T, pids string) string {
+	return agentScript(t, `echo $$ > `+pids+`/$AUTOBUILD_PHASE_ID.pid
+sleep 300 &
+echo $! > `+pids+`/$AUTOBUILD_PHASE_ID.child
+echo "working"
+wait`)
+}
+
+func exitCode(err error) int {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		return -1
+	}
+	return 0
+}
+
+func TestInterruptHaltsGracefullyAndLeavesNoProcess(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, twoParallel)
+	pids := t.TempDir()
+	cmd := command(repo, "plan.md", "--no-tui", "--commit=auto", "--agent", sleepyAgent(t, pids))
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	require.NoError(t, cmd.Start())
+	waitFor(t, "both agents to start", 20*time.Second, func() bool {
+		_, e1 := os.Stat(filepath.Join(pids, "1a.child"))
+		_, e2 := os.Stat(filepath.Join(pids, "1b.child"))
+		return e1 == nil && e2 == nil
+	})
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		require.Equal(t, 130, exitCode(err), out.String())
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatalf("autobuild did not stop after Ctrl-C:\n%s", out.String())
+	}
+	for _, f := range []string{"1a.pid", "1a.child", "1b.pid", "1b.child"} {
+		pid := readPID(t, filepath.Join(pids, f))
+		require.False(t, alive(pid), "process %s (%d) was left running", f, pid)
+	}
+	require.Contains(t, out.String(), "AUTOBUILD INTERRUPTED")
+	require.Equal(t, state.RunInterrupted, loadRun(t, repo).Status)
+	p := loadPhase(t, repo, "1a")
+	require.Equal(t, state.PhasePending, p.Status, "an interrupted phase is not a failure")
+	require.Equal(t, state.OutcomeInterrupted, p.Attempts[0].Outcome)
+}
+
+func TestSecondRunIsRefusedWhileTheLockIsHeld(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, twoParallel)
+	pids := t.TempDir()
+	first := command(repo, "plan.md", "--no-tui", "--commit=auto", "--agent", sleepyAgent(t, pids))
+	require.NoError(t, first.Start())
+	defer func() { _ = first.Process.Kill(); _ = first.Wait() }()
+	waitFor(t, "the first run to start its agents", 20*time.Second, func() bool {
+		_, err := os.Stat(filepath.Join(pids, "1a.pid"))
+		return err == nil
+	})
+	r := autobuild(t, repo, "plan.md", "--no-tui", "--agent", "true")
+	require.Equal(t, 3, r.code, r.String())
+	require.Contains(t, r.stderr, fmt.Sprintf("pid %d", first.Process.Pid))
+
+	require.NoError(t, first.Process.Signal(os.Interrupt))
+	require.Equal(t, 130, exitCode(first.Wait()))
+}
+
+// A kill -9 at any instant loses nothing: resuming completes the plan with
+// exactly one commit per phase and no torn state file. The named crash
+// points stop the process inside the window between landing a commit and
+// writing the state; the timed kills hit wherever they hit.
+func TestKill9ThenResume(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name  string
+		crash string
+		after time.Duration
+	}{
+		{name: "after-commit", crash: "after-commit"},
+		{name: "after-integrate", crash: "after-integrate"},
+		{name: "after-fastforward", crash: "after-fastforward"},
+		{name: "timed-400ms", after: 400 * time.Millisecond},
+		{name: "timed-1100ms", after: 1100 * time.Millisecond},
+		{name: "timed-1900ms", after: 1900 * time.Millisecond},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			repo := newRepo(t, fivePhases)
+			calls := filepath.Join(t.TempDir(), "calls")
+			agent := workingAgent(t, calls, "sleep 0.2")
+			cmd := command(repo, "plan.md", "--no-tui", "--commit=auto", "--agent", agent)
+			if c.crash != "" {
+				cmd.Env = append(cmd.Env, "AUTOBUILD_CRASH_AT="+c.crash+":2a")
+			}
+			var out bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &out
+			require.NoError(t, cmd.Start())
+			if c.after > 0 {
+				time.Sleep(c.after)
+				_ = cmd.Process.Signal(syscall.SIGKILL)
+			}
+			_ = cmd.Wait()
+
+			for _, f := range stateFiles(t, repo) {
+				jsonValid(t, f)
+			}
+			var r result
+			for i := 0; i < 3; i++ {
+				r = autobuild(t, repo, "plan.md", "--no-tui", "--resume", "--agent", agent)
+				if r.code == 0 {
+					break
+				}
+			}
+			require.Equal(t, 0, r.code, "first run:\n%s\nresume:\n%s", out.String(), r.String())
+			require.Equal(t, map[string]int{"0": 1, "1": 1, "2a": 1, "2b": 1, "3": 1}, phaseCommits(t, repo),
+				"every phase landed exactly once")
+			require.Empty(t, git(t, repo, "status", "--porcelain"))
+			for _, id := range []string{"0", "1", "2a", "2b", "3"} {
+				require.Equal(t, state.PhaseComplete, loadPhase(t, repo, id).Status)
+			}
+		})
+	}
+}
+
+func stateFiles(t *testing.T, repo string) []string {
+	var files []string
+	dir := filepath.Join(repo, ".autobuild")
+	if _, err := os.Stat(filepath.Join(dir, "run.json")); err == nil {
+		files = append(files, filepath.Join(dir, "run.json"))
+	}
+	more, _ := filepath.Glob(filepath.Join(dir, "phases", "*.json"))
+	return append(files, more...)
+}

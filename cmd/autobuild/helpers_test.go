@@ -1,0 +1,159 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/state"
+)
+
+// binary is the autobuild binary built once for the end-to-end tests.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "autobuild-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "autobuild")
+	build := exec.Command("go", "build", "-o", binary, ".")
+	build.Stdout, build.Stderr = os.Stdout, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building autobuild:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// result is what one autobuild invocation did.
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+func (r result) String() string {
+	return fmt.Sprintf("exit %d\n--- stdout\n%s\n--- stderr\n%s", r.code, r.stdout, r.stderr)
+}
+
+// autobuild runs the binary in dir and waits for it.
+func autobuild(t *testing.T, dir string, args ...string) result {
+	t.Helper()
+	cmd := command(dir, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("running autobuild: %v", err)
+	}
+	return result{stdout: out.String(), stderr: errb.String(), code: code}
+}
+
+func command(dir string, args ...string) *exec.Cmd {
+	cmd := exec.Command(binary, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "NO_COLOR=1",
+		"GIT_AUTHOR_NAME=e2e", "GIT_AUTHOR_EMAIL=e2e@autobuild.invalid",
+		"GIT_COMMITTER_NAME=e2e", "GIT_COMMITTER_EMAIL=e2e@autobuild.invalid")
+	return cmd
+}
+
+// newRepo makes a git repository with one commit holding the plan.
+func newRepo(t *testing.T, planText string) string {
+	t.Helper()
+	dir := t.TempDir()
+	git(t, dir, "init", "-q", "-b", "main")
+	git(t, dir, "config", "user.name", "e2e")
+	git(t, dir, "config", "user.email", "e2e@autobuild.invalid")
+	writeFile(t, filepath.Join(dir, "README.md"), "# test repo\n")
+	writeFile(t, filepath.Join(dir, "plan.md"), planText)
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "initial")
+	return dir
+}
+
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "git %s: %s", strings.Join(args, " "), out)
+	return strings.TrimSpace(string(out))
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+	require.NoError(t, os.WriteFile(path, []byte(content), 0o644))
+}
+
+// agentScript writes an executable shell script outside the repository and
+// returns its path: agents are real processes.
+func agentScript(t *testing.T, body string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "agent.sh")
+	require.NoError(t, os.WriteFile(path, []byte("#!/bin/sh\n"+body), 0o755))
+	return path
+}
+
+func loadPhase(t *testing.T, repo, id string) *state.Phase {
+	t.Helper()
+	p, err := state.Open(repo).LoadPhase(id)
+	require.NoError(t, err)
+	return p
+}
+
+func loadRun(t *testing.T, repo string) *state.Run {
+	t.Helper()
+	r, err := state.Open(repo).LoadRun()
+	require.NoError(t, err)
+	return r
+}
+
+// phaseCommits counts the commits on HEAD carrying each phase's trailer.
+func phaseCommits(t *testing.T, repo string) map[string]int {
+	t.Helper()
+	out := git(t, repo, "log", "--format=%(trailers:key=Autobuild-Phase,valueonly)")
+	counts := map[string]int{}
+	for _, l := range strings.Split(out, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			counts[l]++
+		}
+	}
+	return counts
+}
+
+func waitFor(t *testing.T, what string, timeout time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func jsonValid(t *testing.T, path string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var v any
+	require.NoError(t, json.Unmarshal(b, &v), "%s is torn: %s", path, b)
+}

@@ -1,0 +1,390 @@
+package failure
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+)
+
+// Classifier turns an attempt's Evidence into a Report, using the built-in
+// pattern table plus the user's rows.
+type Classifier struct {
+	// rules are the user's rows, then the built-in ones; read-only after
+	// NewClassifier, so a Classifier is safe for concurrent use.
+	rules []rule
+}
+
+// NewClassifier compiles the classification table: extra rows (from
+// autobuild.toml) first, so they take precedence, then DefaultPatterns. An
+// invalid row (bad regexp, unknown type or place) is an error.
+func NewClassifier(extra []Pattern) (*Classifier, error) {
+	c := &Classifier{}
+	for _, p := range append(append([]Pattern(nil), extra...), defaultPatterns...) {
+		r, err := compile(p)
+		if err != nil {
+			return nil, err
+		}
+		c.rules = append(c.rules, r)
+	}
+	return c, nil
+}
+
+// match returns the first rule of type t that applies to in and matches
+// text, with the matched line.
+func (c *Classifier) match(text, in string, t Type) (matched, bool) {
+	return c.matchWhere(text, in, func(rt Type) bool { return rt == t })
+}
+
+// matchExcept is match for every type but the given ones.
+func (c *Classifier) matchExcept(text, in string, except ...Type) (matched, bool) {
+	return c.matchWhere(text, in, func(rt Type) bool { return !contains(except, rt) })
+}
+
+func (c *Classifier) matchWhere(text, in string, keep func(Type) bool) (matched, bool) {
+	for _, r := range c.rules {
+		if !r.appliesTo(in) || !keep(r.Type) {
+			continue
+		}
+		if loc := r.re.FindStringIndex(text); loc != nil {
+			return matched{Type: r.Type, Line: lineAt(text, loc[0])}, true
+		}
+	}
+	return matched{}, false
+}
+
+// matched is a rule that matched: its type and the line it matched in.
+type matched struct {
+	Type Type
+	Line string
+}
+
+// signalTypes are the types steps 2-4 look for in the agent's output; step 9
+// leaves them out, so they are only ever read from the output's end.
+var signalTypes = []Type{DependencyMissing, RateLimited, ContextExhausted}
+
+// Classify names the failure the evidence shows. The checks run in a fixed
+// priority order; the first that applies decides the type:
+//
+//  1. the attempt timed out (TimedOut or IdleTimedOut): timeout.
+//  2. the agent could not run (AgentNotFound, exit 127, or a missing-command
+//     message ending its output): dependency_missing.
+//  3. a rate-limit message ends the output of a failed agent: rate_limited.
+//  4. a context message ends the output of a failed agent:
+//     context_exhausted.
+//  5. a gate failed: its own tool is missing (exit 127 or a missing-command
+//     message naming it): dependency_missing; else the agent claimed
+//     complete: verification_mismatch; else a gate-output row of the table;
+//     else by the gate's kind: test → test_failure, lint → lint_error,
+//     build and typecheck → typecheck_error, format → format_error.
+//  6. a result object was required but is missing or unreadable:
+//     parse_error.
+//  7. the result says failed with a known error type: that type.
+//  8. the result counts fewer completed tasks than tasks: task_incomplete.
+//  9. the agent exited non-zero: the first output row of the table that
+//     matches, else agent_error.
+//
+// Anything else (the agent reported failure without a usable type, say) is
+// agent_error. Classify also fills the report's excerpt, failing tests,
+// work completed, what the failure is blocked on and SuggestedActions.
+func (c *Classifier) Classify(ev Evidence) Report {
+	ev.AgentOutput = clean(ev.AgentOutput)
+	if ev.Gate != nil {
+		g := *ev.Gate
+		g.Output = clean(g.Output)
+		ev.Gate = &g
+	}
+	r := c.classify(ev)
+	r.Retryable = r.Type.Retryable()
+	r.Attempt = ev.Attempt
+	r.DurationSeconds = math.Round(ev.Duration.Seconds()*1000) / 1000
+	r.FilesChanged = append([]string(nil), ev.FilesChanged...)
+	r.WorkCompleted = workCompleted(ev)
+	if g := ev.Gate; g != nil {
+		r.Gate, r.GateCommand, r.GateOutput = g.Kind, g.Command, Excerpt(g.Output)
+	}
+	r.SuggestedActions = Suggest(r)
+	return r
+}
+
+func (c *Classifier) classify(ev Evidence) Report {
+	failed := ev.AgentNotFound || ev.AgentExitCode != 0 || ev.ResultStatus == "failed"
+	signals := tailLines(ev.AgentOutput, signalTailLines)
+	if ev.ResultErrorMessage != "" {
+		signals += "\n" + ev.ResultErrorMessage
+	}
+
+	// 1. Timeout.
+	if ev.TimedOut || ev.IdleTimedOut {
+		return timeoutReport(ev)
+	}
+	// 2. The agent itself is not installed.
+	if r, ok := c.agentMissing(ev, failed); ok {
+		return r
+	}
+	// 3 and 4. The model provider stopped the agent.
+	if failed {
+		if m, ok := c.match(signals, InOutput, RateLimited); ok {
+			return Report{Type: RateLimited, Message: "rate limited by the model provider: " + m.Line,
+				BlockedOn: "the model provider's rate limit"}
+		}
+		if m, ok := c.match(signals, InOutput, ContextExhausted); ok {
+			return Report{Type: ContextExhausted, Message: "the agent ran out of context: " + m.Line,
+				BlockedOn: "the model's context window"}
+		}
+	}
+	// 5. A gate failed in the engine's own run.
+	if ev.Gate != nil {
+		return c.gateReport(ev)
+	}
+	// 6. A preset agent's result object is missing or garbled.
+	if ev.ResultRequired && (!ev.ResultFound || ev.ResultParseErr != "") {
+		if !ev.ResultFound {
+			return Report{Type: ParseError, Message: "the agent printed no result object",
+				Details: lastOutputDetails(ev.AgentOutput), BlockedOn: "no result object in the agent's output"}
+		}
+		return Report{Type: ParseError, Message: "the agent's result object is unreadable: " + shorten(ev.ResultParseErr),
+			BlockedOn: "an unreadable result object"}
+	}
+	// 7. The agent said what went wrong.
+	if ev.ResultStatus == "failed" {
+		if t := Type(strings.ToLower(strings.TrimSpace(ev.ResultErrorType))); agentReportable(t) {
+			return agentTypedReport(ev, t)
+		}
+	}
+	// 8. Work left undone.
+	if ev.TasksTotal > 0 && ev.TasksCompleted < ev.TasksTotal {
+		left := ev.TasksTotal - ev.TasksCompleted
+		return Report{Type: TaskIncomplete,
+			Message:   fmt.Sprintf("task incomplete: %d of %d tasks done", ev.TasksCompleted, ev.TasksTotal),
+			BlockedOn: fmt.Sprintf("%d %s not done", left, plural(left, "task", "tasks"))}
+	}
+	// 9. The agent failed: what does its output say?
+	if ev.AgentExitCode != 0 {
+		text := ev.AgentOutput
+		if ev.ResultErrorMessage != "" {
+			text += "\n" + ev.ResultErrorMessage
+		}
+		msg := fmt.Sprintf("agent exited with status %d", ev.AgentExitCode)
+		if m, ok := c.matchExcept(text, InOutput, signalTypes...); ok {
+			rep := Report{Type: m.Type, Message: msg + ": " + m.Line, BlockedOn: m.Line}
+			if m.Type == TestFailure {
+				rep.FailingTests = FailingTests(text)
+			}
+			return rep
+		}
+		return Report{Type: AgentError, Message: msg, Details: lastOutputDetails(ev.AgentOutput),
+			BlockedOn: ev.blockedOnFromAgent()}
+	}
+	if ev.ResultStatus == "failed" {
+		msg := "the agent reported failure"
+		if ev.ResultErrorMessage != "" {
+			msg += ": " + shorten(ev.ResultErrorMessage)
+		}
+		return Report{Type: AgentError, Message: msg, BlockedOn: ev.blockedOnFromAgent()}
+	}
+	return Report{Type: AgentError, Message: "the attempt failed without a recognizable cause",
+		Details: lastOutputDetails(ev.AgentOutput)}
+}
+
+// agentMissing is step 2. A missing-command message counts when it names
+// the agent's own program, or when it is one of the last three lines of a
+// failed agent's output; earlier ones are usually a tool the agent tried.
+func (c *Classifier) agentMissing(ev Evidence, failed bool) (Report, bool) {
+	agentProg := program(ev.AgentCommand)
+	tool := ""
+	switch {
+	case ev.AgentNotFound || ev.AgentExitCode == 127:
+		tool = MissingTool(tailLines(ev.AgentOutput, signalTailLines))
+		if tool == "" {
+			tool = agentProg
+		}
+	case failed:
+		named := MissingTool(tailLines(ev.AgentOutput, signalTailLines))
+		if named == "" {
+			return Report{}, false
+		}
+		lines := nonEmptyLines(ev.AgentOutput)
+		end := strings.Join(lines[max(0, len(lines)-3):], "\n")
+		if named != agentProg && MissingTool(end) != named {
+			return Report{}, false
+		}
+		if _, ok := c.match(tailLines(ev.AgentOutput, signalTailLines), InOutput, DependencyMissing); !ok {
+			return Report{}, false
+		}
+		tool = named
+	default:
+		return Report{}, false
+	}
+	if tool == "" {
+		tool = "the agent command"
+	}
+	msg := tool + " not found"
+	if ev.AgentExitCode == 127 {
+		msg += " (exit 127)"
+	}
+	details := ""
+	if ev.AgentCommand != "" {
+		details = "the agent command `" + ev.AgentCommand + "` could not run"
+	}
+	return Report{Type: DependencyMissing, Message: msg, Details: details, MissingTool: tool,
+		BlockedOn: tool + " is not installed"}, true
+}
+
+// gateReport is step 5.
+func (c *Classifier) gateReport(ev Evidence) Report {
+	g := ev.Gate
+	kind := g.Kind
+	if kind == "" {
+		kind = "quality"
+	}
+	if tool, ok := c.gateTool(g); ok {
+		msg := tool + " not found"
+		if g.ExitCode == 127 {
+			msg += " (exit 127)"
+		}
+		who := "the " + kind + " gate"
+		if g.Declared {
+			who = "the declared " + kind + " gate"
+		}
+		return Report{Type: DependencyMissing, Message: msg, MissingTool: tool,
+			Details:   fmt.Sprintf("%s `%s` needs %s, which is not installed", who, g.Command, tool),
+			BlockedOn: tool + " is not installed"}
+	}
+	failing := FailingTests(g.Output)
+	summary := gateSummary(kind, g, failing)
+	blocked := firstErrorLine(g.Output)
+	if len(failing) > 0 {
+		blocked = "failing tests: " + listNames(failing, 5)
+	}
+	rep := Report{FailingTests: failing, BlockedOn: blocked}
+	switch {
+	case ev.ResultStatus == "complete":
+		rep.Type = VerificationMismatch
+		rep.Message = "agent reported complete, but " + summary
+		rep.Details = fmt.Sprintf("the engine's own run of `%s` failed (exit %d) after the agent claimed success", g.Command, g.ExitCode)
+	default:
+		if m, ok := c.matchExcept(g.Output, InGate, DependencyMissing); ok {
+			rep.Type = m.Type
+			rep.Message = summary + ": " + m.Line
+		} else {
+			rep.Type = gateType(kind)
+			rep.Message = summary
+		}
+	}
+	return rep
+}
+
+// gateSummary is "test gate failed: 2 tests failing (TestAdd, TestSub)" or
+// "lint gate failed (exit 1)".
+func gateSummary(kind string, g *GateEvidence, failing []string) string {
+	if len(failing) > 0 {
+		return fmt.Sprintf("%s gate failed: %d %s failing (%s)", kind, len(failing),
+			plural(len(failing), "test", "tests"), listNames(failing, 5))
+	}
+	return fmt.Sprintf("%s gate failed (exit %d)", kind, g.ExitCode)
+}
+
+// gateType maps a gate's kind to the failure type of its failure.
+func gateType(kind string) Type {
+	switch kind {
+	case "test":
+		return TestFailure
+	case "lint":
+		return LintError
+	case "build", "typecheck":
+		return TypecheckError
+	case "format":
+		return FormatError
+	}
+	return AgentError
+}
+
+// agentReportable reports whether an agent may name t as its error type.
+// The plan and integration failures are the engine's to find, never the
+// agent's.
+func agentReportable(t Type) bool {
+	switch t {
+	case CircularDependency, FileConflict, PlanInvalid:
+		return false
+	}
+	return known(t)
+}
+
+// agentTypedReport is step 7: the agent's result says failed, with a type.
+func agentTypedReport(ev Evidence, t Type) Report {
+	msg := strings.TrimSpace(ev.ResultErrorMessage)
+	if msg == "" {
+		msg = "the agent reported " + string(t)
+	}
+	rep := Report{Type: t, Message: shorten(msg), BlockedOn: shorten(msg)}
+	switch t {
+	case DependencyMissing:
+		rep.MissingTool = MissingTool(ev.ResultErrorMessage + "\n" + ev.AgentOutput)
+	case TestFailure:
+		rep.FailingTests = FailingTests(ev.AgentOutput)
+	}
+	return rep
+}
+
+// timeoutReport is step 1.
+func timeoutReport(ev Evidence) Report {
+	d := ev.Duration.Round(time.Second)
+	rep := Report{Type: Timeout, Message: fmt.Sprintf("timed out after %s", d), BlockedOn: fmt.Sprintf("the time limit (%s)", d),
+		Details: lastOutputDetails(ev.AgentOutput)}
+	if ev.IdleTimedOut && !ev.TimedOut {
+		rep.Message = fmt.Sprintf("timed out after %s: no output for the idle limit", d)
+		rep.BlockedOn = "no output for the idle limit"
+	}
+	return rep
+}
+
+// workCompleted lists what the attempt got done before it failed.
+func workCompleted(ev Evidence) []string {
+	var out []string
+	if ev.TasksTotal > 0 && ev.TasksCompleted > 0 {
+		out = append(out, fmt.Sprintf("%d/%d tasks", ev.TasksCompleted, ev.TasksTotal))
+	}
+	if n := len(ev.FilesChanged); n > 0 {
+		out = append(out, fmt.Sprintf("changed %d %s", n, plural(n, "file", "files")))
+	}
+	return out
+}
+
+func (ev Evidence) blockedOnFromAgent() string {
+	if ev.ResultErrorMessage != "" {
+		return shorten(strings.TrimSpace(ev.ResultErrorMessage))
+	}
+	return firstErrorLine(tailLines(ev.AgentOutput, signalTailLines))
+}
+
+func lastOutputDetails(output string) string {
+	if l := lastLine(output); l != "" {
+		return "last output: " + l
+	}
+	return ""
+}
+
+// listNames joins up to n names, with "…" for the rest.
+func listNames(names []string, n int) string {
+	if len(names) <= n {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:n], ", ") + ", …"
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func contains(ts []Type, t Type) bool {
+	for _, x := range ts {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}

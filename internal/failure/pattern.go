@@ -1,0 +1,120 @@
+package failure
+
+import (
+	"fmt"
+	"regexp"
+)
+
+// Where a Pattern looks (Pattern.In).
+const (
+	InOutput = "output" // the agent's output (and its result's error message)
+	InGate   = "gate"   // the failing gate's output
+	InAny    = "any"    // both
+)
+
+// Pattern is one row of the classification table: output matching Match is
+// evidence of a failure of Type. Users add rows in autobuild.toml; their rows
+// are tried before the built-in ones. Rows are consulted at the step of the
+// classifier's priority order that handles their type (see Classify).
+type Pattern struct {
+	Type Type `json:"type" toml:"type"`
+	// Match is a regular expression (RE2 syntax), matched case-insensitively.
+	Match string `json:"match" toml:"match"`
+	// In is InOutput, InGate or InAny; empty means InAny.
+	In string `json:"in,omitempty" toml:"in"`
+}
+
+// defaultPatterns is the built-in table. Sources: SPEC §5 and the failure
+// classifications of the seeds (BROKEN_BUILD, VERIFICATION_FAILED,
+// CONTEXT_EXHAUSTED, API rate limit, missing dependency).
+var defaultPatterns = []Pattern{
+	// A command that is not installed: sh, bash, zsh, Go's os/exec, env.
+	{DependencyMissing, `command not found`, InAny},
+	{DependencyMissing, `executable file not found`, InAny},
+	{DependencyMissing, `(?m):\s*not found\s*$`, InAny},
+	{DependencyMissing, `env: '?[^\s':]+'?: no such file or directory`, InAny},
+	{DependencyMissing, `no module named`, InGate},
+
+	// The model provider refused: back off and try again.
+	{RateLimited, `rate[ _-]?limit`, InOutput},
+	{RateLimited, `too many requests`, InOutput},
+	{RateLimited, `overloaded`, InOutput},
+	{RateLimited, `(?:status|code|error|http|api)[^\n]{0,12}\b429\b`, InOutput},
+
+	// The model ran out of context.
+	{ContextExhausted, `context[ _-]length`, InOutput},
+	{ContextExhausted, `context window`, InOutput},
+	{ContextExhausted, `token limit`, InOutput},
+	{ContextExhausted, `maximum context`, InOutput},
+	{ContextExhausted, `prompt is too long`, InOutput},
+
+	// The code does not build (the seeds' BROKEN_BUILD).
+	{TypecheckError, `syntax ?error`, InOutput},
+	{TypecheckError, `compilation (?:error|failed)`, InOutput},
+	{TypecheckError, `\berror TS\d+:`, InOutput},
+	{TypecheckError, `cannot find module`, InOutput},
+	{TypecheckError, `module[ _]?not[ _]?found`, InOutput},
+	{TypecheckError, `unexpected token`, InOutput},
+	{TypecheckError, `indentation ?error`, InOutput},
+	{TypecheckError, `import ?error`, InOutput},
+	{TypecheckError, `\berror\[E\d{4}\]`, InOutput},
+
+	// The code builds but tests fail (the seeds' VERIFICATION_FAILED).
+	{TestFailure, `(?m)^\s*--- FAIL: `, InOutput},
+	{TestFailure, `(?m)^FAILED \S+::`, InOutput},
+	{TestFailure, `assertion ?error`, InOutput},
+	{TestFailure, `\btests? failed\b`, InOutput},
+}
+
+// DefaultPatterns returns a copy of the built-in classification table.
+func DefaultPatterns() []Pattern {
+	return append([]Pattern(nil), defaultPatterns...)
+}
+
+// rule is a compiled Pattern.
+type rule struct {
+	Pattern
+	re *regexp.Regexp
+}
+
+// compile checks and compiles one pattern.
+func compile(p Pattern) (rule, error) {
+	if !known(p.Type) {
+		return rule{}, fmt.Errorf("failure pattern %q: unknown failure type %q", p.Match, p.Type)
+	}
+	switch p.In {
+	case "":
+		p.In = InAny
+	case InOutput, InGate, InAny:
+	default:
+		return rule{}, fmt.Errorf("failure pattern %q: in must be %q, %q or %q, not %q", p.Match, InOutput, InGate, InAny, p.In)
+	}
+	if p.Match == "" {
+		return rule{}, fmt.Errorf("failure pattern of type %s: empty match", p.Type)
+	}
+	re, err := regexp.Compile("(?i)" + p.Match)
+	if err != nil {
+		return rule{}, fmt.Errorf("failure pattern %q: %w", p.Match, err)
+	}
+	return rule{Pattern: p, re: re}, nil
+}
+
+// appliesTo reports whether the rule looks in the given place.
+func (r rule) appliesTo(in string) bool { return r.In == InAny || r.In == in }
+
+// known reports whether t is one of the types of SPEC §5.
+func known(t Type) bool {
+	for _, k := range allTypes {
+		if t == k {
+			return true
+		}
+	}
+	return false
+}
+
+// allTypes lists every failure type.
+var allTypes = []Type{
+	TestFailure, LintError, TypecheckError, FormatError, TaskIncomplete, VerificationMismatch, Timeout,
+	ParseError, RateLimited, ContextExhausted, AgentError, DependencyMissing, CircularDependency,
+	FileConflict, PlanInvalid,
+}

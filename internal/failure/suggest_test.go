@@ -1,0 +1,105 @@
+package failure
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestSuggestPerType(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		r    Report
+		want string // the first action contains this
+	}{
+		{Report{Type: TestFailure, FailingTests: []string{"TestA"}, GateCommand: "go test ./..."}, "fix the failing tests: TestA"},
+		{Report{Type: TestFailure, GateCommand: "go test ./..."}, "run the tests in the phase's worktree to see the failures: go test ./..."},
+		{Report{Type: LintError, GateCommand: "ruff check ."}, "run the linter and fix what it reports: ruff check ."},
+		{Report{Type: TypecheckError, GateCommand: "npx tsc --noEmit"}, "run the build or type check and fix the errors: npx tsc --noEmit"},
+		{Report{Type: FormatError, GateCommand: "gofmt -l ."}, "run the formatter: gofmt -w ."},
+		{Report{Type: FormatError}, "run the formatter on the changed files"},
+		{Report{Type: TaskIncomplete}, "finish the remaining tasks"},
+		{Report{Type: VerificationMismatch, GateCommand: "go test ./..."}, "run the gate the agent's claim missed: go test ./..."},
+		{Report{Type: Timeout}, "raise --phase-timeout"},
+		{Report{Type: ParseError}, "result object"},
+		{Report{Type: RateLimited}, "rate limit to reset"},
+		{Report{Type: ContextExhausted}, "resume"},
+		{Report{Type: AgentError}, "read the attempt log"},
+		{Report{Type: DependencyMissing, MissingTool: "codex"}, "npm install -g @openai/codex"},
+		{Report{Type: DependencyMissing, MissingTool: "aider"}, "pipx install aider-chat"},
+		{Report{Type: DependencyMissing, MissingTool: "frobnicate"}, "install frobnicate and make sure it is on PATH"},
+		{Report{Type: CircularDependency}, "Depends On"},
+		{Report{Type: FileConflict}, "merge the two phases' changes to the file by hand"},
+		{Report{Type: PlanInvalid}, "fix the plan"},
+		{Report{Type: TestFailure, Circular: true}, "the same fix was tried again"},
+	}
+	for _, tt := range tests {
+		got := Suggest(tt.r)
+		require.NotEmpty(t, got, string(tt.r.Type))
+		require.Contains(t, got[0], tt.want, string(tt.r.Type))
+	}
+	fc := Suggest(Report{Type: FileConflict})
+	require.Len(t, fc, 3)
+	require.Contains(t, fc[1], "sequential")
+	require.Contains(t, fc[2], "split the shared file")
+	require.Contains(t, Suggest(Report{Type: Timeout}), "split the phase into smaller phases")
+}
+
+func TestSuggestCoversEveryType(t *testing.T) {
+	t.Parallel()
+	for _, typ := range allTypes {
+		require.NotEmpty(t, Suggest(Report{Type: typ}), string(typ))
+		require.NotEmpty(t, RetryGuidance(typ), string(typ))
+	}
+}
+
+func TestInstallHint(t *testing.T) {
+	t.Parallel()
+	tests := map[string]string{
+		"go":            "https://go.dev/dl/",
+		"npm":           "Node.js",
+		"npx":           "Node.js",
+		"node":          "Node.js",
+		"python3":       "Python 3",
+		"pytest":        "pip install pytest",
+		"ruff":          "pip install ruff",
+		"cargo":         "rustup",
+		"golangci-lint": "go install github.com/golangci/golangci-lint",
+		"claude":        "npm install -g @anthropic-ai/claude-code",
+		"codex":         "npm install -g @openai/codex",
+		"aider":         "pipx install aider-chat",
+		"":              "install the missing command",
+	}
+	for tool, want := range tests {
+		require.Contains(t, InstallHint(tool), want, tool)
+	}
+}
+
+func TestFormatterFix(t *testing.T) {
+	t.Parallel()
+	tests := map[string]string{
+		"gofmt -l .":                        "gofmt -w .",
+		"test -z \"$(gofmt -l .)\"":         "",
+		"npx prettier --check .":            "npx prettier --write .",
+		"ruff format --check .":             "ruff format .",
+		"black --check src":                 "black src",
+		"cargo fmt --check":                 "cargo fmt",
+		"cargo fmt --all -- --check":        "cargo fmt --all --",
+		"dotnet format --verify-no-changes": "dotnet format",
+		"make fmt-check":                    "",
+		"":                                  "",
+	}
+	for check, want := range tests {
+		require.Equal(t, want, formatterFix(check), check)
+	}
+}
+
+func TestRetryGuidance(t *testing.T) {
+	t.Parallel()
+	require.Contains(t, RetryGuidance(VerificationMismatch), "Run ALL quality gates after EVERY change")
+	require.Contains(t, RetryGuidance(TestFailure), "Fix the failing tests")
+	require.Contains(t, RetryGuidance(Timeout), "timed out")
+	require.Contains(t, RetryGuidance(ContextExhausted), "continue")
+	require.True(t, strings.HasSuffix(RetryGuidance(DependencyMissing), "stop and report it."))
+}

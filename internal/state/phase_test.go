@@ -1,0 +1,109 @@
+package state
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/stretchr/testify/require"
+)
+
+func fullPhase() *Phase {
+	now := time.Date(2026, 11, 22, 10, 30, 0, 0, time.UTC)
+	rep := &failure.Report{Type: failure.TestFailure, Message: "test gate failed", Retryable: true, Attempt: 1,
+		FailingTests: []string{"TestAdd"}, SuggestedActions: []string{"fix it"}}
+	return &Phase{
+		PhaseID: "2a", DisplayID: "2A", PhaseName: "Backend <API>", Batch: 2, Status: PhaseFailed,
+		Attempt: 1, MaxAttempts: 2,
+		Timestamps:   Timestamps{Started: &now, Completed: &now, DurationSeconds: 12.5},
+		Dependencies: Dependencies{DependsOn: []string{"1"}, ParallelWith: []string{"2b"}, Blocks: []string{"3"}},
+		Agent:        "sim", Tasks: Tasks{Total: 5, Completed: 3},
+		QualityGates: map[string]GateResult{"test": {Command: "go test ./...", Status: GateFailed, ExitCode: 1}},
+		Verification: Verification{AgentClaimed: "complete", FreshVerification: "failed"},
+		Commit:       &Commit{Message: "feat(api): x", SHA: "abc", FilesCreated: []string{"a.go"}},
+		Attempts: []Attempt{{Number: 1, Agent: "sim", Started: now, Completed: &now, Outcome: OutcomeFailed,
+			LogPath: ".autobuild/logs/phase-2a.attempt-1.log", Error: rep}},
+		Error:     rep,
+		BlockedBy: []string{"1"}, LastOutput: "ok", Worktree: ".autobuild/worktrees/phase-2a",
+	}
+}
+
+func TestPhaseRoundTrip(t *testing.T) {
+	t.Parallel()
+	s := Open(t.TempDir())
+	in := fullPhase()
+	require.NoError(t, s.SavePhase(in), "SavePhase creates the directory")
+	out, err := s.LoadPhase("2a")
+	require.NoError(t, err)
+	require.Equal(t, in, out)
+
+	data, err := os.ReadFile(s.PhasePath("2a"))
+	require.NoError(t, err)
+	require.Contains(t, string(data), `"phase_name": "Backend <API>"`, "no HTML escaping")
+	require.Contains(t, string(data), "\n  \"phase_id\": \"2a\",")
+}
+
+func TestLoadPhaseMissing(t *testing.T) {
+	t.Parallel()
+	s := Open(t.TempDir())
+	_, err := s.LoadPhase("3")
+	require.ErrorIs(t, err, ErrNoPhase)
+	require.NoError(t, s.RemovePhase("3"), "removing a missing phase is fine")
+}
+
+func TestLoadPhases(t *testing.T) {
+	t.Parallel()
+	s := Open(t.TempDir())
+	phases, err := s.LoadPhases()
+	require.NoError(t, err)
+	require.Empty(t, phases, "no directory, no phases")
+
+	for _, id := range []string{"1", "2a", "../odd id"} {
+		require.NoError(t, s.SavePhase(&Phase{PhaseID: id, Status: PhasePending}))
+	}
+	// Things that are not phase files are ignored.
+	require.NoError(t, os.WriteFile(filepath.Join(s.PhasesDir(), ".phase-1.json.tmp-123"), []byte("{"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(s.PhasesDir(), "notes.txt"), []byte("x"), 0o644))
+	require.NoError(t, os.Mkdir(filepath.Join(s.PhasesDir(), "phase-dir.json"), 0o755))
+	// A hand-made copy of a phase file loses to the original.
+	require.NoError(t, os.WriteFile(filepath.Join(s.PhasesDir(), "phase-0copy.json"),
+		[]byte(`{"phase_id": "2a", "status": "complete"}`), 0o644))
+
+	phases, err = s.LoadPhases()
+	require.NoError(t, err)
+	require.Len(t, phases, 3)
+	require.Equal(t, "../odd id", phases["../odd id"].PhaseID)
+	require.Equal(t, PhasePending, phases["2a"].Status)
+
+	require.NoError(t, s.RemovePhase("2a"))
+	phases, err = s.LoadPhases()
+	require.NoError(t, err)
+	require.Len(t, phases, 3, "the copy stands in once the original is gone")
+	require.Equal(t, PhaseComplete, phases["2a"].Status)
+}
+
+func TestLoadPhasesCorrupt(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, content, want string }{
+		{"truncated", `{"phase_id": "2a"`, "unexpected end of JSON input"},
+		{"no id", `{"status": "pending"}`, "no phase_id"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := Open(t.TempDir())
+			require.NoError(t, s.SavePhase(&Phase{PhaseID: "1"}))
+			require.NoError(t, os.WriteFile(s.PhasePath("2a"), []byte(tt.content), 0o644))
+			_, err := s.LoadPhases()
+			var ce *CorruptError
+			require.True(t, errors.As(err, &ce), "got %v", err)
+			require.Equal(t, ".autobuild/phases/phase-2a.json is corrupt ("+tt.want+"): fix or delete it, or start over with --fresh", err.Error())
+
+			_, err = s.LoadPhase("2a")
+			require.True(t, errors.As(err, &ce))
+		})
+	}
+}

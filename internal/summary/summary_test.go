@@ -1,0 +1,99 @@
+package summary
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/state"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run go test -update to create %s", path)
+	require.Equal(t, string(want), got)
+}
+
+func haltedInput() Input {
+	t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	done := func(id, name, sha, msg string, secs float64) *state.Phase {
+		return &state.Phase{PhaseID: strings.ToLower(id), DisplayID: id, PhaseName: name, Status: state.PhaseComplete,
+			Attempt: 1, MaxAttempts: 2, Timestamps: state.Timestamps{DurationSeconds: secs},
+			Commit: &state.Commit{SHA: sha, Message: msg}}
+	}
+	rep := &failure.Report{Type: failure.TestFailure, Message: "test gate failed: 1 test failing (TestFormat)",
+		Retryable: true, Attempt: 2, Gate: "test", GateCommand: "go test ./...",
+		GateOutput: "--- FAIL: TestFormat (0.00s)\n    format_test.go:15: Format(3) = \"3.000000\", want \"3\"\nFAIL",
+		FailingTests: []string{"TestFormat"}, SuggestedActions: []string{"Fix the failing tests: TestFormat"}}
+	return Input{
+		Run: &state.Run{Status: state.RunHalted, HaltReason: "Phase 2B failed after retry (test_failure)",
+			CommitMode: "auto", Branch: "main", Started: t0},
+		Phases: []*state.Phase{
+			done("0", "Bootstrap", "1111111aaaa", "chore(calc): bootstrap\n\nbody", 4),
+			done("1", "Core arithmetic", "2222222bbbb", "feat(calc): core arithmetic", 65),
+			done("2A", "Expression parser", "3333333cccc", "feat(calc): expression parser", 8),
+			{PhaseID: "2b", DisplayID: "2B", PhaseName: "Number formatting", Status: state.PhaseFailed, Attempt: 2,
+				MaxAttempts: 2, Error: rep, Worktree: ".autobuild/worktrees/phase-2b",
+				Attempts: []state.Attempt{{Number: 1}, {Number: 2, LogPath: ".autobuild/logs/phase-2b.attempt-2.log"}}},
+			{PhaseID: "3", DisplayID: "3", PhaseName: "Command line", Status: state.PhaseBlocked, BlockedBy: []string{"2B"}},
+		},
+		StateDir:      ".autobuild/",
+		ResumeCommand: "autobuild plan.md --agent claude --resume",
+		FreshCommand:  "autobuild plan.md --agent claude --fresh --commit=auto",
+	}
+}
+
+func TestHaltSummaryGolden(t *testing.T) {
+	golden(t, "halt-80.txt", Render(haltedInput(), 80))
+	golden(t, "halt-60.txt", Render(haltedInput(), 60))
+}
+
+func TestCompleteSummaryGolden(t *testing.T) {
+	in := haltedInput()
+	fin := in.Run.Started.Add(3*time.Minute + 12*time.Second)
+	in.Run.Status, in.Run.Finished = state.RunComplete, &fin
+	in.Phases = in.Phases[:3]
+	golden(t, "complete-80.txt", Render(in, 80))
+}
+
+// Every line of the box has the same width, whatever the content: nothing is
+// cut, long text wraps.
+func TestBoxLinesHaveOneWidth(t *testing.T) {
+	for _, width := range []int{40, 60, 80, 120} {
+		out := Render(haltedInput(), width)
+		for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
+			require.Equal(t, width, ansi.StringWidth(l), "width %d: %q", width, l)
+		}
+		require.Contains(t, out, "TestFormat")
+		require.Contains(t, strings.ReplaceAll(out, "║", ""), "--resume")
+	}
+}
+
+func TestSystemicCauseIsSaidOnce(t *testing.T) {
+	in := haltedInput()
+	missing := &failure.Report{Type: failure.DependencyMissing, Message: "claude not found (exit 127)", MissingTool: "claude"}
+	in.Phases[3].Error = missing
+	in.Phases = append(in.Phases, &state.Phase{PhaseID: "2c", DisplayID: "2C", Status: state.PhaseFailed, Error: missing})
+	out := Render(in, 80)
+	require.Contains(t, out, "SYSTEMIC CAUSE")
+}
+
+func TestDuration(t *testing.T) {
+	require.Equal(t, "45s", Duration(45.2))
+	require.Equal(t, "3m12s", Duration(192))
+	require.Equal(t, "1h02m", Duration(3725))
+}
