@@ -36,8 +36,8 @@ const (
 
 // Repo is one git repository, opened at its work tree root.
 type Repo struct {
-	root      string // the work tree root, written once by Open
-	commonDir string // the common git dir (shared by all worktrees), written once by Open
+	root      string   // the work tree root, written once by Open
+	commonDir string   // the common git dir (shared by all worktrees), written once by Open
 	identity  []string // "-c" settings for commits when the user has no identity, written once by Open
 
 	// mu serializes every mutating git command: worktree, branch, ref and

@@ -1,0 +1,181 @@
+package gitx
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestOpen(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+
+	t.Run("not a repository", func(t *testing.T) {
+		t.Parallel()
+		_, err := Open(ctx, t.TempDir())
+		require.ErrorIs(t, err, ErrNotRepo)
+		require.Contains(t, err.Error(), "is not inside a git repository")
+		require.Contains(t, err.Error(), "git init first")
+	})
+
+	t.Run("bare repository", func(t *testing.T) {
+		t.Parallel()
+		dir := t.TempDir()
+		gitT(t, dir, "init", "-q", "--bare")
+		_, err := Open(ctx, dir)
+		require.ErrorIs(t, err, ErrNotRepo)
+	})
+
+	t.Run("subdirectory opens the root", func(t *testing.T) {
+		t.Parallel()
+		r, root := newRepo(t)
+		sub := filepath.Join(root, "a", "b")
+		require.NoError(t, os.MkdirAll(sub, 0o755))
+		r2, err := Open(ctx, sub)
+		require.NoError(t, err)
+		require.Equal(t, r.Root(), r2.Root())
+		real, err := filepath.EvalSymlinks(root)
+		require.NoError(t, err)
+		require.Equal(t, real, r2.Root())
+	})
+}
+
+func TestHeadAndCurrentBranch(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r, root := newRepo(t)
+
+	head, err := r.Head(ctx, "")
+	require.NoError(t, err)
+	require.Equal(t, gitT(t, root, "rev-parse", "HEAD"), head)
+
+	branch, err := r.CurrentBranch(ctx)
+	require.NoError(t, err)
+	require.Equal(t, "main", branch)
+
+	gitT(t, root, "checkout", "-q", "--detach")
+	branch, err = r.CurrentBranch(ctx)
+	require.NoError(t, err)
+	require.Empty(t, branch)
+
+	empty := t.TempDir()
+	gitT(t, empty, "init", "-q", "-b", "main")
+	re, err := Open(ctx, empty)
+	require.NoError(t, err)
+	_, err = re.Head(ctx, "")
+	require.ErrorIs(t, err, ErrNoCommits)
+}
+
+func TestExcludeAndDirty(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r, root := newRepo(t)
+
+	dirty, err := r.Dirty(ctx)
+	require.NoError(t, err)
+	require.Empty(t, dirty)
+
+	writeFile(t, root, ".autobuild/run.json", "{}")
+	dirty, err = r.Dirty(ctx)
+	require.NoError(t, err)
+	require.Equal(t, []string{"?? .autobuild/"}, dirty)
+
+	// A hand-written exclude file without a final newline stays intact.
+	excl := filepath.Join(root, ".git", "info", "exclude")
+	require.NoError(t, os.WriteFile(excl, []byte("*.tmp"), 0o644))
+	require.NoError(t, r.Exclude("/.autobuild/"))
+	require.NoError(t, r.Exclude("/.autobuild/"))
+	data, err := os.ReadFile(excl)
+	require.NoError(t, err)
+	require.Equal(t, "*.tmp\n/.autobuild/\n", string(data))
+
+	dirty, err = r.Dirty(ctx)
+	require.NoError(t, err)
+	require.Empty(t, dirty)
+
+	writeFile(t, root, "f.txt", "changed\n")
+	writeFile(t, root, "new.txt", "x\n")
+	dirty, err = r.Dirty(ctx)
+	require.NoError(t, err)
+	require.Equal(t, []string{" M f.txt", "?? new.txt"}, dirty)
+}
+
+func TestExcludeCreatesInfoDir(t *testing.T) {
+	t.Parallel()
+	r, root := newRepo(t)
+	require.NoError(t, os.RemoveAll(filepath.Join(root, ".git", "info")))
+	require.NoError(t, r.Exclude(".autobuild/"))
+	data, err := os.ReadFile(filepath.Join(root, ".git", "info", "exclude"))
+	require.NoError(t, err)
+	require.Equal(t, ".autobuild/\n", string(data))
+}
+
+func TestStatusFiles(t *testing.T) {
+	t.Parallel()
+	_, root := newRepo(t)
+	writeFile(t, root, "f.txt", "changed\n")
+	writeFile(t, root, "dir/sub/new file.txt", "x\n")
+	writeFile(t, root, "ünïcode.txt", "x\n")
+	require.NoError(t, os.Remove(filepath.Join(root, "README.md")))
+
+	files, err := StatusFiles(context.Background(), root)
+	require.NoError(t, err)
+	require.Equal(t, []string{"README.md", "dir/sub/new file.txt", "f.txt", "ünïcode.txt"}, files)
+
+	gitT(t, root, "add", "-A")
+	gitT(t, root, "commit", "-q", "-m", "more")
+	gitT(t, root, "mv", "f.txt", "g.txt")
+	files, err = StatusFiles(context.Background(), root)
+	require.NoError(t, err)
+	require.Equal(t, []string{"f.txt", "g.txt"}, files)
+}
+
+func TestIdentity(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+
+	t.Run("configured identity is used", func(t *testing.T) {
+		t.Parallel()
+		r, root := newRepo(t)
+		writeFile(t, root, "x.txt", "x\n")
+		_, _, err := r.CommitAll(ctx, "", "add x")
+		require.NoError(t, err)
+		require.Equal(t, "Test User <test@example.com>", gitT(t, root, "log", "-1", "--format=%an <%ae>"))
+	})
+
+	t.Run("fallback without identity", func(t *testing.T) {
+		t.Parallel()
+		dir := t.TempDir()
+		gitT(t, dir, "init", "-q", "-b", "main")
+		r, err := Open(ctx, dir)
+		require.NoError(t, err)
+		writeFile(t, dir, "x.txt", "x\n")
+		sha, ch, err := r.CommitAll(ctx, "", "first")
+		require.NoError(t, err)
+		require.NotEmpty(t, sha)
+		require.Equal(t, []string{"x.txt"}, ch.Created)
+		require.Equal(t, "autobuild <autobuild@localhost>", gitT(t, dir, "log", "-1", "--format=%cn <%ce>"))
+	})
+}
+
+func TestGitErrorCarriesStderr(t *testing.T) {
+	t.Parallel()
+	r, _ := newRepo(t)
+	err := r.ResetHard(context.Background(), "", "no-such-ref")
+	require.Error(t, err)
+	require.True(t, strings.HasPrefix(err.Error(), "git reset: exit status"), err.Error())
+	require.Contains(t, err.Error(), "no-such-ref")
+}
+
+func TestCanceledContext(t *testing.T) {
+	t.Parallel()
+	r, _ := newRepo(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := r.Head(ctx, "")
+	require.ErrorIs(t, err, context.Canceled)
+}

@@ -1,0 +1,191 @@
+package gitx
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// AddWorktree creates a worktree at path with branch checked out, reset to
+// start (`git worktree add -f -B branch path start`). Whatever a crashed run
+// left at path, registered worktree or plain directory, is removed first.
+func (r *Repo) AddWorktree(ctx context.Context, path, branch, start string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	p := r.path(path)
+	if err := r.guard(p); err != nil {
+		return err
+	}
+	if _, err := os.Lstat(p); err == nil {
+		if err := r.removeWorktree(ctx, p); err != nil {
+			return err
+		}
+	} else if _, err := r.write(ctx, "", runOpts{}, "worktree", "prune"); err != nil {
+		// A registration whose directory vanished would keep the branch
+		// "checked out" there.
+		return err
+	}
+	_, err := r.write(ctx, "", runOpts{}, "worktree", "add", "-f", "-B", branch, p, start)
+	return err
+}
+
+// RemoveWorktree removes the worktree at path, modified or not, and prunes
+// its registration. A path that is already gone is fine.
+func (r *Repo) RemoveWorktree(ctx context.Context, path string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	p := r.path(path)
+	if err := r.guard(p); err != nil {
+		return err
+	}
+	return r.removeWorktree(ctx, p)
+}
+
+// removeWorktree removes p whether git knows it as a worktree or not. The
+// caller holds r.mu and has checked p with guard.
+func (r *Repo) removeWorktree(ctx context.Context, p string) error {
+	// Not a worktree (a leftover directory) or already gone: the directory
+	// removal below does the job, so this error says nothing useful.
+	_, _ = r.write(ctx, "", runOpts{}, "worktree", "remove", "--force", "--force", p)
+	if err := removeAll(p); err != nil {
+		return fmt.Errorf("removing worktree %s: %w", p, err)
+	}
+	_, err := r.write(ctx, "", runOpts{}, "worktree", "prune")
+	return err
+}
+
+// guard refuses paths that must never be deleted as a worktree: the work
+// tree root, a directory containing it, and the git directory.
+func (r *Repo) guard(p string) error {
+	if p == r.root || isUnder(r.root, p) || p == r.commonDir || isUnder(p, r.commonDir) {
+		return fmt.Errorf("refusing to use %s as a worktree path: it holds the repository itself", p)
+	}
+	return nil
+}
+
+// Prune removes the registrations of worktrees whose directories are gone.
+func (r *Repo) Prune(ctx context.Context) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, err := r.write(ctx, "", runOpts{}, "worktree", "prune")
+	return err
+}
+
+// DeleteBranch deletes the local branch name, merged or not. A missing
+// branch is fine.
+func (r *Repo) DeleteBranch(ctx context.Context, name string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.deleteBranch(ctx, name)
+}
+
+// deleteBranch is DeleteBranch with r.mu held.
+func (r *Repo) deleteBranch(ctx context.Context, name string) error {
+	if _, err := r.read(ctx, "", "show-ref", "--verify", "--quiet", "refs/heads/"+name); err != nil {
+		if exitCode(err) == 1 {
+			return nil
+		}
+		return err
+	}
+	_, err := r.write(ctx, "", runOpts{}, "branch", "-D", name)
+	return err
+}
+
+// Branches returns the local branches whose names start with prefix, sorted.
+func (r *Repo) Branches(ctx context.Context, prefix string) ([]string, error) {
+	out, err := r.read(ctx, "", "for-each-ref", "--format=%(refname)", "refs/heads/")
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, ref := range lines(out) {
+		name := strings.TrimPrefix(ref, "refs/heads/")
+		if strings.HasPrefix(name, prefix) {
+			names = append(names, name)
+		}
+	}
+	return names, nil
+}
+
+// CleanStale removes everything a run left behind: every worktree under
+// worktreesDir (registered or just a directory) and every branch whose name
+// starts with branchPrefix (none when it is empty). It carries on past
+// failures and reports them all.
+func (r *Repo) CleanStale(ctx context.Context, worktreesDir, branchPrefix string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	dir := r.path(worktreesDir)
+	if err := r.guard(dir); err != nil {
+		return err
+	}
+	var errs []error
+	registered, err := r.worktreePaths(ctx)
+	if err != nil {
+		return err
+	}
+	realDir, _ := filepath.EvalSymlinks(dir)
+	for _, wt := range registered {
+		if isUnder(wt, dir) || (realDir != "" && isUnder(wt, realDir)) {
+			errs = append(errs, r.removeWorktree(ctx, wt))
+		}
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		errs = append(errs, fmt.Errorf("reading %s: %w", dir, err))
+	}
+	for _, e := range entries {
+		errs = append(errs, r.removeWorktree(ctx, filepath.Join(dir, e.Name())))
+	}
+	if _, err := r.write(ctx, "", runOpts{}, "worktree", "prune"); err != nil {
+		errs = append(errs, err)
+	}
+	if branchPrefix != "" {
+		names, err := r.Branches(ctx, branchPrefix)
+		errs = append(errs, err)
+		for _, b := range names {
+			errs = append(errs, r.deleteBranch(ctx, b))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// worktreePaths lists the paths of all registered worktrees.
+func (r *Repo) worktreePaths(ctx context.Context) ([]string, error) {
+	out, err := r.read(ctx, "", "worktree", "list", "--porcelain")
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, l := range lines(out) {
+		if p, ok := strings.CutPrefix(l, "worktree "); ok {
+			paths = append(paths, filepath.Clean(p))
+		}
+	}
+	return paths, nil
+}
+
+// isUnder reports whether path lies strictly inside dir.
+func isUnder(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// removeAll is os.RemoveAll that also copes with read-only directories
+// (a Go module cache an agent created in its worktree, for one), which a
+// plain RemoveAll cannot empty.
+func removeAll(p string) error {
+	if err := os.RemoveAll(p); err == nil {
+		return nil
+	}
+	_ = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			_ = os.Chmod(path, 0o755)
+		}
+		return nil
+	})
+	return os.RemoveAll(p)
+}

@@ -1,0 +1,135 @@
+package gitx
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestWorktreeLifecycle(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r, root := newRepo(t)
+	head, err := r.Head(ctx, "")
+	require.NoError(t, err)
+	wt := filepath.Join(root, ".autobuild", "worktrees", "phase-1")
+
+	require.NoError(t, r.AddWorktree(ctx, wt, "autobuild/phase-1", head))
+	require.Equal(t, "line 1\n", readFile(t, wt, "f.txt")[:7])
+	wtHead, err := r.Head(ctx, wt)
+	require.NoError(t, err)
+	require.Equal(t, head, wtHead)
+	branches, err := r.Branches(ctx, "autobuild/")
+	require.NoError(t, err)
+	require.Equal(t, []string{"autobuild/phase-1"}, branches)
+
+	// A crashed run left the worktree with changes and a commit on the
+	// branch: adding it again starts over from start.
+	writeFile(t, wt, "junk.txt", "junk\n")
+	gitT(t, wt, "add", "-A")
+	gitT(t, wt, "commit", "-q", "-m", "junk")
+	writeFile(t, wt, "more-junk.txt", "junk\n")
+	require.NoError(t, r.AddWorktree(ctx, wt, "autobuild/phase-1", head))
+	require.NoFileExists(t, filepath.Join(wt, "junk.txt"))
+	require.NoFileExists(t, filepath.Join(wt, "more-junk.txt"))
+	wtHead, err = r.Head(ctx, wt)
+	require.NoError(t, err)
+	require.Equal(t, head, wtHead)
+
+	require.NoError(t, r.RemoveWorktree(ctx, wt))
+	require.NoDirExists(t, wt)
+	require.NoError(t, r.RemoveWorktree(ctx, wt), "removing a missing worktree is fine")
+	require.NoError(t, r.DeleteBranch(ctx, "autobuild/phase-1"))
+	require.NoError(t, r.DeleteBranch(ctx, "autobuild/phase-1"), "deleting a missing branch is fine")
+	branches, err = r.Branches(ctx, "autobuild/")
+	require.NoError(t, err)
+	require.Empty(t, branches)
+
+	// A plain directory in the way (not a worktree) is replaced.
+	writeFile(t, wt, "stray.txt", "x\n")
+	require.NoError(t, r.AddWorktree(ctx, wt, "autobuild/phase-1", head))
+	require.NoFileExists(t, filepath.Join(wt, "stray.txt"))
+
+	// A worktree directory deleted by hand leaves a stale registration that
+	// must not block adding the branch again elsewhere.
+	require.NoError(t, os.RemoveAll(wt))
+	wt2 := filepath.Join(root, ".autobuild", "worktrees", "phase-1b")
+	require.NoError(t, r.AddWorktree(ctx, wt2, "autobuild/phase-1", head))
+	require.NoError(t, r.Prune(ctx))
+	require.NotContains(t, gitT(t, root, "worktree", "list"), wt+" ")
+}
+
+func TestWorktreeGuard(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r, root := newRepo(t)
+	require.Error(t, r.RemoveWorktree(ctx, root))
+	require.Error(t, r.RemoveWorktree(ctx, filepath.Dir(root)))
+	require.Error(t, r.RemoveWorktree(ctx, filepath.Join(root, ".git")))
+	require.Error(t, r.AddWorktree(ctx, filepath.Join(root, ".git", "x"), "b", "HEAD"))
+	require.FileExists(t, filepath.Join(root, "README.md"))
+}
+
+func TestAddWorktreeParallel(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r, root := newRepo(t)
+	head, err := r.Head(ctx, "")
+	require.NoError(t, err)
+
+	const n = 10
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			wt := filepath.Join(root, ".autobuild", "worktrees", fmt.Sprintf("phase-%d", i))
+			errs[i] = r.AddWorktree(ctx, wt, fmt.Sprintf("autobuild/phase-%d", i), head)
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		require.NoError(t, err, "worktree %d", i)
+	}
+	branches, err := r.Branches(ctx, "autobuild/phase-")
+	require.NoError(t, err)
+	require.Len(t, branches, n)
+	for i := range n {
+		require.FileExists(t, filepath.Join(root, ".autobuild", "worktrees", fmt.Sprintf("phase-%d", i), "f.txt"))
+	}
+}
+
+func TestCleanStale(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r, root := newRepo(t)
+	head, err := r.Head(ctx, "")
+	require.NoError(t, err)
+	wts := filepath.Join(root, ".autobuild", "worktrees")
+	for _, id := range []string{"1", "2a", "2b"} {
+		require.NoError(t, r.AddWorktree(ctx, filepath.Join(wts, "phase-"+id), "autobuild/phase-"+id, head))
+	}
+	writeFile(t, filepath.Join(wts, "phase-2a"), "wip.txt", "uncommitted\n")
+	writeFile(t, wts, "stray/file.txt", "x\n")
+	// A read-only directory, as a Go module cache makes, must not stop it.
+	writeFile(t, wts, "phase-1/modcache/pkg.go", "package x\n")
+	require.NoError(t, os.Chmod(filepath.Join(wts, "phase-1", "modcache"), 0o555))
+	gitT(t, root, "branch", "autobuild/leftover")
+	gitT(t, root, "branch", "feature/mine")
+
+	require.NoError(t, r.CleanStale(ctx, wts, "autobuild/"))
+
+	entries, err := os.ReadDir(wts)
+	require.NoError(t, err)
+	require.Empty(t, entries)
+	branches, err := r.Branches(ctx, "")
+	require.NoError(t, err)
+	require.Equal(t, []string{"feature/mine", "main"}, branches)
+	require.Equal(t, 1, len(lines(gitT(t, root, "worktree", "list"))))
+
+	require.NoError(t, r.CleanStale(ctx, filepath.Join(root, "nothing-here"), "autobuild/"), "nothing to clean is fine")
+}
