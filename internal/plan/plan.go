@@ -1,7 +1,3 @@
-// Package plan reads implementation plans written in the "superplan" markdown
-// layout (SPEC §2): an overview table of phases with their dependencies, one
-// section per phase, and an optional list of quality gates. It checks the plan
-// before anything runs and computes the batches the engine executes.
 package plan
 
 import "fmt"
@@ -32,11 +28,15 @@ type Plan struct {
 	// Gates from the plan's "## Quality Gates" section, in order.
 	Gates []Gate
 	// HasParallelColumn is true when the overview table has a "Parallel With"
-	// column; without it every phase of a batch may run concurrently.
+	// column (or a section declares "Parallel With"/"Can Run With" metadata);
+	// without it every phase of a batch may run concurrently.
 	HasParallelColumn bool
 	// Warnings are problems that do not stop a run (a row without a section,
 	// a section without a row).
 	Warnings []Problem
+
+	// src is the plan's source as read, kept for Hash.
+	src []byte
 }
 
 // Phase is one phase of the plan.

@@ -1,0 +1,158 @@
+package plan
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// phase builds a phase for hand-made plans.
+func phase(id string, deps, par []string) *Phase {
+	return &Phase{ID: NormalizeID(id), DisplayID: id, DependsOn: deps, ParallelWith: par}
+}
+
+func TestBatches(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		parallel bool
+		phases   []*Phase
+		want     [][][]string
+	}{
+		{
+			name:   "no phases",
+			phases: nil,
+			want:   [][][]string{},
+		},
+		{
+			name: "no parallel column: one group per batch",
+			phases: []*Phase{
+				phase("1", nil, nil), phase("2A", []string{"1"}, nil),
+				phase("2B", []string{"1"}, nil), phase("3", []string{"2a", "2b"}, nil),
+			},
+			want: [][][]string{{{"1"}}, {{"2A", "2B"}}, {{"3"}}},
+		},
+		{
+			name:     "groups: naming each other, either way, transitively",
+			parallel: true,
+			phases: []*Phase{
+				phase("1", nil, nil),
+				phase("2A", []string{"1"}, nil), // named by 2C
+				phase("2B", []string{"1"}, nil), // names nobody
+				phase("2C", []string{"1"}, []string{"2a"}),
+				phase("2D", []string{"1"}, []string{"2e"}), // 2D–2E–2F chain
+				phase("2E", []string{"1"}, nil),
+				phase("2F", []string{"1"}, []string{"2e"}),
+				phase("3", []string{"2a"}, []string{"9"}), // unknown: ignored
+			},
+			want: [][][]string{
+				{{"1"}},
+				{{"2A", "2C"}, {"2B"}, {"2D", "2E", "2F"}},
+				{{"3"}},
+			},
+		},
+		{
+			name:     "groups only join phases of the same batch",
+			parallel: true,
+			phases: []*Phase{
+				phase("1", nil, []string{"2"}),
+				phase("2", []string{"1"}, []string{"3"}),
+				phase("3", nil, []string{"1"}),
+			},
+			want: [][][]string{{{"1", "3"}}, {{"2"}}},
+		},
+		{
+			name: "layers follow the longest path",
+			phases: []*Phase{
+				phase("4", []string{"1", "3"}, nil),
+				phase("1", nil, nil),
+				phase("3", []string{"2"}, nil),
+				phase("2", []string{"1", "1"}, nil),
+			},
+			want: [][][]string{{{"1"}}, {{"2"}}, {{"3"}}, {{"4"}}},
+		},
+		{
+			name: "unknown dependencies are ignored, a cycle goes last",
+			phases: []*Phase{
+				phase("1", []string{"x"}, nil),
+				phase("2", []string{"3"}, nil),
+				phase("3", []string{"2"}, nil),
+				phase("4", []string{"3"}, nil),
+				phase("5", []string{"1"}, nil),
+			},
+			want: [][][]string{{{"1"}}, {{"5"}}, {{"2", "3", "4"}}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			p := &Plan{Phases: tt.phases, HasParallelColumn: tt.parallel}
+			batches := p.Batches()
+			got := batchIDs(batches)
+			require.Equal(t, tt.want, got)
+			seen := map[*Phase]int{}
+			for i, b := range batches {
+				require.Equal(t, i+1, b.Index)
+				var inGroups []*Phase
+				for _, g := range b.Groups {
+					inGroups = append(inGroups, g...)
+				}
+				require.ElementsMatch(t, b.Phases, inGroups)
+				for _, ph := range b.Phases {
+					seen[ph]++
+				}
+			}
+			require.Len(t, seen, len(tt.phases))
+		})
+	}
+}
+
+func TestBatchesKeepDonePhases(t *testing.T) {
+	t.Parallel()
+	done := phase("1", nil, nil)
+	done.Status = StatusComplete
+	p := &Plan{Phases: []*Phase{done, phase("2", []string{"1"}, nil)}}
+	require.Equal(t, [][][]string{{{"1"}}, {{"2"}}}, batchIDs(p.Batches()))
+}
+
+func TestPhaseAndDependents(t *testing.T) {
+	t.Parallel()
+	p, err := parseCorpus(t, "full.md")
+	require.NoError(t, err)
+	for _, id := range []string{"2A", "2a", "Phase 2A", "phase 2-a", " 2 A "} {
+		require.NotNil(t, p.Phase(id), id)
+		require.Equal(t, "Backend API", p.Phase(id).Name)
+	}
+	require.Nil(t, p.Phase("9"))
+	require.Nil(t, p.Phase(""))
+
+	require.Equal(t, []string{"2a", "2b", "2c"}, p.Dependents("1"))
+	require.Equal(t, []string{"3"}, p.Dependents("Phase 2B"))
+	require.Empty(t, p.Dependents("3"))
+	require.Empty(t, p.Dependents("nope"))
+}
+
+func TestHash(t *testing.T) {
+	t.Parallel()
+	src := []byte("| Phase | Depends On |\n|---|---|\n| 1 | - |\n")
+	p, err := Parse("p.md", src)
+	require.NoError(t, err)
+	sum := sha256.Sum256(src)
+	require.Equal(t, hex.EncodeToString(sum[:]), p.Hash())
+
+	q, err := Parse("other.md", append(src, '\n'))
+	require.NoError(t, err)
+	require.NotEqual(t, p.Hash(), q.Hash())
+}
+
+func TestValidationErrorCode(t *testing.T) {
+	t.Parallel()
+	plain := Problem{File: "p.md", Line: 3, Code: CodePlanInvalid, Message: "bad"}
+	cycle := Problem{File: "p.md", Line: 5, Code: CodeCircularDependency, Message: "circular_dependency: 1 → 1"}
+	require.Equal(t, CodePlanInvalid, (&ValidationError{Problems: []Problem{plain}}).Code())
+	require.Equal(t, CodeCircularDependency, (&ValidationError{Problems: []Problem{plain, cycle}}).Code())
+	require.Equal(t, "p.md:3: bad\np.md:5: circular_dependency: 1 → 1",
+		(&ValidationError{Problems: []Problem{plain, cycle}}).Error())
+}

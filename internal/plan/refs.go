@@ -1,0 +1,223 @@
+package plan
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// ref is one reference to other phases in a Depends On or Parallel With
+// cell: a single id, or a range of phase numbers.
+type ref struct {
+	text    string // as written ("Phase 7", "1–4"), for messages
+	id      string // normalized id; empty for a range
+	isRange bool
+	lo, hi  int // inclusive bounds of a range
+}
+
+// refList is a parsed Depends On or Parallel With cell (or metadata value).
+type refList struct {
+	raw  string // the value as written, markdown stripped, for messages
+	line int    // where it was written
+	refs []ref
+}
+
+var (
+	// noneWords are the ways people write "no dependencies".
+	noneWords = map[string]bool{
+		"": true, "-": true, "--": true, "—": true, "–": true, "none": true,
+		"nothing": true, "n/a": true, "na": true, "nil": true, "null": true,
+		"no": true, "no dependencies": true, "·": true,
+	}
+)
+
+// cellMarkup is the markdown people put in cells and metadata values:
+// bold, code, link brackets. A Replacer is safe for concurrent use.
+var cellMarkup = strings.NewReplacer("*", "", "`", "", "[", "", "]", "")
+
+// cleanCell drops cellMarkup and surrounding space.
+func cleanCell(s string) string {
+	return strings.TrimSpace(cellMarkup.Replace(s))
+}
+
+// isNone reports whether a cleaned cell means "no phases".
+func isNone(s string) bool {
+	if len(s) > 20 {
+		return false
+	}
+	return noneWords[strings.TrimRight(strings.ToLower(strings.TrimSpace(s)), ".")]
+}
+
+// dropParentheticals removes "(…)" asides: "Phase 0 (or nothing if
+// skipped)" → "Phase 0". An unclosed parenthesis drops the rest.
+func dropParentheticals(s string) string {
+	if !strings.Contains(s, "(") {
+		return s
+	}
+	var b strings.Builder
+	depth := 0
+	for _, r := range s {
+		switch {
+		case r == '(':
+			depth++
+		case r == ')' && depth > 0:
+			depth--
+		case depth == 0:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// parseRefs reads a Depends On or Parallel With value.
+func parseRefs(raw string, line int) refList {
+	list := refList{raw: cleanCell(raw), line: line}
+	s := list.raw
+	if isNone(s) {
+		return list
+	}
+	s = dropParentheticals(s)
+	for _, part := range splitRefs(s) {
+		part = strings.TrimSpace(part)
+		part, _ = cutPhaseWord(part)
+		part = strings.TrimLeft(part, "# ")
+		if isNone(part) {
+			continue
+		}
+		if r, ok := parseRange(part); ok {
+			list.refs = append(list.refs, r)
+			continue
+		}
+		token, _ := scanToken(part)
+		if token == "" {
+			// Nothing id-like: keep it so the user hears about it.
+			list.refs = append(list.refs, ref{text: part})
+			continue
+		}
+		list.refs = append(list.refs, ref{text: token, id: NormalizeID(token)})
+	}
+	return list
+}
+
+// splitRefs splits a list of references at ",", ";", "&", "+", "/" and the
+// words "and" and "or": "2A, 2B and 2C", "1 & 2". (Hand-written: a regexp
+// here was most of the time of parsing a large plan.)
+func splitRefs(s string) []string {
+	var parts []string
+	start := 0
+	for i := 0; i < len(s); {
+		switch {
+		case strings.IndexByte(",;&+/", s[i]) >= 0:
+			parts = append(parts, s[start:i])
+			i++
+			start = i
+		case wordAt(s, i, "and"):
+			parts = append(parts, s[start:i])
+			i += len("and")
+			start = i
+		case wordAt(s, i, "or"):
+			parts = append(parts, s[start:i])
+			i += len("or")
+			start = i
+		default:
+			i++
+		}
+	}
+	return append(parts, s[start:])
+}
+
+// wordAt reports whether the word w (any case) stands alone at s[i:].
+func wordAt(s string, i int, w string) bool {
+	end := i + len(w)
+	if end > len(s) || !strings.EqualFold(s[i:end], w) {
+		return false
+	}
+	return (i == 0 || !isASCIIWord(s[i-1])) && (end == len(s) || !isASCIIWord(s[end]))
+}
+
+// isASCIIWord reports whether c is a letter, digit or underscore.
+func isASCIIWord(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'z'
+}
+
+// parseRange reads ranges of two plain numbers: "1-4", "1–4", "1 to 4",
+// "1..4", "1 - Phase 4". "2-A" is not one: it is an id.
+func parseRange(s string) (ref, bool) {
+	lo, rest, ok := cutNumber(s)
+	if !ok {
+		return ref{}, false
+	}
+	rest = strings.TrimLeft(rest, " \t")
+	sep := ""
+	for _, candidate := range []string{"-", "–", "—", "..", "to", "through"} {
+		if len(rest) >= len(candidate) && strings.EqualFold(rest[:len(candidate)], candidate) {
+			sep = candidate
+			break
+		}
+	}
+	if sep == "" {
+		return ref{}, false
+	}
+	after := rest[len(sep):]
+	if isASCIIWord(sep[0]) && after != "" && after[0]|0x20 >= 'a' && after[0]|0x20 <= 'z' {
+		return ref{}, false // "1 tomorrow"
+	}
+	after, _ = cutPhaseWord(strings.TrimLeft(after, " \t"))
+	hi, tail, ok := cutNumber(after)
+	if !ok {
+		return ref{}, false
+	}
+	if tail != "" {
+		if r, _ := utf8.DecodeRuneInString(tail); unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return ref{}, false // "1-4b"
+		}
+	}
+	text := s[:len(s)-len(tail)]
+	if lo > hi {
+		lo, hi = hi, lo
+	}
+	return ref{text: text, isRange: true, lo: lo, hi: hi}, true
+}
+
+// cutNumber reads the decimal number at the start of s.
+func cutNumber(s string) (n int, rest string, ok bool) {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i == 0 {
+		return 0, s, false
+	}
+	n, err := strconv.Atoi(s[:i])
+	return n, s[i:], err == nil
+}
+
+// parseStatus reads a Status cell or metadata value. stated is false when
+// the value says nothing (empty, "-"), so another source may decide.
+func parseStatus(s string) (status PlanStatus, stated bool) {
+	if t := strings.TrimSpace(s); strings.HasPrefix(t, "[x]") || strings.HasPrefix(t, "[X]") {
+		return StatusComplete, true
+	}
+	s = cleanCell(s)
+	if isNone(s) {
+		return StatusOpen, false
+	}
+	switch {
+	case strings.ContainsAny(s, "✅✔☑"):
+		return StatusComplete, true
+	case strings.Contains(s, "⏭"):
+		return StatusSkipped, true
+	}
+	word := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) })
+	if len(word) == 0 {
+		return StatusOpen, true
+	}
+	switch word[0] {
+	case "complete", "completed", "done", "finished":
+		return StatusComplete, true
+	case "skipped", "skip":
+		return StatusSkipped, true
+	}
+	return StatusOpen, true
+}

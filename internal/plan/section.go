@@ -1,0 +1,144 @@
+package plan
+
+import (
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
+)
+
+// section is one phase's section of the plan: its heading, metadata and
+// verbatim body.
+type section struct {
+	line, level int
+	t           title
+	// first and end index the doc's top-level blocks: the heading is
+	// blocks[first], the body runs up to (not including) blocks[end].
+	first, end int
+	// nestsPhases is set when the section is ended by a deeper phase
+	// heading: "## Phase 2" holding "### Phase 2A" and "### Phase 2B".
+	nestsPhases bool
+	body        string
+	meta        sectionMeta
+	tasks, done int
+	files       []string
+}
+
+// gatesSection is a "## Quality Gates" section outside any phase.
+type gatesSection struct {
+	level, first, end int
+}
+
+// outline is what the top-level headings of a plan say.
+type outline struct {
+	title    string
+	sections []*section
+	gates    []*gatesSection
+}
+
+// gatesHeadings are the headings (letters only) of a quality gates section.
+var gatesHeadings = map[string]bool{"qualitygates": true, "qualitygate": true, "gates": true}
+
+// readOutline splits the document at its top-level headings. A phase
+// section ends at the next heading of the same or a higher level, or at the
+// next phase heading of any level: a body never holds another phase. A
+// deeper heading naming the section's own phase ("#### Phase 2A checks")
+// is part of the body. The first heading, when it is an H1 above the
+// overview table, is the plan's title and never a phase.
+func (d *doc) readOutline(tableLine int, tableIDs map[string]bool) outline {
+	var out outline
+	var open *section
+	var gates *gatesSection
+	firstHeading := true
+	for i, n := range d.blocks {
+		h, ok := n.(*ast.Heading)
+		if !ok {
+			continue
+		}
+		text := d.plainText(h)
+		line := d.nodeLine(h)
+		isTitle := firstHeading && h.Level == 1 && (tableLine == 0 || line < tableLine)
+		firstHeading = false
+		if out.title == "" && h.Level == 1 {
+			out.title = text
+		}
+		t, isPhase := parseTitle(text, true)
+		isPhase = isPhase && !isTitle && looksLikePhaseID(t.id, tableIDs)
+		if isPhase && open != nil && h.Level > open.level && t.id == open.t.id {
+			continue
+		}
+		if open != nil && (isPhase || h.Level <= open.level) {
+			open.end = i
+			open.nestsPhases = isPhase && h.Level > open.level
+			d.finishSection(open)
+			open = nil
+		}
+		if gates != nil && (isPhase || h.Level <= gates.level) {
+			gates.end = i
+			gates = nil
+		}
+		switch {
+		case isPhase:
+			open = &section{line: line, level: h.Level, t: t, first: i}
+			out.sections = append(out.sections, open)
+		case open == nil && gatesHeadings[letters(text)]:
+			gates = &gatesSection{level: h.Level, first: i}
+			out.gates = append(out.gates, gates)
+		}
+	}
+	if open != nil {
+		open.end = len(d.blocks)
+		d.finishSection(open)
+	}
+	if gates != nil {
+		gates.end = len(d.blocks)
+	}
+	return out
+}
+
+// finishSection reads a section's body, metadata, tasks and files once its
+// extent is known.
+func (d *doc) finishSection(s *section) {
+	endLine := 0
+	if s.end < len(d.blocks) {
+		endLine = d.nodeLine(d.blocks[s.end])
+	}
+	s.body = d.verbatim(s.line, endLine)
+	inPreamble := true // Metadata comes before the section's first subheading.
+	for _, n := range d.blocks[s.first+1 : s.end] {
+		if h, ok := n.(*ast.Heading); ok {
+			inPreamble = false
+			if path, ok := filePath(d.plainText(h)); ok {
+				s.files = append(s.files, path)
+			}
+			continue
+		}
+		if inPreamble {
+			switch n.(type) {
+			case *ast.Blockquote:
+				s.meta.read(d.rawLines(n), false)
+			case *ast.Paragraph, *ast.List:
+				s.meta.read(d.rawLines(n), true)
+			}
+		}
+		_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+			if box, ok := c.(*east.TaskCheckBox); ok && entering {
+				s.tasks++
+				if box.IsChecked {
+					s.done++
+				}
+			}
+			return ast.WalkContinue, nil
+		})
+	}
+}
+
+// filePath reads a "File: path" heading ("##### File: `cmd/main.go`").
+func filePath(heading string) (string, bool) {
+	const prefix = "file:"
+	if len(heading) < len(prefix) || !strings.EqualFold(heading[:len(prefix)], prefix) {
+		return "", false
+	}
+	path := strings.Trim(strings.TrimSpace(heading[len(prefix):]), "`\"'")
+	return path, path != ""
+}
