@@ -1,0 +1,45 @@
+package agent
+
+import "strconv"
+
+// Environment variables the engine sets for an agent (SPEC §4).
+const (
+	EnvPhaseID     = "AUTOBUILD_PHASE_ID"
+	EnvAttempt     = "AUTOBUILD_ATTEMPT"
+	EnvMaxAttempts = "AUTOBUILD_MAX_ATTEMPTS"
+	EnvPlan        = "AUTOBUILD_PLAN"
+	EnvPromptFile  = "AUTOBUILD_PROMPT_FILE"
+	// EnvSimScenario names the simulated agent's scenario file.
+	EnvSimScenario = "AUTOBUILD_SIM_SCENARIO"
+	// EnvSimSpeed, when set to a number above 0, divides every delay and
+	// sleep of the simulated agent ("10" plays ten times faster). It is read
+	// from the inherited environment: tests and impatient demos set it.
+	EnvSimSpeed = "AUTOBUILD_SIM_SPEED"
+)
+
+// EnvInput is what an attempt's environment is made of.
+type EnvInput struct {
+	PhaseID     string
+	Attempt     int
+	MaxAttempts int
+	// PlanPath should be absolute: the agent runs in a worktree.
+	PlanPath    string
+	PromptFile  string
+	SimScenario string
+}
+
+// Env returns the AUTOBUILD_* variables of an attempt as KEY=value entries.
+// The caller appends them to the inherited environment.
+func Env(in EnvInput) []string {
+	env := []string{
+		EnvPhaseID + "=" + in.PhaseID,
+		EnvAttempt + "=" + strconv.Itoa(in.Attempt),
+		EnvMaxAttempts + "=" + strconv.Itoa(in.MaxAttempts),
+		EnvPlan + "=" + in.PlanPath,
+		EnvPromptFile + "=" + in.PromptFile,
+	}
+	if in.SimScenario != "" {
+		env = append(env, EnvSimScenario+"="+in.SimScenario)
+	}
+	return env
+}

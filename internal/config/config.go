@@ -1,0 +1,191 @@
+// Package config reads autobuild.toml, the optional file at the root of a
+// repository that sets what the run flags set (SPEC §1), so a team can
+// commit them; flags override it. Every key is optional:
+//
+//	# autobuild.toml
+//	agent = "claude"                 # or a list: ["claude", "codex"]; a retry prefers another
+//	max_parallel = 4                 # phases at once (0: the number of CPUs, at least 2)
+//	phase_timeout = "45m"            # per attempt; a timed-out retry gets twice the time
+//	idle_timeout = "10m"             # an attempt silent for this long times out
+//	commit = "auto"                  # auto, message-only or single: the mode of new runs
+//	scenario = "testdata/sim.json"   # the simulated agent's script, relative to this file
+//
+//	[gates]                          # replaces detection, unless the plan lists its own
+//	build = "go build ./..."
+//	lint = "golangci-lint run"
+//	test = ["go test ./...", "go test -race ./internal/engine/..."]
+//
+//	[[classify]]                     # extra failure patterns, tried before the built-in ones
+//	type = "rate_limited"
+//	match = "quota exceeded"         # a regular expression, case-insensitive
+//	in = "output"                    # output, gate or any (the default)
+//
+// Agents are --agent values: a preset (claude, codex, aider, gemini), sim,
+// or a command line. Durations are Go durations ("90s", "1h30m"). Gate
+// kinds are build, typecheck, lint, format and test; a kind may list
+// several commands. Unknown keys are errors, reported with their line, so
+// a typo never silently does nothing.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/plan"
+)
+
+// FileName is the config file's name at the repository root.
+const FileName = "autobuild.toml"
+
+// Commit modes (SPEC §7).
+var commitModes = []string{"auto", "message-only", "single"}
+
+// Config is autobuild.toml, checked. The zero Config means "no file".
+type Config struct {
+	// Path is the file that was read ("" when there is none).
+	Path string
+	// Agent holds --agent values, in order.
+	Agent       []string
+	MaxParallel int
+	// PhaseTimeout and IdleTimeout are zero when not set.
+	PhaseTimeout Duration
+	IdleTimeout  Duration
+	// Commit is auto, message-only, single, or "" when not set.
+	Commit string
+	// Scenario is the sim agent's scenario file, made absolute against the
+	// file's directory.
+	Scenario string
+	// Gates from [gates], in the order of plan.GateKinds.
+	Gates []plan.Gate
+	// Classify holds the user's failure patterns, in file order.
+	Classify []failure.Pattern
+}
+
+// Duration is a time.Duration read from a string such as "30m".
+type Duration struct{ time.Duration }
+
+// fileConfig is the file as decoded, before checks.
+type fileConfig struct {
+	Agent        any               `toml:"agent"`
+	MaxParallel  int               `toml:"max_parallel"`
+	PhaseTimeout string            `toml:"phase_timeout"`
+	IdleTimeout  string            `toml:"idle_timeout"`
+	Commit       string            `toml:"commit"`
+	Scenario     string            `toml:"scenario"`
+	Gates        map[string]any    `toml:"gates"`
+	Classify     []failure.Pattern `toml:"classify"`
+}
+
+// Load reads root/autobuild.toml. A missing file is a zero Config and no
+// error; a syntax error or an unknown key is an error naming the file and
+// line, and an invalid value one naming the key.
+func Load(root string) (*Config, error) {
+	path := filepath.Join(root, FileName)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Config{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	cfg, err := Parse(string(data), path)
+	if err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// Parse decodes and checks the text of a config file; path names it in
+// errors and anchors a relative scenario path.
+func Parse(text, path string) (*Config, error) {
+	var fc fileConfig
+	md, err := toml.Decode(text, &fc)
+	if err != nil {
+		return nil, decodeError(path, err)
+	}
+	if undecoded := md.Undecoded(); len(undecoded) > 0 {
+		k := undecoded[0]
+		return nil, fmt.Errorf("%s:%d: unknown key %q (known keys: %s)", path, keyLine(text, k), k.String(), knownKeys(k))
+	}
+	c := &checker{path: path, text: text}
+	cfg := &Config{Path: path}
+	cfg.Agent = c.agents(fc.Agent)
+	if fc.MaxParallel < 0 {
+		c.fail("max_parallel", "must be 0 (the default) or more, not %d", fc.MaxParallel)
+	}
+	cfg.MaxParallel = fc.MaxParallel
+	cfg.PhaseTimeout = c.duration("phase_timeout", fc.PhaseTimeout)
+	cfg.IdleTimeout = c.duration("idle_timeout", fc.IdleTimeout)
+	if fc.Commit != "" && !slices.Contains(commitModes, fc.Commit) {
+		c.fail("commit", "must be %s, not %q", strings.Join(commitModes, ", "), fc.Commit)
+	}
+	cfg.Commit = fc.Commit
+	if fc.Scenario != "" {
+		cfg.Scenario = fc.Scenario
+		if !filepath.IsAbs(cfg.Scenario) {
+			cfg.Scenario = filepath.Join(filepath.Dir(path), cfg.Scenario)
+		}
+	}
+	cfg.Gates = c.gates(fc.Gates)
+	cfg.Classify = c.patterns(fc.Classify)
+	if c.err != nil {
+		return nil, c.err
+	}
+	return cfg, nil
+}
+
+// decodeError reports a TOML syntax or type error with the file and line.
+func decodeError(path string, err error) error {
+	var pe toml.ParseError
+	if errors.As(err, &pe) {
+		msg := pe.Message
+		if pe.LastKey != "" {
+			msg = fmt.Sprintf("%s (after key %q)", msg, pe.LastKey)
+		}
+		return fmt.Errorf("%s:%d: %s", path, pe.Position.Line, msg)
+	}
+	// Type mismatches come as `toml: line N (last key "k"): ...`.
+	if m := typeErrorRE.FindStringSubmatch(err.Error()); m != nil {
+		msg := strings.TrimPrefix(m[3], "incompatible types: ")
+		if want, ok := expected[m[2]]; ok {
+			msg = "must be " + want
+		} else if strings.HasPrefix(m[2], "classify.") {
+			msg = "must be a quoted string"
+		}
+		return fmt.Errorf("%s:%s: %s: %s", path, m[1], m[2], msg)
+	}
+	return fmt.Errorf("%s: %s", path, strings.TrimPrefix(err.Error(), "toml: "))
+}
+
+// expected says what each scalar key holds, for type errors.
+var expected = map[string]string{
+	"max_parallel":  "a whole number, such as 4",
+	"phase_timeout": `a quoted duration, such as "30m"`,
+	"idle_timeout":  `a quoted duration, such as "10m"`,
+	"commit":        `"auto", "message-only" or "single", quoted`,
+	"scenario":      "a quoted path",
+}
+
+// typeErrorRE matches the TOML decoder's type errors.
+var typeErrorRE = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
+
+// knownKeys lists the keys allowed next to an unknown one.
+func knownKeys(k toml.Key) string {
+	switch {
+	case len(k) >= 2 && k[0] == "gates":
+		return strings.Join(plan.GateKinds, ", ")
+	case len(k) >= 2 && k[0] == "classify":
+		return "type, match, in"
+	}
+	return "agent, max_parallel, phase_timeout, idle_timeout, commit, scenario, [gates], [[classify]]"
+}
