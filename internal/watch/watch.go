@@ -162,14 +162,34 @@ func (w *watcher) collect() Update {
 	}
 	snap, err := w.snapshot()
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	case errors.Is(err, state.ErrNoRun), errors.Is(err, fs.ErrNotExist):
 		// The directory exists but the run has not written run.json yet.
 	case err != nil:
 		u.Err = err
 	default:
 		u.Snapshot = snap
+		u.Lines = byPhaseID(u.Lines, snap)
 	}
 	return u
+}
+
+// byPhaseID re-keys lines from the ids in log file names (state.FileID,
+// which differs from the phase id for unusual ids) to phase ids.
+func byPhaseID(lines map[string][]string, snap *state.Snapshot) map[string][]string {
+	if len(lines) == 0 || snap == nil {
+		return lines
+	}
+	for _, p := range snap.Phases {
+		fid := state.FileID(p.PhaseID)
+		if fid == p.PhaseID {
+			continue
+		}
+		if l, ok := lines[fid]; ok {
+			delete(lines, fid)
+			lines[p.PhaseID] = append(lines[p.PhaseID], l...)
+		}
+	}
+	return lines
 }
 
 func (w *watcher) ensureDirs() {

@@ -1,0 +1,68 @@
+// Package tui is autobuild's terminal UI (SPEC §9): a Bubble Tea program that
+// supervises a run live, shows the halt summary and resumes with a key, or
+// follows a run started elsewhere (`autobuild watch`), read-only.
+//
+// # Modes
+//
+// Live: the model starts the run through a Controller (the CLI wires it to
+// the engine) and renders the engine's events. Watch: it renders updates of
+// the state directory from internal/watch; keys that would change the run
+// explain how to do it instead. Both draw the same views:
+//
+//   - Run view: a header (plan, commit mode, agent, elapsed time, counts by
+//     status, progress bar), the phases grouped by batch (status glyph with a
+//     spinner while running, id, name, attempt n/2, agent, elapsed time, last
+//     output line or why it stopped: "blocked by 2B"), and a detail pane with
+//     the selected phase's log, its gate results and its failure report. The
+//     two sit one above the other, or side by side from 120 columns.
+//   - Summary: the boxed halt or completion summary, the same text as the
+//     plain output (internal/summary), scrollable so nothing is lost at 80×24.
+//
+// # Keys
+//
+// Everywhere:
+//
+//	?          full help (the bottom line always lists the keys valid now)
+//	q          quit; while a run is going it asks "Halt the run and quit? y/n",
+//	           then halts gracefully like ctrl+c and quits once the run ended
+//	ctrl+c     halt the run gracefully and quit when it has; twice: kill the
+//	           running phases at once (SPEC §3)
+//	l          the log of the failed phase
+//	r          after a halt: resume in place (the same process re-runs the
+//	           engine with --resume semantics); read-only: shows the command
+//	F          after a halt: start fresh, after a y/n confirmation
+//	s          after the run ended: back to the summary
+//
+// Phase list:
+//
+//	↑/↓ k/j    select a phase        pgup/pgdn g/G home/end   jump
+//	enter/tab  focus the detail pane
+//	/          search the selected phase's log
+//
+// Detail pane:
+//
+//	↑/↓ k/j pgup/pgdn   scroll; scrolling up pauses follow mode
+//	G/end               follow the log again      g/home  top
+//	←/→                 scroll sideways (long lines are cut, not wrapped)
+//	/  n  N             search (smart case), next and previous match
+//	esc                 clear the search, then back to the list (tab too)
+//
+// Summary: ↑/↓ pgup/pgdn g/G scroll; esc/enter the phase list.
+//
+// # Design
+//
+// One root Model owns all state; the views are methods that read it and a
+// layout computed after every Update. Update never blocks and never does
+// I/O: starting the run, interrupting it, reading the state files and
+// waiting for events run in tea.Cmds whose results return as messages.
+// Events are read in batches (up to 512 per Update), so a flood of output
+// costs few updates; each phase keeps only the last Options.LogLines lines
+// (5000 by default, each at most 2 KB), so a phase printing a gigabyte does
+// not grow memory. The engine itself never waits for the screen: its events
+// go through event.Bus, which drops old output lines for a slow reader and
+// never drops any other event.
+//
+// Styles come from one Styles value built for a dark or light background
+// (tea.RequestBackgroundColor) and without colors under NO_COLOR or a
+// colorless terminal; keys from one KeyMap that also feeds the help line.
+package tui

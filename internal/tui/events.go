@@ -1,0 +1,167 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/state"
+)
+
+// runInfo is what the header knows about the run as a whole.
+type runInfo struct {
+	title, commitMode, agent string
+	started, ended           time.Time
+	// status is "" before the run started, then running, then the terminal
+	// status.
+	status     state.RunStatus
+	haltReason string
+}
+
+// applyEvent folds one engine event into the rows and run info. It is pure
+// bookkeeping: no I/O, no allocation beyond the log line.
+func (m *Model) applyEvent(e event.Event) {
+	at := e.Time
+	if at.IsZero() {
+		at = m.now()
+	}
+	switch e.Kind {
+	case event.RunStarted:
+		m.run.started, m.run.ended = at, time.Time{}
+		m.run.status, m.run.haltReason = state.RunRunning, ""
+		return
+	case event.BatchStarted:
+		for _, id := range e.Phases {
+			if m.rowByDisplay(id) == nil {
+				m.addRow(&phaseRow{id: strings.ToLower(id), displayID: id, batch: e.Batch, log: newRing(m.logLines)})
+			}
+		}
+		return
+	case event.RunHalted, event.RunInterrupted, event.RunComplete:
+		m.run.ended, m.run.haltReason = at, e.Line
+		m.run.status = map[event.Kind]state.RunStatus{
+			event.RunHalted: state.RunHalted, event.RunInterrupted: state.RunInterrupted, event.RunComplete: state.RunComplete,
+		}[e.Kind]
+		return
+	}
+	if e.PhaseID == "" {
+		return
+	}
+	r := m.rowFor(e)
+	switch e.Kind {
+	case event.PhaseSkipped:
+		// A phase an earlier run completed keeps its check mark on resume.
+		if r.status != stComplete {
+			r.status = stSkipped
+		}
+		r.note = e.Line
+	case event.PhaseStarted:
+		r.status, r.attempt, r.maxAttempts = stRunning, e.Attempt, e.MaxAttempts
+		if e.Agent != "" {
+			r.agent = e.Agent
+		}
+		r.started, r.duration = at, 0
+		r.gates, r.failure, r.note, r.blockedBy, r.last = nil, nil, "", nil, ""
+		r.log.add(fmt.Sprintf("── attempt %s · %s · %s ──", attemptText(r.attempt, r.maxAttempts), r.agent, at.Format("15:04:05")))
+	case event.PhaseOutput:
+		line := e.Line
+		if kind, ok := strings.CutPrefix(e.Stream, "gate:"); ok {
+			line = "[" + kind + "] " + line
+		}
+		r.log.add(line)
+		r.last = r.log.last()
+	case event.GateResult:
+		if g := e.Gate; g != nil {
+			r.setGate(gateRow{Kind: g.Kind, Command: g.Command, Status: g.Status, ExitCode: g.ExitCode, DurationSeconds: g.DurationSeconds})
+		}
+	case event.PhaseFailed:
+		r.status, r.failure = stFailed, e.Failure
+		r.duration = attemptDuration(e, r, at)
+	case event.PhaseRetrying:
+		r.status, r.note = stRetrying, e.Line
+	case event.PhaseInterrupted:
+		r.status = stInterrupted
+		r.duration = attemptDuration(e, r, at)
+	case event.PhaseCompleted:
+		r.status, r.failure = stComplete, nil
+		r.duration = attemptDuration(e, r, at)
+	case event.PhaseIntegrated:
+		r.status = stComplete
+		if e.Commit != nil {
+			r.commit = e.Commit
+		}
+	case event.PhaseBlocked:
+		r.status, r.blockedBy = stBlocked, e.BlockedBy
+	}
+}
+
+func attemptDuration(e event.Event, r *phaseRow, at time.Time) float64 {
+	if e.DurationSeconds > 0 {
+		return e.DurationSeconds
+	}
+	if !r.started.IsZero() {
+		return at.Sub(r.started).Seconds()
+	}
+	return 0
+}
+
+// rowFor returns the row an event is about, adding it when the plan did not
+// list it (an engine is free to report phases the TUI was not told about).
+func (m *Model) rowFor(e event.Event) *phaseRow {
+	if r := m.byID[e.PhaseID]; r != nil {
+		if r.name == "" {
+			r.name = e.PhaseName
+		}
+		return r
+	}
+	display := e.DisplayID
+	if display == "" {
+		display = e.PhaseID
+	}
+	// BatchStarted may have added it by display id, before its real id was
+	// known.
+	if r := m.rowByDisplay(display); r != nil {
+		delete(m.byID, r.id)
+		r.id = e.PhaseID
+		m.byID[r.id] = r
+		return r
+	}
+	r := &phaseRow{id: e.PhaseID, displayID: display, name: e.PhaseName, batch: e.Batch, log: newRing(m.logLines)}
+	m.addRow(r)
+	return r
+}
+
+func (m *Model) rowByDisplay(display string) *phaseRow {
+	for _, r := range m.rows {
+		if r.displayID == display {
+			return r
+		}
+	}
+	return nil
+}
+
+// addRow inserts r after the last row of its batch, keeping batch order.
+func (m *Model) addRow(r *phaseRow) {
+	i := len(m.rows)
+	for i > 0 && m.rows[i-1].batch > r.batch && r.batch > 0 {
+		i--
+	}
+	m.rows = append(m.rows, nil)
+	copy(m.rows[i+1:], m.rows[i:])
+	m.rows[i] = r
+	m.byID[r.id] = r
+	if i <= m.sel && len(m.rows) > 1 {
+		m.sel++
+	}
+}
+
+func attemptText(attempt, max int) string {
+	if attempt == 0 {
+		return ""
+	}
+	if max == 0 {
+		max = 2
+	}
+	return fmt.Sprintf("%d/%d", attempt, max)
+}

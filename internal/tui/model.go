@@ -1,0 +1,410 @@
+package tui
+
+import (
+	"context"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/state"
+	"github.com/autobuild-sh/autobuild/internal/summary"
+)
+
+// screen is what fills the body.
+type screen int
+
+const (
+	screenRun     screen = iota // the phase list and the detail pane
+	screenSummary               // the halt or completion summary
+)
+
+// focus is which part of the run view the keys move.
+type focus int
+
+const (
+	focusList focus = iota
+	focusDetail
+)
+
+// question is a pending y/n confirmation.
+type question int
+
+const (
+	askNothing question = iota
+	askQuit
+	askFresh
+)
+
+// Tick intervals: fast while a spinner turns, slow otherwise (the elapsed
+// time still moves).
+const (
+	tickFast = 100 * time.Millisecond
+	tickSlow = time.Second
+)
+
+// Model is the root Bubble Tea model of the TUI: it owns all state; the
+// views (header, list, detail pane, summary, footer) are functions of it.
+// Update never blocks and never does I/O: engine calls and waits run in
+// tea.Cmds (commands.go) whose results come back as messages.
+type Model struct {
+	opts     Options
+	now      func() time.Time
+	ctx      context.Context
+	logLines int
+
+	keys   KeyMap
+	styles Styles
+	help   help.Model
+	isDark bool
+	color  bool
+
+	width, height int
+	lay           layout
+
+	run  runInfo
+	rows []*phaseRow
+	byID map[string]*phaseRow
+	sel  int
+	// userMoved is set once the user picks a phase; until then the
+	// selection follows the action (the first running or failed phase).
+	userMoved bool
+	// listTop is the first visible line of the phase list.
+	listTop int
+
+	screen   screen
+	focus    focus
+	ask      question
+	fullHelp bool
+	// notice is a one-off message in the footer, cleared by the next key.
+	notice    string
+	noticeErr bool
+
+	logv      logView
+	search    searchInput
+	searching bool
+
+	summaryVP viewport.Model
+	summaryIn *summary.Input
+
+	// Live mode. gen numbers the runs started by this model; messages of an
+	// older run are dropped.
+	gen        int
+	events     <-chan event.Event
+	active     bool // a run was started and its event channel is not closed yet
+	starting   bool // Start was called and has not answered
+	interrupts int
+	quitting   bool // quit once the run has ended
+	startErr   error
+
+	// Watch mode.
+	watchErr    error
+	watchClosed bool
+	watchRun    time.Time // Started of the run shown, to notice a new run
+
+	frame  int  // spinner frame
+	noTick bool // tests drive time themselves
+}
+
+// New returns the model for o. In live mode (o.Controller set) Init starts
+// the run; in watch mode (o.Watch set) Init starts following the updates.
+func New(o Options) *Model {
+	m := &Model{
+		opts:     o,
+		now:      o.Now,
+		ctx:      o.Context,
+		logLines: o.LogLines,
+		keys:     DefaultKeyMap(),
+		isDark:   true,
+		color:    !o.NoColor,
+		byID:     map[string]*phaseRow{},
+		width:    80,
+		height:   24,
+	}
+	if m.now == nil {
+		m.now = time.Now
+	}
+	if m.ctx == nil {
+		m.ctx = context.Background()
+	}
+	if m.logLines <= 0 {
+		m.logLines = DefaultLogLines
+	}
+	m.run = runInfo{title: o.Title, commitMode: o.CommitMode, agent: o.Agent}
+	m.rows = rowsFromBatches(o.Batches, m.logLines)
+	for _, r := range m.rows {
+		m.byID[r.id] = r
+	}
+	m.help = help.New()
+	m.summaryVP = viewport.New()
+	m.logv.reset()
+	if o.Controller != nil && !o.ReadOnly {
+		m.gen, m.active, m.starting = 1, true, true
+	}
+	m.restyle()
+	m.relayout()
+	return m
+}
+
+// Result is how a run ended, for the command's exit status once the TUI
+// has quit.
+type Result struct {
+	// Status is the run's last known status: "" when it never started.
+	Status state.RunStatus
+	// StartErr is why Controller.Start refused, if it did.
+	StartErr error
+}
+
+// Result reports how the last run ended.
+func (m *Model) Result() Result {
+	return Result{Status: m.run.status, StartErr: m.startErr}
+}
+
+// Init starts the run (live mode) or the watch, the clock, and asks the
+// terminal for its background color.
+func (m *Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{tea.RequestBackgroundColor}
+	if !m.noTick {
+		cmds = append(cmds, tickCmd(tickSlow))
+	}
+	if m.active {
+		cmds = append(cmds, startCmd(m.ctx, m.opts.Controller, m.opts.Mode, m.gen))
+	}
+	if m.opts.Watch != nil {
+		cmds = append(cmds, waitWatch(m.opts.Watch))
+	}
+	return tea.Batch(cmds...)
+}
+
+// Update handles one message. It only changes the model and returns Cmds.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.update(msg)
+	m.relayout()
+	return m, cmd
+}
+
+func (m *Model) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+	case tea.BackgroundColorMsg:
+		m.isDark = msg.IsDark()
+		m.restyle()
+	case tea.ColorProfileMsg:
+		m.color = !m.opts.NoColor && msg.Profile > colorprofile.ASCII
+		m.restyle()
+	case tickMsg:
+		m.frame++
+		if m.noTick {
+			return nil
+		}
+		if m.anyRunning() {
+			return tickCmd(tickFast)
+		}
+		return tickCmd(tickSlow)
+	case startedMsg:
+		if msg.gen != m.gen {
+			return nil
+		}
+		m.starting, m.events = false, msg.ch
+		return waitEvents(msg.ch, msg.gen)
+	case startFailedMsg:
+		if msg.gen != m.gen {
+			return nil
+		}
+		m.starting, m.active, m.startErr = false, false, msg.err
+		m.setNotice("could not start the run: "+msg.err.Error(), true)
+		if m.quitting {
+			return tea.Quit
+		}
+	case eventsMsg:
+		if msg.gen != m.gen {
+			return nil
+		}
+		return m.handleEvents(msg)
+	case snapshotMsg:
+		if msg.gen != m.gen {
+			return nil
+		}
+		m.handleSnapshot(msg)
+	case watchMsg:
+		return m.handleWatch(msg)
+	case tea.KeyPressMsg:
+		return m.handleKey(msg)
+	case tea.PasteMsg:
+		if m.searching {
+			m.search.update(msg)
+		}
+	}
+	return nil
+}
+
+// handleEvents applies a batch of engine events. The terminal event asks
+// for the state snapshot behind the summary screen; the channel closing
+// ends the run (and the program, when the user asked to quit).
+func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
+	var cmds []tea.Cmd
+	for _, e := range msg.events {
+		m.applyEvent(e)
+		if e.Kind.Terminal() && !m.quitting {
+			cmds = append(cmds, snapshotCmd(m.opts.Controller, m.gen))
+		}
+	}
+	if msg.closed {
+		m.active, m.events = false, nil
+		if m.quitting {
+			return tea.Quit
+		}
+		if m.run.status == "" || m.run.status == state.RunRunning {
+			// The channel closed without a terminal event: show what the
+			// state files say.
+			cmds = append(cmds, snapshotCmd(m.opts.Controller, m.gen))
+		}
+	} else {
+		cmds = append(cmds, waitEvents(m.events, m.gen))
+	}
+	m.autoSelect()
+	return tea.Batch(cmds...)
+}
+
+// handleSnapshot shows the summary of the run that just ended.
+func (m *Model) handleSnapshot(msg snapshotMsg) {
+	in := summary.Input{StateDir: m.stateDir(), ResumeCommand: m.opts.ResumeCommand, FreshCommand: m.opts.FreshCommand}
+	if msg.err == nil && msg.snap != nil && msg.snap.Run != nil {
+		m.mergeSnapshot(msg.snap)
+		in.Run, in.Phases = msg.snap.Run, msg.snap.Phases
+		if m.run.status != "" && m.run.status != state.RunRunning {
+			// The terminal event is the truth about this process's run,
+			// even if the state file lags behind it.
+			run := *msg.snap.Run
+			run.Status = m.run.status
+			if run.HaltReason == "" {
+				run.HaltReason = m.run.haltReason
+			}
+			in.Run = &run
+		}
+	} else {
+		in.Run, in.Phases = m.runFromRows(), phasesFromRows(m.rows)
+		if msg.err != nil {
+			m.setNotice("could not read the state files: "+msg.err.Error(), true)
+		}
+	}
+	m.summaryIn = &in
+	m.renderSummary()
+	m.summaryVP.GotoTop()
+	m.screen = screenSummary
+}
+
+// runFromRows describes the run from what the events said, for a summary
+// when the state files cannot be read.
+func (m *Model) runFromRows() *state.Run {
+	r := &state.Run{PlanPath: m.opts.PlanPath, PlanTitle: m.run.title, CommitMode: m.run.commitMode,
+		Status: m.run.status, HaltReason: m.run.haltReason, Started: m.run.started}
+	if m.run.agent != "" {
+		r.Agents = []string{m.run.agent}
+	}
+	if !m.run.ended.IsZero() {
+		end := m.run.ended
+		r.Finished = &end
+	}
+	return r
+}
+
+func (m *Model) stateDir() string {
+	if m.opts.StateDir != "" {
+		return m.opts.StateDir
+	}
+	return ".autobuild/"
+}
+
+// startRun starts another run in this process: `r` (resume) or `F` (fresh)
+// after a halt. The rows are reset to what the new run will redo.
+func (m *Model) startRun(mode StartMode) tea.Cmd {
+	m.gen++
+	m.active, m.starting, m.interrupts, m.startErr = true, true, 0, nil
+	m.run.status, m.run.haltReason = "", ""
+	m.run.started, m.run.ended = m.now(), time.Time{}
+	m.screen, m.focus, m.summaryIn = screenRun, focusList, nil
+	for _, r := range m.rows {
+		keep := mode == StartResume && r.done()
+		if mode == StartFresh {
+			r.log.reset()
+			r.commit = nil
+		}
+		if keep {
+			continue
+		}
+		r.status, r.attempt, r.started, r.duration = stPending, 0, time.Time{}, 0
+		r.failure, r.gates, r.blockedBy, r.note, r.last = nil, nil, nil, "", ""
+	}
+	m.logv.reset()
+	return startCmd(m.ctx, m.opts.Controller, mode, m.gen)
+}
+
+func (m *Model) anyRunning() bool {
+	for _, r := range m.rows {
+		if r.status == stRunning {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *Model) restyle() {
+	m.styles = NewStyles(m.isDark, m.color)
+	m.help.Styles = m.styles.Help
+}
+
+func (m *Model) setNotice(s string, isErr bool) {
+	m.notice, m.noticeErr = s, isErr
+}
+
+// selected returns the selected row, or nil when there are none.
+func (m *Model) selected() *phaseRow {
+	if m.sel < 0 || m.sel >= len(m.rows) {
+		return nil
+	}
+	return m.rows[m.sel]
+}
+
+// autoSelect points the selection at the action until the user moves it.
+func (m *Model) autoSelect() {
+	m.clampSelection()
+	if m.userMoved {
+		return
+	}
+	for _, want := range []rowStatus{stRunning, stRetrying, stFailed} {
+		for i, r := range m.rows {
+			if r.status == want {
+				m.selectRow(i)
+				return
+			}
+		}
+	}
+}
+
+func (m *Model) clampSelection() {
+	m.sel = max(0, min(m.sel, len(m.rows)-1))
+}
+
+// readOnly reports whether keys that change the run are disabled.
+func (m *Model) readOnly() bool { return m.opts.ReadOnly || m.opts.Controller == nil }
+
+// ended reports whether the run has ended, so r and F make sense.
+func (m *Model) ended() bool {
+	return !m.active && m.run.status != "" && m.run.status != state.RunRunning
+}
+
+// View draws the screen.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.WindowTitle = "autobuild"
+	if m.run.title != "" {
+		v.WindowTitle = "autobuild · " + m.run.title
+	}
+	return v
+}

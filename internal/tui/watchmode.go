@@ -1,0 +1,110 @@
+package tui
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/autobuild-sh/autobuild/internal/state"
+	"github.com/autobuild-sh/autobuild/internal/summary"
+)
+
+// handleWatch applies one update of `autobuild watch`: the state snapshot
+// drives the rows and the run info; appended log lines feed the phases'
+// logs. When the run ends the summary screen opens, as in a live run; when a
+// run starts again (resumed elsewhere) the run view comes back.
+func (m *Model) handleWatch(msg watchMsg) tea.Cmd {
+	if msg.closed {
+		m.watchClosed = true
+		return nil
+	}
+	u := msg.update
+	m.watchErr = u.Err
+	if s := u.Snapshot; s != nil && s.Run != nil {
+		if !m.watchRun.IsZero() && !s.Run.Started.Equal(m.watchRun) {
+			// A new run (started fresh): the old rows mean nothing now.
+			m.rows, m.byID, m.sel, m.listTop = nil, map[string]*phaseRow{}, 0, 0
+			m.logv.reset()
+		}
+		m.watchRun = s.Run.Started
+		prev := m.run.status
+		m.mergeSnapshot(s)
+		m.applyRunFile(s.Run)
+		if s.Run.Status == state.RunRunning {
+			m.summaryIn = nil
+			m.screen = screenRun
+		} else {
+			m.summaryIn = &summary.Input{Run: s.Run, Phases: s.Phases, StateDir: m.stateDir(),
+				ResumeCommand: m.resumeHint(), FreshCommand: m.opts.FreshCommand}
+			m.renderSummary()
+			if prev == "" || prev == state.RunRunning {
+				m.summaryVP.GotoTop()
+				m.screen = screenSummary
+			}
+		}
+	}
+	for id, lines := range u.Lines {
+		r := m.byID[id]
+		if r == nil {
+			r = &phaseRow{id: id, displayID: strings.ToUpper(id), log: newRing(m.logLines)}
+			m.addRow(r)
+		}
+		for _, l := range lines {
+			r.log.add(l)
+		}
+		if r.status == stRunning {
+			r.last = r.log.last()
+		}
+	}
+	m.autoSelect()
+	if m.opts.Watch == nil {
+		return nil
+	}
+	return waitWatch(m.opts.Watch)
+}
+
+// applyRunFile takes the header's facts from run.json (watch mode).
+func (m *Model) applyRunFile(r *state.Run) {
+	m.run.title = r.PlanTitle
+	if m.run.title == "" {
+		m.run.title = r.PlanPath
+	}
+	m.run.commitMode = r.CommitMode
+	m.run.agent = strings.Join(r.Agents, ", ")
+	m.run.started = r.Started
+	m.run.ended = r.Updated
+	if r.Finished != nil {
+		m.run.ended = *r.Finished
+	}
+	if r.Status == state.RunRunning {
+		m.run.ended = time.Time{}
+	}
+	m.run.status, m.run.haltReason = r.Status, r.HaltReason
+}
+
+// mergeSnapshot updates the rows from the state files, adding phases not
+// shown yet and keeping every row's log. Rows the files do not mention are
+// kept (a live run's pending phases may have no file yet).
+func (m *Model) mergeSnapshot(s *state.Snapshot) {
+	var selID string
+	if r := m.selected(); r != nil {
+		selID = r.id
+	}
+	for _, p := range s.Phases {
+		if r := m.byID[p.PhaseID]; r != nil {
+			r.applyPhase(p)
+			continue
+		}
+		r := &phaseRow{log: newRing(m.logLines)}
+		r.applyPhase(p)
+		m.rows = append(m.rows, r)
+		m.byID[r.id] = r
+	}
+	slices.SortStableFunc(m.rows, func(a, b *phaseRow) int { return a.batch - b.batch })
+	if i := slices.IndexFunc(m.rows, func(r *phaseRow) bool { return r.id == selID }); i >= 0 {
+		m.sel = i
+	}
+	m.clampSelection()
+}
