@@ -204,4 +204,3 @@ func nonNil(s []string) []string {
 	}
 	return s
 }
-

@@ -37,7 +37,7 @@ func haltedInput() Input {
 	}
 	rep := &failure.Report{Type: failure.TestFailure, Message: "test gate failed: 1 test failing (TestFormat)",
 		Retryable: true, Attempt: 2, Gate: "test", GateCommand: "go test ./...",
-		GateOutput: "--- FAIL: TestFormat (0.00s)\n    format_test.go:15: Format(3) = \"3.000000\", want \"3\"\nFAIL",
+		GateOutput:   "--- FAIL: TestFormat (0.00s)\n    format_test.go:15: Format(3) = \"3.000000\", want \"3\"\nFAIL",
 		FailingTests: []string{"TestFormat"}, SuggestedActions: []string{"Fix the failing tests: TestFormat"}}
 	return Input{
 		Run: &state.Run{Status: state.RunHalted, HaltReason: "Phase 2B failed after retry (test_failure)",
