@@ -65,7 +65,7 @@ so you can fix it by hand and resume.`,
 			switch {
 			case asJSON:
 				runErr = runHeadless(cmd.Context(), s, o, cfg, printer.NewJSON(s.Out).Print, false)
-			case !noTUI && isTerminal(s.Out) && runTUI != nil:
+			case !noTUI && isTerminal(s.Out):
 				runErr = runTUI(cmd.Context(), s, o, cfg)
 			default:
 				p := &printer.Plain{W: s.Out}

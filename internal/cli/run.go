@@ -81,7 +81,7 @@ func runPlan(ctx context.Context, s Streams, o *runOptions) error {
 	if o.json {
 		return runHeadless(ctx, s, o, cfg, printer.NewJSON(s.Out).Print, false)
 	}
-	if !o.noTUI && isTerminal(s.Out) && runTUI != nil {
+	if !o.noTUI && isTerminal(s.Out) {
 		return runTUI(ctx, s, o, cfg)
 	}
 	p := &printer.Plain{W: s.Out, Verbose: o.verbose}
@@ -328,6 +328,3 @@ func terminalWidth(w any) int {
 	}
 	return 80
 }
-
-// runTUI is set by tui.go when the terminal UI is built in.
-var runTUI func(ctx context.Context, s Streams, o *runOptions, cfg engine.Config) error

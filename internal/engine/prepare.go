@@ -19,6 +19,11 @@ func prepare(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Sto
 		return nil, nil, refused("%w", err)
 	}
 	if cfg.Fresh {
+		if cfg.CommitMode == "" && existing != nil {
+			// Starting over keeps the commit mode the run was started with
+			// unless the command line names another.
+			cfg.CommitMode = existing.CommitMode
+		}
 		if err := cleanPhaseWorktrees(ctx, repo, store); err != nil {
 			return nil, nil, refused("removing the worktrees of the earlier run: %w", err)
 		}

@@ -1,0 +1,215 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/autobuild-sh/autobuild/internal/engine"
+	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/state"
+	"github.com/autobuild-sh/autobuild/internal/tui"
+)
+
+// runTUI runs the plan under the terminal UI. The first run starts before
+// the UI does, so a run the engine refuses (a lock, a changed plan, a missing
+// commit mode) is reported on the terminal like in plain mode, not inside a
+// screen that would vanish with it.
+func runTUI(ctx context.Context, s Streams, o *runOptions, cfg engine.Config) error {
+	ctrl := &engineController{base: cfg}
+	events, err := ctrl.Start(ctx, tui.StartNew)
+	if err != nil {
+		return err
+	}
+	ctrl.pending = events
+
+	agentName := ""
+	if len(cfg.Agents) > 0 {
+		agentName = cfg.Agents[0].Name
+	}
+	m := tui.New(tui.Options{
+		Title: cfg.Plan.Title, PlanPath: cfg.Plan.Path, CommitMode: cfg.CommitMode, Agent: agentName,
+		Batches: tui.BatchesFromPlan(cfg.Plan.Batches()), Controller: ctrl, Context: ctx,
+		ResumeCommand: commandLine(o, "--resume"), FreshCommand: freshCommand(o, cfg.CommitMode),
+		StateDir: ".autobuild/", NoColor: os.Getenv("NO_COLOR") != "",
+	})
+	// Ctrl-C reaches the model as a key press (raw mode); a SIGTERM from
+	// outside goes to the engine directly, as in plain mode.
+	sigCtx, _, stop := interrupts(ctx, s)
+	defer stop()
+	go func() {
+		<-sigCtx.Done()
+		if ctx.Err() == nil {
+			ctrl.Interrupt()
+		}
+	}()
+	prog := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(s.In), tea.WithOutput(s.Out))
+	if _, err := prog.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+		ctrl.cancelRun()
+		ctrl.wait()
+		return fmt.Errorf("terminal UI: %w", err)
+	}
+	// Quitting the UI mid-run interrupts it (after a confirmation in the
+	// UI); wait for the engine to write its state before exiting.
+	ctrl.cancelRun()
+	res, runErr := ctrl.wait()
+	if runErr != nil && res.Status == "" {
+		return runErr
+	}
+	if res.Status == "" {
+		res.Status = m.Result().Status
+	}
+	if res.Status != state.RunComplete {
+		fmt.Fprint(s.Out, renderSummary(res.Root, o, terminalWidth(s.Out)))
+	}
+	return &exitError{code: res.ExitCode()}
+}
+
+// engineController runs the engine for the TUI: one run at a time, each
+// started by the model (first run, `r` resume, `F` fresh).
+type engineController struct {
+	base engine.Config
+	// pending is the event stream of the run started before the UI, handed
+	// to the model's first Start.
+	pending <-chan event.Event
+
+	mu         sync.Mutex
+	root       string
+	cancel     context.CancelFunc
+	hard       chan struct{}
+	interrupts int
+	done       chan struct{}
+	res        engine.Result
+	err        error
+}
+
+// Start begins a run and returns its events once the engine has accepted
+// it (its first event), or the engine's refusal.
+func (c *engineController) Start(ctx context.Context, mode tui.StartMode) (<-chan event.Event, error) {
+	c.mu.Lock()
+	if c.pending != nil && mode == tui.StartNew {
+		ch := c.pending
+		c.pending = nil
+		c.mu.Unlock()
+		return ch, nil
+	}
+	c.mu.Unlock()
+	c.wait() // the model starts a run only after the last one ended
+
+	cfg := c.base
+	switch mode {
+	case tui.StartResume:
+		cfg.Resume, cfg.Fresh = true, false
+	case tui.StartFresh:
+		cfg.Resume, cfg.Fresh = false, true
+	}
+	bus := event.NewBus()
+	sub := bus.Subscribe(1 << 16)
+	cfg.Sink = bus
+	runCtx, cancel := context.WithCancel(ctx)
+	hard := make(chan struct{})
+	cfg.HardStop = hard
+	done := make(chan struct{})
+
+	c.mu.Lock()
+	c.cancel, c.hard, c.interrupts, c.done = cancel, hard, 0, done
+	c.res, c.err = engine.Result{}, nil
+	c.mu.Unlock()
+
+	out := make(chan event.Event, 256)
+	first := make(chan struct{})
+	go func() {
+		defer close(out)
+		var once sync.Once
+		for e := range sub.C {
+			once.Do(func() { close(first) })
+			out <- e
+		}
+	}()
+	go func() {
+		res, err := engine.Run(runCtx, cfg)
+		c.mu.Lock()
+		c.res, c.err = res, err
+		if res.Root != "" {
+			c.root = res.Root
+		}
+		c.mu.Unlock()
+		bus.Close()
+		cancel()
+		close(done)
+	}()
+	select {
+	case <-first:
+		return out, nil
+	case <-done:
+		c.mu.Lock()
+		res, err := c.res, c.err
+		c.mu.Unlock()
+		if err != nil && res.Status == "" {
+			go func() {
+				for range out {
+				}
+			}()
+			return nil, err
+		}
+		return out, nil
+	}
+}
+
+// cancelRun asks a run still going for a graceful halt, without counting
+// as an interrupt (a run the user already interrupted is not killed).
+func (c *engineController) cancelRun() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cancel != nil {
+		c.cancel()
+	}
+}
+
+// wait blocks until the current run (if any) has ended.
+func (c *engineController) wait() (engine.Result, error) {
+	c.mu.Lock()
+	done := c.done
+	c.mu.Unlock()
+	if done != nil {
+		<-done
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.res, c.err
+}
+
+// Interrupt asks for a graceful halt; a second call kills the phases.
+func (c *engineController) Interrupt() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cancel == nil {
+		return
+	}
+	c.interrupts++
+	switch c.interrupts {
+	case 1:
+		c.cancel()
+	case 2:
+		close(c.hard)
+	}
+}
+
+// Snapshot reads the state files of the run's repository.
+func (c *engineController) Snapshot() (*state.Snapshot, error) {
+	c.mu.Lock()
+	root := c.root
+	c.mu.Unlock()
+	if root == "" {
+		r, err := findRoot(c.base.Dir)
+		if err != nil {
+			return nil, err
+		}
+		root = r
+	}
+	return state.Open(root).Snapshot()
+}

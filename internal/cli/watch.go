@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/autobuild-sh/autobuild/internal/engine"
+	"github.com/autobuild-sh/autobuild/internal/tui"
+	"github.com/autobuild-sh/autobuild/internal/watch"
+)
+
+func newWatch(s Streams) *cobra.Command {
+	return &cobra.Command{
+		Use:   "watch [DIR]",
+		Short: "Follow a run in DIR (default .) live, read-only, from its state files",
+		Long: `Show the run in DIR's .autobuild/ in the terminal UI, live and read-only: it
+follows the state files and logs with fsnotify, so it works for a run started
+with --no-tui in another terminal, under CI, or by another user. It waits for a
+run to appear if there is none yet. Quitting it never touches the run.`,
+		Example: "  autobuild watch\n  autobuild watch ~/src/project",
+		Args:    cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir := "."
+			if len(args) == 1 {
+				dir = args[0]
+			}
+			root, err := findRoot(dir)
+			if err != nil {
+				return err
+			}
+			if !isTerminal(s.Out) {
+				return &engine.Error{Code: engine.ExitUsage,
+					Err: errors.New("watch needs a terminal; for a script, read the state with: autobuild status --json")}
+			}
+			return watchRun(cmd.Context(), s, root)
+		},
+	}
+}
+
+// watchRun runs the read-only TUI on the updates of root's state directory.
+func watchRun(ctx context.Context, s Streams, root string) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	updates, err := watch.Watch(ctx, root, watch.DefaultDebounce)
+	if err != nil {
+		return &engine.Error{Code: engine.ExitRefused, Err: err}
+	}
+	rel := root
+	if wd, err := os.Getwd(); err == nil {
+		if r, err := filepath.Rel(wd, root); err == nil && r == "." {
+			rel = ""
+		}
+	}
+	hint := "autobuild PLAN.md --resume"
+	if rel != "" {
+		hint = fmt.Sprintf("cd %s && %s", quoteArg(rel), hint)
+	}
+	m := tui.New(tui.Options{Watch: updates, ReadOnly: true, Dir: root, Context: ctx,
+		ResumeHint: hint, FreshCommand: "autobuild PLAN.md --fresh", StateDir: filepath.Join(rel, ".autobuild") + "/",
+		NoColor: os.Getenv("NO_COLOR") != ""})
+	prog := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(s.In), tea.WithOutput(s.Out))
+	if _, err := prog.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+		return fmt.Errorf("terminal UI: %w", err)
+	}
+	return nil
+}
