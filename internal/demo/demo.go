@@ -41,7 +41,7 @@ func Setup(dir string, halt bool) (Project, error) {
 		case "README.md":
 			content = "# calc\n\nA calculator built by `autobuild demo`. The plan is plan.md.\n"
 		case ".gitignore":
-			content = "/calc\n"
+			content = "*.test\n*.out\n"
 		default:
 			content = mustRead(src)
 		}
