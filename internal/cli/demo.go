@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -73,9 +75,13 @@ so you can fix it by hand and resume.`,
 			}
 			if !asJSON {
 				fmt.Fprintf(s.Out, "\nThe demo repository is %s\n  cd %s && git log --oneline && go run ./cmd/calc '1 + 2 * 3'\n", proj.Repo, quoteArg(proj.Repo))
-				if halt {
+				var exit *exitError
+				if errors.As(runErr, &exit) && exit.code == engine.ExitHalted {
 					fmt.Fprintf(s.Out, "To fix the halted phase by hand: cp %s calc/ && git add calc && git commit -m 'fix: write Format'\nthen resume: %s\n",
 						quoteArg(filepath.Join(dir, "fix", "format.go")), o.commands("--resume"))
+					if strings.Contains(selfCommand()[0], "go-build") {
+						fmt.Fprintln(s.Out, "(this binary came from `go run`: install autobuild first with `go install ./cmd/autobuild`, from its repository)")
+					}
 				}
 			}
 			return runErr

@@ -63,9 +63,8 @@ func runTUI(ctx context.Context, s Streams, o *runOptions, cfg engine.Config) er
 	if res.Status == "" {
 		res.Status = m.Result().Status
 	}
-	if res.Status != state.RunComplete {
-		fmt.Fprint(s.Out, renderSummary(res.Root, o, terminalWidth(s.Out)))
-	}
+	// The UI's screen is gone with it: leave the summary on the terminal.
+	fmt.Fprint(s.Out, renderSummary(res.Root, o, terminalWidth(s.Out)))
 	return &exitError{code: res.ExitCode()}
 }
 
