@@ -1,0 +1,203 @@
+package main
+
+import (
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/creack/pty"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// These tests drive the real binary in a pseudo-terminal, as a user would:
+// the TUI starts only on a terminal, reads keys from it and draws on it.
+
+// term is a process running in a pty, with everything it printed.
+type term struct {
+	t    *testing.T
+	cmd  *exec.Cmd
+	pty  *os.File
+	mu   sync.Mutex
+	out  strings.Builder
+	done chan struct{}
+	err  error
+}
+
+func startInPty(t *testing.T, dir string, args ...string) *term {
+	t.Helper()
+	cmd := command(dir, args...)
+	cmd.Env = append(cmd.Env, "TERM=xterm-256color")
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 30, Cols: 100})
+	require.NoError(t, err)
+	tm := &term{t: t, cmd: cmd, pty: f, done: make(chan struct{})}
+	go func() {
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := f.Read(buf)
+			tm.mu.Lock()
+			tm.out.Write(buf[:n])
+			tm.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	go func() {
+		tm.err = cmd.Wait()
+		close(tm.done)
+	}()
+	t.Cleanup(func() {
+		select {
+		case <-tm.done:
+		default:
+			_ = cmd.Process.Kill()
+			<-tm.done
+		}
+		f.Close()
+		if t.Failed() {
+			t.Logf("terminal output (escapes stripped):\n%s", tm.text())
+		}
+	})
+	return tm
+}
+
+// text is the output with escape sequences removed. The renderer skips
+// cells that did not change, so a word can lose a space: compare with
+// squash.
+func (tm *term) text() string {
+	tm.mu.Lock()
+	defer tm.mu.Unlock()
+	return ansi.Strip(tm.out.String())
+}
+
+func squash(s string) string {
+	return strings.Join(strings.Fields(s), "")
+}
+
+// waitText waits until the output holds want (spaces ignored) after the
+// mark-th byte of text.
+func (tm *term) waitText(want string, from int, timeout time.Duration) int {
+	tm.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		txt := tm.text()
+		if from <= len(txt) {
+			if i := strings.Index(squash(txt[from:]), squash(want)); i >= 0 {
+				return len(txt)
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	tm.t.Fatalf("the terminal never showed %q", want)
+	return 0
+}
+
+func (tm *term) send(keys string) {
+	_, err := io.WriteString(tm.pty, keys)
+	require.NoError(tm.t, err)
+}
+
+func (tm *term) exitCode(timeout time.Duration) int {
+	tm.t.Helper()
+	select {
+	case <-tm.done:
+	case <-time.After(timeout):
+		tm.t.Fatal("autobuild did not exit")
+	}
+	var ee *exec.ExitError
+	if errors.As(tm.err, &ee) {
+		return ee.ExitCode()
+	}
+	require.NoError(tm.t, tm.err)
+	return 0
+}
+
+// The whole story of SPEC §9 in one run: the demo halts, the halt screen
+// shows the failure, `l` opens the failed phase's log, the user fixes the
+// code in another terminal, `r` resumes in place, and the run completes.
+func TestTUIHaltFixResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the demo")
+	}
+	dir := t.TempDir()
+	tm := startInPty(t, dir, "demo", "--halt", "--dir", dir)
+
+	mark := tm.waitText("AUTOBUILD HALTED", 0, 90*time.Second)
+	tm.waitText("Phase 2B failed after retry (test_failure)", 0, 5*time.Second)
+	tm.waitText("r resume", 0, 5*time.Second)
+
+	tm.send("l")
+	mark = tm.waitText("failure report", mark, 10*time.Second)
+
+	repo := filepath.Join(dir, "calc")
+	fix, err := os.ReadFile(filepath.Join(dir, "fix", "format.go"))
+	require.NoError(t, err)
+	writeFile(t, filepath.Join(repo, "calc", "format.go"), string(fix))
+	git(t, repo, "add", "calc")
+	git(t, repo, "commit", "-q", "-m", "fix: write Format")
+
+	tm.send("r")
+	tm.waitText("AUTOBUILD COMPLETE", mark, 90*time.Second)
+	tm.send("q")
+	assert.Equal(t, 0, tm.exitCode(30*time.Second))
+
+	log := git(t, repo, "log", "--format=%s")
+	assert.Contains(t, log, "fix: write Format")
+	assert.Contains(t, log, "feat(calc): command line")
+	// After the UI is gone, the summary stays on the terminal.
+	txt := tm.text()
+	assert.Contains(t, squash(txt[strings.LastIndex(txt, "AUTOBUILD")-1:]), "AUTOBUILDCOMPLETE")
+}
+
+// Quitting mid-run asks first, then halts gracefully: exit 130, the run's
+// state says interrupted, and --resume finishes it.
+func TestTUIQuitMidRunAsksThenInterrupts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the demo")
+	}
+	dir := t.TempDir()
+	tm := startInPty(t, dir, "demo", "--dir", dir)
+	mark := tm.waitText("Expression parser", 0, 60*time.Second)
+	tm.waitText("running", 0, 30*time.Second)
+	tm.send("q")
+	mark = tm.waitText("y/n", mark, 10*time.Second)
+	tm.send("y")
+	assert.Equal(t, 130, tm.exitCode(60*time.Second))
+
+	repo := filepath.Join(dir, "calc")
+	run := loadRun(t, repo)
+	assert.Equal(t, "interrupted", string(run.Status))
+	res := autobuild(t, repo, "plan.md", "--resume", "--agent", "sim", "--scenario", filepath.Join(dir, "scenario.json"), "--no-tui")
+	assert.Equal(t, 0, res.code, res.String())
+}
+
+// `autobuild watch` follows a run started with --no-tui elsewhere and shows
+// its end; quitting it leaves the run alone.
+func TestTUIWatchFollowsHeadlessRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the demo")
+	}
+	dir := t.TempDir()
+	repo := filepath.Join(dir, "calc")
+	run := command(dir, "demo", "--no-tui", "--dir", dir)
+	require.NoError(t, run.Start())
+	waitFor(t, "the demo's state directory", 30*time.Second, func() bool {
+		_, err := os.Stat(filepath.Join(repo, ".autobuild", "run.json"))
+		return err == nil
+	})
+
+	tm := startInPty(t, dir, "watch", repo)
+	tm.waitText("Bootstrap", 0, 20*time.Second)
+	tm.waitText("AUTOBUILD COMPLETE", 0, 90*time.Second)
+	require.NoError(t, run.Wait())
+	tm.send("q")
+	assert.Equal(t, 0, tm.exitCode(10*time.Second))
+}
