@@ -156,3 +156,49 @@ func TestCorruptStateIsReportedNotReplaced(t *testing.T) {
 	b, _ := os.ReadFile(bad)
 	require.Equal(t, "{not json", string(b), "a corrupt file is never silently replaced")
 }
+
+// In the modes that do not move the branch, a fix committed by hand before
+// --resume is what the re-run phase builds on: the run's phases are replayed
+// on top of it, and the end result holds both.
+func TestResumeAfterAFixInNonAutoModes(t *testing.T) {
+	for _, mode := range []string{"message-only", "single"} {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			repo := newRepo(t, fivePhases)
+			calls := filepath.Join(t.TempDir(), "calls")
+			agent := haltingAgent(t, calls)
+			r := autobuild(t, repo, "plan.md", "--no-tui", "--commit="+mode, "--agent", agent)
+			require.Equal(t, 1, r.code, r.String())
+
+			writeFile(t, filepath.Join(repo, "FIXED"), "yes\n")
+			git(t, repo, "add", "FIXED")
+			git(t, repo, "commit", "-q", "-m", "fix: what 2A needed")
+			fix := git(t, repo, "rev-parse", "HEAD")
+
+			r = autobuild(t, repo, "plan.md", "--no-tui", "--resume", "--agent", agent)
+			require.Equal(t, 0, r.code, r.String())
+			for _, id := range []string{"0", "1", "2b"} {
+				require.Equal(t, 1, countCalls(t, calls, id), "phase %s is not re-run", id)
+			}
+			require.True(t, isAncestorOf(t, repo, fix, "HEAD"), "the fix stays on the branch")
+			for _, id := range []string{"0", "1", "2a", "2b", "3"} {
+				b, err := os.ReadFile(filepath.Join(repo, "src", id, "work.txt"))
+				require.NoError(t, err, "phase %s's work reached the work tree", id)
+				require.Equal(t, "phase "+id+"\n", string(b))
+			}
+			if mode == "single" {
+				require.Equal(t, "1", git(t, repo, "rev-list", "--count", fix+"..HEAD"))
+				require.Empty(t, git(t, repo, "status", "--porcelain"))
+			} else {
+				require.Equal(t, fix, git(t, repo, "rev-parse", "HEAD"))
+			}
+		})
+	}
+}
+
+func isAncestorOf(t *testing.T, repo, a, b string) bool {
+	t.Helper()
+	cmd := exec.Command("git", "merge-base", "--is-ancestor", a, b)
+	cmd.Dir = repo
+	return cmd.Run() == nil
+}

@@ -2,8 +2,8 @@ package engine
 
 import (
 	"context"
-	"fmt"
 	"os"
+	"strings"
 
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -81,14 +81,63 @@ func reconcile(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *recorder,
 		default:
 			return "", refused("your branch (%s) and the run's line (%s) have diverged: rebase your commits onto %s, or start over with --fresh", short(head), short(tip), short(tip))
 		}
+	} else {
+		replayed, err := replayOnFixes(ctx, repo, rec, integDir, tip)
+		if err != nil {
+			return "", err
+		}
+		tip = replayed
 	}
 	rec.updateRun(func(r *state.Run) { r.IntegrationCommit = tip })
 	return tip, nil
+}
+
+// replayOnFixes handles the modes that leave the branch alone (message-only,
+// single): the run's line grows from the commit the run started at, so a fix
+// the user committed on the branch since then would be invisible to the
+// phases. The run's phase commits are replayed on top of the branch, which
+// becomes the run's new base. It returns the new integration tip.
+func replayOnFixes(ctx context.Context, repo *gitx.Repo, rec *recorder, integDir, tip string) (string, error) {
+	run := rec.runCopy()
+	head, err := repo.Head(ctx, "")
+	if err != nil {
+		return "", refused("reading HEAD: %w", err)
+	}
+	if head == run.BaseCommit || isAncestor(ctx, repo, head, tip) {
+		return tip, nil
+	}
+	if !isAncestor(ctx, repo, run.BaseCommit, head) {
+		return "", refused("your branch (%s) no longer contains the commit the run started from (%s): "+
+			"restore it, or start over with --fresh", short(head), short(run.BaseCommit))
+	}
+	commits, err := repo.Commits(ctx, run.BaseCommit, tip)
+	if err != nil {
+		return "", refused("reading the run's commits: %w", err)
+	}
+	if err := repo.ResetHard(ctx, integDir, head); err != nil {
+		return "", refused("moving the run's line onto your branch: %w", err)
+	}
+	for _, c := range commits {
+		_, conflicts, err := repo.CherryPick(ctx, integDir, c)
+		if err == nil && len(conflicts) == 0 {
+			continue
+		}
+		_ = repo.ResetHard(ctx, integDir, tip) // put the run's line back as it was
+		if err != nil {
+			return "", refused("replaying the run's work (%s) on your commits: %w", short(c), err)
+		}
+		return "", refused("your commits since the run started conflict with the run's work (commit %s, in %s): "+
+			"rebase them yourself, or start over with --fresh", short(c), strings.Join(conflicts, ", "))
+	}
+	newTip, err := repo.Head(ctx, integDir)
+	if err != nil {
+		return "", refused("reading the integration worktree: %w", err)
+	}
+	rec.updateRun(func(r *state.Run) { r.BaseCommit = head })
+	return newTip, nil
 }
 
 func isAncestor(ctx context.Context, repo *gitx.Repo, a, b string) bool {
 	ok, err := repo.IsAncestor(ctx, a, b)
 	return err == nil && ok
 }
-
-var _ = fmt.Sprintf

@@ -39,3 +39,12 @@ func (r *Repo) PhaseCommits(ctx context.Context, from, to string) (map[string]st
 	}
 	return commits, nil
 }
+
+// Commits lists the commits in from..to, oldest first, without merges.
+func (r *Repo) Commits(ctx context.Context, from, to string) ([]string, error) {
+	out, err := r.read(ctx, "", "rev-list", "--reverse", "--no-merges", from+".."+to, "--")
+	if err != nil {
+		return nil, err
+	}
+	return strings.Fields(out), nil
+}
