@@ -12,7 +12,9 @@ import (
 // runInfo is what the header knows about the run as a whole.
 type runInfo struct {
 	title, commitMode, agent string
-	started, ended           time.Time
+	// planPath is the run's plan as run.json names it (watch mode).
+	planPath       string
+	started, ended time.Time
 	// status is "" before the run started, then running, then the terminal
 	// status.
 	status     state.RunStatus

@@ -3,6 +3,7 @@ package tui
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"strings"
 )
 
 // handleKey routes a key press: ctrl+c always interrupts; a pending
@@ -89,12 +90,37 @@ func (m *Model) answer(k tea.KeyPressMsg) tea.Cmd {
 // resumeHint is the command line that resumes the run, for read-only mode.
 func (m *Model) resumeHint() string {
 	if m.opts.ResumeHint != "" {
-		return m.opts.ResumeHint
+		return m.withPlan(m.opts.ResumeHint)
 	}
 	if m.opts.ResumeCommand != "" {
 		return m.opts.ResumeCommand
 	}
-	return "autobuild PLAN.md --resume"
+	return m.withPlan("autobuild PLAN.md --resume")
+}
+
+// freshHint is the command to start over, for read-only mode.
+func (m *Model) freshHint() string {
+	hint := m.opts.FreshCommand
+	if hint == "" {
+		hint = "autobuild PLAN.md --fresh"
+	}
+	return m.withPlan(hint)
+}
+
+// withPlan puts the run's plan path (from run.json, in watch mode) in place
+// of the PLAN.md placeholder of a hint.
+func (m *Model) withPlan(hint string) string {
+	if m.run.planPath == "" {
+		return hint
+	}
+	return strings.ReplaceAll(hint, "PLAN.md", shellQuote(m.run.planPath))
+}
+
+func shellQuote(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t'\"$`\\|&;<>()*?[]{}!") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // canStart reports whether r or F may start a run now.
@@ -119,11 +145,7 @@ func (m *Model) resume() tea.Cmd {
 func (m *Model) fresh() tea.Cmd {
 	switch {
 	case m.readOnly():
-		hint := m.opts.FreshCommand
-		if hint == "" {
-			hint = "autobuild PLAN.md --fresh"
-		}
-		m.setNotice("Read-only. To start over, stop the run and run: "+hint, false)
+		m.setNotice("Read-only. To start over, stop the run and run: "+m.freshHint(), false)
 	case m.canStart():
 		m.ask = askFresh
 	case m.active:

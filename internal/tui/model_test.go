@@ -390,6 +390,26 @@ func TestWatchMode(t *testing.T) {
 	require.True(t, h.quit, "q quits a watch at once")
 }
 
+// The watch knows the plan only from run.json: its hints name it there.
+func TestWatchHintsNameTheRunsPlan(t *testing.T) {
+	t.Parallel()
+	ch := make(chan watch.Update, 2)
+	h := newHarness(t, Options{Watch: ch, ReadOnly: true, Dir: "repo", ResumeHint: "cd repo && autobuild PLAN.md --resume",
+		FreshCommand: "autobuild PLAN.md --fresh"}, 100, 30)
+	h.init()
+	live := newHarness(t, liveOptions(&fakeController{}), 80, 24)
+	live.feed(midRun())
+	live.finish(haltEnd())
+	snap := snapshotOf(live.m, state.RunHalted, "Phase 2B failed twice")
+	snap.Run.PlanPath = "docs/my plan.md"
+	ch <- watch.Update{Snapshot: snap}
+	h.until("the halt", func(m *Model) bool { return m.screen == screenSummary })
+	h.key("r")
+	require.Contains(t, h.screen(), "To resume, run: cd repo && autobuild 'docs/my plan.md' --resume")
+	h.key("F")
+	require.Contains(t, h.screen(), "autobuild 'docs/my plan.md' --fresh")
+}
+
 func TestRingKeepsTheTail(t *testing.T) {
 	t.Parallel()
 	r := newRing(3)

@@ -37,7 +37,7 @@ func (m *Model) handleWatch(msg watchMsg) tea.Cmd {
 			m.screen = screenRun
 		} else {
 			m.summaryIn = &summary.Input{Run: s.Run, Phases: s.Phases, StateDir: m.stateDir(),
-				ResumeCommand: m.resumeHint(), FreshCommand: m.opts.FreshCommand}
+				ResumeCommand: m.resumeHint(), FreshCommand: m.freshHint()}
 			m.renderSummary()
 			if prev == "" || prev == state.RunRunning {
 				m.summaryVP.GotoTop()
@@ -72,6 +72,7 @@ func (m *Model) applyRunFile(r *state.Run) {
 		m.run.title = r.PlanPath
 	}
 	m.run.commitMode = r.CommitMode
+	m.run.planPath = r.PlanPath
 	m.run.agent = strings.Join(r.Agents, ", ")
 	m.run.started = r.Started
 	m.run.ended = r.Updated
