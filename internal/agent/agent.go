@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/autobuild-sh/autobuild/internal/gates"
 )
 
 // Agent is a resolved --agent value: the command the engine runs in a
@@ -92,30 +94,14 @@ func Resolve(spec string, simCommand []string) (Agent, error) {
 	return Agent{Name: commandName(words), Shell: spec}, nil
 }
 
-// commandName is the base name of a command line's program, skipping
-// leading VAR=value assignments: "FOO=1 ./bin/fix.sh --all" → "fix.sh".
+// commandName is the base name of a command line's program, found as a
+// gate's tool is (assignments and wrappers skipped):
+// "FOO=1 ./bin/fix.sh --all" → "fix.sh".
 func commandName(words []string) string {
-	for _, w := range words {
-		if isAssignment(w) {
-			continue
-		}
-		return filepath.Base(strings.Trim(w, `"'`))
+	if tool := gates.ToolOf(strings.Join(words, " ")); tool != "" {
+		return filepath.Base(strings.Trim(tool, `"'`))
 	}
 	return words[0]
-}
-
-// isAssignment reports whether a shell word is a VAR=value assignment.
-func isAssignment(w string) bool {
-	name, _, ok := strings.Cut(w, "=")
-	if !ok || name == "" {
-		return false
-	}
-	for i, r := range name {
-		if r != '_' && (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') && (i == 0 || r < '0' || r > '9') {
-			return false
-		}
-	}
-	return true
 }
 
 // String describes the agent for messages: "claude (claude -p ...)".

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gates"
@@ -77,7 +78,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 		return r.fail(p, req, started, seq, wt, infraFailure(req, started, err))
 	}
 	fmt.Fprintf(log, "# autobuild: phase %s attempt %d/%d, agent %s, worktree %s, base %s\n",
-		p.DisplayID, req.Number, MaxAttempts, req.Agent.Name, r.rel(wt), short(base))
+		p.DisplayID, req.Number, MaxAttempts, req.Agent.Name, r.rel(wt), clip.SHA(base))
 
 	ev, commitMsg, interrupted := r.runAgentAndGates(ctx, p, req, wt, log, seq)
 	if interrupted {
@@ -219,7 +220,7 @@ func (r *phaseRunner) runGates(ctx context.Context, p *plan.Phase, req attemptRe
 				return nil, true
 			}
 			gr.ExitCode, gr.DurationSeconds = res.ExitCode, res.Duration.Seconds()
-			gr.OutputSummary = lastLines(res.Tail, 20)
+			gr.OutputSummary = clip.Tail(res.Tail, 20)
 			if res.ExitCode == 0 && !res.TimedOut && res.Err == nil {
 				gr.Status, gr.Passed = state.GatePassed, true
 			} else {
@@ -413,18 +414,3 @@ func gatePlan(gs []gates.Gate) []plan.Gate {
 }
 
 func branchFor(id string) string { return "autobuild/phase-" + state.FileID(id) }
-
-func short(sha string) string {
-	if len(sha) > 7 {
-		return sha[:7]
-	}
-	return sha
-}
-
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
-}

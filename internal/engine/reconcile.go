@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -79,7 +80,7 @@ func reconcile(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *recorder,
 			}
 			tip = head
 		default:
-			return "", refused("your branch (%s) and the run's line (%s) have diverged: rebase your commits onto %s, or start over with --fresh", short(head), short(tip), short(tip))
+			return "", refused("your branch (%s) and the run's line (%s) have diverged: rebase your commits onto %s, or start over with --fresh", clip.SHA(head), clip.SHA(tip), clip.SHA(tip))
 		}
 	} else {
 		replayed, err := replayOnFixes(ctx, repo, rec, integDir, tip)
@@ -108,7 +109,7 @@ func replayOnFixes(ctx context.Context, repo *gitx.Repo, rec *recorder, integDir
 	}
 	if !isAncestor(ctx, repo, run.BaseCommit, head) {
 		return "", refused("your branch (%s) no longer contains the commit the run started from (%s): "+
-			"restore it, or start over with --fresh", short(head), short(run.BaseCommit))
+			"restore it, or start over with --fresh", clip.SHA(head), clip.SHA(run.BaseCommit))
 	}
 	commits, err := repo.Commits(ctx, run.BaseCommit, tip)
 	if err != nil {
@@ -124,10 +125,10 @@ func replayOnFixes(ctx context.Context, repo *gitx.Repo, rec *recorder, integDir
 		}
 		_ = repo.ResetHard(ctx, integDir, tip) // put the run's line back as it was
 		if err != nil {
-			return "", refused("replaying the run's work (%s) on your commits: %w", short(c), err)
+			return "", refused("replaying the run's work (%s) on your commits: %w", clip.SHA(c), err)
 		}
 		return "", refused("your commits since the run started conflict with the run's work (commit %s, in %s): "+
-			"rebase them yourself, or start over with --fresh", short(c), strings.Join(conflicts, ", "))
+			"rebase them yourself, or start over with --fresh", clip.SHA(c), strings.Join(conflicts, ", "))
 	}
 	newTip, err := repo.Head(ctx, integDir)
 	if err != nil {

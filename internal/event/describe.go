@@ -3,6 +3,8 @@ package event
 import (
 	"fmt"
 	"strings"
+
+	"github.com/autobuild-sh/autobuild/internal/clip"
 )
 
 // Describe renders an event as one line without a timestamp, the form used by
@@ -59,7 +61,7 @@ func Describe(e Event) string {
 			if len(sha) > 7 {
 				sha = sha[:7]
 			}
-			return fmt.Sprintf("PHASE %s INTEGRATED - %s %s", id, sha, firstLine(e.Commit.Message))
+			return fmt.Sprintf("PHASE %s INTEGRATED - %s %s", id, sha, clip.FirstLine(e.Commit.Message))
 		}
 		return fmt.Sprintf("PHASE %s INTEGRATED - %s", id, e.Line)
 	case PhaseBlocked:
@@ -72,9 +74,4 @@ func Describe(e Event) string {
 		return "RUN COMPLETE - " + e.Line
 	}
 	return ""
-}
-
-func firstLine(s string) string {
-	first, _, _ := strings.Cut(s, "\n")
-	return first
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"time"
+
+	"github.com/autobuild-sh/autobuild/internal/clip"
 )
 
 // Classifier turns an attempt's Evidence into a Report, using the built-in
@@ -109,7 +111,7 @@ func (c *Classifier) Classify(ev Evidence) Report {
 
 func (c *Classifier) classify(ev Evidence) Report {
 	failed := ev.AgentNotFound || ev.AgentExitCode != 0 || ev.ResultStatus == "failed"
-	signals := tailLines(ev.AgentOutput, signalTailLines)
+	signals := clip.Tail(ev.AgentOutput, signalTailLines)
 	if ev.ResultErrorMessage != "" {
 		signals += "\n" + ev.ResultErrorMessage
 	}
@@ -195,12 +197,12 @@ func (c *Classifier) agentMissing(ev Evidence, failed bool) (Report, bool) {
 	tool := ""
 	switch {
 	case ev.AgentNotFound || ev.AgentExitCode == 127:
-		tool = MissingTool(tailLines(ev.AgentOutput, signalTailLines))
+		tool = MissingTool(clip.Tail(ev.AgentOutput, signalTailLines))
 		if tool == "" {
 			tool = agentProg
 		}
 	case failed:
-		named := MissingTool(tailLines(ev.AgentOutput, signalTailLines))
+		named := MissingTool(clip.Tail(ev.AgentOutput, signalTailLines))
 		if named == "" {
 			return Report{}, false
 		}
@@ -209,7 +211,7 @@ func (c *Classifier) agentMissing(ev Evidence, failed bool) (Report, bool) {
 		if named != agentProg && MissingTool(end) != named {
 			return Report{}, false
 		}
-		if _, ok := c.match(tailLines(ev.AgentOutput, signalTailLines), InOutput, DependencyMissing); !ok {
+		if _, ok := c.match(clip.Tail(ev.AgentOutput, signalTailLines), InOutput, DependencyMissing); !ok {
 			return Report{}, false
 		}
 		tool = named
@@ -355,7 +357,7 @@ func (ev Evidence) blockedOnFromAgent() string {
 	if ev.ResultErrorMessage != "" {
 		return shorten(strings.TrimSpace(ev.ResultErrorMessage))
 	}
-	return firstErrorLine(tailLines(ev.AgentOutput, signalTailLines))
+	return firstErrorLine(clip.Tail(ev.AgentOutput, signalTailLines))
 }
 
 func lastOutputDetails(output string) string {

@@ -57,15 +57,6 @@ func Excerpt(output string) string {
 	return s
 }
 
-// tailLines returns the last n lines of s.
-func tailLines(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
-}
-
 // nonEmptyLines returns the trimmed non-empty lines of s.
 func nonEmptyLines(s string) []string {
 	var out []string

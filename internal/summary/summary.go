@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -185,9 +186,9 @@ func completedRow(b *box, p *state.Phase) {
 	}
 	switch {
 	case p.Commit.SHA != "":
-		b.text("  Commit: "+short(p.Commit.SHA)+" "+firstLine(p.Commit.Message), 10)
+		b.text("  Commit: "+clip.SHA(p.Commit.SHA)+" "+clip.FirstLine(p.Commit.Message), 10)
 	case p.Commit.Message != "" && len(p.Commit.FilesCreated)+len(p.Commit.FilesModified)+len(p.Commit.FilesDeleted) > 0:
-		b.text("  Message: "+firstLine(p.Commit.Message), 11)
+		b.text("  Message: "+clip.FirstLine(p.Commit.Message), 11)
 	default:
 		b.text("  No changes to commit", 2)
 	}
@@ -222,7 +223,7 @@ func failedRow(b *box, p *state.Phase) {
 		}
 		if r.GateOutput != "" {
 			b.text("  Output (last lines):", 2)
-			for _, l := range tailLines(r.GateOutput, 6) {
+			for _, l := range clip.LastLines(r.GateOutput, 6) {
 				b.text("    "+l, 4)
 			}
 		}
@@ -287,26 +288,6 @@ func Duration(seconds float64) string {
 	default:
 		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
 	}
-}
-
-func tailLines(s string, n int) []string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return lines
-}
-
-func short(sha string) string {
-	if len(sha) > 7 {
-		return sha[:7]
-	}
-	return sha
-}
-
-func firstLine(s string) string {
-	first, _, _ := strings.Cut(s, "\n")
-	return first
 }
 
 func plural(n int, one, many string) string {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/summary"
@@ -61,9 +62,9 @@ func trailer(r *phaseRow) []string {
 		c := r.commit
 		switch {
 		case c.SHA != "":
-			x = append(x, shortSHA(c.SHA)+" "+firstLine(c.Message))
+			x = append(x, clip.SHA(c.SHA)+" "+clip.FirstLine(c.Message))
 		case c.Message != "":
-			x = append(x, "not committed yet: "+firstLine(c.Message))
+			x = append(x, "not committed yet: "+clip.FirstLine(c.Message))
 		}
 		if n := len(c.FilesCreated) + len(c.FilesModified) + len(c.FilesDeleted); n > 0 {
 			x = append(x, fmt.Sprintf("%d created, %d modified, %d deleted", len(c.FilesCreated), len(c.FilesModified), len(c.FilesDeleted)))

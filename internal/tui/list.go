@@ -6,6 +6,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 
+	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/summary"
 )
 
@@ -172,9 +173,9 @@ func (m *Model) rowDetail(r *phaseRow) string {
 	case stComplete:
 		switch {
 		case r.commit != nil && r.commit.SHA != "":
-			return shortSHA(r.commit.SHA) + " " + firstLine(r.commit.Message)
+			return clip.SHA(r.commit.SHA) + " " + clip.FirstLine(r.commit.Message)
 		case r.commit != nil && r.commit.Message != "":
-			return firstLine(r.commit.Message)
+			return clip.FirstLine(r.commit.Message)
 		}
 		return "complete"
 	case stFailed:
@@ -224,16 +225,4 @@ func (m *Model) waitingFor(r *phaseRow) []string {
 		}
 	}
 	return out
-}
-
-func shortSHA(sha string) string {
-	if len(sha) > 7 {
-		return sha[:7]
-	}
-	return sha
-}
-
-func firstLine(s string) string {
-	first, _, _ := strings.Cut(s, "\n")
-	return first
 }
