@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -200,4 +201,18 @@ func TestTUIWatchFollowsHeadlessRun(t *testing.T) {
 	require.NoError(t, run.Wait())
 	tm.send("q")
 	assert.Equal(t, 0, tm.exitCode(10*time.Second))
+}
+
+// A SIGTERM from outside (a service manager, a CI timeout) halts a TUI run
+// gracefully like Ctrl-C: exit 130 and an interrupted run to resume.
+func TestTUISigtermInterrupts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the demo")
+	}
+	dir := t.TempDir()
+	tm := startInPty(t, dir, "demo", "--dir", dir)
+	tm.waitText("Core arithmetic", 0, 60*time.Second)
+	require.NoError(t, tm.cmd.Process.Signal(syscall.SIGTERM))
+	assert.Equal(t, 130, tm.exitCode(60*time.Second))
+	assert.Equal(t, "interrupted", string(loadRun(t, filepath.Join(dir, "calc")).Status))
 }

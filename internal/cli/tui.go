@@ -39,12 +39,23 @@ func runTUI(ctx context.Context, s Streams, o *runOptions, cfg engine.Config) er
 	})
 	// Ctrl-C reaches the model as a key press (raw mode); a SIGTERM from
 	// outside goes to the engine directly, as in plain mode.
-	sigCtx, _, stop := interrupts(ctx, s)
-	defer stop()
+	sigCtx, hardStop, stop := interrupts(ctx, s)
+	uiDone := make(chan struct{})
+	defer func() {
+		close(uiDone)
+		stop()
+	}()
 	go func() {
-		<-sigCtx.Done()
-		if ctx.Err() == nil {
+		select {
+		case <-sigCtx.Done():
 			ctrl.Interrupt()
+		case <-uiDone:
+			return
+		}
+		select {
+		case <-hardStop: // a second signal
+			ctrl.Interrupt()
+		case <-uiDone:
 		}
 	}()
 	prog := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(s.In), tea.WithOutput(s.Out))
