@@ -34,12 +34,12 @@ func newStatus(s Streams) *cobra.Command {
 				return err
 			}
 			snap, err := state.Open(root).Snapshot()
-			if err != nil {
-				return &engine.Error{Code: engine.ExitRefused, Err: err}
-			}
-			if snap.Run == nil {
+			if errors.Is(err, state.ErrNoRun) || (err == nil && snap.Run == nil) {
 				return &engine.Error{Code: engine.ExitRefused,
 					Err: errors.New("no autobuild run in " + filepath.Join(root, ".autobuild") + ": start one with autobuild PLAN.md --commit=auto --agent ...")}
+			}
+			if err != nil {
+				return &engine.Error{Code: engine.ExitRefused, Err: err}
 			}
 			if asJSON {
 				enc := json.NewEncoder(s.Out)
