@@ -28,27 +28,16 @@ func (b *box) row(s string) {
 	b.lines = append(b.lines, "║ "+pad(s, b.inner)+" ║")
 }
 
-// text adds s wrapped to the box, continuation lines indented by indent.
+// text adds s wrapped to the box at spaces, continuation lines indented by
+// indent. Each line of s is cleaned of what would break the border (tabs,
+// colour codes, control characters) and keeps its own leading spaces.
 func (b *box) text(s string, indent int) {
-	if s == "" {
-		b.row("")
-		return
-	}
 	for _, para := range strings.Split(s, "\n") {
-		first := true
-		wrapped := ansi.Wrap(para, b.inner-indent, " /,")
-		for _, l := range strings.Split(wrapped, "\n") {
-			if first {
-				// The first line keeps its own leading spaces, so only
-				// continuation lines are indented.
-				first = false
-				if ansi.StringWidth(l) > b.inner {
-					l = ansi.Truncate(l, b.inner, "…")
-				}
-				b.row(l)
-				continue
+		for i, l := range wrapWords(cleanLine(para), b.inner, indent) {
+			if i > 0 {
+				l = strings.Repeat(" ", indent) + l
 			}
-			b.row(strings.Repeat(" ", indent) + l)
+			b.row(l)
 		}
 	}
 }

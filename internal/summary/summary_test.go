@@ -97,3 +97,29 @@ func TestDuration(t *testing.T) {
 	require.Equal(t, "3m12s", Duration(192))
 	require.Equal(t, "1h02m", Duration(3725))
 }
+
+// Gate output with tabs, colour codes and carriage returns, commands longer
+// than the box, and lines that fill the box exactly all keep the border: each
+// line of the box is exactly as wide as the box. (Seen in the demo: go test's
+// "FAIL\tpkg" pushed the border out, and an exact-width line lost it.)
+func TestBoxKeepsItsBorderWithHostileText(t *testing.T) {
+	in := haltedInput()
+	rep := *in.Phases[3].Error
+	rep.GateOutput = "# example.com/calc/calc\ncalc/format_test.go:14:13: undefined: Format\nFAIL\texample.com/calc/calc [build failed]\n\x1b[31mFAIL\x1b[0m\n10%\r100%"
+	rep.SuggestedActions = []string{"run the tests in the phase's worktree to see the failures: go test ./..."}
+	in.Phases[3].Error = &rep
+	in.ResumeCommand = "cd /tmp/autobuild-demo-598705225/calc && autobuild plan.md --agent sim --scenario /tmp/autobuild-demo-598705225/scenario.json --resume"
+	in.FreshCommand = "cd /tmp/autobuild-demo-598705225/calc && autobuild plan.md --agent sim --scenario /tmp/autobuild-demo-598705225/scenario.json --fresh --commit=auto"
+	for width := 40; width <= 120; width++ {
+		out := Render(in, width)
+		for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
+			require.Equal(t, width, ansi.StringWidth(l), "width %d: %q", width, l)
+			require.NotContains(t, l, "\t")
+			require.NotContains(t, l, "\x1b")
+		}
+		flat := strings.Join(strings.Fields(strings.NewReplacer("║", " ").Replace(out)), " ")
+		require.Contains(t, flat, "go test ./...", "width %d", width)
+		require.Contains(t, flat, "--agent sim --scenario", "width %d", width)
+		require.Contains(t, flat, "FAIL example.com/calc/calc [build failed]", "width %d", width)
+	}
+}
