@@ -234,7 +234,7 @@ func commandLine(o *runOptions, mode string) string {
 	if o != nil && o.commands != nil {
 		return o.commands(mode)
 	}
-	parts := []string{"autobuild"}
+	parts := []string{programName()}
 	skip := false
 	for _, a := range os.Args[1:] {
 		if skip {
