@@ -138,7 +138,15 @@ var (
 // parseTitle reads a phase heading or Phase cell. With needPrefix (headings)
 // the text must start with the word "Phase"; table cells may omit it.
 func parseTitle(s string, needPrefix bool) (title, bool) {
+	// Marks before the text ("🚀 Phase 1", "✅ Phase 2: API") are
+	// decoration, or the phase's status.
 	s = strings.TrimSpace(s)
+	lead := strings.IndexFunc(s, isIDRune)
+	if lead < 0 {
+		return title{}, false
+	}
+	leadStatus, _ := parseStatus(s[:lead])
+	s = s[lead:]
 	rest, had := cutPhaseWord(s)
 	if needPrefix && !had {
 		return title{}, false
@@ -167,6 +175,9 @@ func parseTitle(s string, needPrefix bool) (title, bool) {
 		}
 	}
 	t.name = name
+	if t.status == StatusOpen {
+		t.status = leadStatus
+	}
 	return t, true
 }
 

@@ -64,11 +64,29 @@ func TestParseRefs(t *testing.T) {
 		{"#3", []ref{{text: "3", id: "3"}}},
 		{"1; 2 / 3 + 4", []ref{{text: "1", id: "1"}, {text: "2", id: "2"}, {text: "3", id: "3"}, {text: "4", id: "4"}}},
 		{"??", []ref{{text: "??"}}},
+		{"2A 2B", []ref{{text: "2A", id: "2a"}, {text: "2B", id: "2b"}}},
+		{"Phase 1 2 3", []ref{{text: "1", id: "1"}, {text: "2", id: "2"}, {text: "3", id: "3"}}},
+		{"Phase 2 step 3", []ref{{text: "2", id: "2"}}},
 	}
 	for _, tt := range tests {
 		got := parseRefs(tt.in, 7)
 		require.Equal(t, 7, got.line)
 		require.Equal(t, tt.want, got.refs, "parseRefs(%q)", tt.in)
+	}
+}
+
+func TestParseRefsOptional(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]bool{
+		"Phase 0 (or nothing if skipped)": true,
+		"0 (if any)":                      true,
+		"Phase 0 (optional)":              true,
+		"0 (none if skipped)":             true,
+		"Phase 0":                         false,
+		"1 (see notes)":                   false,
+		"nothing":                         false,
+	} {
+		require.Equal(t, want, parseRefs(in, 1).optional, "parseRefs(%q).optional", in)
 	}
 }
 
@@ -95,6 +113,15 @@ func TestParseStatus(t *testing.T) {
 		{"Not done", StatusOpen, true},
 		{"", StatusOpen, false},
 		{"-", StatusOpen, false},
+		// The first mark or word decides.
+		{"⬜/⏭️", StatusOpen, true},
+		{"⬜ Not Started | ⏭️ Skipped (tools present)", StatusOpen, true},
+		{"⏭️ Skipped (tools present)", StatusSkipped, true},
+		{"Complete ✔️", StatusComplete, true},
+		{"Done (⬜ QA)", StatusComplete, true},
+		{"🚧 WIP", StatusOpen, true},
+		{"⏸️ Blocked", StatusOpen, true},
+		{"🟢 Done", StatusComplete, true},
 	}
 	for _, tt := range tests {
 		got, stated := parseStatus(tt.in)
@@ -127,6 +154,11 @@ func TestParseTitle(t *testing.T) {
 		{"2A", false, true, title{display: "2A", id: "2a"}},
 		{"2A: Backend", false, true, title{display: "2A", id: "2a", name: "Backend"}},
 		{"—", false, false, title{}},
+		// Marks before "Phase" are decoration, or the status.
+		{"🚀 Phase 1: Setup", true, true, title{display: "1", id: "1", name: "Setup"}},
+		{"✅ Phase 2A — API", true, true, title{display: "2A", id: "2a", name: "API", status: StatusComplete}},
+		{"⏭️ 4", false, true, title{display: "4", id: "4", status: StatusSkipped}},
+		{"🚀 Overview", true, false, title{}},
 	}
 	for _, tt := range tests {
 		got, ok := parseTitle(tt.in, tt.needPrefix)

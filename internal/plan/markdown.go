@@ -56,6 +56,15 @@ func (d *doc) lineStart(n int) int {
 	return d.lineStarts[n-1]
 }
 
+// lineText is the source of the 1-based line n, without its line break.
+func (d *doc) lineText(n int) []byte {
+	end := len(d.src)
+	if n < len(d.lineStarts) {
+		end = d.lineStarts[n]
+	}
+	return bytes.TrimRight(d.src[d.lineStart(n):end], "\r\n")
+}
+
 // nodeLine is the line where a block node starts.
 func (d *doc) nodeLine(n ast.Node) int {
 	if pos := n.Pos(); pos >= 0 {

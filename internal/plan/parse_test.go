@@ -461,6 +461,58 @@ func TestParseSnippets(t *testing.T) {
 			},
 		},
 		{
+			// The superplan template's Phase 1 says "Phase 0 (or nothing if
+			// skipped)"; a plan without Phase 0 means nothing by it.
+			name: "optional dependency on an absent phase",
+			src: "| Phase | Depends On |\n|---|---|\n| 1 | - |\n| 2 | 1, 0 (if any) |\n\n" +
+				"## Phase 1\n\n> **Depends On**: Phase 0 (or nothing if skipped)\n\n## Phase 2\n",
+			phases: []string{"1", "2"},
+			check: func(t *testing.T, p *Plan) {
+				require.Empty(t, p.Phase("1").DependsOn)
+				require.Equal(t, []string{"1"}, p.Phase("2").DependsOn)
+			},
+		},
+		{
+			name: "optional dependency on a present phase",
+			src: "| Phase | Depends On |\n|---|---|\n| 0 | - |\n| 1 | - |\n\n" +
+				"## Phase 0\n\n## Phase 1\n\n> **Depends On**: Phase 0 (or nothing if skipped)\n",
+			phases:   []string{"0", "1"},
+			problems: []string{`p.md:10: phase 1: section says Depends On "Phase 0 (or nothing if skipped)" but the table says "-"`},
+		},
+		{
+			name: "a number names the phases it numbers",
+			src: "| Phase | Depends On |\n|---|---|\n| 1 | - |\n| 2A | 1 |\n| 2B | 1 |\n| 3 | Phase 2 |\n| 4 | 7 |\n\n" +
+				"## Phase 1\n\n## Phase 2A\n\n## Phase 2B\n\n## Phase 3\n\n> **Depends On**: 2A, 2B\n\n## Phase 4\n",
+			phases:   []string{"1", "2A", "2B", "3", "4"},
+			problems: []string{`p.md:7: unknown dependency "7" in phase 4`},
+			check: func(t *testing.T, p *Plan) {
+				require.Equal(t, []string{"2a", "2b"}, p.Phase("3").DependsOn)
+			},
+		},
+		{
+			name:   "header cells with asides and synonyms",
+			src:    "| Phase (id) | Blocked by | Est. (pts) |\n|---|---|---|\n| 1 | - | 3 |\n| 2 | 1 | 5 |\n\n## Phase 1\n\n## Phase 2\n",
+			phases: []string{"1", "2"},
+			check: func(t *testing.T, p *Plan) {
+				require.Equal(t, []string{"1"}, p.Phase("2").DependsOn)
+				require.Equal(t, "5", p.Phase("2").Estimate)
+			},
+		},
+		{
+			name:   "a sentence right below the table is not a row",
+			src:    "| Phase | Depends On |\n|---|---|\n| 1 | - |\n| 2 | 1 |\nPhase 3 comes later.\n\n## Phase 1\n\n## Phase 2\n",
+			phases: []string{"1", "2"},
+		},
+		{
+			name: "file entries with asides",
+			src: table + "## Phase 1\n\n##### File: `src/a.ts` (CREATE)\n\n##### File: b.go (new)\n\n" +
+				"##### File: app/(auth)/page.tsx — route\n\n##### **File:** `c.go`\n\n##### File: `d.ts` NEW\n\n## Phase 2\n",
+			phases: []string{"1", "2"},
+			check: func(t *testing.T, p *Plan) {
+				require.Equal(t, []string{"src/a.ts", "b.go", "app/(auth)/page.tsx", "c.go", "d.ts"}, p.Phase("1").Files)
+			},
+		},
+		{
 			name:   "section parallel metadata turns groups on",
 			src:    "| Phase | Depends On |\n|---|---|\n| 1 | - |\n| 2 | - |\n| 3 | - |\n\n## Phase 1\n> Can Run With: 2\n\n## Phase 2\n\n## Phase 3\n",
 			phases: []string{"1", "2", "3"},

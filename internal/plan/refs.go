@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -21,6 +22,10 @@ type refList struct {
 	raw  string // the value as written, markdown stripped, for messages
 	line int    // where it was written
 	refs []ref
+	// optional is set by an aside saying the references may be absent
+	// ("Phase 0 (or nothing if skipped)"): a reference naming no phase is
+	// then dropped, not reported.
+	optional bool
 }
 
 var (
@@ -77,6 +82,7 @@ func parseRefs(raw string, line int) refList {
 	if isNone(s) {
 		return list
 	}
+	list.optional = optionalAside.MatchString(s)
 	s = dropParentheticals(s)
 	for _, part := range splitRefs(s) {
 		part = strings.TrimSpace(part)
@@ -89,15 +95,39 @@ func parseRefs(raw string, line int) refList {
 			list.refs = append(list.refs, r)
 			continue
 		}
-		token, _ := scanToken(part)
+		token, rest := scanToken(part)
 		if token == "" {
 			// Nothing id-like: keep it so the user hears about it.
 			list.refs = append(list.refs, ref{text: part})
 			continue
 		}
 		list.refs = append(list.refs, ref{text: token, id: NormalizeID(token)})
+		// "2A 2B": more ids separated by spaces only. Trailing words
+		// ("Phase 1 complete") are ignored, so this applies only when every
+		// word left starts with a digit.
+		if more := strings.Fields(rest); len(more) > 0 && allStartWithDigit(more) {
+			for _, w := range more {
+				if token, _ := scanToken(w); token != "" {
+					list.refs = append(list.refs, ref{text: token, id: NormalizeID(token)})
+				}
+			}
+		}
 	}
 	return list
+}
+
+// optionalAside matches an aside that makes references optional: "(or
+// nothing if skipped)", "(if any)", "(optional)", "(none if skipped)".
+var optionalAside = regexp.MustCompile(`(?i)\([^)]*\b(nothing|none|optional|if (any|present|exists|skipped|needed|used))\b`)
+
+// allStartWithDigit reports whether every word starts with an ASCII digit.
+func allStartWithDigit(words []string) bool {
+	for _, w := range words {
+		if w[0] < '0' || w[0] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // splitRefs splits a list of references at ",", ";", "&", "+", "/" and the
@@ -193,6 +223,13 @@ func cutNumber(s string) (n int, rest string, ok bool) {
 	return n, s[i:], err == nil
 }
 
+// isStatusMark reports whether r is one of the emoji people use for a
+// phase's status: done, skipped, or one of the marks for not done yet
+// (not started, in progress, blocked, failed, waiting, under way).
+func isStatusMark(r rune) bool {
+	return strings.ContainsRune("✅✔☑⏭⬜🔄⏸❌🚧⏳☐", r)
+}
+
 // parseStatus reads a Status cell or metadata value. stated is false when
 // the value says nothing (empty, "-"), so another source may decide.
 func parseStatus(s string) (status PlanStatus, stated bool) {
@@ -203,11 +240,21 @@ func parseStatus(s string) (status PlanStatus, stated bool) {
 	if isNone(s) {
 		return StatusOpen, false
 	}
-	switch {
-	case strings.ContainsAny(s, "✅✔☑"):
-		return StatusComplete, true
-	case strings.Contains(s, "⏭"):
-		return StatusSkipped, true
+	// The first mark or word decides: "⬜/⏭️" and "⬜ Not Started | ✅
+	// Complete" are a template's choices left in place, and the first is
+	// the default; "Complete ✔️" is complete.
+	i := strings.IndexFunc(s, func(r rune) bool { return isStatusMark(r) || unicode.IsLetter(r) })
+	if i >= 0 {
+		switch r, _ := utf8.DecodeRuneInString(s[i:]); r {
+		case '✅', '✔', '☑':
+			return StatusComplete, true
+		case '⏭':
+			return StatusSkipped, true
+		default:
+			if !unicode.IsLetter(r) {
+				return StatusOpen, true
+			}
+		}
 	}
 	word := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) })
 	if len(word) == 0 {

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
@@ -99,16 +100,22 @@ func (d *doc) readOutline(tableLine int, tableIDs map[string]bool) outline {
 // finishSection reads a section's body, metadata, tasks and files once its
 // extent is known.
 func (d *doc) finishSection(s *section) {
+	// A rule ("---") closing the section separates it from the next one;
+	// it is not part of the phase's prompt.
+	bodyEnd := s.end
+	for bodyEnd > s.first+1 && d.blocks[bodyEnd-1].Kind() == ast.KindThematicBreak {
+		bodyEnd--
+	}
 	endLine := 0
-	if s.end < len(d.blocks) {
-		endLine = d.nodeLine(d.blocks[s.end])
+	if bodyEnd < len(d.blocks) {
+		endLine = d.nodeLine(d.blocks[bodyEnd])
 	}
 	s.body = d.verbatim(s.line, endLine)
 	inPreamble := true // Metadata comes before the section's first subheading.
 	for _, n := range d.blocks[s.first+1 : s.end] {
 		if h, ok := n.(*ast.Heading); ok {
 			inPreamble = false
-			if path, ok := filePath(d.plainText(h)); ok {
+			if path, ok := d.filePath(h); ok {
 				s.files = append(s.files, path)
 			}
 			continue
@@ -133,12 +140,28 @@ func (d *doc) finishSection(s *section) {
 	}
 }
 
-// filePath reads a "File: path" heading ("##### File: `cmd/main.go`").
-func filePath(heading string) (string, bool) {
+// filePath reads a "File: path" heading. The path is the heading's first
+// code span ("##### File: `src/config.ts` (MODIFY)", the superplan form),
+// else the text after "File:" without a trailing aside ("(new)", "— tests").
+func (d *doc) filePath(h *ast.Heading) (string, bool) {
 	const prefix = "file:"
-	if len(heading) < len(prefix) || !strings.EqualFold(heading[:len(prefix)], prefix) {
+	text := d.plainText(h)
+	if len(text) < len(prefix) || !strings.EqualFold(text[:len(prefix)], prefix) {
 		return "", false
 	}
-	path := strings.Trim(strings.TrimSpace(heading[len(prefix):]), "`\"'")
+	for c := h.FirstChild(); c != nil; c = c.NextSibling() {
+		if code, ok := c.(*ast.CodeSpan); ok {
+			if path := d.plainText(code); path != "" {
+				return path, true
+			}
+		}
+	}
+	path := fileAside.ReplaceAllString(text[len(prefix):], "")
+	path = strings.Trim(strings.TrimSpace(path), "`\"'")
 	return path, path != ""
 }
+
+// fileAside is what people write after a file's path: "(CREATE)", "(new)",
+// "— tests", "- optional". A parenthesis inside the path, as in Next.js's
+// "app/(auth)/page.tsx", has no space before it and stays.
+var fileAside = regexp.MustCompile(`\s+(\(.*|[—–-]\s.*)$`)

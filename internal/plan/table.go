@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"bytes"
 	"strings"
 	"unicode"
 
@@ -39,6 +40,7 @@ var headerColumns = map[string]column{
 	"phase": colPhase, "phaseid": colPhase, "id": colPhase,
 	"dependson": colDeps, "depends": colDeps, "dependencies": colDeps,
 	"dependency": colDeps, "deps": colDeps, "requires": colDeps,
+	"blockedby": colDeps, "prerequisites": colDeps, "prereqs": colDeps,
 	"name": colName, "title": colName, "phasename": colName,
 	"parallelwith": colParallel, "canrunwith": colParallel, "parallel": colParallel,
 	"runswith": colParallel,
@@ -99,7 +101,9 @@ func (d *doc) readTable(table *east.Table) *overview {
 		if header, ok := n.(*east.TableHeader); ok {
 			ov.line = d.nodeLine(header)
 			for c := header.FirstChild(); c != nil; c = c.NextSibling() {
-				col := headerColumns[letters(d.plainText(c))]
+				// "Depends On (ids)", "Estimate (pts)": an aside is no part
+				// of the column's name.
+				col := headerColumns[letters(dropParentheticals(d.plainText(c)))]
 				if seen[col] {
 					col = colOther // The first column of a kind wins.
 				}
@@ -125,9 +129,14 @@ func (d *doc) readTable(table *east.Table) *overview {
 }
 
 // readRow adds one body row to ov. Empty rows and "Total" rows (people sum
-// estimates in the last row) are not phases.
+// estimates in the last row) are not phases, nor is a line without a pipe:
+// GFM continues a table over the next line that is not blank, so a
+// sentence written just below a table would otherwise become a row.
 func (d *doc) readRow(ov *overview, row *east.TableRow, cols []column) {
 	line := d.nodeLine(row)
+	if !bytes.ContainsRune(d.lineText(line), '|') {
+		return
+	}
 	cells := map[column]string{}
 	anything := false
 	i := 0

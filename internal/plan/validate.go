@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -32,7 +33,7 @@ func (b *builder) resolveRefs(list refList, unknown func(text string)) []string 
 	var ids []string
 	for _, r := range list.refs {
 		var named bool
-		if ids, named = b.appendMatches(ids, r); !named {
+		if ids, named = b.appendMatches(ids, r); !named && !list.optional {
 			unknown(r.text)
 		}
 	}
@@ -41,16 +42,22 @@ func (b *builder) resolveRefs(list refList, unknown func(text string)) []string 
 
 // appendMatches appends to ids those of the phases one reference names
 // that are not in ids yet, in plan order for a range ("1–4": 1, 2A, 2B,
-// 3, 4). named says whether the reference names any phase at all.
+// 3, 4). A plain number that is no phase's id names the phases of that
+// number, like a range of one: "Phase 2" in a plan of 2A, 2B and 2C means
+// all three. named says whether the reference names any phase at all.
 func (b *builder) appendMatches(ids []string, r ref) (_ []string, named bool) {
 	if !r.isRange {
-		if _, ok := b.byID[r.id]; !ok || r.id == "" {
+		if _, ok := b.byID[r.id]; ok && r.id != "" {
+			if !slices.Contains(ids, r.id) {
+				ids = append(ids, r.id)
+			}
+			return ids, true
+		}
+		n := leadingNumber(r.id)
+		if n < 0 || strconv.Itoa(n) != r.id {
 			return ids, false
 		}
-		if !slices.Contains(ids, r.id) {
-			ids = append(ids, r.id)
-		}
-		return ids, true
+		r = ref{isRange: true, lo: n, hi: n}
 	}
 	for _, src := range b.sources {
 		id := src.phase.ID
@@ -70,7 +77,7 @@ func (b *builder) refKey(list refList) string {
 	var keys []string
 	for _, r := range list.refs {
 		var named bool
-		if keys, named = b.appendMatches(keys, r); !named {
+		if keys, named = b.appendMatches(keys, r); !named && !list.optional {
 			keys = append(keys, "?"+NormalizeID(r.text))
 		}
 	}
