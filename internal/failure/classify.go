@@ -287,17 +287,21 @@ func gateSummary(kind string, g *GateEvidence, failing []string) string {
 	return fmt.Sprintf("%s gate failed (exit %d)", kind, g.ExitCode)
 }
 
+// gateKindTypes is the classification table's first column: the failure
+// type of a failed gate of each kind, when no pattern row says more. A gate
+// of a kind not listed here fails as agent_error.
+var gateKindTypes = map[string]Type{
+	"test":      TestFailure,
+	"lint":      LintError,
+	"build":     TypecheckError,
+	"typecheck": TypecheckError,
+	"format":    FormatError,
+}
+
 // gateType maps a gate's kind to the failure type of its failure.
 func gateType(kind string) Type {
-	switch kind {
-	case "test":
-		return TestFailure
-	case "lint":
-		return LintError
-	case "build", "typecheck":
-		return TypecheckError
-	case "format":
-		return FormatError
+	if t, ok := gateKindTypes[kind]; ok {
+		return t
 	}
 	return AgentError
 }
@@ -329,16 +333,28 @@ func agentTypedReport(ev Evidence, t Type) Report {
 	return rep
 }
 
-// timeoutReport is step 1.
+// timeoutReport is step 1. A gate that was still running when the time
+// ran out is named: it is the command that hangs or is too slow.
 func timeoutReport(ev Evidence) Report {
 	d := ev.Duration.Round(time.Second)
 	rep := Report{Type: Timeout, Message: fmt.Sprintf("timed out after %s", d), BlockedOn: fmt.Sprintf("the time limit (%s)", d),
 		Details: lastOutputDetails(ev.AgentOutput)}
-	if ev.IdleTimedOut && !ev.TimedOut {
+	switch {
+	case ev.IdleTimedOut && !ev.TimedOut:
 		rep.Message = fmt.Sprintf("timed out after %s: no output for the idle limit", d)
 		rep.BlockedOn = "no output for the idle limit"
+	case ev.Gate != nil:
+		rep.Message = fmt.Sprintf("timed out after %s: the %s gate `%s` was still running", d, orQuality(ev.Gate.Kind), ev.Gate.Command)
+		rep.Details = lastOutputDetails(ev.Gate.Output)
 	}
 	return rep
+}
+
+func orQuality(kind string) string {
+	if kind == "" {
+		return "quality"
+	}
+	return kind
 }
 
 // workCompleted lists what the attempt got done before it failed.

@@ -31,9 +31,12 @@ func TestClassifyPriority(t *testing.T) {
 	}{
 		// 1. timeout
 		{"timeout beats everything", Evidence{TimedOut: true, Duration: 30 * time.Minute, AgentExitCode: 127,
-			AgentNotFound: true, Gate: testGate(goFail)}, Timeout, "timed out after 30m0s"},
+			AgentNotFound: true, Gate: testGate(goFail)}, Timeout, "timed out after 30m0s: the test gate `go test ./...` was still running"},
 		{"idle timeout", Evidence{IdleTimedOut: true, Duration: 12*time.Minute + 400*time.Millisecond},
 			Timeout, "timed out after 12m0s: no output for the idle limit"},
+		{"a gate still running at the limit", Evidence{TimedOut: true, Duration: 30 * time.Minute,
+			Gate: &GateEvidence{Kind: "test", Command: "npm test", ExitCode: -1, Output: "watching for changes..."}},
+			Timeout, "timed out after 30m0s: the test gate `npm test` was still running"},
 		// 2. agent missing
 		{"agent not found", Evidence{AgentNotFound: true, AgentCommand: "claude -p"},
 			DependencyMissing, "claude not found"},
@@ -222,4 +225,46 @@ func TestNewClassifierRejectsBadRows(t *testing.T) {
 		_, err := NewClassifier([]Pattern{tt.p})
 		require.ErrorContains(t, err, tt.want, tt.name)
 	}
+}
+
+// TestGateKindTable checks the table of gate kinds row by row: a failed gate
+// whose output matches no pattern row gets its kind's type.
+func TestGateKindTable(t *testing.T) {
+	t.Parallel()
+	rows := []struct {
+		kind string
+		typ  Type
+	}{
+		{"test", TestFailure},
+		{"lint", LintError},
+		{"build", TypecheckError},
+		{"typecheck", TypecheckError},
+		{"format", FormatError},
+		{"docs", AgentError}, // a kind the table does not know
+		{"", AgentError},
+	}
+	require.Len(t, gateKindTypes, len(rows)-2, "every row of the table is checked")
+	c := newClassifier(t)
+	for _, row := range rows {
+		t.Run(row.kind, func(t *testing.T) {
+			t.Parallel()
+			require.Equal(t, row.typ, gateType(row.kind))
+			r := c.Classify(Evidence{Gate: &GateEvidence{Kind: row.kind, Command: "check", ExitCode: 1, Output: "2 problems"}})
+			require.Equal(t, row.typ, r.Type)
+			require.Equal(t, row.kind, r.Gate)
+			require.True(t, r.Retryable)
+		})
+	}
+}
+
+func TestGateTimeoutReportNamesTheGate(t *testing.T) {
+	t.Parallel()
+	r := newClassifier(t).Classify(Evidence{TimedOut: true, Duration: 90 * time.Second, AgentOutput: "all done",
+		Gate: &GateEvidence{Kind: "test", Command: "go test ./...", ExitCode: -1, Output: "=== RUN   TestServe\n"}})
+	require.Equal(t, Timeout, r.Type)
+	require.True(t, r.Retryable)
+	require.Equal(t, "test", r.Gate)
+	require.Equal(t, "go test ./...", r.GateCommand)
+	require.Equal(t, "last output: === RUN   TestServe", r.Details)
+	require.Contains(t, r.SuggestedActions[0], "--phase-timeout")
 }

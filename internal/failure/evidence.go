@@ -31,7 +31,9 @@ type Evidence struct {
 	TasksCompleted     int
 	ResultErrorType    string
 	ResultErrorMessage string
-	// Gate is the first failing gate, nil if none failed or none ran.
+	// Gate is the first failing gate, nil if none failed or none ran. With
+	// TimedOut, it is the gate that was still running when the attempt's
+	// time ran out.
 	Gate         *GateEvidence
 	FilesChanged []string
 }

@@ -120,9 +120,9 @@ func Suggest(r Report) []string {
 		out = append(out, "fix the plan's Depends On column so the dependencies form no cycle",
 			"check it with: autobuild validate PLAN.md")
 	case FileConflict:
-		out = append(out, "merge the two phases' changes to the file by hand, then resume",
-			"make the phases sequential in the plan (one Depends On the other)",
-			"split the shared file so each phase changes its own file")
+		out = append(out, "resume: the phase runs again from the start, on top of the work that landed first (its conflicting attempt is kept as a .diff in .autobuild/logs/)",
+			"or make the phases sequential in the plan (one Depends On the other), then resume",
+			"or split the shared file so each phase changes its own file")
 	case PlanInvalid:
 		out = append(out, "fix the plan at the reported line",
 			"check it with: autobuild validate PLAN.md")

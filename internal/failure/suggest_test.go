@@ -30,7 +30,7 @@ func TestSuggestPerType(t *testing.T) {
 		{Report{Type: DependencyMissing, MissingTool: "aider"}, "pipx install aider-chat"},
 		{Report{Type: DependencyMissing, MissingTool: "frobnicate"}, "install frobnicate and make sure it is on PATH"},
 		{Report{Type: CircularDependency}, "Depends On"},
-		{Report{Type: FileConflict}, "merge the two phases' changes to the file by hand"},
+		{Report{Type: FileConflict}, "resume: the phase runs again from the start, on top of the work that landed first"},
 		{Report{Type: PlanInvalid}, "fix the plan"},
 		{Report{Type: TestFailure, Circular: true}, "the same fix was tried again"},
 	}

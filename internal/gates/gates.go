@@ -74,6 +74,12 @@ func sortByKind(gs []Gate) {
 	slices.SortStableFunc(gs, func(a, b Gate) int { return rank(a.Kind) - rank(b.Kind) })
 }
 
+// Missing reports whether tool is not on PATH now. The engine asks again
+// before each attempt of a phase: an earlier phase may have installed it.
+func Missing(tool string) bool {
+	return missing(tool, exec.LookPath)
+}
+
 // missing reports whether a gate's tool is not installed. Shell builtins
 // are always there; a path with a slash is not looked up, since a relative
 // one is relative to the worktree (and may be created by the phase).

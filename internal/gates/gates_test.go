@@ -214,3 +214,11 @@ func TestDetectUsesPath(t *testing.T) {
 	require.Len(t, got, 4)
 	require.Equal(t, "go", got[0].Tool)
 }
+
+func TestMissingLooksAtPathNow(t *testing.T) {
+	t.Parallel()
+	require.False(t, Missing("sh"))
+	require.True(t, Missing("autobuild-no-such-tool"))
+	require.False(t, Missing("cd"), "a shell builtin is never missing")
+	require.False(t, Missing("./scripts/check.sh"), "a path is the phase's business")
+}
