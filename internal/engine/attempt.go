@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -77,10 +78,10 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 		}
 		return r.fail(p, req, started, seq, wt, infraFailure(req, started, err))
 	}
-	fmt.Fprintf(log, "# autobuild: phase %s attempt %d/%d, agent %s, worktree %s, base %s\n",
-		p.DisplayID, req.Number, MaxAttempts, req.Agent.Name, r.rel(wt), clip.SHA(base))
+	fmt.Fprintf(log, "# autobuild: phase %s attempt %d/%d, agent %s, worktree %s, base %s, time limit %s\n",
+		p.DisplayID, req.Number, MaxAttempts, req.Agent.Name, r.rel(wt), clip.SHA(base), req.Timeout)
 
-	ev, commitMsg, interrupted := r.runAgentAndGates(ctx, p, req, wt, log, seq)
+	ev, commitMsg, interrupted := r.runAgentAndGates(ctx, p, req, wt, base, started, log, seq)
 	if interrupted {
 		return r.interrupted(p, req, started)
 	}
@@ -134,12 +135,28 @@ func (r *phaseRunner) prepareWorktree(ctx context.Context, p *plan.Phase, req at
 }
 
 // runAgentAndGates runs the agent, then (if it succeeded) the gates, and
-// gathers the evidence. It reports whether the run was interrupted.
-func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req attemptRequest, wt string, log io.Writer, seq int) (ev failure.Evidence, commitMsg string, interrupted bool) {
+// gathers the evidence. It reports whether the run was interrupted. The
+// attempt's time limit counts from started and covers the agent and the
+// gates together.
+func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req attemptRequest, wt, base string, started time.Time,
+	log io.Writer, seq int) (ev failure.Evidence, commitMsg string, interrupted bool) {
+	if g := r.missingDeclaredGate(); g != nil {
+		// Running the agent first would spend a whole attempt on work that
+		// cannot be verified.
+		fmt.Fprintf(log, "# autobuild: the %s gate `%s` needs %s, which is not on PATH: the agent was not started\n", g.Kind, g.Command, g.Tool)
+		r.rec.phase(p.ID, func(ps *state.Phase) {
+			ps.QualityGates = map[string]state.GateResult{g.Kind: {Command: g.Command, Status: state.GateMissing,
+				ExitCode: 127, OutputSummary: "not run: " + g.Tool + " is not installed"}}
+		})
+		ev.AgentCommand = agentCommand(req.Agent)
+		ev.Gate = &failure.GateEvidence{Kind: g.Kind, Command: g.Command, ExitCode: 127, Declared: true,
+			Output: g.Tool + ": not found (checked before the agent was started)"}
+		return ev, "", false
+	}
 	prompt := agent.BuildPrompt(agent.PromptInput{
 		PlanPath: r.cfg.Plan.Path, PlanTitle: r.cfg.Plan.Title, Phase: p, Gates: gatePlan(r.gates),
 		Siblings: req.Siblings, Attempt: req.Number, MaxAttempts: MaxAttempts, Previous: req.Previous,
-		PreviousDiffPath: r.previousDiff(p.ID),
+		PreviousDiffPath: r.abs(r.previousDiff(p.ID)),
 	})
 	promptFile := filepath.Join(r.store.Dir(), "prompts", fmt.Sprintf("phase-%s.attempt-%d.md", state.FileID(p.ID), seq))
 	if err := os.MkdirAll(filepath.Dir(promptFile), 0o755); err == nil {
@@ -158,6 +175,7 @@ func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req a
 	if res.Canceled {
 		return ev, "", true
 	}
+	logAgentEnd(log, res, req.Timeout, r.cfg.IdleTimeout)
 	ev.TimedOut, ev.IdleTimedOut = res.TimedOut, res.IdleTimedOut
 	ev.AgentExitCode, ev.AgentNotFound = res.ExitCode, res.NotFound
 	ev.AgentCommand = agentCommand(req.Agent)
@@ -180,6 +198,10 @@ func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req a
 	} else if !errors.Is(err, agent.ErrNoResult) {
 		ev.ResultParseErr = err.Error()
 	}
+	if err := r.tidyWorktree(ctx, p, wt, base, log); err != nil {
+		ev.AgentOutput += "\n" + err.Error()
+		ev.AgentExitCode = cmp.Or(ev.AgentExitCode, -1)
+	}
 	ev.FilesChanged = r.changedFiles(ctx, wt)
 	r.rec.phase(p.ID, func(ps *state.Phase) {
 		ps.Verification.AgentClaimed = claimed(ev)
@@ -190,19 +212,21 @@ func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req a
 	if agentFailed(ev) {
 		return ev, commitMsg, false
 	}
-	gate, interrupted := r.runGates(ctx, p, req, wt, log)
+	gate, timedOut, interrupted := r.runGates(ctx, p, req, wt, log, started.Add(req.Timeout))
 	if interrupted {
 		return ev, "", true
 	}
-	ev.Gate = gate
+	ev.Gate, ev.TimedOut = gate, timedOut
 	ev.FilesChanged = r.changedFiles(ctx, wt) // gates may format or generate files
 	return ev, commitMsg, false
 }
 
 // runGates runs the quality gates in order and stops at the first failure,
-// whose evidence it returns.
-func (r *phaseRunner) runGates(ctx context.Context, p *plan.Phase, req attemptRequest, wt string, log io.Writer) (*failure.GateEvidence, bool) {
-	var failedGate *failure.GateEvidence
+// whose evidence it returns. The gates share what is left of the attempt's
+// time until deadline; a gate still running then is stopped, and the
+// attempt has timed out (timedOut).
+func (r *phaseRunner) runGates(ctx context.Context, p *plan.Phase, req attemptRequest, wt string, log io.Writer,
+	deadline time.Time) (failedGate *failure.GateEvidence, timedOut, interrupted bool) {
 	results := map[string]state.GateResult{}
 	for _, g := range r.gates {
 		gr := state.GateResult{Command: g.Command}
@@ -214,20 +238,40 @@ func (r *phaseRunner) runGates(ctx context.Context, p *plan.Phase, req attemptRe
 			gr.OutputSummary = "not run (tool missing: " + g.Tool + ")"
 		default:
 			fmt.Fprintf(log, "\n# autobuild: gate %s: %s\n", g.Kind, g.Command)
-			res := proc.Run(ctx, proc.Spec{Shell: g.Command, Dir: wt, Timeout: req.Timeout, Grace: r.cfg.Grace,
+			left := deadline.Sub(r.cfg.Now())
+			if left <= 0 {
+				// The agent used up the attempt's time: the gate cannot run.
+				fmt.Fprintf(log, "# autobuild: gate %s not run: the attempt's time limit (%s) is used up\n", g.Kind, req.Timeout)
+				gr.Status, gr.ExitCode = state.GateFailed, -1
+				gr.OutputSummary = "not run: the attempt's time limit is used up"
+				failedGate = &failure.GateEvidence{Kind: g.Kind, Command: g.Command, ExitCode: -1, Declared: g.Declared}
+				timedOut = true
+				results[g.Kind] = gr
+				continue
+			}
+			res := proc.Run(ctx, proc.Spec{Shell: g.Command, Dir: wt, Timeout: left, Grace: r.cfg.Grace,
 				HardStop: r.cfg.HardStop, Output: log, OnLine: r.outputLine(p, req.Number, "gate:"+g.Kind)})
 			if res.Canceled {
-				return nil, true
+				return nil, false, true
 			}
 			gr.ExitCode, gr.DurationSeconds = res.ExitCode, res.Duration.Seconds()
 			gr.OutputSummary = clip.Tail(res.Tail, 20)
-			if res.ExitCode == 0 && !res.TimedOut && res.Err == nil {
+			switch {
+			case res.ExitCode == 0 && !res.TimedOut && res.Err == nil:
 				gr.Status, gr.Passed = state.GatePassed, true
-			} else {
+				fmt.Fprintf(log, "# autobuild: gate %s passed in %s\n", g.Kind, res.Duration.Round(time.Millisecond))
+			case res.TimedOut:
 				gr.Status = state.GateFailed
+				timedOut = true
+				fmt.Fprintf(log, "\n# autobuild: gate %s stopped: the attempt's time limit (%s) ran out while it ran\n", g.Kind, req.Timeout)
+			default:
+				gr.Status = state.GateFailed
+				fmt.Fprintf(log, "# autobuild: gate %s failed (exit %d)\n", g.Kind, res.ExitCode)
+			}
+			if !gr.Passed {
 				out := res.Tail
-				if res.TimedOut {
-					out += fmt.Sprintf("\n(gate timed out after %s)", req.Timeout)
+				if res.Err != nil && !res.TimedOut {
+					out += "\n" + res.Err.Error()
 				}
 				failedGate = &failure.GateEvidence{Kind: g.Kind, Command: g.Command, ExitCode: res.ExitCode,
 					Output: out, Declared: g.Declared}
@@ -246,7 +290,7 @@ func (r *phaseRunner) runGates(ctx context.Context, p *plan.Phase, req attemptRe
 			ps.Verification.FreshVerification = state.GateFailed
 		}
 	})
-	return failedGate, false
+	return failedGate, timedOut, false
 }
 
 func (r *phaseRunner) outputLine(p *plan.Phase, number int, stream string) func(string) {
@@ -266,8 +310,13 @@ func (r *phaseRunner) fail(p *plan.Phase, req attemptRequest, started time.Time,
 	if len(rep.SuggestedActions) == 0 {
 		rep.SuggestedActions = failure.Suggest(rep)
 	}
+	// Against the phase's base, the diff holds the attempt's work even when
+	// it was committed already (a file_conflict found at integration).
+	r.integ.mu.Lock()
+	base := r.bases[p.ID]
+	r.integ.mu.Unlock()
 	diffPath := ""
-	if diff, err := gitx.DiffWorkingTree(context.Background(), wt); err == nil && diff != "" {
+	if diff, err := gitx.DiffWorkingTree(context.Background(), wt, base); err == nil && diff != "" {
 		diffPath = r.store.AttemptDiffPath(p.ID, seq)
 		if os.WriteFile(diffPath, []byte(diff), 0o644) != nil {
 			diffPath = ""
@@ -353,12 +402,94 @@ func (r *phaseRunner) previousDiff(id string) string {
 	return ""
 }
 
+// missingDeclaredGate returns a gate the user declared whose tool is not
+// installed, looked up again now (an earlier phase may have installed it),
+// or nil.
+func (r *phaseRunner) missingDeclaredGate() *gates.Gate {
+	for i, g := range r.gates {
+		if g.Declared && g.ToolMissing && gates.Missing(g.Tool) {
+			return &r.gates[i]
+		}
+	}
+	return nil
+}
+
+// tidyWorktree undoes what the agent must not do, before the gates judge the
+// work: commits it made are folded back into uncommitted changes (they would
+// otherwise never reach the run's line), and edits of the plan, the user's
+// record, are reverted (two phases ticking its boxes would conflict).
+func (r *phaseRunner) tidyWorktree(ctx context.Context, p *plan.Phase, wt, base string, log io.Writer) error {
+	head, err := r.repo.Head(ctx, wt)
+	if err != nil {
+		return fmt.Errorf("reading the worktree of phase %s after the agent: %w", p.DisplayID, err)
+	}
+	if head != base {
+		if err := r.repo.ResetSoft(ctx, wt, base); err != nil {
+			return fmt.Errorf("folding the agent's commits into phase %s's work: %w", p.DisplayID, err)
+		}
+		fmt.Fprintf(log, "# autobuild: the agent committed (HEAD was %s); its commits are folded into the phase's one commit\n", clip.SHA(head))
+	}
+	if planRel := r.planInRepo(); planRel != "" {
+		undone, err := r.repo.RestoreFile(ctx, wt, base, planRel)
+		if err != nil {
+			return fmt.Errorf("restoring the plan in phase %s's worktree: %w", p.DisplayID, err)
+		}
+		if undone {
+			fmt.Fprintf(log, "# autobuild: the agent changed the plan (%s); the change is undone: the plan is the user's record\n", planRel)
+		}
+	}
+	return nil
+}
+
+// planInRepo is the plan's path relative to the repository root, or ""
+// when the plan lives outside the repository.
+func (r *phaseRunner) planInRepo() string {
+	abs, err := filepath.Abs(r.cfg.Plan.Path)
+	if err != nil {
+		return ""
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	rel, err := filepath.Rel(r.root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return ""
+	}
+	return filepath.ToSlash(rel)
+}
+
+// logAgentEnd writes how the agent's process ended to the attempt log.
+func logAgentEnd(log io.Writer, res proc.Result, limit, idle time.Duration) {
+	took := res.Duration.Round(time.Millisecond)
+	switch {
+	case res.NotFound && res.Err != nil:
+		fmt.Fprintf(log, "\n# autobuild: the agent could not start: %v\n", res.Err)
+	case res.TimedOut:
+		fmt.Fprintf(log, "\n# autobuild: the agent was stopped: it ran past the attempt's time limit (%s)\n", limit)
+	case res.IdleTimedOut:
+		fmt.Fprintf(log, "\n# autobuild: the agent was stopped: it printed nothing for %s\n", idle)
+	case res.Err != nil:
+		fmt.Fprintf(log, "\n# autobuild: the agent failed after %s: %v\n", took, res.Err)
+	default:
+		fmt.Fprintf(log, "\n# autobuild: the agent exited with status %d after %s\n", res.ExitCode, took)
+	}
+}
+
 func (r *phaseRunner) changedFiles(ctx context.Context, wt string) []string {
 	files, err := gitx.StatusFiles(ctx, wt)
 	if err != nil {
 		return nil
 	}
 	return files
+}
+
+// abs makes a path relative to the repository root absolute: agents run in
+// a worktree, where a root-relative path means nothing.
+func (r *phaseRunner) abs(path string) string {
+	if path == "" || filepath.IsAbs(path) {
+		return path
+	}
+	return filepath.Join(r.root, filepath.FromSlash(path))
 }
 
 // rel makes a path relative to the repository root for state files and

@@ -92,11 +92,16 @@ func parseNameStatus(out string) Changes {
 	return ch
 }
 
-// DiffWorkingTree returns the uncommitted changes of the worktree at dir
-// against its HEAD as a patch, untracked files included, to keep a failed
-// attempt's work. It stages into a temporary copy of the index, so the
-// worktree's own index is left exactly as it was.
-func DiffWorkingTree(ctx context.Context, dir string) (string, error) {
+// DiffWorkingTree returns the changes of the worktree at dir against commit
+// from ("" is its HEAD) as a patch, untracked files included, to keep a
+// failed attempt's work: against the commit the phase started from, it
+// holds the attempt's work whether or not it was committed since. It
+// stages into a temporary copy of the index, so the worktree's own index is
+// left exactly as it was.
+func DiffWorkingTree(ctx context.Context, dir, from string) (string, error) {
+	if from == "" {
+		from = "HEAD"
+	}
 	out, err := run(ctx, dir, runOpts{}, "rev-parse", "--git-path", "index")
 	if err != nil {
 		return "", err
@@ -119,7 +124,7 @@ func DiffWorkingTree(ctx context.Context, dir string) (string, error) {
 	if _, err := run(ctx, dir, env, "add", "-A"); err != nil {
 		return "", err
 	}
-	return run(ctx, dir, env, "diff", "--cached", "--no-color", "--no-ext-diff", "HEAD", "--")
+	return run(ctx, dir, env, "diff", "--cached", "--no-color", "--no-ext-diff", from, "--")
 }
 
 // copyInto copies the file at src into dst and closes dst. A missing src
@@ -140,4 +145,21 @@ func copyInto(dst *os.File, src string) error {
 		return fmt.Errorf("copying the index: %w", err)
 	}
 	return dst.Close()
+}
+
+// Patch returns `git diff --binary` from commit from to commit to, limited
+// to files, run in the repository or worktree at dir: a patch that
+// `git apply --cached` applies exactly, binary files included.
+func Patch(ctx context.Context, dir, from, to string, files []string) (string, error) {
+	args := append([]string{"diff", "--binary", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", from, to, "--"}, files...)
+	return run(ctx, dir, runOpts{}, args...)
+}
+
+// Message returns the full message of commit sha.
+func (r *Repo) Message(ctx context.Context, sha string) (string, error) {
+	out, err := r.read(ctx, "", "log", "-1", "--no-show-signature", "--format=%B", sha, "--")
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimRight(out, "\n") + "\n", nil
 }

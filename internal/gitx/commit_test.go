@@ -3,7 +3,9 @@ package gitx
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -65,7 +67,7 @@ func TestDiffWorkingTree(t *testing.T) {
 	gitT(t, root, "add", "staged.txt")
 	before := gitT(t, root, "status", "--porcelain")
 
-	diff, err := DiffWorkingTree(ctx, root)
+	diff, err := DiffWorkingTree(ctx, root, "")
 	require.NoError(t, err)
 	require.Contains(t, diff, "diff --git a/f.txt b/f.txt")
 	require.Contains(t, diff, "-line 7\n+seven\n")
@@ -75,7 +77,62 @@ func TestDiffWorkingTree(t *testing.T) {
 
 	gitT(t, root, "reset", "-q", "--hard")
 	gitT(t, root, "clean", "-qfd")
-	diff, err = DiffWorkingTree(ctx, root)
+	diff, err = DiffWorkingTree(ctx, root, "")
 	require.NoError(t, err)
 	require.Empty(t, diff)
+}
+
+// Against the commit a phase started from, the diff holds the attempt's work
+// even after it was committed (a phase whose commit then conflicted).
+func TestDiffWorkingTreeFromABase(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r, root := newRepo(t)
+	base, err := r.Head(ctx, "")
+	require.NoError(t, err)
+	writeFile(t, root, "f.txt", numbered(20, map[int]string{4: "four"}))
+	_, _, err = r.CommitAll(ctx, "", "phase work")
+	require.NoError(t, err)
+	writeFile(t, root, "later.txt", "uncommitted\n")
+
+	diff, err := DiffWorkingTree(ctx, root, "")
+	require.NoError(t, err)
+	require.NotContains(t, diff, "+four", "against HEAD the committed work is not there")
+	diff, err = DiffWorkingTree(ctx, root, base)
+	require.NoError(t, err)
+	require.Contains(t, diff, "-line 4\n+four\n")
+	require.Contains(t, diff, "+uncommitted\n")
+}
+
+func TestPatchAppliesToTheIndex(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r, root := newRepo(t)
+	base, err := r.Head(ctx, "")
+	require.NoError(t, err)
+	writeFile(t, root, "f.txt", numbered(20, map[int]string{2: "two"}))
+	writeFile(t, root, "bin.dat", "\x00\x01\x02binary\x00")
+	first, _, err := r.CommitAll(ctx, "", "first")
+	require.NoError(t, err)
+	writeFile(t, root, "f.txt", numbered(20, map[int]string{2: "two", 18: "eighteen"}))
+	_, _, err = r.CommitAll(ctx, "", "second")
+	require.NoError(t, err)
+
+	patch, err := Patch(ctx, root, base, first, []string{"f.txt", "bin.dat"})
+	require.NoError(t, err)
+	require.Contains(t, patch, "GIT binary patch")
+	require.NotContains(t, patch, "eighteen", "only the first commit's change")
+
+	// Applied to an index at base, the patch gives exactly the first commit.
+	gitT(t, root, "reset", "-q", base)
+	cmd := exec.Command("git", "apply", "--cached", "-")
+	cmd.Dir = root
+	cmd.Stdin = strings.NewReader(patch)
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, string(out))
+	require.Equal(t, gitT(t, root, "rev-parse", first+"^{tree}"), gitT(t, root, "write-tree"))
+
+	msg, err := r.Message(ctx, first)
+	require.NoError(t, err)
+	require.Equal(t, "first\n", msg)
 }

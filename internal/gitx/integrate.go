@@ -154,3 +154,36 @@ func (r *Repo) UnstageAll(ctx context.Context, dir string) error {
 	_, err := r.write(ctx, dir, runOpts{}, "reset", "-q")
 	return err
 }
+
+// ResetSoft points the branch of the worktree at dir at commit to, keeping
+// the index and the files as they are (`git reset --soft`): commits made
+// since to become staged changes again. The engine uses it to fold commits
+// an agent made against the rules into the phase's one commit.
+func (r *Repo) ResetSoft(ctx context.Context, dir, to string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, err := r.write(ctx, dir, runOpts{}, "reset", "-q", "--soft", to)
+	return err
+}
+
+// RestoreFile makes path (relative to the worktree root) in the worktree at
+// dir what it is in commit from, in the files and the index, and reports
+// whether it had been changed. A path that commit from does not hold is
+// left alone (false).
+func (r *Repo) RestoreFile(ctx context.Context, dir, from, path string) (bool, error) {
+	if _, err := r.read(ctx, dir, "cat-file", "-e", from+":"+path); err != nil {
+		return false, nil
+	}
+	// --exit-code: 1 means the file differs from the commit (or is gone).
+	if _, err := run(ctx, r.path(dir), runOpts{env: noOptionalLocks}, "diff", "--quiet", from, "--", path); err == nil {
+		return false, nil
+	} else if exitCode(err) != 1 {
+		return false, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, err := r.write(ctx, dir, runOpts{}, "checkout", "-q", from, "--", path); err != nil {
+		return false, err
+	}
+	return true, nil
+}

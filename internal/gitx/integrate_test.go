@@ -2,6 +2,7 @@ package gitx
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -232,4 +233,56 @@ func TestAbortInProgress(t *testing.T) {
 func runIgnoring(dir string, args ...string) error {
 	_, err := run(context.Background(), dir, runOpts{}, args...)
 	return err
+}
+
+func TestResetSoftFoldsCommits(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r, root := newRepo(t)
+	base, err := r.Head(ctx, "")
+	require.NoError(t, err)
+	writeFile(t, root, "a.txt", "a\n")
+	_, _, err = r.CommitAll(ctx, "", "agent commit 1")
+	require.NoError(t, err)
+	writeFile(t, root, "b.txt", "b\n")
+	_, _, err = r.CommitAll(ctx, "", "agent commit 2")
+	require.NoError(t, err)
+	writeFile(t, root, "c.txt", "c\n")
+
+	require.NoError(t, r.ResetSoft(ctx, "", base))
+	head, err := r.Head(ctx, "")
+	require.NoError(t, err)
+	require.Equal(t, base, head)
+	files, err := StatusFiles(ctx, root)
+	require.NoError(t, err)
+	require.Equal(t, []string{"a.txt", "b.txt", "c.txt"}, files, "every change is still there, uncommitted")
+}
+
+func TestRestoreFile(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r, root := newRepo(t)
+	base, err := r.Head(ctx, "")
+	require.NoError(t, err)
+
+	changed, err := r.RestoreFile(ctx, "", base, "README.md")
+	require.NoError(t, err)
+	require.False(t, changed, "an unchanged file")
+
+	writeFile(t, root, "README.md", "# test\n- [x] ticked by an agent\n")
+	changed, err = r.RestoreFile(ctx, "", base, "README.md")
+	require.NoError(t, err)
+	require.True(t, changed)
+	require.Equal(t, "# test\n", readFile(t, root, "README.md"))
+
+	require.NoError(t, os.Remove(filepath.Join(root, "README.md")))
+	gitT(t, root, "add", "-A")
+	changed, err = r.RestoreFile(ctx, "", base, "README.md")
+	require.NoError(t, err)
+	require.True(t, changed, "a deleted file comes back")
+	require.Empty(t, gitT(t, root, "status", "--porcelain"))
+
+	changed, err = r.RestoreFile(ctx, "", base, "not-in-the-commit.md")
+	require.NoError(t, err)
+	require.False(t, changed)
 }
