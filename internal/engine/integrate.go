@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 
@@ -162,13 +162,18 @@ func (in *integrator) finish(ctx context.Context, title string, phases []*state.
 		}
 		return sha, nil
 	case CommitMessageOnly:
+		// The script is made from the run's line before the changes leave it.
+		script, err := in.commitsScript(ctx, phases, filepath.Join(filepath.Dir(scriptPath), "patches"))
+		if err != nil {
+			return "", fmt.Errorf("writing the commands of %s: %w", scriptPath, err)
+		}
 		if err := in.repo.SquashMerge(ctx, in.mainDir, integrationBranch); err != nil {
 			return "", fmt.Errorf("bringing the run's changes into your work tree: %w", err)
 		}
 		if err := in.repo.UnstageAll(ctx, in.mainDir); err != nil {
 			return "", err
 		}
-		if err := os.WriteFile(scriptPath, []byte(commitsScript(phases)), 0o755); err != nil {
+		if err := os.WriteFile(scriptPath, []byte(script), 0o755); err != nil {
 			return "", fmt.Errorf("writing %s: %w", scriptPath, err)
 		}
 	}
@@ -185,54 +190,122 @@ func commitMessage(p *plan.Phase, agentMsg string, files []string) string {
 	return gitx.ConventionalMessage(gitx.MessageInput{PhaseID: p.ID, DisplayID: p.DisplayID, Name: p.Name, Files: files})
 }
 
+// singleMessage is the message of the one commit of --commit=single: the
+// plan's title, the phases it holds, and a trailer per phase, so the commit
+// says which phases landed in it as the per-phase commits do.
 func singleMessage(title string, phases []*state.Phase) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "feat: %s\n\nImplemented by autobuild, phase by phase:\n", strings.TrimSpace(title))
+	title = strings.TrimSpace(title)
+	if title == "" {
+		title = "implement the plan"
+	}
+	var b, trailers strings.Builder
+	fmt.Fprintf(&b, "feat: %s\n\nImplemented by autobuild, phase by phase:\n", title)
 	for _, p := range phases {
 		if p.Status == state.PhaseComplete {
 			fmt.Fprintf(&b, "- Phase %s: %s\n", p.DisplayID, p.PhaseName)
+			fmt.Fprintf(&trailers, "%s: %s\n", gitx.TrailerKey, p.PhaseID)
 		}
+	}
+	if trailers.Len() > 0 {
+		b.WriteString("\n" + trailers.String())
 	}
 	return b.String()
 }
 
-// commitsScript writes one ready `git add … && git commit …` per completed
-// phase with changes, in completion order.
-func commitsScript(phases []*state.Phase) string {
-	done := slices.Clone(phases)
-	sort.SliceStable(done, func(i, j int) bool {
-		a, b := done[i].Timestamps.Completed, done[j].Timestamps.Completed
-		return a != nil && b != nil && a.Before(*b)
-	})
+// scriptStep is one phase's commit in commits.sh.
+type scriptStep struct {
+	sha, id, message string
+	files            []string
+}
+
+// commitsScript writes commits.sh for --commit=message-only: per phase on
+// the run's line, in completion order, one ready command that stages the
+// phase's changes and commits them with its message. A file that a later
+// phase changes again cannot be staged from the work tree (it holds both
+// phases' changes): the earlier phase stages its own change from a patch
+// written to patchDir (`git apply --cached`), so each commit holds exactly
+// its phase's work and the last one leaves nothing uncommitted.
+func (in *integrator) commitsScript(ctx context.Context, phases []*state.Phase, patchDir string) (string, error) {
+	base := in.rec.runCopy().BaseCommit
+	shas, err := in.repo.Commits(ctx, base, integrationBranch)
+	if err != nil {
+		return "", err
+	}
+	byPhase, err := in.repo.PhaseCommits(ctx, base, integrationBranch)
+	if err != nil {
+		return "", err
+	}
+	idOf := map[string]string{}
+	for id, sha := range byPhase {
+		idOf[sha] = id
+	}
+	steps := make([]scriptStep, 0, len(shas))
+	last := map[string]int{} // file → the last step that changes it
+	for i, sha := range shas {
+		ch, err := gitx.ChangesBetween(ctx, in.mainDir, sha+"^", sha)
+		if err != nil {
+			return "", err
+		}
+		msg, err := in.repo.Message(ctx, sha)
+		if err != nil {
+			return "", err
+		}
+		st := scriptStep{sha: sha, id: idOf[sha], message: strings.TrimRight(msg, "\n"), files: allFiles(ch)}
+		for _, f := range st.files {
+			last[f] = i
+		}
+		steps = append(steps, st)
+	}
+
+	if err := os.RemoveAll(patchDir); err != nil {
+		return "", err
+	}
+	names := map[string]string{}
+	for _, p := range phases {
+		names[p.PhaseID] = fmt.Sprintf("Phase %s: %s", p.DisplayID, p.PhaseName)
+	}
 	var b strings.Builder
 	b.WriteString("#!/bin/sh\n# Written by autobuild (--commit=message-only): one commit per phase, in completion order.\n")
 	b.WriteString("# Review the changes in your work tree, then run: sh .autobuild/commits.sh\nset -e\ncd \"$(git rev-parse --show-toplevel)\"\n")
-	for _, p := range done {
-		if p.Status != state.PhaseComplete || p.Commit == nil {
-			continue
+	for i, st := range steps {
+		var staged, patched []string
+		for _, f := range st.files {
+			if last[f] > i {
+				patched = append(patched, f)
+			} else {
+				staged = append(staged, f)
+			}
 		}
-		files := append(append(slices.Clone(p.Commit.FilesCreated), p.Commit.FilesModified...), p.Commit.FilesDeleted...)
-		if len(files) == 0 {
-			continue
+		var cmds []string
+		if len(patched) > 0 {
+			patch, err := gitx.Patch(ctx, in.mainDir, st.sha+"^", st.sha, patched)
+			if err != nil {
+				return "", err
+			}
+			if err := os.MkdirAll(patchDir, 0o755); err != nil {
+				return "", err
+			}
+			path := filepath.Join(patchDir, fmt.Sprintf("%02d-phase-%s.patch", i+1, state.FileID(orDefault(st.id, "unknown"))))
+			if err := os.WriteFile(path, []byte(patch), 0o644); err != nil {
+				return "", err
+			}
+			rel, err := filepath.Rel(in.mainDir, path)
+			if err != nil {
+				return "", err
+			}
+			cmds = append(cmds, "git apply --cached "+shellQuote(filepath.ToSlash(rel)))
 		}
-		quoted := make([]string, len(files))
-		for i, f := range files {
-			quoted[i] = shellQuote(f)
+		if len(staged) > 0 {
+			quoted := make([]string, len(staged))
+			for i, f := range staged {
+				quoted[i] = shellQuote(f)
+			}
+			cmds = append(cmds, "git add -A -- "+strings.Join(quoted, " "))
 		}
-		msg := stripTrailer(p.Commit.Message)
-		fmt.Fprintf(&b, "git add -A -- %s && git commit -m %s\n", strings.Join(quoted, " "), shellQuote(msg))
+		cmds = append(cmds, "git commit -m "+shellQuote(st.message))
+		fmt.Fprintf(&b, "\n# %s\n%s\n", orDefault(names[st.id], "a commit of the run"), strings.Join(cmds, " && "))
 	}
-	return b.String()
-}
-
-func stripTrailer(msg string) string {
-	var keep []string
-	for _, l := range strings.Split(strings.TrimRight(msg, "\n"), "\n") {
-		if !strings.HasPrefix(l, gitx.TrailerKey+":") {
-			keep = append(keep, l)
-		}
-	}
-	return strings.TrimRight(strings.Join(keep, "\n"), "\n")
+	return b.String(), nil
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
