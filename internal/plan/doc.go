@@ -16,12 +16,12 @@
 // columns are optional — Name (or Title), Parallel With (or Can Run With),
 // Estimate (or Est., Effort), Status — and unknown ones (Wave, Owner) are
 // ignored wherever they stand. Later tables, even with the same header, are
-// part of the document. Cells may hold markdown (`**2A**`, links, code).
-// A row whose Phase cell is empty everywhere is skipped; a "Total" row is
-// skipped; a line without a pipe is skipped (GFM would make a sentence
-// written right below the table a row); a row with cells but no id is a
-// problem. A Phase cell may carry
-// the name too ("2A: Backend"), used when there is no Name column.
+// part of the document. Cells may hold markdown (`**2A**`, links, code); a
+// <br> separates items like a space. A row whose Phase cell is empty
+// everywhere is skipped; a "Total" row is skipped; a line without a pipe is
+// skipped (GFM would make a sentence written right below the table a row);
+// a row with cells but no id is a problem. A Phase cell may carry the name
+// too ("2A: Backend"), used when there is no Name column.
 //
 // Ids: NormalizeID drops a leading "Phase", lowercases and keeps letters and
 // digits ("Phase 2-A" → "2a"). DisplayID is the id as written ("2-A").

@@ -99,8 +99,12 @@ func (d *doc) appendText(b *strings.Builder, n ast.Node) {
 			b.Write(c.Value)
 		case *ast.AutoLink:
 			b.Write(c.URL(d.src))
-		case *ast.RawHTML, *east.TaskCheckBox:
-			// Tags such as <br> and checkboxes carry no text.
+		case *ast.RawHTML:
+			// A tag carries no text, but <br> in a table cell separates
+			// items ("2A<br>2B"), so it stands for a space.
+			b.WriteByte(' ')
+		case *east.TaskCheckBox:
+			// A checkbox carries no text.
 		default:
 			d.appendText(b, c)
 		}

@@ -499,6 +499,15 @@ func TestParseSnippets(t *testing.T) {
 			},
 		},
 		{
+			name:   "line breaks in cells separate items",
+			src:    "| Phase | Name | Depends On |\n|---|---|---|\n| 1 | Setup | - |\n| 2 | Two | - |\n| 3 | Back<br>end | 1<br>2 |\n\n## Phase 1\n\n## Phase 2\n\n## Phase 3\n",
+			phases: []string{"1", "2", "3"},
+			check: func(t *testing.T, p *Plan) {
+				require.Equal(t, []string{"1", "2"}, p.Phase("3").DependsOn)
+				require.Equal(t, "Back end", p.Phase("3").Name)
+			},
+		},
+		{
 			name:   "a sentence right below the table is not a row",
 			src:    "| Phase | Depends On |\n|---|---|\n| 1 | - |\n| 2 | 1 |\nPhase 3 comes later.\n\n## Phase 1\n\n## Phase 2\n",
 			phases: []string{"1", "2"},
