@@ -411,6 +411,18 @@ func TestParseSnippets(t *testing.T) {
 			},
 		},
 		{
+			// Found by FuzzParse: the outer section was never closed.
+			name:   "gates section inside a gates section",
+			src:    table + "# Gates\n\n- build: `make`\n\n## Quality Gates\n\n- test: `make test`\n\n# Phase 1\n\n# Phase 2\n",
+			phases: []string{"1", "2"},
+			check: func(t *testing.T, p *Plan) {
+				require.Equal(t, []Gate{
+					{Kind: "build", Command: "make", Line: 8},
+					{Kind: "test", Command: "make test", Line: 12},
+				}, p.Gates)
+			},
+		},
+		{
 			name: "section-only phase with unknown dependency",
 			src:  table + "## Phase 1: A\n\n## Phase 2: B\n\n## Phase 3: C\n\n> **Depends On**: 2, 8\n",
 			problems: []string{

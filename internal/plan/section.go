@@ -83,6 +83,11 @@ func (d *doc) readOutline(tableLine int, tableIDs map[string]bool) outline {
 			open = &section{line: line, level: h.Level, t: t, first: i}
 			out.sections = append(out.sections, open)
 		case open == nil && gatesHeadings[letters(text)]:
+			if gates != nil {
+				// "## Quality Gates" under "# Gates": the outer section
+				// ends where the inner one starts, so no item is read twice.
+				gates.end = i
+			}
 			gates = &gatesSection{level: h.Level, first: i}
 			out.gates = append(out.gates, gates)
 		}
