@@ -12,10 +12,10 @@
 // Overview table: the first table whose header has a Phase column and a
 // Depends On column (header cells compared by their letters, any case,
 // without asides in parentheses; synonyms: "ID", "Dependencies", "Depends",
-// "Deps", "Requires", "Blocked By", "Prerequisites"). Other
-// columns are optional — Name (or Title), Parallel With (or Can Run With),
-// Estimate (or Est., Effort), Status — and unknown ones (Wave, Owner) are
-// ignored wherever they stand. Later tables, even with the same header, are
+// "Deps", "Requires", "Blocked By", "Prerequisites"). Other columns are
+// optional — Name (or Title), Parallel With (or Can Run With, Can Run In
+// Parallel With), Estimate (or Est., Effort), Status — and unknown ones
+// (Wave, Owner) are ignored wherever they stand. Later tables, even with the same header, are
 // part of the document. Cells may hold markdown (`**2A**`, links, code); a
 // <br> separates items like a space. A row whose Phase cell is empty
 // everywhere is skipped; a "Total" row is skipped; a line without a pipe is

@@ -19,8 +19,10 @@ type sectionMeta struct {
 var metaKeys = map[string]column{
 	"dependson": colDeps, "depends": colDeps, "dependencies": colDeps,
 	"dependency": colDeps, "deps": colDeps, "requires": colDeps,
+	"blockedby": colDeps, "prerequisites": colDeps, "prereqs": colDeps, "dependsupon": colDeps,
 	"parallelwith": colParallel, "canrunwith": colParallel, "runswith": colParallel,
 	"parallel": colParallel, "canrunparallelwith": colParallel,
+	"canruninparallelwith": colParallel, "runsinparallelwith": colParallel,
 	"status": colStatus, "state": colStatus,
 	"estimate": colEstimate, "est": colEstimate, "effort": colEstimate,
 }

@@ -511,6 +511,26 @@ func TestParseSnippets(t *testing.T) {
 			},
 		},
 		{
+			name: "metadata key synonyms",
+			src: "| Phase | Depends On |\n|---|---|\n| 1 | - |\n| 2 | - |\n| 3 | 1 |\n\n## Phase 1\n\n" +
+				"## Phase 2\n\nCan run in parallel with: 1\n\n## Phase 3\n\n> Blocked by: Phase 1\n",
+			phases: []string{"1", "2", "3"},
+			check: func(t *testing.T, p *Plan) {
+				require.Empty(t, p.Phase("2").ParallelWith, "not metadata: the key is not bold")
+				require.False(t, p.HasParallelColumn)
+			},
+		},
+		{
+			name: "metadata key synonyms in a blockquote",
+			src: "| Phase | Depends On |\n|---|---|\n| 1 | - |\n| 2 | - |\n| 3 | 2 |\n\n## Phase 1\n\n" +
+				"## Phase 2\n\n> Can run in parallel with: 1\n\n## Phase 3\n\n> Blocked by: Phase 1\n",
+			phases:   []string{"1", "2", "3"},
+			problems: []string{`p.md:15: phase 3: section says Blocked by "Phase 1" but the table says "2"`},
+			check: func(t *testing.T, p *Plan) {
+				require.Equal(t, []string{"1"}, p.Phase("2").ParallelWith)
+			},
+		},
+		{
 			name:   "line breaks in cells separate items",
 			src:    "| Phase | Name | Depends On |\n|---|---|---|\n| 1 | Setup | - |\n| 2 | Two | - |\n| 3 | Back<br>end | 1<br>2 |\n\n## Phase 1\n\n## Phase 2\n\n## Phase 3\n",
 			phases: []string{"1", "2", "3"},

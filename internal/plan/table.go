@@ -40,10 +40,10 @@ var headerColumns = map[string]column{
 	"phase": colPhase, "phaseid": colPhase, "id": colPhase,
 	"dependson": colDeps, "depends": colDeps, "dependencies": colDeps,
 	"dependency": colDeps, "deps": colDeps, "requires": colDeps,
-	"blockedby": colDeps, "prerequisites": colDeps, "prereqs": colDeps,
+	"blockedby": colDeps, "prerequisites": colDeps, "prereqs": colDeps, "dependsupon": colDeps,
 	"name": colName, "title": colName, "phasename": colName,
 	"parallelwith": colParallel, "canrunwith": colParallel, "parallel": colParallel,
-	"runswith": colParallel,
+	"runswith": colParallel, "canruninparallelwith": colParallel, "runsinparallelwith": colParallel,
 	"estimate": colEstimate, "est": colEstimate, "effort": colEstimate,
 	"status": colStatus, "state": colStatus,
 }
