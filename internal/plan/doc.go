@@ -65,8 +65,9 @@
 //
 // Metadata: before the section's first subheading, "Key: value" lines in a
 // blockquote, or lines with a bold key ("**Depends On**: 1") in paragraphs
-// and lists. Keys: Depends On (and the table's synonyms), Parallel With /
-// Can Run With, Status, Estimate. One line may hold several entries split by
+// and lists. Keys: Depends On (Depends, Dependencies, Deps), Parallel With
+// (Can Run With, Can Run In Parallel With), Status, Estimate; not
+// "Requires" or "Blocked by", which notes use for anything. One line may hold several entries split by
 // "|", "·" or "•". For a phase in the table, the table decides; metadata
 // that disagrees (Depends On, Parallel With when the table has that column,
 // Status when both say something) is a problem. A section's Parallel With

@@ -16,10 +16,12 @@ type sectionMeta struct {
 }
 
 // metaKeys maps metadata keys (letters only) to the column they stand for.
+// Unlike the table's header, a section's notes may say "> Requires: Node
+// 20" or "> Blocked by: legal review" about anything, so only the keys
+// that name phase dependencies for sure are metadata.
 var metaKeys = map[string]column{
 	"dependson": colDeps, "depends": colDeps, "dependencies": colDeps,
-	"dependency": colDeps, "deps": colDeps, "requires": colDeps,
-	"blockedby": colDeps, "prerequisites": colDeps, "prereqs": colDeps, "dependsupon": colDeps,
+	"dependency": colDeps, "deps": colDeps, "dependsupon": colDeps,
 	"parallelwith": colParallel, "canrunwith": colParallel, "runswith": colParallel,
 	"parallel": colParallel, "canrunparallelwith": colParallel,
 	"canruninparallelwith": colParallel, "runsinparallelwith": colParallel,

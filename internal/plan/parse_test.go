@@ -523,9 +523,9 @@ func TestParseSnippets(t *testing.T) {
 		{
 			name: "metadata key synonyms in a blockquote",
 			src: "| Phase | Depends On |\n|---|---|\n| 1 | - |\n| 2 | - |\n| 3 | 2 |\n\n## Phase 1\n\n" +
-				"## Phase 2\n\n> Can run in parallel with: 1\n\n## Phase 3\n\n> Blocked by: Phase 1\n",
+				"## Phase 2\n\n> Can run in parallel with: 1\n\n## Phase 3\n\n> Depends upon: Phase 1\n> Requires: Node 20\n> Blocked by: legal review\n",
 			phases:   []string{"1", "2", "3"},
-			problems: []string{`p.md:15: phase 3: section says Blocked by "Phase 1" but the table says "2"`},
+			problems: []string{`p.md:15: phase 3: section says Depends upon "Phase 1" but the table says "2"`},
 			check: func(t *testing.T, p *Plan) {
 				require.Equal(t, []string{"1"}, p.Phase("2").ParallelWith)
 			},
