@@ -60,6 +60,20 @@ esac`)
 	require.Contains(t, failed.Error.Details, "4-6")
 	require.Contains(t, failed.Error.Message, landed.DisplayID)
 	require.Empty(t, git(t, repo, "status", "--porcelain"), "nothing was half merged")
+	require.Contains(t, failed.Error.SuggestedActions[0], "resume")
+
+	// The conflicting attempt's work is kept, though it was committed on its
+	// branch before the conflict showed.
+	require.NotEmpty(t, failed.Attempts[0].DiffPath)
+	diff, err := os.ReadFile(filepath.Join(repo, failed.Attempts[0].DiffPath))
+	require.NoError(t, err)
+	require.Regexp(t, `\+(left|right) edit`, string(diff))
+
+	// Resume runs the failed phase again on top of the one that landed.
+	r = autobuild(t, repo, "plan.md", "--no-tui", "--resume", "--agent", agentScript(t, `echo "$AUTOBUILD_PHASE_ID" > "$AUTOBUILD_PHASE_ID.txt"`))
+	require.Equal(t, 0, r.code, r.String())
+	require.Equal(t, map[string]int{"1a": 1, "1b": 1}, phaseCommits(t, repo))
+	require.Equal(t, "* main", git(t, repo, "branch"), "no phase or integration branch is left")
 }
 
 func TestEditsOfDifferentLinesOfOneFileIntegrate(t *testing.T) {
@@ -99,6 +113,45 @@ func TestMessageOnlyLeavesChangesAndAScript(t *testing.T) {
 	require.NoError(t, err, string(out))
 	require.Empty(t, git(t, repo, "status", "--porcelain"), "the script commits everything")
 	require.Equal(t, "5", git(t, repo, "rev-list", "--count", head+"..HEAD"))
+	require.Equal(t, map[string]int{"0": 1, "1": 1, "2a": 1, "2b": 1, "3": 1}, phaseCommits(t, repo))
+}
+
+// Two phases changing different lines of one file in message-only mode:
+// commits.sh must give each phase a commit of its own change only, and run
+// through to a clean tree.
+func TestMessageOnlyScriptWhenPhasesShareAFile(t *testing.T) {
+	t.Parallel()
+	repo := repoWithShared(t, twoParallel)
+	head := git(t, repo, "rev-parse", "HEAD")
+	agent := agentScript(t, `case "$AUTOBUILD_PHASE_ID" in
+1a) sed -i '2s/.*/left edit/' shared.txt; echo left > left.txt ;;
+1b) sed -i '10s/.*/right edit/' shared.txt ;;
+esac`)
+	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=message-only", "--agent", agent)
+	require.Equal(t, 0, r.code, r.String())
+	require.Equal(t, head, git(t, repo, "rev-parse", "HEAD"))
+
+	cmd := exec.Command("sh", filepath.Join(repo, ".autobuild", "commits.sh"))
+	cmd.Dir = repo
+	cmd.Env = command(repo).Env
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, string(out))
+	require.Empty(t, git(t, repo, "status", "--porcelain"), "the script commits everything")
+	require.Equal(t, map[string]int{"1a": 1, "1b": 1}, phaseCommits(t, repo), "each commit names its phase")
+	for _, c := range []string{"HEAD", "HEAD~1"} {
+		diff := git(t, repo, "show", "--format=%(trailers:key=Autobuild-Phase,valueonly)", c)
+		switch {
+		case strings.HasPrefix(diff, "1a"):
+			require.Contains(t, diff, "+left edit")
+			require.Contains(t, diff, "+left\n")
+			require.NotContains(t, diff, "right edit", "only phase 1A's change")
+		case strings.HasPrefix(diff, "1b"):
+			require.Contains(t, diff, "+right edit")
+			require.NotContains(t, diff, "left", "only phase 1B's change")
+		default:
+			t.Fatalf("commit %s names no phase:\n%s", c, diff)
+		}
+	}
 }
 
 func TestSingleMakesOneCommit(t *testing.T) {
@@ -113,7 +166,10 @@ func TestSingleMakesOneCommit(t *testing.T) {
 	for _, want := range []string{"Phase 0: Bootstrap", "Phase 2A: Api service", "Phase 3: Integration"} {
 		require.Contains(t, msg, want)
 	}
+	require.Equal(t, map[string]int{"0": 1, "1": 1, "2a": 1, "2b": 1, "3": 1}, phaseCommits(t, repo), "a trailer per phase")
 	require.Empty(t, git(t, repo, "status", "--porcelain"))
+	require.Equal(t, "* main", git(t, repo, "branch"))
+	require.Equal(t, 1, len(strings.Split(git(t, repo, "worktree", "list"), "\n")))
 }
 
 func TestDirtyTreeIsRefused(t *testing.T) {
@@ -123,7 +179,9 @@ func TestDirtyTreeIsRefused(t *testing.T) {
 	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", "true")
 	require.Equal(t, 3, r.code, r.String())
 	require.Contains(t, r.stderr, "uncommitted changes")
+	require.Contains(t, r.stderr, "commit or stash them first")
 	require.Contains(t, r.stderr, "README.md")
+	require.Equal(t, "M README.md", git(t, repo, "status", "--porcelain"), "the user's changes are left alone")
 }
 
 func TestNotARepositoryIsRefused(t *testing.T) {
@@ -132,7 +190,9 @@ func TestNotARepositoryIsRefused(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "plan.md"), fivePhases)
 	r := autobuild(t, dir, "plan.md", "--no-tui", "--commit=auto", "--agent", "true")
 	require.Equal(t, 3, r.code, r.String())
-	require.Contains(t, r.stderr, "git")
+	require.Contains(t, r.stderr, "is not inside a git repository")
+	require.Contains(t, r.stderr, "git init")
+	require.NoDirExists(t, filepath.Join(dir, ".autobuild"))
 }
 
 func TestCommitModeIsRequiredForANewRun(t *testing.T) {
