@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -222,4 +223,36 @@ echo LAST-LINE
 	require.Contains(t, tail, "LAST-LINE")
 	require.Contains(t, tail, "# autobuild: gate test passed", "what comes after the agent is kept too")
 	require.Regexp(t, regexp.MustCompile(`\.\.\. \[\d+ bytes omitted\] \.\.\.`), log)
+}
+
+// Gates detected from the repository whose tool is not installed are shown
+// as not run (tool missing) and do not fail the phase.
+func TestDetectedGateWithMissingToolIsNotRun(t *testing.T) {
+	t.Parallel()
+	plan := "# One\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: Module\n"
+	repo := newRepo(t, plan)
+	writeFile(t, filepath.Join(repo, "go.mod"), "module example.com/x\n\ngo 1.22\n")
+	git(t, repo, "add", "go.mod")
+	git(t, repo, "commit", "-q", "-m", "go.mod")
+
+	// A PATH with git and sh only: no go, no gofmt.
+	bin := t.TempDir()
+	for _, tool := range []string{"git", "sh"} {
+		path, err := exec.LookPath(tool)
+		require.NoError(t, err)
+		require.NoError(t, os.Symlink(path, filepath.Join(bin, tool)))
+	}
+	cmd := command(repo, "plan.md", "--no-tui", "--commit=auto", "--agent", agentScript(t, `echo one > one.txt`))
+	cmd.Env = append(cmd.Env, "PATH="+bin)
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, string(out))
+	require.Contains(t, string(out), "PHASE 1 GATE build TOOL_MISSING - go build ./...")
+	require.Contains(t, string(out), "PHASE 1 COMPLETE")
+
+	p := loadPhase(t, repo, "1")
+	require.Len(t, p.QualityGates, 4)
+	require.Equal(t, state.GateResult{Command: "go test ./...", Status: state.GateMissing,
+		OutputSummary: "not run (tool missing: go)"}, p.QualityGates["test"])
+	prompt := readString(t, filepath.Join(repo, ".autobuild", "prompts", "phase-1.attempt-1.md"))
+	require.NotContains(t, prompt, "go test ./...", "the agent is not asked to pass a gate that cannot run")
 }

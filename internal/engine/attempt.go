@@ -236,6 +236,10 @@ func (r *phaseRunner) runGates(ctx context.Context, p *plan.Phase, req attemptRe
 		case !g.Declared && g.ToolMissing:
 			gr.Status = state.GateMissing
 			gr.OutputSummary = "not run (tool missing: " + g.Tool + ")"
+			fmt.Fprintf(log, "\n# autobuild: gate %s not run (tool missing: %s): %s\n", g.Kind, g.Tool, g.Command)
+			r.rec.emit(event.Event{Kind: event.GateResult, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
+				Attempt: req.Number, MaxAttempts: MaxAttempts,
+				Gate: &event.Gate{Kind: g.Kind, Command: g.Command, Status: gr.Status}})
 		default:
 			fmt.Fprintf(log, "\n# autobuild: gate %s: %s\n", g.Kind, g.Command)
 			left := deadline.Sub(r.cfg.Now())
