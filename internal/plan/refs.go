@@ -82,7 +82,7 @@ func parseRefs(raw string, line int) refList {
 	if isNone(s) {
 		return list
 	}
-	list.optional = optionalAside.MatchString(s)
+	list.optional = strings.Contains(s, "(") && optionalAside.MatchString(s)
 	s = dropParentheticals(s)
 	for _, part := range splitRefs(s) {
 		part = strings.TrimSpace(part)
