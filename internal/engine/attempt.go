@@ -90,7 +90,9 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	if failed(ev) {
 		rep := r.classifier.Classify(ev)
 		rep.Retryable = rep.Type.Retryable()
-		if rep.Retryable && failure.IsCircular(rep, req.Previous) {
+		// A rate-limited attempt is repeated, not fixed: its repeats are
+		// neither a circular fix nor history a fix could repeat.
+		if rep.Retryable && rep.Type.ConsumesRetry() && failure.IsCircular(rep, fixAttempts(req.Previous)) {
 			rep.Circular = true
 			rep.Retryable = false
 		}
@@ -512,6 +514,18 @@ func (r *phaseRunner) rel(path string) string {
 // file system) during an attempt as an agent_error, so it gets the retry.
 func infraFailure(req attemptRequest, started time.Time, err error) failure.Report {
 	return failure.Report{Type: failure.AgentError, Message: err.Error(), Retryable: true, Attempt: req.Number}
+}
+
+// fixAttempts are the reports of earlier attempts that tried a fix: those
+// of types that use up the retry.
+func fixAttempts(reports []failure.Report) []failure.Report {
+	var out []failure.Report
+	for _, r := range reports {
+		if r.Type.ConsumesRetry() {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 func failed(ev failure.Evidence) bool {

@@ -1,0 +1,108 @@
+package engine
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/state"
+)
+
+// gitRepo makes a repository with one commit holding plan.md and returns
+// its directory.
+func gitRepo(t *testing.T, planText string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"config", "user.name", "t"}, {"config", "user.email", "t@example.com"}} {
+		runGit(t, dir, args...)
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "plan.md"), []byte(planText), 0o644))
+	runGit(t, dir, "add", "-A")
+	runGit(t, dir, "commit", "-q", "-m", "initial")
+	return dir
+}
+
+func runGit(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "git %s: %s", strings.Join(args, " "), out)
+	return strings.TrimSpace(string(out))
+}
+
+// events collects the events of a run.
+type events struct {
+	mu   sync.Mutex
+	list []event.Event
+}
+
+func (e *events) Emit(ev event.Event) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.list = append(e.list, ev)
+}
+
+// runPlan runs planText in a fresh repository with a shell command as the
+// agent and no waiting between rate-limited repeats.
+func runPlan(t *testing.T, planText, agentShell string) (Result, string, *events) {
+	t.Helper()
+	repo := gitRepo(t, planText)
+	pl, err := plan.Parse(filepath.Join(repo, "plan.md"), []byte(planText))
+	require.NoError(t, err)
+	sink := &events{}
+	res, err := Run(context.Background(), Config{
+		Dir: repo, Plan: pl, CommitMode: CommitAuto,
+		Agents:  []agent.Agent{{Name: "script", Shell: agentShell}},
+		Grace:   time.Second,
+		Sink:    sink,
+		Backoff: func(int) time.Duration { return 0 },
+	})
+	require.NoError(t, err)
+	return res, repo, sink
+}
+
+const onePhase = "# One\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: Only\n\n## Quality Gates\n\n- test: `true`\n"
+
+// Rate-limited repeats are not a fix tried again: after the repeats the
+// phase gets its retry, and it halts as a failed retry, not as circular.
+func TestRateLimitRepeatsAreNotCircular(t *testing.T) {
+	t.Parallel()
+	res, repo, _ := runPlan(t, onePhase, `echo "working"; echo "Error: 429 rate limit exceeded" >&2; exit 1`)
+	require.Equal(t, state.RunHalted, res.Status)
+	require.Equal(t, "Phase 1 failed after retry (rate_limited)", res.Reason)
+
+	p, err := state.Open(repo).LoadPhase("1")
+	require.NoError(t, err)
+	require.Len(t, p.Attempts, 2*(maxRateLimitRepeats+1), "each attempt is repeated, then the retry is used")
+	for _, a := range p.Attempts {
+		require.Equal(t, failure.RateLimited, a.Error.Type)
+		require.False(t, a.Error.Circular)
+	}
+}
+
+// The same failure twice in a row, across a resume, is still a circular fix.
+func TestRepeatedFixIsCircular(t *testing.T) {
+	t.Parallel()
+	agentShell := `echo "TypeError: cannot read property length of undefined in parseConfig"; exit 1`
+	res, repo, _ := runPlan(t, onePhase, agentShell)
+	require.Equal(t, state.RunHalted, res.Status)
+
+	pl, err := plan.Parse(filepath.Join(repo, "plan.md"), []byte(onePhase))
+	require.NoError(t, err)
+	res, err = Run(context.Background(), Config{Dir: repo, Plan: pl, Resume: true, Grace: time.Second,
+		Agents: []agent.Agent{{Name: "script", Shell: agentShell}}})
+	require.NoError(t, err)
+	require.Contains(t, res.Reason, "same fix tried again")
+}
