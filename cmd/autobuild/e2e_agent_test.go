@@ -256,3 +256,22 @@ func TestDetectedGateWithMissingToolIsNotRun(t *testing.T) {
 	prompt := readString(t, filepath.Join(repo, ".autobuild", "prompts", "phase-1.attempt-1.md"))
 	require.NotContains(t, prompt, "go test ./...", "the agent is not asked to pass a gate that cannot run")
 }
+
+// --agent is repeatable: the retry runs the second agent.
+func TestRetryUsesTheSecondAgent(t *testing.T) {
+	t.Parallel()
+	plan := "# One\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: Only\n\n## Quality Gates\n\n- test: `true`\n"
+	repo := newRepo(t, plan)
+	dir := t.TempDir()
+	first, second := filepath.Join(dir, "first.sh"), filepath.Join(dir, "second.sh")
+	require.NoError(t, os.WriteFile(first, []byte("#!/bin/sh\necho 'I give up'\nexit 1\n"), 0o755))
+	require.NoError(t, os.WriteFile(second, []byte("#!/bin/sh\necho done > done.txt\n"), 0o755))
+	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", first, "--agent", second)
+	require.Equal(t, 0, r.code, r.String())
+	require.Contains(t, r.stdout, "PHASE 1 STARTED - Only (attempt 2/2), agent second.sh")
+	p := loadPhase(t, repo, "1")
+	require.Len(t, p.Attempts, 2)
+	require.Equal(t, "first.sh", p.Attempts[0].Agent)
+	require.Equal(t, "second.sh", p.Attempts[1].Agent)
+	require.Equal(t, "done.txt", git(t, repo, "show", "--format=", "--name-only", "HEAD"))
+}
