@@ -262,3 +262,29 @@ func isAncestorOf(t *testing.T, repo, a, b string) bool {
 	cmd.Dir = repo
 	return cmd.Run() == nil
 }
+
+// --resume and --fresh remove what an earlier run left behind: worktrees
+// under .autobuild/worktrees (registered or plain directories) and their
+// autobuild/phase-* branches, even when the new run halts again.
+func TestResumeAndFreshCleanStaleWorktrees(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, fivePhases)
+	calls := filepath.Join(t.TempDir(), "calls")
+	agent := haltingAgent(t, calls)
+	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", agent)
+	require.Equal(t, 1, r.code, r.String())
+	require.DirExists(t, filepath.Join(repo, ".autobuild", "worktrees", "phase-2a"), "the failed attempt's work is kept until the next run")
+
+	for _, flag := range []string{"--resume", "--fresh"} {
+		stale := filepath.Join(repo, ".autobuild", "worktrees", "phase-zz")
+		git(t, repo, "worktree", "add", "-q", "-b", "autobuild/phase-zz", stale)
+		writeFile(t, filepath.Join(repo, ".autobuild", "worktrees", "phase-yy", "junk.txt"), "left by a crash\n")
+
+		r := autobuild(t, repo, "plan.md", "--no-tui", flag, "--agent", agent)
+		require.Equal(t, 1, r.code, "%s: %s", flag, r.String())
+		require.NoDirExists(t, stale, flag)
+		require.NoDirExists(t, filepath.Join(repo, ".autobuild", "worktrees", "phase-yy"), flag)
+		require.NotContains(t, git(t, repo, "worktree", "list"), "phase-zz", flag)
+		require.NotContains(t, git(t, repo, "branch"), "autobuild/phase-zz", flag)
+	}
+}
