@@ -25,6 +25,10 @@ type PromptInput struct {
 	// PreviousDiffPath is where the previous attempt's diff is kept ("" when
 	// there is none).
 	PreviousDiffPath string
+	// Continues is set when the attempt runs in the worktree of an earlier
+	// attempt of the same run, on top of its work: a retry, or the repeat of
+	// a rate-limited attempt (which keeps its attempt number).
+	Continues bool
 }
 
 // BuildPrompt writes the markdown prompt of one phase attempt (SPEC §4): who
@@ -58,7 +62,7 @@ func BuildPrompt(in PromptInput) string {
 	writeSiblings(&b, in.Siblings)
 	writeRules(&b, in.PlanPath)
 	writeResultFormat(&b, p)
-	if in.Attempt > 1 && len(in.Previous) > 0 {
+	if (in.Attempt > 1 || in.Continues) && len(in.Previous) > 0 {
 		writeRetry(&b, in)
 	}
 	return strings.TrimRight(b.String(), "\n") + "\n"

@@ -111,6 +111,23 @@ func TestBuildPromptRetry(t *testing.T) {
 	require.Greater(t, strings.Index(got, "Previous attempt failed"), strings.Index(got, "End with a result object"))
 }
 
+// A first attempt carries the failure it follows only when it continues an
+// earlier attempt's work (a rate-limited attempt repeated): the history of
+// an earlier run alone does not make a fresh worktree a continuation.
+func TestBuildPromptRepeatOfAFirstAttempt(t *testing.T) {
+	t.Parallel()
+	in := promptInput()
+	in.Attempt = 1
+	in.Previous = []failure.Report{{Type: failure.RateLimited, Message: "rate limited by the model provider: 429", Attempt: 1}}
+	require.NotContains(t, BuildPrompt(in), "Previous attempt failed", "a fresh worktree after a resume")
+
+	in.Continues = true
+	got := BuildPrompt(in)
+	require.Contains(t, got, "## Previous attempt failed")
+	require.Contains(t, got, "- Type: rate_limited")
+	require.Contains(t, got, "Continue the work from where it stopped")
+}
+
 func TestGuidance(t *testing.T) {
 	t.Parallel()
 	tests := []struct {

@@ -71,7 +71,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	}
 	defer log.Close()
 
-	base, err := r.prepareWorktree(ctx, p, req, wt)
+	base, continues, err := r.prepareWorktree(ctx, p, req, wt)
 	if err != nil {
 		if ctx.Err() != nil {
 			return r.interrupted(p, req, started)
@@ -81,7 +81,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	fmt.Fprintf(log, "# autobuild: phase %s attempt %d/%d, agent %s, worktree %s, base %s, time limit %s\n",
 		p.DisplayID, req.Number, MaxAttempts, req.Agent.Name, r.rel(wt), clip.SHA(base), req.Timeout)
 
-	ev, commitMsg, interrupted := r.runAgentAndGates(ctx, p, req, wt, base, started, log, seq)
+	ev, commitMsg, interrupted := r.runAgentAndGates(ctx, p, req, wt, base, continues, started, log, seq)
 	if interrupted {
 		return r.interrupted(p, req, started)
 	}
@@ -115,33 +115,34 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 }
 
 // prepareWorktree creates the phase's worktree from the run's current
-// integration commit for a first attempt; a retry continues in the worktree
-// of the first attempt, on top of its work.
-func (r *phaseRunner) prepareWorktree(ctx context.Context, p *plan.Phase, req attemptRequest, wt string) (string, error) {
+// integration commit for its first attempt in this run. Any later attempt
+// of the run (the retry, or the repeat of a rate-limited attempt) continues
+// in that worktree, on top of the earlier attempt's work (continues).
+func (r *phaseRunner) prepareWorktree(ctx context.Context, p *plan.Phase, req attemptRequest, wt string) (base string, continues bool, err error) {
 	r.integ.mu.Lock()
 	base, reuse := r.bases[p.ID]
 	r.integ.mu.Unlock()
-	if req.Number > 1 && reuse {
+	if reuse {
 		if _, err := os.Stat(wt); err == nil {
-			return base, nil
+			return base, true, nil
 		}
 	}
 	tip := r.integ.Tip()
 	if err := r.repo.AddWorktree(ctx, wt, branchFor(p.ID), tip); err != nil {
-		return "", fmt.Errorf("creating the worktree of phase %s: %w", p.DisplayID, err)
+		return "", false, fmt.Errorf("creating the worktree of phase %s: %w", p.DisplayID, err)
 	}
 	r.integ.mu.Lock()
 	r.bases[p.ID] = tip
 	r.integ.mu.Unlock()
-	return tip, nil
+	return tip, false, nil
 }
 
 // runAgentAndGates runs the agent, then (if it succeeded) the gates, and
 // gathers the evidence. It reports whether the run was interrupted. The
 // attempt's time limit counts from started and covers the agent and the
 // gates together.
-func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req attemptRequest, wt, base string, started time.Time,
-	log io.Writer, seq int) (ev failure.Evidence, commitMsg string, interrupted bool) {
+func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req attemptRequest, wt, base string, continues bool,
+	started time.Time, log io.Writer, seq int) (ev failure.Evidence, commitMsg string, interrupted bool) {
 	if g := r.missingDeclaredGate(); g != nil {
 		// Running the agent first would spend a whole attempt on work that
 		// cannot be verified.
@@ -157,7 +158,7 @@ func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req a
 	}
 	prompt := agent.BuildPrompt(agent.PromptInput{
 		PlanPath: r.cfg.Plan.Path, PlanTitle: r.cfg.Plan.Title, Phase: p, Gates: gatePlan(r.gates),
-		Siblings: req.Siblings, Attempt: req.Number, MaxAttempts: MaxAttempts, Previous: req.Previous,
+		Siblings: req.Siblings, Attempt: req.Number, MaxAttempts: MaxAttempts, Previous: req.Previous, Continues: continues,
 		PreviousDiffPath: r.abs(r.previousDiff(p.ID)),
 	})
 	promptFile := filepath.Join(r.store.Dir(), "prompts", fmt.Sprintf("phase-%s.attempt-%d.md", state.FileID(p.ID), seq))

@@ -106,3 +106,25 @@ func TestRepeatedFixIsCircular(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, res.Reason, "same fix tried again")
 }
+
+// A rate-limited attempt is repeated in the same worktree, on top of what it
+// had done, and its prompt says why.
+func TestRateLimitedRepeatContinuesInTheWorktree(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "repeat-prompt.md")
+	res, repo, _ := runPlan(t, onePhase, `if [ -f started.txt ]; then
+  cp "$AUTOBUILD_PROMPT_FILE" `+out+`; echo done > done.txt
+else
+  echo half > started.txt; echo "overloaded, try again later" >&2; exit 1
+fi`)
+	require.Equal(t, state.RunComplete, res.Status, res.Reason)
+	p, err := state.Open(repo).LoadPhase("1")
+	require.NoError(t, err)
+	require.Len(t, p.Attempts, 2)
+	require.Equal(t, failure.RateLimited, p.Attempts[0].Error.Type)
+	require.Equal(t, 1, p.Attempts[1].Number, "a repeat keeps the attempt number")
+	require.Equal(t, []string{"done.txt", "started.txt"}, p.Commit.FilesCreated, "the first try's work is kept")
+	prompt, err := os.ReadFile(out)
+	require.NoError(t, err)
+	require.Contains(t, string(prompt), "- Type: rate_limited")
+}
