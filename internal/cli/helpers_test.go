@@ -261,10 +261,10 @@ func TestPrintPlanGroups(t *testing.T) {
 		"4 phases in 2 batches; quality gates: detected from the repository at run time\n"+
 		"\n"+
 		"Batch 1\n"+
-		"  1  Base  depends on: -  \n"+
+		"  1  Base  depends on: -\n"+
 		"\n"+
 		"Batch 2 (one after another: 2A then 2B+2C)\n"+
-		"  2A  Left   depends on: 1  \n"+
+		"  2A  Left   depends on: 1\n"+
 		"  2B  Right  depends on: 1  parallel with 2C\n"+
 		"  2C  Done   depends on: 1  parallel with 2B  (complete in the plan: not run)\n",
 		buf.String())

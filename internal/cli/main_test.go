@@ -80,7 +80,7 @@ const fullPlan = "Superplan: Team Notes Service (../../testdata/plans/full.md)\n
 	"  0  Bootstrap  depends on: -  (complete in the plan: not run)\n" +
 	"\n" +
 	"Batch 2\n" +
-	"  1  Domain Model  depends on: 0  \n" +
+	"  1  Domain Model  depends on: 0\n" +
 	"\n" +
 	"Batch 3 (in parallel)\n" +
 	"  2A  Backend API  depends on: 1  parallel with 2B, 2C\n" +
@@ -88,7 +88,7 @@ const fullPlan = "Superplan: Team Notes Service (../../testdata/plans/full.md)\n
 	"  2C  CLI          depends on: 1  parallel with 2A, 2B\n" +
 	"\n" +
 	"Batch 4\n" +
-	"  3  Integration  depends on: 2A, 2B, 2C  \n"
+	"  3  Integration  depends on: 2A, 2B, 2C\n"
 
 func TestMainValidateValid(t *testing.T) {
 	t.Parallel()
@@ -101,17 +101,17 @@ func TestMainValidateValid(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	require.Equal(t, "Minimal plan (../../testdata/plans/minimal.md)\n"+
 		"2 phases in 2 batches; quality gates: detected from the repository at run time\n"+
-		"\nBatch 1\n  1  Hello  depends on: -  \n"+
-		"\nBatch 2\n  2  World  depends on: 1  \n", out)
+		"\nBatch 1\n  1  Hello  depends on: -\n"+
+		"\nBatch 2\n  2  World  depends on: 1\n", out)
 	require.Empty(t, errOut)
 
 	// messy.md has no Parallel With column: a batch's phases run together.
 	code, out, errOut = run(t, "validate", plans+"/messy.md")
 	require.Equal(t, 0, code, errOut)
 	require.Contains(t, out, "10 phases in 6 batches")
-	require.Contains(t, out, "Batch 3 (in parallel)\n  2A   Backend   depends on: 1  \n")
+	require.Contains(t, out, "Batch 3 (in parallel)\n  2A   Backend   depends on: 1\n")
 	require.Contains(t, out, "  4  Docs  depends on: 1, 2A        (skipped in the plan: not run)\n")
-	require.Contains(t, out, "  5  Release  depends on: 1, 2A, 2B, 2-C, 3, 4  \n")
+	require.Contains(t, out, "  5  Release  depends on: 1, 2A, 2B, 2-C, 3, 4\n")
 }
 
 func TestMainValidateWarnings(t *testing.T) {

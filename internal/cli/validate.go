@@ -62,7 +62,13 @@ func printPlan(w io.Writer, pl *plan.Plan) {
 			if p.Done() {
 				extra = strings.TrimSpace(extra + "  (" + string(p.Status) + " in the plan: not run)")
 			}
-			fmt.Fprintf(tw, "  %s\t%s\tdepends on: %s\t%s\n", p.DisplayID, p.Name, deps, extra)
+			row := fmt.Sprintf("  %s\t%s\tdepends on: %s", p.DisplayID, p.Name, deps)
+			if extra != "" {
+				// Only a row with a last column gets a tab: tabwriter pads
+				// every cell a tab ends, which left trailing spaces.
+				row += "\t" + extra
+			}
+			fmt.Fprintln(tw, row)
 		}
 		tw.Flush()
 	}
