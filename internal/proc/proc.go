@@ -93,6 +93,11 @@ func run(ctx context.Context, spec Spec) Result {
 	}
 	cmd.Stdout, cmd.Stderr = pw, pw
 	out := newSink(spec.Output, spec.OnLine)
+	g := startGuard()
+	if g != nil {
+		cmd.SysProcAttr = sysProcAttr(g.pgid())
+		defer g.stop()
+	}
 	if err := cmd.Start(); err != nil {
 		pw.Close()
 		pr.Close()
@@ -111,8 +116,12 @@ func run(ctx context.Context, spec Spec) Result {
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
 
-	res := supervise(ctx, spec, cmd.Process.Pid, waited, out)
-	killGroup(cmd.Process.Pid, syscall.SIGKILL) // no orphans
+	pgid := cmd.Process.Pid
+	if g != nil {
+		pgid = g.pgid()
+	}
+	res := supervise(ctx, spec, pgid, waited, out)
+	killGroup(pgid, syscall.SIGKILL) // no orphans
 	select {
 	case <-drained:
 	case <-time.After(drainWait):
@@ -144,15 +153,16 @@ func command(spec Spec) (*exec.Cmd, error) {
 	cmd.Dir = spec.Dir
 	cmd.Env = append(os.Environ(), spec.Env...)
 	cmd.Stdin = spec.Stdin
-	cmd.SysProcAttr = sysProcAttr()
+	cmd.SysProcAttr = sysProcAttr(0)
 	// Wait must not block on an agent that never reads its stdin.
 	cmd.WaitDelay = time.Second
 	return cmd, nil
 }
 
 // supervise waits for the process, enforcing the timeouts, the context and
-// the hard stop, and turns the wait status into a Result.
-func supervise(ctx context.Context, spec Spec, pid int, waited <-chan error, out *sink) Result {
+// the hard stop on its process group pgid, and turns the wait status into a
+// Result.
+func supervise(ctx context.Context, spec Spec, pgid int, waited <-chan error, out *sink) Result {
 	var res Result
 	var timeout, idle, grace <-chan time.Time
 	if spec.Timeout > 0 {
@@ -173,7 +183,7 @@ func supervise(ctx context.Context, spec Spec, pid int, waited <-chan error, out
 			return
 		}
 		stopping = true
-		killGroup(pid, syscall.SIGTERM)
+		killGroup(pgid, syscall.SIGTERM)
 		t := time.NewTimer(spec.Grace)
 		grace = t.C
 	}
@@ -204,13 +214,13 @@ func supervise(ctx context.Context, spec Spec, pid int, waited <-chan error, out
 			stop()
 		case <-hard:
 			hard = nil
-			killGroup(pid, syscall.SIGKILL)
+			killGroup(pgid, syscall.SIGKILL)
 			if !stopping {
 				stopping = true
 			}
 		case <-grace:
 			grace = nil
-			killGroup(pid, syscall.SIGKILL)
+			killGroup(pgid, syscall.SIGKILL)
 		}
 	}
 }
