@@ -152,13 +152,7 @@ func TestKill9ThenResume(t *testing.T) {
 			for _, f := range stateFiles(t, repo) {
 				jsonValid(t, f)
 			}
-			var r result
-			for i := 0; i < 3; i++ {
-				r = autobuild(t, repo, "plan.md", "--no-tui", "--resume", "--agent", agent)
-				if r.code == 0 {
-					break
-				}
-			}
+			r := autobuild(t, repo, "plan.md", "--no-tui", "--resume", "--agent", agent)
 			require.Equal(t, 0, r.code, "first run:\n%s\nresume:\n%s", out.String(), r.String())
 			require.Equal(t, map[string]int{"0": 1, "1": 1, "2a": 1, "2b": 1, "3": 1}, phaseCommits(t, repo),
 				"every phase landed exactly once")
@@ -178,4 +172,81 @@ func stateFiles(t *testing.T, repo string) []string {
 	}
 	more, _ := filepath.Glob(filepath.Join(dir, "phases", "*.json"))
 	return append(files, more...)
+}
+
+// kill -9 of autobuild leaves no agent and nothing the agent started: the
+// agents' own children are in their phase's process group, which its guard
+// kills when autobuild goes. The resume that follows runs both phases again.
+func TestKill9LeavesNoProcess(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, twoParallel)
+	pids := t.TempDir()
+	cmd := command(repo, "plan.md", "--no-tui", "--commit=auto", "--agent", sleepyAgent(t, pids))
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	require.NoError(t, cmd.Start())
+	waitFor(t, "both agents to start their children", 20*time.Second, func() bool {
+		_, e1 := os.Stat(filepath.Join(pids, "1a.child"))
+		_, e2 := os.Stat(filepath.Join(pids, "1b.child"))
+		return e1 == nil && e2 == nil
+	})
+	require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
+	_ = cmd.Wait()
+	for _, f := range []string{"1a.pid", "1a.child", "1b.pid", "1b.child"} {
+		pid := readPID(t, filepath.Join(pids, f))
+		waitFor(t, fmt.Sprintf("process %s (%d) to die with autobuild", f, pid), 20*time.Second,
+			func() bool { return !alive(pid) })
+	}
+
+	r := autobuild(t, repo, "plan.md", "--no-tui", "--resume", "--agent", "true")
+	require.Equal(t, 0, r.code, "first run:\n%s\nresume:\n%s", out.String(), r.String())
+	for _, id := range []string{"1a", "1b"} {
+		p := loadPhase(t, repo, id)
+		require.Equal(t, state.PhaseComplete, p.Status)
+		require.Equal(t, 1, p.Attempt, "the killed attempt did not use up the retry")
+		require.Equal(t, state.OutcomeInterrupted, p.Attempts[0].Outcome)
+	}
+}
+
+// The first Ctrl-C sends SIGTERM to every running phase's process group; an
+// agent that ignores it is killed by the second Ctrl-C, and the run still
+// ends as interrupted, with nothing left running.
+func TestSecondInterruptKillsStubbornAgents(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, twoParallel)
+	pids := t.TempDir()
+	agent := agentScript(t, `trap 'echo TERM >> `+pids+`/$AUTOBUILD_PHASE_ID.term' TERM
+echo $$ > `+pids+`/$AUTOBUILD_PHASE_ID.pid
+sleep 300 &
+echo $! > `+pids+`/$AUTOBUILD_PHASE_ID.child
+while :; do wait; done`)
+	cmd := command(repo, "plan.md", "--no-tui", "--commit=auto", "--agent", agent)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	require.NoError(t, cmd.Start())
+	waitFor(t, "both agents to start", 20*time.Second, func() bool {
+		_, e1 := os.Stat(filepath.Join(pids, "1a.child"))
+		_, e2 := os.Stat(filepath.Join(pids, "1b.child"))
+		return e1 == nil && e2 == nil
+	})
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	waitFor(t, "the agents to get SIGTERM", 20*time.Second, func() bool {
+		_, e1 := os.Stat(filepath.Join(pids, "1a.term"))
+		_, e2 := os.Stat(filepath.Join(pids, "1b.term"))
+		return e1 == nil && e2 == nil
+	})
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	require.Equal(t, 130, exitCode(cmd.Wait()), "stdout:\n%s\nstderr:\n%s", &stdout, &stderr)
+	require.Contains(t, stderr.String(), "Ctrl-C again to kill them now")
+	require.Contains(t, stderr.String(), "killing running phases")
+	for _, f := range []string{"1a.pid", "1a.child", "1b.pid", "1b.child"} {
+		pid := readPID(t, filepath.Join(pids, f))
+		require.False(t, alive(pid), "process %s (%d) was left running", f, pid)
+	}
+	require.Equal(t, state.RunInterrupted, loadRun(t, repo).Status)
+	for _, id := range []string{"1a", "1b"} {
+		p := loadPhase(t, repo, id)
+		require.Equal(t, state.PhasePending, p.Status)
+		require.Equal(t, state.OutcomeInterrupted, p.Attempts[0].Outcome)
+	}
 }
