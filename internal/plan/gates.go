@@ -19,13 +19,13 @@ var gateKindNames = map[string]string{
 
 // gateItem matches "test: cmd" once bold markers are gone; the key is a
 // short run of words.
-var gateItem = regexp.MustCompile(`^([\pL][\pL \-]{0,30}?)\s*:\s*(.*)$`)
+var gateItem = regexp.MustCompile(`^([\pL][\pL\pN _\-]{0,30}?)\s*:\s*(.*)$`)
 
 // readGates reads the list items of the plan's Quality Gates sections:
 // "- test: `go test ./...`", "- **lint**: golangci-lint run". Every
 // top-level item must be a gate; other text in the section is prose.
 func (b *builder) readGates(sections []*gatesSection) {
-	firstLine := map[string]int{}
+	seen := map[string]bool{} // gate kinds read so far
 	for _, g := range sections {
 		for _, n := range b.doc.blocks[g.first+1 : g.end] {
 			list, ok := n.(*ast.List)
@@ -33,14 +33,14 @@ func (b *builder) readGates(sections []*gatesSection) {
 				continue
 			}
 			for item := list.FirstChild(); item != nil; item = item.NextSibling() {
-				b.readGateItem(item, firstLine)
+				b.readGateItem(item, seen)
 			}
 		}
 	}
 }
 
 // readGateItem reads one list item of a Quality Gates section.
-func (b *builder) readGateItem(item ast.Node, firstLine map[string]int) {
+func (b *builder) readGateItem(item ast.Node, seen map[string]bool) {
 	block := item.FirstChild()
 	if block == nil {
 		return
@@ -63,7 +63,7 @@ func (b *builder) readGateItem(item ast.Node, firstLine map[string]int) {
 		return
 	}
 	written := strings.TrimSpace(m[1])
-	kind, ok := gateKindNames[letters(written)]
+	kind, ok := gateKind(written)
 	if !ok {
 		b.problem(line, CodePlanInvalid, fmt.Sprintf("unknown quality gate kind %q (want build, lint, format, typecheck or test)", written))
 		return
@@ -73,12 +73,36 @@ func (b *builder) readGateItem(item ast.Node, firstLine map[string]int) {
 		b.problem(line, CodePlanInvalid, fmt.Sprintf("quality gate %q has no command", written))
 		return
 	}
-	if first, dup := firstLine[kind]; dup {
-		b.problem(line, CodePlanInvalid, fmt.Sprintf("duplicate quality gate %q (first defined at line %d)", kind, first))
+	if seen[kind] {
+		// Unit and end-to-end tests, say: both must pass, so they run as one
+		// gate of their kind, in plan order. A gate per kind keeps the state
+		// file's quality_gates (keyed by kind) and the classification (the
+		// kind gives the failure type) as they are.
+		for i := range b.plan.Gates {
+			if b.plan.Gates[i].Kind == kind {
+				b.plan.Gates[i].Command += " && " + command
+			}
+		}
 		return
 	}
-	firstLine[kind] = line
+	seen[kind] = true
 	b.plan.Gates = append(b.plan.Gates, Gate{Kind: kind, Command: command, Line: line})
+}
+
+// gateKind reads the kind of a gate from what the plan calls it: "test",
+// "**Lint**", "Type check", or a name whose last word says it ("Unit tests",
+// "E2E tests", "Go build").
+func gateKind(written string) (string, bool) {
+	if kind, ok := gateKindNames[letters(written)]; ok {
+		return kind, true
+	}
+	words := strings.FieldsFunc(written, func(r rune) bool { return r == ' ' || r == '-' || r == '_' })
+	for i := len(words) - 1; i >= 0; i-- {
+		if kind, ok := gateKindNames[letters(words[i])]; ok {
+			return kind, true
+		}
+	}
+	return "", false
 }
 
 // gateCommand takes the command out of the rest of a gate item: the first

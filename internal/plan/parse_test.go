@@ -246,7 +246,6 @@ func TestParseInvalid(t *testing.T) {
 			`bad-gate.md:10: unknown quality gate kind "deploy" (want build, lint, format, typecheck or test)`,
 			`bad-gate.md:11: quality gate "lint" has no command`,
 			`bad-gate.md:12: quality gate "run everything" is not written as "kind: command"`,
-			`bad-gate.md:13: duplicate quality gate "test" (first defined at line 9)`,
 		}},
 		{"multi-problem.md", CodeCircularDependency, []string{
 			`multi-problem.md:6: unknown dependency "9" in phase 2`,
