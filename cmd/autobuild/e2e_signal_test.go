@@ -158,7 +158,14 @@ func TestKill9ThenResume(t *testing.T) {
 				"every phase landed exactly once")
 			require.Empty(t, git(t, repo, "status", "--porcelain"))
 			for _, id := range []string{"0", "1", "2a", "2b", "3"} {
-				require.Equal(t, state.PhaseComplete, loadPhase(t, repo, id).Status)
+				p := loadPhase(t, repo, id)
+				require.Equal(t, state.PhaseComplete, p.Status)
+				require.NotNil(t, p.Commit, "phase %s", id)
+				sha := git(t, repo, "log", "--format=%H", "--grep", "^Autobuild-Phase: "+id+"$")
+				require.Equal(t, sha, p.Commit.SHA, "phase %s records the commit that landed", id)
+				require.Equal(t, git(t, repo, "log", "-1", "--format=%B", sha)+"\n", p.Commit.Message)
+				require.NotEmpty(t, p.Commit.FilesCreated, "phase %s", id)
+				require.Equal(t, state.OutcomeComplete, p.Attempts[len(p.Attempts)-1].Outcome)
 			}
 		})
 	}

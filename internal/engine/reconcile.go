@@ -42,22 +42,19 @@ func reconcile(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *recorder,
 	}
 	for _, p := range cfg.Plan.Phases {
 		sha, ok := landed[p.ID]
-		if !ok || rec.get(p.ID).Status == state.PhaseComplete {
+		if !ok || !landedUnrecorded(rec.get(p.ID)) {
 			continue
 		}
+		commit := recoveredCommit(ctx, repo, sha)
 		rec.phase(p.ID, func(ps *state.Phase) {
 			ps.Status = state.PhaseComplete
-			if ps.Commit == nil {
-				ps.Commit = &state.Commit{Message: "(recovered from the commit's Autobuild-Phase trailer)"}
+			ps.Commit = commit
+			if run.CommitMode != CommitAuto {
+				ps.Commit.SHA = "" // the run's line, not your branch: it lands at the end
 			}
-			if run.CommitMode == CommitAuto {
-				ps.Commit.SHA = sha
-			}
-			for i := range ps.Attempts {
-				if ps.Attempts[i].Outcome == state.OutcomeInterrupted || ps.Attempts[i].Outcome == state.OutcomeRunning {
-					ps.Attempts[i].Outcome = state.OutcomeComplete
-				}
-			}
+			last := &ps.Attempts[len(ps.Attempts)-1]
+			last.Outcome = state.OutcomeComplete
+			ps.Attempt = last.Number
 		})
 	}
 
@@ -136,6 +133,36 @@ func replayOnFixes(ctx context.Context, repo *gitx.Repo, rec *recorder, integDir
 	}
 	rec.updateRun(func(r *state.Run) { r.BaseCommit = head })
 	return newTip, nil
+}
+
+// landedUnrecorded reports whether a phase whose commit is on the run's line
+// was stopped between landing it and recording it: its last attempt was
+// still running (a kill -9) or was interrupted (Ctrl-C during integration).
+// Any other phase with a commit on the line is there by a person's choice: a
+// phase file edited to pending, or deleted, is documented recovery that runs
+// the phase again, so the trailer does not override it.
+func landedUnrecorded(ps state.Phase) bool {
+	if ps.Status == state.PhaseComplete || ps.Status == state.PhaseSkipped || len(ps.Attempts) == 0 {
+		return false
+	}
+	switch ps.Attempts[len(ps.Attempts)-1].Outcome {
+	case state.OutcomeRunning, state.OutcomeInterrupted:
+		return true
+	}
+	return false
+}
+
+// recoveredCommit describes a phase's landed commit from git, for a phase
+// whose state file never got it.
+func recoveredCommit(ctx context.Context, repo *gitx.Repo, sha string) *state.Commit {
+	c := &state.Commit{SHA: sha, Message: "(recovered from the commit's " + gitx.TrailerKey + " trailer)\n"}
+	if msg, err := repo.Message(ctx, sha); err == nil {
+		c.Message = msg
+	}
+	if ch, err := gitx.ChangesBetween(ctx, repo.Root(), sha+"^", sha); err == nil {
+		c.FilesCreated, c.FilesModified, c.FilesDeleted = ch.Created, ch.Modified, ch.Deleted
+	}
+	return c
 }
 
 func isAncestor(ctx context.Context, repo *gitx.Repo, a, b string) bool {
