@@ -283,3 +283,36 @@ func TestHandEditedPhaseFilesRunAgain(t *testing.T) {
 	}
 	require.Len(t, loadPhase(t, repo, "2b").Attempts, 2, "the edited file's history is kept")
 }
+
+// A corrupt run.json stops every run but --fresh, which its message names as
+// the way out; the file is left as it was until then.
+func TestCorruptRunFileIsKeptUntilFresh(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, fivePhases)
+	calls := filepath.Join(t.TempDir(), "calls")
+	agent := workingAgent(t, calls, "")
+	require.Equal(t, 0, autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", agent).code)
+	bad := filepath.Join(repo, ".autobuild", "run.json")
+	writeFile(t, bad, `{"schema_version": 1, "status": "runn`)
+
+	for _, args := range [][]string{{"--resume"}, {}, {"--commit=auto"}} {
+		r := autobuild(t, repo, append([]string{"plan.md", "--no-tui", "--agent", agent}, args...)...)
+		require.Equal(t, 3, r.code, r.String())
+		require.Contains(t, r.stderr, ".autobuild/run.json is corrupt")
+		require.Contains(t, r.stderr, "--fresh")
+		b, err := os.ReadFile(bad)
+		require.NoError(t, err)
+		require.Equal(t, `{"schema_version": 1, "status": "runn`, string(b), "never silently replaced")
+	}
+	st := autobuild(t, repo, "status")
+	require.Equal(t, 3, st.code, st.String())
+	require.Contains(t, st.stderr, ".autobuild/run.json is corrupt")
+
+	r := autobuild(t, repo, "plan.md", "--no-tui", "--fresh", "--agent", agent)
+	require.Equal(t, 2, r.code, "the mode of the unreadable run is unknown: %s", r.String())
+	require.Contains(t, r.stderr, "--commit is required")
+	r = autobuild(t, repo, "plan.md", "--no-tui", "--fresh", "--commit=auto", "--agent", agent)
+	require.Equal(t, 0, r.code, r.String())
+	require.Equal(t, 2, countCalls(t, calls, "0"), "fresh starts from the first phase")
+	require.Equal(t, state.RunComplete, loadRun(t, repo).Status)
+}

@@ -16,7 +16,12 @@ import (
 func prepare(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Store) (*state.Run, map[string]*state.Phase, error) {
 	existing, err := store.LoadRun()
 	if err != nil && !errors.Is(err, state.ErrNoRun) {
-		return nil, nil, refused("%w", err)
+		if !cfg.Fresh {
+			return nil, nil, refused("%w", err)
+		}
+		// --fresh is the way out that the corrupt file's message names:
+		// the file goes with the rest of .autobuild/.
+		existing = nil
 	}
 	if cfg.Fresh {
 		if cfg.CommitMode == "" && existing != nil {
