@@ -205,6 +205,12 @@ func TestKill9LeavesNoProcess(t *testing.T) {
 			func() bool { return !alive(pid) })
 	}
 
+	st := autobuild(t, repo, "status")
+	require.Equal(t, 0, st.code, st.String())
+	require.Contains(t, st.stdout, fmt.Sprintf("stopped (its autobuild process, pid %d, is gone)", cmd.Process.Pid),
+		"run.json still says running; status tells the truth")
+	require.Contains(t, st.stdout, "autobuild plan.md --resume")
+
 	r := autobuild(t, repo, "plan.md", "--no-tui", "--resume", "--agent", "true")
 	require.Equal(t, 0, r.code, "first run:\n%s\nresume:\n%s", out.String(), r.String())
 	for _, id := range []string{"1a", "1b"} {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -56,9 +57,18 @@ func newStatus(s Streams) *cobra.Command {
 
 func printStatus(w io.Writer, snap *state.Snapshot) {
 	r := snap.Run
-	fmt.Fprintf(w, "%s (%s): %s, commit=%s, agent %s\n", r.PlanTitle, r.PlanPath, r.Status, r.CommitMode, strings.Join(r.Agents, ", "))
+	status := string(r.Status)
+	if r.Status == state.RunRunning && r.PID > 0 && !processAlive(r.PID) {
+		// run.json says running, but its process is gone: killed (kill -9,
+		// a closed laptop) before it could write how it ended.
+		status = fmt.Sprintf("stopped (its autobuild process, pid %d, is gone)", r.PID)
+	}
+	fmt.Fprintf(w, "%s (%s): %s, commit=%s, agent %s\n", r.PlanTitle, r.PlanPath, status, r.CommitMode, strings.Join(r.Agents, ", "))
 	if r.HaltReason != "" {
 		fmt.Fprintf(w, "Reason: %s\n", r.HaltReason)
+	}
+	if strings.HasPrefix(status, "stopped") {
+		fmt.Fprintf(w, "Continue it with: autobuild %s --resume (phases whose commit landed stay complete)\n", quoteArg(r.PlanPath))
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -94,6 +104,13 @@ func statusDetail(p *state.Phase) string {
 		return p.LastOutput
 	}
 	return ""
+}
+
+// processAlive reports whether a process with this pid exists (one of
+// another user counts: signalling it is refused, not unknown).
+func processAlive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 // findRoot returns the repository root containing dir, or dir itself when it
