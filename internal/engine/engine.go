@@ -121,6 +121,16 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err := cfg.defaults(); err != nil {
 		return Result{}, err
 	}
+	res, err := run(ctx, cfg)
+	if err != nil && res.Status == "" && ctx.Err() != nil {
+		// Ctrl-C while the run was starting: its git commands were
+		// stopped, which is an interrupt, not a refusal to start.
+		return res, &Error{Code: ExitInterrupted, Err: fmt.Errorf("interrupted before any phase started: %w", err)}
+	}
+	return res, err
+}
+
+func run(ctx context.Context, cfg Config) (Result, error) {
 	repo, err := gitx.Open(ctx, cfg.Dir)
 	if err != nil {
 		return Result{}, refused("%w", err)
