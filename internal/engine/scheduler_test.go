@@ -3,7 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
-	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -36,6 +36,7 @@ type fakeRunner struct {
 	calls      map[string]int
 	log        []string
 	start, end map[string]time.Time // key "2a#1"
+	timeouts   map[string]time.Duration
 	running    int
 	maxRunning int
 }
@@ -52,10 +53,12 @@ func (f *fakeRunner) attempt(ctx context.Context, req attemptRequest) attemptRes
 	}
 	key := fmt.Sprintf("%s#%d", id, req.Number)
 	f.start[key] = time.Now()
+	f.timeouts[key] = req.Timeout
 	f.log = append(f.log, "start "+key)
 	f.running++
 	f.maxRunning = max(f.maxRunning, f.running)
 	f.mu.Unlock()
+	f.rec.phase(id, func(p *state.Phase) { p.Status = state.PhaseRunning })
 
 	select {
 	case <-time.After(step.dur):
@@ -128,7 +131,7 @@ func newSchedFixture(t *testing.T, src string, maxParallel int, script map[strin
 	})
 	rec := newRecorder(store, sink, time.Now, &state.Run{}, phases)
 	fr := &fakeRunner{rec: rec, script: script, calls: map[string]int{},
-		start: map[string]time.Time{}, end: map[string]time.Time{}}
+		start: map[string]time.Time{}, end: map[string]time.Time{}, timeouts: map[string]time.Duration{}}
 	s := &scheduler{plan: pl, runner: fr, rec: rec, maxParallel: maxParallel, timeout: time.Minute,
 		agents: []agent.Agent{{Name: "one"}, {Name: "two"}}, backoff: func(int) time.Duration { return time.Second },
 		sleep: sleepCtx, complete: map[string]bool{}, failed: map[string]*failure.Report{}}
@@ -234,6 +237,8 @@ func TestSchedulerRateLimitDoesNotUseTheRetry(t *testing.T) {
 	})
 }
 
+// An interrupt stops the run without a failure: the stopped phase and
+// everything after it are pending (resume runs them), nothing is blocked.
 func TestSchedulerInterrupt(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newSchedFixture(t, diamondPlan, 3, map[string][]fakeStep{"1": {{dur: time.Hour}}})
@@ -245,7 +250,64 @@ func TestSchedulerInterrupt(t *testing.T) {
 		status, _ := f.sched.execute(ctx)
 		require.Equal(t, state.RunInterrupted, status)
 		require.Zero(t, f.runner.calls["2a"])
+		require.Equal(t, 1, f.runner.calls["1"], "an interrupted attempt is not retried")
+		require.Equal(t, state.PhaseComplete, f.sched.rec.get("0").Status)
+		for _, id := range []string{"1", "2a", "2b", "2c", "3"} {
+			require.Equal(t, state.PhasePending, f.sched.rec.get(id).Status, id)
+			require.Empty(t, f.sched.rec.get(id).BlockedBy, id)
+		}
+		require.Empty(t, kinds(*f.events, event.PhaseBlocked, event.PhaseRetrying))
 	})
+}
+
+// kinds returns the events of the given kinds, in order.
+func kinds(events []event.Event, want ...event.Kind) []event.Event {
+	var out []event.Event
+	for _, e := range events {
+		if slices.Contains(want, e.Kind) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// The scheduler's own events: a batch start names the phases it will run,
+// a retry is announced before it starts, and a phase downstream of a failed
+// one is blocked by it (only the root cause is named).
+func TestSchedulerEmitsTypedEvents(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newSchedFixture(t, diamondPlan, 3, map[string][]fakeStep{
+			"2a": {{dur: time.Second, fail: failure.LintError}, {dur: time.Second}},
+			"2c": {{dur: time.Second, fail: failure.TestFailure}, {dur: time.Second, fail: failure.TestFailure}},
+		})
+		f.sched.complete["0"] = true // as the engine marks a phase an earlier run completed
+		status, reason := f.sched.execute(context.Background())
+		require.Equal(t, state.RunHalted, status)
+		require.Equal(t, "Phase 2C failed after retry (test_failure)", reason)
+
+		got := kinds(*f.events, event.BatchStarted, event.PhaseRetrying, event.PhaseBlocked)
+		require.Len(t, got, 5, "%+v", got)
+		require.Equal(t, event.Event{Kind: event.BatchStarted, Batch: 2, Phases: []string{"1"}}, strip(got[0]),
+			"batch 1 holds only a completed phase: not started")
+		require.Equal(t, event.Event{Kind: event.BatchStarted, Batch: 3, Phases: []string{"2A", "2B", "2C"}}, strip(got[1]))
+		for i, id := range []string{"2A", "2C"} {
+			e := got[2+i]
+			require.Equal(t, event.PhaseRetrying, e.Kind)
+			require.Equal(t, id, e.DisplayID)
+			require.Equal(t, 2, e.Attempt)
+			require.Equal(t, MaxAttempts, e.MaxAttempts)
+			require.Contains(t, e.Line, "with the failure as context")
+			require.False(t, f.runner.start[strings.ToLower(id)+"#2"].Before(e.Time), "announced before it starts")
+		}
+		require.Equal(t, event.Event{Kind: event.PhaseBlocked, PhaseID: "3", DisplayID: "3", PhaseName: "Integration",
+			BlockedBy: []string{"2C"}}, strip(got[4]))
+	})
+}
+
+// strip zeroes an event's time, which the recorder stamps.
+func strip(e event.Event) event.Event {
+	e.Time = time.Time{}
+	return e
 }
 
 func TestSchedulerRetryUsesTheSecondAgent(t *testing.T) {
@@ -264,5 +326,75 @@ func TestFailedUpstreamNamesOnlyRootCauses(t *testing.T) {
 	require.Empty(t, failedUpstream(pl, "2b", map[string]bool{"2a": true}))
 }
 
-var _ = filepath.Join
-var _ = strings.Join
+// With a Parallel With column, only phases that name each other run
+// together; a phase naming nobody runs after them, once their retries too
+// have ended, one group after another in plan order.
+func TestSchedulerGroupsOfABatchRunOneAfterAnother(t *testing.T) {
+	const plan = `# Groups
+
+| Phase | Name | Depends On | Parallel With |
+|---|---|---|---|
+| 1 | Core | - | - |
+| 2A | Api | 1 | 2B |
+| 2B | Ui | 1 | 2A |
+| 2C | Docs | 1 | - |
+
+## Phase 1: Core
+## Phase 2A: Api
+## Phase 2B: Ui
+## Phase 2C: Docs
+`
+	synctest.Test(t, func(t *testing.T) {
+		f := newSchedFixture(t, plan, 4, map[string][]fakeStep{
+			"2a": {{dur: time.Second, fail: failure.TestFailure}, {dur: 3 * time.Second}},
+			"2b": {{dur: 2 * time.Second}},
+		})
+		status, _ := f.sched.execute(context.Background())
+		require.Equal(t, state.RunComplete, status)
+		r := f.runner
+		require.Equal(t, r.start["2a#1"], r.start["2b#1"], "2A and 2B name each other: together")
+		require.False(t, r.start["2a#2"].Before(r.end["2b#1"]), "the retry waits for the running sibling")
+		require.False(t, r.start["2c#1"].Before(r.end["2a#2"]), "2C waits for the group, retry included")
+		require.Equal(t, 2, r.maxRunning)
+	})
+}
+
+// Once a sibling has failed for good, the run halts: the retryable failures
+// of the batch are not retried, and every one of them is named as blocking
+// what depends on it.
+func TestSchedulerDoesNotRetryOnceASiblingHalts(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newSchedFixture(t, diamondPlan, 3, map[string][]fakeStep{
+			"2a": {{dur: time.Second, fail: failure.TestFailure}},
+			"2b": {{dur: 2 * time.Second, fail: failure.DependencyMissing}},
+			"2c": {{dur: 3 * time.Second}},
+		})
+		status, reason := f.sched.execute(context.Background())
+		require.Equal(t, state.RunHalted, status)
+		require.Equal(t, "Phase 2B failed with dependency_missing, which is not retryable", reason)
+		require.Equal(t, 1, f.runner.calls["2a"], "no retry once the run halts")
+		require.Equal(t, state.PhaseFailed, f.sched.rec.get("2a").Status)
+		require.Equal(t, state.PhaseComplete, f.sched.rec.get("2c").Status, "the running sibling finished")
+		require.Equal(t, []string{"2A", "2B"}, f.sched.rec.get("3").BlockedBy)
+		require.Empty(t, kinds(*f.events, event.PhaseRetrying))
+	})
+}
+
+// Two failed retries halt with both named; a retry after a timeout gets
+// twice the time, other retries the same.
+func TestSchedulerHaltNamesEveryFailedRetry(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newSchedFixture(t, diamondPlan, 3, map[string][]fakeStep{
+			"2a": {{dur: time.Second, fail: failure.Timeout}, {dur: time.Second, fail: failure.TestFailure}},
+			"2c": {{dur: time.Second, fail: failure.LintError}, {dur: time.Second, fail: failure.LintError}},
+		})
+		status, reason := f.sched.execute(context.Background())
+		require.Equal(t, state.RunHalted, status)
+		require.Contains(t, reason, "Phase 2A failed after retry (test_failure)")
+		require.Contains(t, reason, "Phase 2C failed after retry (lint_error)")
+		require.Equal(t, time.Minute, f.runner.timeouts["2a#1"])
+		require.Equal(t, 2*time.Minute, f.runner.timeouts["2a#2"], "a retry after a timeout gets twice the time")
+		require.Equal(t, time.Minute, f.runner.timeouts["2c#2"])
+		require.Equal(t, []string{"2A", "2C"}, f.sched.rec.get("3").BlockedBy)
+	})
+}
