@@ -3,6 +3,7 @@ package state
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -50,7 +51,23 @@ func (s *Store) Lock() (*Lock, error) {
 		_ = fl.Unlock()
 		return nil, err
 	}
+	s.removeTemps()
 	return &Lock{fl: fl}, nil
+}
+
+// removeTemps deletes the temporary files that a run killed in the middle of
+// an atomic write left behind. Only the lock's holder writes state files, so
+// any temporary file found by it is stale. Best effort: readers skip them
+// anyway.
+func (s *Store) removeTemps() {
+	for _, dir := range []string{s.Dir(), s.PhasesDir()} {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if !e.IsDir() && isTemp(e.Name()) {
+				_ = os.Remove(filepath.Join(dir, e.Name()))
+			}
+		}
+	}
 }
 
 // Unlock releases the lock. The file stays: removing it would race with a

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -85,4 +86,31 @@ func TestLockFreedWhenHolderIsKilled(t *testing.T) {
 	require.NoError(t, err, "a killed holder never blocks the next run")
 	require.Equal(t, os.Getpid(), readLockPID(s.LockPath()))
 	require.NoError(t, lock.Unlock())
+}
+
+// A run killed in the middle of an atomic write leaves a temporary file; the
+// next holder of the lock removes it, and never a state file.
+func TestLockRemovesStaleTemps(t *testing.T) {
+	t.Parallel()
+	s := Open(t.TempDir())
+	require.NoError(t, s.Init())
+	require.NoError(t, s.SaveRun(&Run{PlanPath: "plan.md"}))
+	require.NoError(t, s.SavePhase(&Phase{PhaseID: "2a"}))
+	stale := []string{
+		filepath.Join(s.Dir(), ".run.json"+tempMarker+"123"),
+		filepath.Join(s.PhasesDir(), ".phase-2a.json"+tempMarker+"456"),
+	}
+	for _, p := range stale {
+		require.NoError(t, os.WriteFile(p, []byte(`{"half`), 0o644))
+	}
+	lock, err := s.Lock()
+	require.NoError(t, err)
+	defer lock.Unlock()
+	for _, p := range stale {
+		require.NoFileExists(t, p)
+	}
+	_, err = s.LoadRun()
+	require.NoError(t, err)
+	_, err = s.LoadPhase("2a")
+	require.NoError(t, err)
 }
