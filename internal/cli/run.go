@@ -235,12 +235,7 @@ func commandLine(o *runOptions, mode string) string {
 		return o.commands(mode)
 	}
 	parts := []string{programName()}
-	skip := false
 	for _, a := range os.Args[1:] {
-		if skip {
-			skip = false
-			continue
-		}
 		switch {
 		case a == "--resume" || a == "--fresh" || a == "--dry-run":
 			continue
@@ -301,6 +296,10 @@ func interrupts(parent context.Context, s Streams) (context.Context, <-chan stru
 				} else {
 					fmt.Fprintln(s.Err, "autobuild: killing running phases")
 					close(hard)
+					// A third Ctrl-C gets the default action and ends
+					// autobuild itself, should it hang after all; the
+					// phases' guards take their processes down with it.
+					signal.Stop(sigs)
 					return
 				}
 			case <-done:

@@ -1,0 +1,41 @@
+package cli
+
+import (
+	"context"
+	"io"
+	"os"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The first Ctrl-C (or SIGTERM) halts gracefully: the run's context ends;
+// the second is the hard stop that kills every running phase at once.
+//
+// Not parallel: the signals go to the whole test process, and a parallel
+// test running the engine would take them as its own.
+func TestInterruptsFirstHaltsSecondKills(t *testing.T) {
+	ctx, hard, stop := interrupts(context.Background(), Streams{Out: io.Discard, Err: io.Discard})
+	defer stop()
+
+	require.NoError(t, syscall.Kill(os.Getpid(), syscall.SIGINT))
+	select {
+	case <-ctx.Done():
+	case <-time.After(time.Minute):
+		t.Fatal("the first SIGINT did not end the run's context")
+	}
+	select {
+	case <-hard:
+		t.Fatal("one signal was taken for two")
+	default:
+	}
+
+	require.NoError(t, syscall.Kill(os.Getpid(), syscall.SIGTERM))
+	select {
+	case <-hard:
+	case <-time.After(time.Minute):
+		t.Fatal("the second signal did not kill the phases")
+	}
+}
