@@ -1,11 +1,13 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -248,6 +250,60 @@ func TestJSONOutputIsOneEventPerLine(t *testing.T) {
 	require.Contains(t, lines[0], `"event":"run_started"`)
 	require.Contains(t, lines[len(lines)-1], `"event":"run_complete"`)
 	require.Contains(t, r.stdout, `"event":"phase_output"`)
+	for _, l := range lines {
+		require.True(t, json.Valid([]byte(l)), "not one JSON object: %q", l)
+	}
+}
+
+// On a halt, --json still prints nothing but events: the failures carry
+// their report, the blocked phase what blocks it, and the last event says
+// why the run halted.
+func TestJSONOutputOfAHaltedRun(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, fivePhases)
+	calls := filepath.Join(t.TempDir(), "calls")
+	r := autobuild(t, repo, "plan.md", "--json", "--commit=auto", "--agent", haltingAgent(t, calls))
+	require.Equal(t, 1, r.code, r.String())
+	type ev struct {
+		Event     string          `json:"event"`
+		Time      time.Time       `json:"time"`
+		DisplayID string          `json:"display_id"`
+		Attempt   int             `json:"attempt"`
+		Line      string          `json:"line"`
+		BlockedBy []string        `json:"blocked_by"`
+		Failure   *failure.Report `json:"failure"`
+	}
+	var events []ev
+	for _, l := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		var e ev
+		require.NoError(t, json.Unmarshal([]byte(l), &e), "not one JSON object: %q", l)
+		require.False(t, e.Time.IsZero(), l)
+		events = append(events, e)
+	}
+	var failed []ev
+	var blocked *ev
+	for i, e := range events {
+		switch e.Event {
+		case "phase_failed":
+			failed = append(failed, e)
+		case "phase_blocked":
+			blocked = &events[i]
+		}
+	}
+	require.Len(t, failed, 2)
+	for i, e := range failed {
+		require.Equal(t, "2A", e.DisplayID)
+		require.Equal(t, i+1, e.Attempt)
+		require.NotNil(t, e.Failure)
+		require.Equal(t, failure.TestFailure, e.Failure.Type)
+	}
+	require.NotNil(t, blocked)
+	require.Equal(t, "3", blocked.DisplayID)
+	require.Equal(t, []string{"2A"}, blocked.BlockedBy)
+	last := events[len(events)-1]
+	require.Equal(t, "run_halted", last.Event)
+	require.Equal(t, "Phase 2A failed after retry (test_failure)", last.Line)
+	require.NotContains(t, r.stdout, "AUTOBUILD HALTED", "no summary box on the JSON stream")
 }
 
 // Hand edits of phase files are documented recovery (SPEC §3): a phase file
