@@ -158,6 +158,23 @@ func TestHaltSummaryAfterFailedRetry(t *testing.T) {
 	require.Equal(t, 0, st.code, st.String())
 	require.Regexp(t, `2A\s+Api service\s+failed\s+2/2`, st.stdout)
 	require.Contains(t, st.stdout, "blocked by 2A")
+	require.Contains(t, st.stdout, "halted")
+
+	st = autobuild(t, t.TempDir(), "status", "--json", repo)
+	require.Equal(t, 0, st.code, st.String())
+	var snap state.Snapshot
+	require.NoError(t, json.Unmarshal([]byte(st.stdout), &snap), st.stdout)
+	require.Equal(t, state.RunHalted, snap.Run.Status)
+	require.Equal(t, "Phase 2A failed after retry (test_failure)", snap.Run.HaltReason)
+	byID := map[string]*state.Phase{}
+	for _, p := range snap.Phases {
+		byID[p.PhaseID] = p
+	}
+	require.Len(t, byID, 5)
+	require.Equal(t, state.PhaseFailed, byID["2a"].Status)
+	require.Equal(t, failure.TestFailure, byID["2a"].Error.Type)
+	require.Len(t, byID["2a"].Attempts, 2)
+	require.Equal(t, []string{"2A"}, byID["3"].BlockedBy)
 }
 
 func TestResumeAfterAFixDoesNotRerunCompletedPhases(t *testing.T) {
