@@ -167,6 +167,8 @@ func TestSingleMakesOneCommit(t *testing.T) {
 		require.Contains(t, msg, want)
 	}
 	require.Equal(t, map[string]int{"0": 1, "1": 1, "2a": 1, "2b": 1, "3": 1}, phaseCommits(t, repo), "a trailer per phase")
+	require.Equal(t, git(t, repo, "rev-parse", "HEAD"), loadRun(t, repo).FinalCommit, "run.json names the commit")
+	require.Contains(t, r.stdout, "5 phases, 1 commit,")
 	require.Empty(t, git(t, repo, "status", "--porcelain"))
 	require.Equal(t, "* main", git(t, repo, "branch"))
 	require.Equal(t, 1, len(strings.Split(git(t, repo, "worktree", "list"), "\n")))

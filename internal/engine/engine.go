@@ -207,6 +207,7 @@ func run(ctx context.Context, cfg Config) (Result, error) {
 func finish(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Store, rec *recorder, integ *integrator,
 	status state.RunStatus, reason string, res Result) (Result, error) {
 	run := rec.runCopy()
+	finalCommit := ""
 	if status == state.RunComplete {
 		phases := orderedPhases(cfg.Plan, rec)
 		sha, err := integ.finish(ctx, cfg.Plan.Title, phases, store.CommitsScriptPath())
@@ -214,6 +215,7 @@ func finish(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 		case err != nil:
 			status, reason = state.RunHalted, "all phases completed, but landing them failed: "+err.Error()
 		case sha != "":
+			finalCommit = sha
 			reason = fmt.Sprintf("all phases complete; single commit %s on %s", clip.SHA(sha), orDefault(run.Branch, "HEAD"))
 		case run.CommitMode == CommitMessageOnly:
 			reason = "all phases complete; changes are uncommitted in the work tree, commit them with: sh .autobuild/commits.sh"
@@ -225,6 +227,9 @@ func finish(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 	now := cfg.Now().UTC()
 	rec.updateRun(func(r *state.Run) {
 		r.Status, r.HaltReason, r.Finished = status, reason, &now
+		if finalCommit != "" {
+			r.FinalCommit = finalCommit
+		}
 		if status == state.RunComplete {
 			r.HaltReason = ""
 		}

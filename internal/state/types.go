@@ -34,8 +34,10 @@ type Run struct {
 	BaseCommit string `json:"base_commit"`
 	// IntegrationCommit is the tip of the run's line: every completed phase
 	// up to now, integrated.
-	IntegrationCommit string    `json:"integration_commit"`
-	Status            RunStatus `json:"status"`
+	IntegrationCommit string `json:"integration_commit"`
+	// FinalCommit is the one commit of --commit=single, once it is made.
+	FinalCommit string    `json:"final_commit,omitempty"`
+	Status      RunStatus `json:"status"`
 	// HaltReason says why a halted or interrupted run stopped.
 	HaltReason string     `json:"halt_reason,omitempty"`
 	PID        int        `json:"pid"`

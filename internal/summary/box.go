@@ -28,13 +28,18 @@ func (b *box) row(s string) {
 	b.lines = append(b.lines, "║ "+pad(s, b.inner)+" ║")
 }
 
-// text adds s wrapped to the box at spaces, continuation lines indented by
-// indent. Each line of s is cleaned of what would break the border (tabs,
+// text adds s wrapped to the box at spaces; every line but the first
+// (wrapped, or after a newline in s) is indented by indent. Each line of s is cleaned of what would break the border (tabs,
 // colour codes, control characters) and keeps its own leading spaces.
 func (b *box) text(s string, indent int) {
-	for _, para := range strings.Split(s, "\n") {
-		for i, l := range wrapWords(cleanLine(para), b.inner, indent) {
-			if i > 0 {
+	for n, para := range strings.Split(s, "\n") {
+		// Only the very first line of s starts at the box's edge.
+		width, indented := b.inner, b.inner-indent
+		if n > 0 {
+			width = indented
+		}
+		for i, l := range wrapWords(cleanLine(para), width, width-indented) {
+			if i > 0 || n > 0 {
 				l = strings.Repeat(" ", indent) + l
 			}
 			b.row(l)

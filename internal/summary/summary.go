@@ -150,6 +150,9 @@ func complete(in Input, width int) string {
 			total += p.Timestamps.DurationSeconds
 		}
 	}
+	if in.Run != nil && in.Run.CommitMode == "single" && in.Run.FinalCommit != "" {
+		commits = 1 // the phases' work landed as the run's one commit
+	}
 	b.blank()
 	elapsed := ""
 	if in.Run != nil && in.Run.Finished != nil {
@@ -163,7 +166,11 @@ func complete(in Input, width int) string {
 			b.text("Changes are uncommitted in the work tree; commit them phase by phase with: sh "+
 				filepath.ToSlash(filepath.Join(orDefault(in.StateDir, ".autobuild/"), "commits.sh")), 2)
 		case "single":
-			b.text("All phases were committed as one commit on "+orDefault(in.Run.Branch, "HEAD")+".", 2)
+			if in.Run.FinalCommit != "" {
+				b.text("All phases were committed as one commit: "+clip.SHA(in.Run.FinalCommit)+" on "+orDefault(in.Run.Branch, "HEAD")+".", 2)
+			} else {
+				b.text("Nothing changed: no commit was made.", 2)
+			}
 		default:
 			if in.Run.Branch != "" {
 				b.text("Commits are on branch "+in.Run.Branch+".", 2)

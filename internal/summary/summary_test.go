@@ -107,6 +107,7 @@ func TestBoxKeepsItsBorderWithHostileText(t *testing.T) {
 	rep := *in.Phases[3].Error
 	rep.GateOutput = "# example.com/calc/calc\ncalc/format_test.go:14:13: undefined: Format\nFAIL\texample.com/calc/calc [build failed]\n\x1b[31mFAIL\x1b[0m\n10%\r100%"
 	rep.SuggestedActions = []string{"run the tests in the phase's worktree to see the failures: go test ./..."}
+	rep.Details = "shared.txt: phase 1A changed lines 3-5, phase 1B changed lines 4-6 and then some more words to fill the line\nother.txt: phase 1A changed lines 10-12"
 	in.Phases[3].Error = &rep
 	in.ResumeCommand = "cd /tmp/autobuild-demo-598705225/calc && autobuild plan.md --agent sim --scenario /tmp/autobuild-demo-598705225/scenario.json --resume"
 	in.FreshCommand = "cd /tmp/autobuild-demo-598705225/calc && autobuild plan.md --agent sim --scenario /tmp/autobuild-demo-598705225/scenario.json --fresh --commit=auto"
@@ -121,5 +122,24 @@ func TestBoxKeepsItsBorderWithHostileText(t *testing.T) {
 		require.Contains(t, flat, "go test ./...", "width %d", width)
 		require.Contains(t, flat, "--agent sim --scenario", "width %d", width)
 		require.Contains(t, flat, "FAIL example.com/calc/calc [build failed]", "width %d", width)
+		require.Contains(t, out, "║            other.txt:", "width %d: a second line of details is indented under the first", width)
 	}
+}
+
+// In single mode the phases have no commits of their own: the summary counts
+// and names the run's one commit.
+func TestCompleteSummarySingleModeCountsTheOneCommit(t *testing.T) {
+	in := haltedInput()
+	fin := in.Run.Started.Add(time.Minute)
+	in.Run.Status, in.Run.Finished, in.Run.CommitMode = state.RunComplete, &fin, "single"
+	in.Phases = in.Phases[:3]
+	for _, p := range in.Phases {
+		p.Commit = &state.Commit{Message: "feat: " + p.PhaseName, FilesCreated: []string{"a.go"}}
+	}
+	out := Render(in, 80)
+	require.Contains(t, out, "3 phases, 0 commits", "no commit yet without a final commit")
+	in.Run.FinalCommit = "abcdef0123456789"
+	out = Render(in, 80)
+	require.Contains(t, out, "3 phases, 1 commit,")
+	require.Contains(t, out, "one commit: abcdef0 on main")
 }
