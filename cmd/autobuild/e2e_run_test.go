@@ -389,3 +389,34 @@ func TestCorruptRunFileIsKeptUntilFresh(t *testing.T) {
 	require.Equal(t, 2, countCalls(t, calls, "0"), "fresh starts from the first phase")
 	require.Equal(t, state.RunComplete, loadRun(t, repo).Status)
 }
+
+// In the modes that leave the branch alone, --resume after a fix replays
+// the run's commits on top of it. A kill -9 in the middle of that replay
+// loses none of them: the next resume starts the replay over.
+func TestKill9DuringReplayOnAFix(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, fivePhases)
+	calls := filepath.Join(t.TempDir(), "calls")
+	agent := haltingAgent(t, calls)
+	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=message-only", "--agent", agent)
+	require.Equal(t, 1, r.code, r.String())
+	writeFile(t, filepath.Join(repo, "FIXED"), "yes\n")
+	git(t, repo, "add", "FIXED")
+	git(t, repo, "commit", "-q", "-m", "fix: what 2A needed")
+
+	crash := command(repo, "plan.md", "--no-tui", "--resume", "--agent", agent)
+	crash.Env = append(crash.Env, "AUTOBUILD_CRASH_AT=replayed:1")
+	out, _ := crash.CombinedOutput()
+	require.Equal(t, -1, crash.ProcessState.ExitCode(), "killed in the middle of the replay:\n%s", out)
+
+	r = autobuild(t, repo, "plan.md", "--no-tui", "--resume", "--agent", agent)
+	require.Equal(t, 0, r.code, r.String())
+	for _, id := range []string{"0", "1", "2b"} {
+		require.Equal(t, 1, countCalls(t, calls, id), "phase %s is not re-run", id)
+	}
+	for _, id := range []string{"0", "1", "2a", "2b", "3"} {
+		b, err := os.ReadFile(filepath.Join(repo, "src", id, "work.txt"))
+		require.NoError(t, err, "phase %s's work reached the work tree", id)
+		require.Equal(t, "phase "+id+"\n", string(b))
+	}
+}

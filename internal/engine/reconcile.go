@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
@@ -21,13 +23,16 @@ func reconcile(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *recorder,
 		if bs, _ := repo.Branches(ctx, integrationBranch); len(bs) > 0 {
 			start = integrationBranch
 		}
+		start = cmp.Or(run.ReplayFrom, start)
 		if err := repo.AddWorktree(ctx, integDir, integrationBranch, start); err != nil {
 			return "", refused("creating the integration worktree: %w", err)
 		}
 	} else {
-		// A kill in the middle of a cherry-pick leaves it half done.
+		// A kill in the middle of a cherry-pick leaves it half done; one in
+		// the middle of a replay onto fix commits leaves the line with
+		// only some of the run's commits: the replay starts over.
 		repo.AbortInProgress(ctx, integDir)
-		if err := repo.ResetHard(ctx, integDir, "HEAD"); err != nil {
+		if err := repo.ResetHard(ctx, integDir, cmp.Or(run.ReplayFrom, "HEAD")); err != nil {
 			return "", refused("cleaning the integration worktree: %w", err)
 		}
 	}
@@ -112,15 +117,27 @@ func replayOnFixes(ctx context.Context, repo *gitx.Repo, rec *recorder, integDir
 	if err != nil {
 		return "", refused("reading the run's commits: %w", err)
 	}
+	// Written before the line moves, so that a kill during the replay
+	// finds the line's old tip again.
+	rec.updateRun(func(r *state.Run) { r.ReplayFrom = tip })
+	if err := rec.failed(); err != nil {
+		return "", refused("%w", err)
+	}
+	restore := func() {
+		_ = repo.ResetHard(ctx, integDir, tip) // put the run's line back as it was
+		rec.updateRun(func(r *state.Run) { r.ReplayFrom = "" })
+	}
 	if err := repo.ResetHard(ctx, integDir, head); err != nil {
+		restore()
 		return "", refused("moving the run's line onto your branch: %w", err)
 	}
-	for _, c := range commits {
+	for i, c := range commits {
 		_, conflicts, err := repo.CherryPick(ctx, integDir, c)
 		if err == nil && len(conflicts) == 0 {
+			crashAt("replayed", strconv.Itoa(i+1))
 			continue
 		}
-		_ = repo.ResetHard(ctx, integDir, tip) // put the run's line back as it was
+		restore()
 		if err != nil {
 			return "", refused("replaying the run's work (%s) on your commits: %w", clip.SHA(c), err)
 		}
@@ -129,9 +146,10 @@ func replayOnFixes(ctx context.Context, repo *gitx.Repo, rec *recorder, integDir
 	}
 	newTip, err := repo.Head(ctx, integDir)
 	if err != nil {
+		restore()
 		return "", refused("reading the integration worktree: %w", err)
 	}
-	rec.updateRun(func(r *state.Run) { r.BaseCommit = head })
+	rec.updateRun(func(r *state.Run) { r.BaseCommit, r.IntegrationCommit, r.ReplayFrom = head, newTip, "" })
 	return newTip, nil
 }
 

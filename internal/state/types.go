@@ -35,6 +35,10 @@ type Run struct {
 	// IntegrationCommit is the tip of the run's line: every completed phase
 	// up to now, integrated.
 	IntegrationCommit string `json:"integration_commit"`
+	// ReplayFrom is set while --resume replays the run's line onto fix
+	// commits (message-only and single modes): the line's tip before the
+	// replay, from which a replay cut short by a kill starts over.
+	ReplayFrom string `json:"replay_from,omitempty"`
 	// FinalCommit is the one commit of --commit=single, once it is made.
 	FinalCommit string    `json:"final_commit,omitempty"`
 	Status      RunStatus `json:"status"`
