@@ -420,3 +420,48 @@ func TestKill9DuringReplayOnAFix(t *testing.T) {
 		require.Equal(t, "phase "+id+"\n", string(b))
 	}
 }
+
+// Uncommitted changes stop a run; when they are the earlier run's own work,
+// the refusal says so and what to do.
+func TestDirtyTreeLeftByTheRunItself(t *testing.T) {
+	t.Run("message-only, complete", func(t *testing.T) {
+		t.Parallel()
+		repo := newRepo(t, fivePhases)
+		agent := workingAgent(t, filepath.Join(t.TempDir(), "calls"), "")
+		require.Equal(t, 0, autobuild(t, repo, "plan.md", "--no-tui", "--commit=message-only", "--agent", agent).code)
+		r := autobuild(t, repo, "plan.md", "--no-tui", "--agent", agent)
+		require.Equal(t, 3, r.code, r.String())
+		require.Contains(t, r.stderr, "complete and left its changes uncommitted")
+		require.Contains(t, r.stderr, "sh .autobuild/commits.sh")
+	})
+	// A kill -9 between bringing the run's changes onto the branch and
+	// committing them (--commit=single) leaves them staged, the run
+	// "running" with every phase complete.
+	t.Run("single, killed while landing", func(t *testing.T) {
+		t.Parallel()
+		repo := newRepo(t, fivePhases)
+		calls := filepath.Join(t.TempDir(), "calls")
+		agent := workingAgent(t, calls, "")
+		require.Equal(t, 0, autobuild(t, repo, "plan.md", "--no-tui", "--commit=single", "--agent", agent).code)
+		git(t, repo, "reset", "-q", "--soft", "HEAD~1")
+		store := state.Open(repo)
+		run := loadRun(t, repo)
+		run.Status, run.Finished, run.FinalCommit = state.RunRunning, nil, ""
+		require.NoError(t, store.SaveRun(run))
+
+		r := autobuild(t, repo, "plan.md", "--no-tui", "--agent", agent)
+		require.Equal(t, 3, r.code, r.String())
+		require.Contains(t, r.stderr, "stopped while it brought the finished run's changes onto your branch")
+		require.Contains(t, r.stderr, "git stash -u")
+
+		git(t, repo, "stash", "-q", "-u")
+		r = autobuild(t, repo, "plan.md", "--no-tui", "--agent", agent)
+		require.Equal(t, 0, r.code, r.String())
+		require.Equal(t, 1, countCalls(t, calls, "2a"), "no phase runs again")
+		require.Equal(t, "2", git(t, repo, "rev-list", "--count", "HEAD"), "one commit for the run")
+		require.Empty(t, git(t, repo, "status", "--porcelain"))
+		for _, id := range []string{"0", "1", "2a", "2b", "3"} {
+			require.FileExists(t, filepath.Join(repo, "src", id, "work.txt"))
+		}
+	})
+}

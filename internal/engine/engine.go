@@ -153,7 +153,7 @@ func run(ctx context.Context, cfg Config) (Result, error) {
 	if dirty, err := repo.Dirty(ctx); err != nil {
 		return res, refused("checking the work tree: %w", err)
 	} else if len(dirty) > 0 {
-		return res, refused("the work tree has uncommitted changes; commit or stash them first, so autobuild's commits contain only its own work:\n  %s", joinMax(dirty, 10))
+		return res, refused("%s:\n  %s", dirtyAdvice(store), joinMax(dirty, 10))
 	}
 
 	run, phases, err := prepare(ctx, &cfg, repo, store)
@@ -245,6 +245,38 @@ func finish(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 		return res, fmt.Errorf("the run's state could not be written completely: %w", err)
 	}
 	return res, nil
+}
+
+// dirtyAdvice says what to do about uncommitted changes that stop a run
+// from starting. They may be the earlier run's own work: left on purpose by
+// a complete message-only run, or left by a run killed while it brought its
+// changes onto the branch at the end (message-only, single).
+func dirtyAdvice(store *state.Store) string {
+	const plain = "the work tree has uncommitted changes; commit or stash them first, so autobuild's commits contain only its own work"
+	run, err := store.LoadRun()
+	if err != nil || run.CommitMode == CommitAuto {
+		return plain
+	}
+	switch run.Status {
+	case state.RunComplete:
+		if run.CommitMode == CommitMessageOnly {
+			return "the run in .autobuild/ is complete and left its changes uncommitted, as --commit=message-only does: " +
+				"commit them (sh .autobuild/commits.sh makes one commit per phase) or put them aside (git stash -u) before another run"
+		}
+	case state.RunRunning:
+		phases, err := store.LoadPhases()
+		if err != nil || len(phases) == 0 {
+			return plain
+		}
+		for _, p := range phases {
+			if p.Status != state.PhaseComplete && p.Status != state.PhaseSkipped {
+				return plain
+			}
+		}
+		return "autobuild was stopped while it brought the finished run's changes onto your branch, so these uncommitted " +
+			"changes are probably its own work: put them aside (git stash -u) and run again to land them, or commit them yourself"
+	}
+	return plain
 }
 
 func orderedPhases(pl *plan.Plan, rec *recorder) []*state.Phase {
