@@ -12,8 +12,10 @@ import (
 // runInfo is what the header knows about the run as a whole.
 type runInfo struct {
 	title, commitMode, agent string
-	// planPath is the run's plan as run.json names it (watch mode).
+	// planPath and agents are the run's plan and agents as run.json names
+	// them (watch mode), for the hints.
 	planPath       string
+	agents         []string
 	started, ended time.Time
 	// status is "" before the run started, then running, then the terminal
 	// status.

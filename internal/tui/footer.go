@@ -8,6 +8,9 @@ import (
 	"charm.land/lipgloss/v2"
 )
 
+// maxNoticeLines bounds how much of the screen a notice may take.
+const maxNoticeLines = 4
+
 // footerLines is the bottom of the screen: status lines (a state error in
 // watch mode, the halting progress, a notice), the full help when asked for,
 // and last the question being asked, the search input, or the help line of
@@ -28,10 +31,14 @@ func (m *Model) footerLines(w int) []string {
 		add(s.Notice, "The watch stopped; press q to quit.")
 	}
 	if m.notice != "" {
+		// A notice often holds a command to copy: it wraps between words
+		// rather than losing its end.
+		style := s.Notice
 		if m.noticeErr {
-			add(s.Error, m.notice)
-		} else {
-			add(s.Notice, m.notice)
+			style = s.Error
+		}
+		for _, l := range wrapWords(m.notice, w, maxNoticeLines) {
+			lines = append(lines, style.Render(l))
 		}
 	}
 	if m.fullHelp {
@@ -107,9 +114,13 @@ func (m *Model) runControls(onSummary bool) []key.Binding {
 		out = append(out, k.Log)
 	}
 	if m.ended() || (m.startErr != nil && !m.readOnly()) {
-		if m.readOnly() {
+		// A complete run has nothing to resume: r and F explain that when
+		// pressed, but are not offered.
+		switch {
+		case m.complete():
+		case m.readOnly():
 			out = append(out, helpKey(k.Resume, "r", "how to resume"))
-		} else {
+		default:
 			out = append(out, k.Resume, k.Fresh)
 		}
 		if !onSummary && m.summaryIn != nil {

@@ -1,9 +1,14 @@
 package tui
 
 import (
+	"slices"
+	"strings"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"strings"
+
+	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
 // handleKey routes a key press: ctrl+c always interrupts; a pending
@@ -98,22 +103,35 @@ func (m *Model) resumeHint() string {
 	return m.withPlan("autobuild PLAN.md --resume")
 }
 
-// freshHint is the command to start over, for read-only mode.
+// freshHint is the command to start over, for read-only mode and the
+// completion screen. In watch mode it names the run's commit mode, which a
+// fresh run needs.
 func (m *Model) freshHint() string {
 	hint := m.opts.FreshCommand
 	if hint == "" {
 		hint = "autobuild PLAN.md --fresh"
 	}
+	if strings.Contains(hint, "PLAN.md") && m.run.commitMode != "" && !strings.Contains(hint, "--commit") {
+		hint += " --commit=" + m.run.commitMode
+	}
 	return m.withPlan(hint)
 }
 
-// withPlan puts the run's plan path (from run.json, in watch mode) in place
-// of the PLAN.md placeholder of a hint.
+// withPlan puts the run's plan path and agents (from run.json, in watch
+// mode) in place of the PLAN.md placeholder of a hint. Only agents named by
+// their --agent value (a preset or sim) are given: a command-line agent is
+// recorded by its program's name alone, which --agent would not take back.
 func (m *Model) withPlan(hint string) string {
 	if m.run.planPath == "" {
 		return hint
 	}
-	return strings.ReplaceAll(hint, "PLAN.md", shellQuote(m.run.planPath))
+	args := shellQuote(m.run.planPath)
+	for _, a := range m.run.agents {
+		if a == agent.SimName || slices.Contains(agent.Presets(), a) {
+			args += " --agent " + a
+		}
+	}
+	return strings.ReplaceAll(hint, "PLAN.md", args)
 }
 
 func shellQuote(s string) string {
@@ -123,15 +141,26 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// canStart reports whether r or F may start a run now.
+// canStart reports whether r or F may start a run now: after a halt or an
+// interruption, or when the first start failed; not after a complete run,
+// which has nothing left to resume.
 func (m *Model) canStart() bool {
-	return !m.readOnly() && !m.active && (m.ended() || m.startErr != nil)
+	return !m.readOnly() && !m.active && !m.complete() && (m.ended() || m.startErr != nil)
+}
+
+// complete reports whether the run shown has completed.
+func (m *Model) complete() bool {
+	return !m.active && m.run.status == state.RunComplete
 }
 
 func (m *Model) resume() tea.Cmd {
 	switch {
-	case m.readOnly() && m.run.status == "running":
+	case m.complete():
+		m.setNotice("The run is complete: every phase is done, there is nothing to resume.", false)
+	case m.readOnly() && m.run.status == state.RunRunning:
 		m.setNotice("Read-only: the run is going on in another process.", false)
+	case m.readOnly() && m.run.status == "":
+		m.setNotice("Read-only, and there is no run yet to resume.", false)
 	case m.readOnly():
 		m.setNotice("Read-only. To resume, run: "+m.resumeHint(), false)
 	case m.canStart():
@@ -144,8 +173,14 @@ func (m *Model) resume() tea.Cmd {
 
 func (m *Model) fresh() tea.Cmd {
 	switch {
+	case m.complete():
+		// Starting over would redo every phase on top of their commits:
+		// possible, but never by a stray key on the completion screen.
+		m.setNotice("The run is complete. To build the plan again from the start, quit and run: "+m.freshHint(), false)
+	case m.readOnly() && m.run.status == state.RunRunning:
+		m.setNotice("Read-only. To start over, stop the run (ctrl+c where it runs), then run: "+m.freshHint(), false)
 	case m.readOnly():
-		m.setNotice("Read-only. To start over, stop the run and run: "+m.freshHint(), false)
+		m.setNotice("Read-only. To start over, run: "+m.freshHint(), false)
 	case m.canStart():
 		m.ask = askFresh
 	case m.active:

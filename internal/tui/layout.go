@@ -51,6 +51,12 @@ func (m *Model) relayout() {
 	if sw := min(w, 100); m.summaryIn != nil && sw != m.lay.summaryWidth {
 		m.renderSummary()
 	}
+	// A taller body (a notice gone, a resize) must not leave the summary
+	// scrolled past its end, showing blank lines.
+	m.summaryVP.SetYOffset(m.summaryVP.YOffset())
+	// The help line tells how far the summary is scrolled, which is known
+	// only now that the viewport has its size.
+	m.lay.footer[len(m.lay.footer)-1] = m.lastLine(w)
 }
 
 // logHeight is the number of log lines the detail pane shows.

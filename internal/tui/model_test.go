@@ -358,7 +358,7 @@ func TestWatchMode(t *testing.T) {
 	require.Equal(t, "from the log file", h.m.byID["2b"].last)
 
 	h.key("F")
-	require.Contains(t, h.screen(), "Read-only. To start over, stop the run and run: autobuild plan.md --fresh")
+	require.Contains(t, squashSpaces(h.screen()), "Read-only. To start over, stop the run (ctrl+c where it runs), then run: autobuild plan.md --fresh")
 
 	// The run halts: the summary opens, r explains how to resume.
 	live.finish(haltEnd())
@@ -402,12 +402,16 @@ func TestWatchHintsNameTheRunsPlan(t *testing.T) {
 	live.finish(haltEnd())
 	snap := snapshotOf(live.m, state.RunHalted, "Phase 2B failed twice")
 	snap.Run.PlanPath = "docs/my plan.md"
+	// A preset's name is its --agent value; a command-line agent is
+	// recorded by its program's name only, which --agent would not take.
+	snap.Run.Agents = []string{"claude", "fix.sh"}
 	ch <- watch.Update{Snapshot: snap}
 	h.until("the halt", func(m *Model) bool { return m.screen == screenSummary })
 	h.key("r")
-	require.Contains(t, h.screen(), "To resume, run: cd repo && autobuild 'docs/my plan.md' --resume")
+	require.Contains(t, h.screen(), "To resume, run: cd repo && autobuild 'docs/my plan.md' --agent claude --resume")
 	h.key("F")
-	require.Contains(t, h.screen(), "autobuild 'docs/my plan.md' --fresh")
+	require.Contains(t, h.screen(), "To start over, run: autobuild 'docs/my plan.md' --agent claude --fresh --commit=auto")
+	require.NotContains(t, h.m.notice, "fix.sh")
 }
 
 func TestRingKeepsTheTail(t *testing.T) {

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/autobuild-sh/autobuild/internal/summary"
 )
@@ -15,7 +16,9 @@ func (m *Model) renderSummary() {
 	}
 	w := min(max(m.width, 20), 100)
 	m.lay.summaryWidth = w
-	m.summaryVP.SetContent(summary.Render(*m.summaryIn, w))
+	// The text ends with a newline; kept, it would be a blank line that
+	// makes a summary that fits look scrollable.
+	m.summaryVP.SetContent(strings.TrimRight(summary.Render(*m.summaryIn, w), "\n"))
 }
 
 // failedRow returns the index of the phase `l` shows: the first failed

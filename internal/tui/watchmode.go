@@ -72,7 +72,7 @@ func (m *Model) applyRunFile(r *state.Run) {
 		m.run.title = r.PlanPath
 	}
 	m.run.commitMode = r.CommitMode
-	m.run.planPath = r.PlanPath
+	m.run.planPath, m.run.agents = r.PlanPath, r.Agents
 	m.run.agent = strings.Join(r.Agents, ", ")
 	m.run.started = r.Started
 	m.run.ended = r.Updated

@@ -1,0 +1,156 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/state"
+	"github.com/autobuild-sh/autobuild/internal/watch"
+)
+
+// lastLine is the bottom line of the screen: the help line.
+func (h *harness) lastLine() string {
+	lines := strings.Split(h.screen(), "\n")
+	return lines[len(lines)-1]
+}
+
+// After a complete run, r and F are not offered, and pressing them explains
+// why instead of starting a run.
+func TestCompleteRunOffersNoResume(t *testing.T) {
+	t.Parallel()
+	fake := &fakeController{runs: []chan event.Event{runChan(append(midRun(), completeEnd()...), true)}}
+	h := newHarness(t, liveOptions(fake), 100, 30)
+	h.init()
+	h.until("the completion screen", func(m *Model) bool { return m.screen == screenSummary })
+	require.Contains(t, h.screen(), "AUTOBUILD COMPLETE")
+	help := h.lastLine()
+	require.NotContains(t, help, "resume")
+	require.NotContains(t, help, "fresh")
+	require.Contains(t, help, "q quit")
+
+	h.key("r")
+	require.Contains(t, h.screen(), "The run is complete: every phase is done, there is nothing to resume.")
+	require.Equal(t, screenSummary, h.m.screen)
+	h.key("F")
+	require.Equal(t, askNothing, h.m.ask, "F does not offer to start over")
+	require.Contains(t, squashSpaces(h.screen()),
+		"The run is complete. To build the plan again from the start, quit and run: autobuild plan.md --fresh --commit=auto")
+	h.drain()
+	starts, _ := fake.counts()
+	require.Equal(t, []StartMode{StartNew}, starts, "neither key started a run")
+
+	// The run view after completion offers the summary, still no r or F.
+	h.key("esc")
+	help = h.lastLine()
+	require.Contains(t, help, "s summary")
+	require.NotContains(t, help, "resume")
+	require.NotContains(t, help, "fresh")
+}
+
+// An interrupted run (ctrl+c in another process, seen by a watch) still
+// offers how to resume; a complete one does not.
+func TestWatchOfACompleteRunOffersNoResume(t *testing.T) {
+	t.Parallel()
+	ch := make(chan watch.Update, 2)
+	h := newHarness(t, Options{Watch: ch, ReadOnly: true, Dir: "repo", ResumeHint: "autobuild PLAN.md --resume",
+		FreshCommand: "autobuild PLAN.md --fresh"}, 100, 30)
+	h.init()
+	h.key("r")
+	require.Contains(t, h.screen(), "Read-only, and there is no run yet to resume.")
+
+	live := newHarness(t, liveOptions(&fakeController{}), 100, 30)
+	live.feed(midRun())
+	live.m.run.status = ""
+	ch <- watch.Update{Snapshot: snapshotOf(live.m, state.RunInterrupted, "interrupted (ctrl+c)")}
+	h.until("the interruption", func(m *Model) bool { return m.screen == screenSummary })
+	require.Contains(t, h.lastLine(), "r how to resume")
+
+	live.feed(completeEnd())
+	ch <- watch.Update{Snapshot: snapshotOf(live.m, state.RunComplete, "")}
+	h.until("the completion", func(m *Model) bool { return m.run.status == state.RunComplete })
+	require.NotContains(t, h.lastLine(), "resume")
+	h.key("r")
+	require.Contains(t, h.screen(), "there is nothing to resume")
+	h.key("F")
+	require.Contains(t, squashSpaces(h.screen()), "quit and run: autobuild plan.md --agent sim --fresh --commit=auto")
+}
+
+// A notice holding a command wraps between words instead of losing the
+// command's end, and the screen still fits.
+func TestLongNoticeWrapsAndFits(t *testing.T) {
+	t.Parallel()
+	dir := "/home/someone/src/a-project-with-a-rather-long-name/and/a/deep/checkout"
+	ch := make(chan watch.Update, 1)
+	h := newHarness(t, Options{Watch: ch, ReadOnly: true, Dir: dir, ResumeHint: "cd " + dir + " && autobuild PLAN.md --resume",
+		FreshCommand: "cd " + dir + " && autobuild PLAN.md --fresh"}, 80, 24)
+	h.init()
+	live := newHarness(t, liveOptions(&fakeController{}), 80, 24)
+	live.feed(midRun())
+	live.finish(haltEnd())
+	ch <- watch.Update{Snapshot: snapshotOf(live.m, state.RunHalted, "Phase 2B failed twice")}
+	h.until("the halt", func(m *Model) bool { return m.screen == screenSummary })
+	h.key("r")
+	want := "Read-only. To resume, run: cd " + dir + " && autobuild plan.md --agent sim --resume"
+	lines := strings.Split(h.m.View().Content, "\n")
+	require.Len(t, lines, 24)
+	for i, l := range lines {
+		require.LessOrEqual(t, ansi.StringWidth(l), 80, "line %d", i)
+	}
+	require.Contains(t, squashSpaces(h.screen()), squashSpaces(want), "the whole command is on the screen")
+	require.NotContains(t, h.screen(), "--\nresume", "never broken at a hyphen")
+	require.Contains(t, h.screen(), "AUTOBUILD HALTED", "the summary keeps the rest of the screen")
+}
+
+func TestWrapWords(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in   string
+		w, n int
+		want []string
+	}{
+		{"a b c", 10, 3, []string{"a b c"}},
+		{"run: autobuild plan.md --resume", 16, 3, []string{"run: autobuild", "plan.md --resume"}},
+		{"x abcdefghij y", 4, 5, []string{"x", "abcd", "efgh", "ij y"}},
+		{"one two three four five", 9, 2, []string{"one two", "three …"}},
+		{"one two abcdefghi x", 9, 2, []string{"one two", "abcdefgh…"}},
+		{"", 10, 3, nil},
+	}
+	for _, tt := range tests {
+		got := wrapWords(tt.in, tt.w, tt.n)
+		require.Equal(t, tt.want, got, "%q in %d×%d", tt.in, tt.w, tt.n)
+		for _, l := range got {
+			require.LessOrEqual(t, width(l), tt.w, "%q", l)
+		}
+	}
+}
+
+// A summary that fits shows no scroll position; after scrolling to the
+// bottom, a taller terminal shows the whole summary, not blank lines.
+func TestSummaryScrollSurvivesResize(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, liveOptions(&fakeController{}), 80, 24)
+	h.feed(midRun())
+	h.finish(completeEnd())
+	h.send(snapshotMsg{gen: h.m.gen, snap: snapshotOf(h.m, state.RunComplete, "")})
+	require.NotContains(t, h.lastLine(), "%", "the completion summary fits at 80×24")
+
+
+	h = newHarness(t, liveOptions(&fakeController{}), 80, 24)
+	h.feed(midRun())
+	h.finish(haltEnd())
+	h.send(snapshotMsg{gen: h.m.gen, snap: snapshotOf(h.m, state.RunHalted, "Phase 2B failed twice")})
+	require.Contains(t, h.lastLine(), "0%")
+	h.key("G")
+	require.Contains(t, h.lastLine(), "100%")
+	h.send(tea.WindowSizeMsg{Width: 80, Height: 70})
+	lines := strings.Split(h.screen(), "\n")
+	require.Contains(t, lines[2], "╔", "the whole summary shows from its top")
+	require.NotContains(t, h.lastLine(), "%")
+}
+
+func squashSpaces(s string) string { return strings.Join(strings.Fields(s), " ") }
