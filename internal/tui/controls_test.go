@@ -139,7 +139,6 @@ func TestSummaryScrollSurvivesResize(t *testing.T) {
 	h.send(snapshotMsg{gen: h.m.gen, snap: snapshotOf(h.m, state.RunComplete, "")})
 	require.NotContains(t, h.lastLine(), "%", "the completion summary fits at 80×24")
 
-
 	h = newHarness(t, liveOptions(&fakeController{}), 80, 24)
 	h.feed(midRun())
 	h.finish(haltEnd())
