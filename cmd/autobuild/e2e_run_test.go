@@ -465,3 +465,25 @@ func TestDirtyTreeLeftByTheRunItself(t *testing.T) {
 		}
 	})
 }
+
+// --max-parallel bounds how many phases run at once: with 1, the three
+// phases of one batch never overlap (each agent holds a directory as a
+// token while it works and notes when it finds it taken).
+func TestMaxParallelOne(t *testing.T) {
+	t.Parallel()
+	plan := "# Three\n\n| Phase | Name | Depends On |\n|---|---|---|\n| 1A | A | - |\n| 1B | B | - |\n| 1C | C | - |\n\n" +
+		"## Phase 1A: A\n\n## Phase 1B: B\n\n## Phase 1C: C\n\n## Quality Gates\n\n- test: `true`\n"
+	repo := newRepo(t, plan)
+	dir := t.TempDir()
+	agent := agentScript(t, `if mkdir `+dir+`/token 2>/dev/null; then :; else echo "$AUTOBUILD_PHASE_ID" >> `+dir+`/overlaps; fi
+echo "$AUTOBUILD_PHASE_ID" >> `+dir+`/ran
+sleep 0.3
+rmdir `+dir+`/token 2>/dev/null
+exit 0`)
+	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--max-parallel", "1", "--agent", agent)
+	require.Equal(t, 0, r.code, r.String())
+	require.NoFileExists(t, filepath.Join(dir, "overlaps"), "two phases ran at once")
+	ran, err := os.ReadFile(filepath.Join(dir, "ran"))
+	require.NoError(t, err)
+	require.ElementsMatch(t, []string{"1a", "1b", "1c"}, strings.Fields(string(ran)))
+}
