@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -30,6 +31,8 @@ type term struct {
 	out  strings.Builder
 	done chan struct{}
 	err  error
+	// read is closed once everything the process printed has been read.
+	read chan struct{}
 }
 
 func startInPty(t *testing.T, dir string, args ...string) *term {
@@ -38,8 +41,9 @@ func startInPty(t *testing.T, dir string, args ...string) *term {
 	cmd.Env = append(cmd.Env, "TERM=xterm-256color")
 	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 30, Cols: 100})
 	require.NoError(t, err)
-	tm := &term{t: t, cmd: cmd, pty: f, done: make(chan struct{})}
+	tm := &term{t: t, cmd: cmd, pty: f, done: make(chan struct{}), read: make(chan struct{})}
 	go func() {
+		defer close(tm.read)
 		buf := make([]byte, 32<<10)
 		for {
 			n, err := f.Read(buf)
@@ -79,6 +83,13 @@ func (tm *term) text() string {
 	return ansi.Strip(tm.out.String())
 }
 
+// raw is everything printed, escape sequences included.
+func (tm *term) raw() string {
+	tm.mu.Lock()
+	defer tm.mu.Unlock()
+	return tm.out.String()
+}
+
 func squash(s string) string {
 	return strings.Join(strings.Fields(s), "")
 }
@@ -113,6 +124,12 @@ func (tm *term) exitCode(timeout time.Duration) int {
 	case <-time.After(timeout):
 		tm.t.Fatal("autobuild did not exit")
 	}
+	// The pty reports its end once the process and its children are gone;
+	// the output read so far is then complete.
+	select {
+	case <-tm.read:
+	case <-time.After(5 * time.Second):
+	}
 	var ee *exec.ExitError
 	if errors.As(tm.err, &ee) {
 		return ee.ExitCode()
@@ -146,7 +163,10 @@ func TestTUIHaltFixResume(t *testing.T) {
 	git(t, repo, "commit", "-q", "-m", "fix: write Format")
 
 	tm.send("r")
-	tm.waitText("AUTOBUILD COMPLETE", mark, 90*time.Second)
+	mark = tm.waitText("AUTOBUILD COMPLETE", mark, 90*time.Second)
+	// A complete run has nothing to resume: r says so, and runs nothing.
+	tm.send("r")
+	tm.waitText("nothing to resume", mark, 10*time.Second)
 	tm.send("q")
 	assert.Equal(t, 0, tm.exitCode(30*time.Second))
 
@@ -180,27 +200,74 @@ func TestTUIQuitMidRunAsksThenInterrupts(t *testing.T) {
 	assert.Equal(t, 0, res.code, res.String())
 }
 
-// `autobuild watch` follows a run started with --no-tui elsewhere and shows
-// its end; quitting it leaves the run alone.
+// `autobuild watch` follows a run started with --no-tui elsewhere: started
+// before the run exists, it waits; it shows the halt and, on r, how to
+// resume; it follows the resume made in another terminal to completion;
+// quitting it leaves the run alone.
 func TestTUIWatchFollowsHeadlessRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the demo")
 	}
 	dir := t.TempDir()
 	repo := filepath.Join(dir, "calc")
-	run := command(dir, "demo", "--no-tui", "--dir", dir)
-	require.NoError(t, run.Start())
-	waitFor(t, "the demo's state directory", 30*time.Second, func() bool {
-		_, err := os.Stat(filepath.Join(repo, ".autobuild", "run.json"))
-		return err == nil
-	})
-
+	require.NoError(t, os.MkdirAll(repo, 0o755))
 	tm := startInPty(t, dir, "watch", repo)
-	tm.waitText("Bootstrap", 0, 20*time.Second)
-	tm.waitText("AUTOBUILD COMPLETE", 0, 90*time.Second)
-	require.NoError(t, run.Wait())
+	mark := tm.waitText("Waiting for a run in "+repo, 0, 20*time.Second)
+
+	run := command(dir, "demo", "--halt", "--no-tui", "--dir", dir)
+	require.NoError(t, run.Start())
+	mark = tm.waitText("Bootstrap", mark, 30*time.Second)
+	mark = tm.waitText("AUTOBUILD HALTED", mark, 90*time.Second)
+	var ee *exec.ExitError
+	require.ErrorAs(t, run.Wait(), &ee, "the halted demo exits non-zero")
+
+	tm.send("r")
+	mark = tm.waitText("Read-only. To resume, run: cd "+repo+" && autobuild plan.md --agent sim --resume", mark, 10*time.Second)
+
+	fix, err := os.ReadFile(filepath.Join(dir, "fix", "format.go"))
+	require.NoError(t, err)
+	writeFile(t, filepath.Join(repo, "calc", "format.go"), string(fix))
+	git(t, repo, "add", "calc")
+	git(t, repo, "commit", "-q", "-m", "fix: write Format")
+	res := autobuild(t, repo, "plan.md", "--agent", "sim", "--scenario", filepath.Join(dir, "scenario.json"), "--resume", "--no-tui")
+	require.Equal(t, 0, res.code, res.String())
+
+	mark = tm.waitText("AUTOBUILD COMPLETE", mark, 30*time.Second)
+	tm.send("r")
+	tm.waitText("nothing to resume", mark, 10*time.Second)
 	tm.send("q")
 	assert.Equal(t, 0, tm.exitCode(10*time.Second))
+}
+
+// On a terminal, --no-tui and --json keep the plain printers: no alternate
+// screen, plain lines or one JSON object per line.
+func TestTUINoTUIAndJSONOnATerminalPrintPlainly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a plan")
+	}
+	repo := newRepo(t, fivePhases)
+	ag := workingAgent(t, filepath.Join(t.TempDir(), "calls"), "")
+	const altScreen = "\x1b[?1049h"
+
+	tm := startInPty(t, repo, "plan.md", "--agent", ag, "--commit=auto", "--no-tui")
+	assert.Equal(t, 0, tm.exitCode(60*time.Second))
+	out := tm.raw()
+	assert.NotContains(t, out, altScreen)
+	assert.Contains(t, out, "PHASE 2A STARTED")
+	assert.Contains(t, out, "AUTOBUILD COMPLETE")
+
+	tm = startInPty(t, repo, "plan.md", "--agent", ag, "--commit=auto", "--fresh", "--json")
+	assert.Equal(t, 0, tm.exitCode(60*time.Second))
+	out = tm.raw()
+	assert.NotContains(t, out, altScreen)
+	lines := 0
+	for _, l := range strings.Split(out, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			assert.True(t, json.Valid([]byte(l)), "not JSON: %q", l)
+			lines++
+		}
+	}
+	assert.Greater(t, lines, 10)
 }
 
 // A SIGTERM from outside (a service manager, a CI timeout) halts a TUI run

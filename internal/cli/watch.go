@@ -60,12 +60,15 @@ func watchRun(ctx context.Context, s Streams, root string) error {
 			rel = ""
 		}
 	}
-	hint := "autobuild PLAN.md --resume"
+	// PLAN.md stands for the run's plan and agents, which the UI learns
+	// from run.json. Both commands run where the run did.
+	resume, fresh := "autobuild PLAN.md --resume", "autobuild PLAN.md --fresh"
 	if rel != "" {
-		hint = fmt.Sprintf("cd %s && %s", quoteArg(rel), hint)
+		resume = fmt.Sprintf("cd %s && %s", quoteArg(rel), resume)
+		fresh = fmt.Sprintf("cd %s && %s", quoteArg(rel), fresh)
 	}
 	m := tui.New(tui.Options{Watch: updates, ReadOnly: true, Dir: root, Context: ctx,
-		ResumeHint: hint, FreshCommand: "autobuild PLAN.md --fresh", StateDir: filepath.Join(rel, ".autobuild") + "/",
+		ResumeHint: resume, FreshCommand: fresh, StateDir: filepath.Join(rel, ".autobuild") + "/",
 		NoColor: os.Getenv("NO_COLOR") != ""})
 	prog := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(s.In), tea.WithOutput(s.Out))
 	if _, err := prog.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
