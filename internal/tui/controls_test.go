@@ -1,8 +1,10 @@
 package tui
 
 import (
+	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -153,3 +155,31 @@ func TestSummaryScrollSurvivesResize(t *testing.T) {
 }
 
 func squashSpaces(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// After `r`, the header's elapsed time counts from the run's first start,
+// like the summary's wall time, not from the resume.
+func TestElapsedAgreesWithTheSummaryAfterResume(t *testing.T) {
+	t.Parallel()
+	resumed := []event.Event{{Kind: event.RunStarted, Time: t0.Add(600 * time.Second)}}
+	resumed = append(resumed, started("2b", 601, 1))
+	resumed = append(resumed, completed("2b", 620, 19, "e5f6a7b8c9d0", "feat(ui): add the profile card")...)
+	resumed = append(resumed, started("3", 621, 1))
+	resumed = append(resumed, completed("3", 650, 29, "f6a7b8c9d0e1", "feat(app): integrate")...)
+	resumed = append(resumed, event.Event{Kind: event.RunComplete, Time: t0.Add(651 * time.Second)})
+	fake := &fakeController{runs: []chan event.Event{runChan(append(midRun(), haltEnd()...), true), runChan(resumed, true)},
+		snapErr: errors.New("no state yet")}
+	h := newHarness(t, liveOptions(fake), 100, 30)
+	h.init()
+	h.until("the halt", func(m *Model) bool { return m.screen == screenSummary })
+	h.key("r")
+	h.until("the end of the resumed run", func(m *Model) bool { return m.run.status == state.RunComplete && !m.active })
+	require.Contains(t, h.screen(), "51s", "before the state is read, the resumed part's time")
+
+	snap := snapshotOf(h.m, state.RunComplete, "")
+	finished := t0.Add(651 * time.Second)
+	snap.Run.Started, snap.Run.Finished = t0, &finished
+	h.send(snapshotMsg{gen: h.m.gen, snap: snap})
+	lines := strings.Split(h.screen(), "\n")
+	require.Contains(t, lines[0], "10m51s")
+	require.Contains(t, h.screen(), "wall time 10m51s")
+}

@@ -276,6 +276,12 @@ func (m *Model) handleSnapshot(msg snapshotMsg) {
 	if msg.err == nil && msg.snap != nil && msg.snap.Run != nil {
 		m.mergeSnapshot(msg.snap)
 		in.Run, in.Phases = msg.snap.Run, msg.snap.Phases
+		// The header's elapsed time agrees with the summary's wall time,
+		// which counts from the run's first start: after `r`, the events
+		// only knew when the resumed part began.
+		if r := msg.snap.Run; r.Status == m.run.status && !r.Started.IsZero() && r.Finished != nil {
+			m.run.started, m.run.ended = r.Started, *r.Finished
+		}
 		if m.run.status != "" && m.run.status != state.RunRunning {
 			// The terminal event is the truth about this process's run,
 			// even if the state file lags behind it.
