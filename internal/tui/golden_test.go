@@ -102,3 +102,22 @@ func TestGoldenStatuses(t *testing.T) {
 	h.feed([]event.Event{interrupted, blocked, failed("2a", 191, 1, "boom")})
 	golden(t, "statuses_100x30", h.screen())
 }
+
+// The detail pane of a completed phase: its log, its gates with their
+// commands, its commit.
+func TestGoldenDetailGates(t *testing.T) {
+	t.Parallel()
+	for _, sz := range sizes {
+		h := newHarness(t, liveOptions(&fakeController{}), sz.w, sz.h)
+		h.feed(midRun())
+		h.key("g")
+		h.key("enter")
+		require.Equal(t, "0", h.m.selected().id)
+		require.Equal(t, focusDetail, h.m.focus)
+		out := h.screen()
+		require.Contains(t, out, "── gates ──")
+		require.Contains(t, out, "$ go build ./...")
+		require.Contains(t, out, "a1b2c3d chore(repo): bootstrap the module")
+		golden(t, name("detail_gates", sz.w, sz.h), out)
+	}
+}
