@@ -215,6 +215,10 @@ func (s *scheduler) settle(p *plan.Phase, number int, res attemptResult) {
 	case state.OutcomeComplete:
 		s.complete[p.ID] = true
 		delete(s.failed, p.ID)
+	case state.OutcomeInterrupted:
+		// A retry stopped by Ctrl-C leaves the phase pending, not failed:
+		// nothing downstream is blocked by it, resume runs it again.
+		delete(s.failed, p.ID)
 	case state.OutcomeFailed:
 		s.failed[p.ID] = res.Report
 		r := res.Report

@@ -398,3 +398,25 @@ func TestSchedulerHaltNamesEveryFailedRetry(t *testing.T) {
 		require.Equal(t, []string{"2A", "2C"}, f.sched.rec.get("3").BlockedBy)
 	})
 }
+
+// A retry stopped by an interrupt leaves its phase pending: what depends on
+// it is pending too, not blocked by a failure that resume will retry.
+func TestSchedulerInterruptedRetryBlocksNothing(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newSchedFixture(t, diamondPlan, 3, map[string][]fakeStep{
+			"2a": {{dur: time.Second, fail: failure.TestFailure}, {dur: time.Hour}},
+		})
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() {
+			time.Sleep(time.Minute)
+			cancel()
+		}()
+		status, _ := f.sched.execute(ctx)
+		require.Equal(t, state.RunInterrupted, status)
+		require.Equal(t, 2, f.runner.calls["2a"], "the retry had started")
+		require.Equal(t, state.PhasePending, f.sched.rec.get("2a").Status)
+		require.Equal(t, state.PhasePending, f.sched.rec.get("3").Status)
+		require.Empty(t, f.sched.rec.get("3").BlockedBy)
+		require.Empty(t, kinds(*f.events, event.PhaseBlocked))
+	})
+}
