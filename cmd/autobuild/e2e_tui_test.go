@@ -17,6 +17,8 @@ import (
 	"github.com/creack/pty"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
 // These tests drive the real binary in a pseudo-terminal, as a user would:
@@ -37,13 +39,25 @@ type term struct {
 
 func startInPty(t *testing.T, dir string, args ...string) *term {
 	t.Helper()
+	return startInPtyReadingAfter(t, nil, &pty.Winsize{Rows: 30, Cols: 100}, dir, args...)
+}
+
+// startInPtyReadingAfter starts reading the terminal only once start is
+// closed (nil: at once). Until then the terminal is frozen, as a terminal
+// whose output is stopped (ctrl+s, a stuck ssh): writes to it block once
+// its buffer is full.
+func startInPtyReadingAfter(t *testing.T, start <-chan struct{}, size *pty.Winsize, dir string, args ...string) *term {
+	t.Helper()
 	cmd := command(dir, args...)
 	cmd.Env = append(cmd.Env, "TERM=xterm-256color")
-	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 30, Cols: 100})
+	f, err := pty.StartWithSize(cmd, size)
 	require.NoError(t, err)
 	tm := &term{t: t, cmd: cmd, pty: f, done: make(chan struct{}), read: make(chan struct{})}
 	go func() {
 		defer close(tm.read)
+		if start != nil {
+			<-start
+		}
 		buf := make([]byte, 32<<10)
 		for {
 			n, err := f.Read(buf)
@@ -198,6 +212,31 @@ func TestTUIQuitMidRunAsksThenInterrupts(t *testing.T) {
 	assert.Equal(t, "interrupted", string(run.Status))
 	res := autobuild(t, repo, "plan.md", "--resume", "--agent", "sim", "--scenario", filepath.Join(dir, "scenario.json"), "--no-tui")
 	assert.Equal(t, 0, res.code, res.String())
+}
+
+// A frozen screen does not slow the run: with nobody reading the terminal,
+// the UI blocks on its writes once the terminal's buffer is full (a large
+// screen redrawn for a flood of output fills it at once), but the engine
+// goes on, drops output lines for the stuck UI, and completes; the UI then
+// catches up with the end. An engine that waited for the UI would never
+// finish: its agents would block on their full output pipes.
+func TestTUIFrozenTerminalDoesNotSlowTheRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a plan")
+	}
+	repo := newRepo(t, fivePhases)
+	ag := workingAgent(t, filepath.Join(t.TempDir(), "calls"), `seq 1 20000 | sed 's/^/a talkative agent prints line /'`)
+	start := make(chan struct{})
+	tm := startInPtyReadingAfter(t, start, &pty.Winsize{Rows: 80, Cols: 250}, repo, "plan.md", "--agent", ag, "--commit=auto")
+	waitFor(t, "the run to complete while nobody reads the terminal", 90*time.Second, func() bool {
+		run, err := state.Open(repo).LoadRun()
+		return err == nil && run.Status == state.RunComplete
+	})
+	require.NotContains(t, tm.text(), "AUTOBUILD COMPLETE", "the terminal was not read")
+	close(start)
+	tm.waitText("AUTOBUILD COMPLETE", 0, 60*time.Second)
+	tm.send("q")
+	assert.Equal(t, 0, tm.exitCode(30*time.Second))
 }
 
 // `autobuild watch` follows a run started with --no-tui elsewhere: started
