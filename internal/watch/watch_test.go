@@ -2,9 +2,11 @@ package watch
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -198,4 +200,99 @@ func TestWatchFailsOnAMissingRoot(t *testing.T) {
 	t.Parallel()
 	_, err := Watch(context.Background(), filepath.Join(t.TempDir(), "nope"), 0)
 	require.Error(t, err)
+}
+
+// A goroutine mimics a whole run at speed, without waiting for the watcher:
+// the state directory appears after the watch started, run.json and the
+// phase files are replaced by atomic renames again and again, logs grow in
+// writes that split lines, and the run ends. The watcher ends up with the
+// final state and every log line exactly once, in order.
+func TestWatchKeepsUpWithARunMimickedByAGoroutine(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	f, _ := follow(t, root)
+	f.until("the first update", func(Update) bool { return true })
+
+	ids := []string{"0", "1a", "1b"}
+	const linesPerAttempt = 150
+	want := map[string][]string{}
+	for _, id := range ids {
+		for n := 1; n <= 2; n++ {
+			for i := range linesPerAttempt {
+				want[id] = append(want[id], fmt.Sprintf("%s attempt %d line %d", id, n, i))
+			}
+		}
+	}
+
+	errc := make(chan error, 1)
+	go func() {
+		errc <- func() error {
+			time.Sleep(10 * time.Millisecond)
+			store := state.Open(root)
+			if err := store.Init(); err != nil {
+				return err
+			}
+			run := &state.Run{PlanPath: "plan.md", Status: state.RunRunning, Started: time.Now()}
+			if err := store.SaveRun(run); err != nil {
+				return err
+			}
+			for _, id := range ids {
+				p := &state.Phase{PhaseID: id, DisplayID: strings.ToUpper(id), Status: state.PhaseRunning, MaxAttempts: 2}
+				for n := 1; n <= 2; n++ {
+					p.Attempt = n
+					if err := store.SavePhase(p); err != nil {
+						return err
+					}
+					log, err := os.OpenFile(store.AttemptLogPath(id, n), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+					if err != nil {
+						return err
+					}
+					for i := range linesPerAttempt {
+						line := fmt.Sprintf("%s attempt %d line %d\n", id, n, i)
+						// Two writes per line: the watcher may read between
+						// them and must keep the half line for later.
+						half := len(line) / 2
+						if _, err := log.WriteString(line[:half]); err != nil {
+							return err
+						}
+						if _, err := log.WriteString(line[half:]); err != nil {
+							return err
+						}
+						if i%25 == 0 {
+							run.Updated = time.Now()
+							if err := store.SaveRun(run); err != nil {
+								return err
+							}
+						}
+					}
+					if err := log.Close(); err != nil {
+						return err
+					}
+				}
+				p.Status = state.PhaseComplete
+				if err := store.SavePhase(p); err != nil {
+					return err
+				}
+			}
+			run.Status = state.RunComplete
+			return store.SaveRun(run)
+		}()
+	}()
+
+	f.until("the end of the run with every line", func(u Update) bool {
+		if runStatus(u) != state.RunComplete {
+			return false
+		}
+		for _, id := range ids {
+			if phaseStatus(u, id) != state.PhaseComplete || len(f.lines[id]) < len(want[id]) {
+				return false
+			}
+		}
+		return true
+	})
+	require.NoError(t, <-errc)
+	require.NoError(t, f.last.Err)
+	for _, id := range ids {
+		require.Equal(t, want[id], f.lines[id], "phase %s", id)
+	}
 }
