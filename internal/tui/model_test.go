@@ -232,6 +232,15 @@ func TestDetailFollowScrollAndSearch(t *testing.T) {
 	h.key("G")
 	require.True(t, h.m.logv.follow)
 	require.Contains(t, h.screen(), "new while paused")
+	h.key("k")
+	require.False(t, h.m.logv.follow)
+	h.key("end")
+	require.True(t, h.m.logv.follow, "End follows again too")
+	// tab goes back to the list and into the pane again.
+	h.key("tab")
+	require.Equal(t, focusList, h.m.focus)
+	h.key("tab")
+	require.Equal(t, focusDetail, h.m.focus)
 
 	// Smart-case search: lower case matches both.
 	h.key("/")
