@@ -14,7 +14,7 @@
 //     spinner while running, id, name, attempt n/2, agent, elapsed time, last
 //     output line or why it stopped: "blocked by 2B"), and a detail pane with
 //     the selected phase's log, its gate results and its failure report. The
-//     two sit one above the other, or side by side from 120 columns.
+//     two sit one above the other, or side by side from 140 columns.
 //   - Summary: the boxed halt or completion summary, the same text as the
 //     plain output (internal/summary), scrollable so nothing is lost at 80×24.
 //

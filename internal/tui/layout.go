@@ -6,8 +6,10 @@ import "strings"
 const headerHeight = 2
 
 // sideBySideWidth is the width from which the list and the detail pane sit
-// side by side instead of one above the other.
-const sideBySideWidth = 120
+// side by side instead of one above the other. Below it the list, at about
+// half the width, would lose its agent column and most of each phase's last
+// output line.
+const sideBySideWidth = 140
 
 // layout is the geometry of the current screen, recomputed after every
 // Update so the views only read it.
