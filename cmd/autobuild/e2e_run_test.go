@@ -305,6 +305,10 @@ func TestJSONOutputOfAHaltedRun(t *testing.T) {
 			failed = append(failed, e)
 		case "phase_blocked":
 			blocked = &events[i]
+		case "phase_integrated":
+			// haltingAgent's phases that complete change files: each landed
+			// as a commit, and the event says so (not "no changes").
+			require.True(t, strings.HasPrefix(e.Line, "committed "), "%s: %q", e.DisplayID, e.Line)
 		}
 	}
 	require.Len(t, failed, 2)

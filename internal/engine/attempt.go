@@ -99,11 +99,11 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 		return r.fail(p, req, started, seq, wt, rep)
 	}
 
-	commit, conflict, err := r.integ.land(ctx, p, wt, base, commitMsg)
+	// Landing is a few short git commands; a Ctrl-C must not stop them
+	// halfway through a cherry-pick or the fast-forward of the user's
+	// branch, so they run to the end. (The hard stop still kills.)
+	commit, conflict, err := r.integ.land(context.WithoutCancel(ctx), p, wt, base, commitMsg)
 	if err != nil {
-		if ctx.Err() != nil {
-			return r.interrupted(p, req, started)
-		}
 		return r.fail(p, req, started, seq, wt, infraFailure(req, started, err))
 	}
 	if conflict != nil {
@@ -387,9 +387,14 @@ func (r *phaseRunner) complete(ctx context.Context, p *plan.Phase, req attemptRe
 	dur := now.Sub(started).Seconds()
 	r.rec.emit(event.Event{Kind: event.PhaseCompleted, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
 		Attempt: req.Number, MaxAttempts: MaxAttempts, Agent: req.Agent.Name, DurationSeconds: dur})
-	line := "no changes to commit"
-	if commit.SHA == "" && commit.Message != "" && len(commit.FilesCreated)+len(commit.FilesModified)+len(commit.FilesDeleted) > 0 {
+	var line string
+	switch {
+	case commit.SHA != "":
+		line = "committed " + clip.SHA(commit.SHA)
+	case commit.Message != "" && len(commit.FilesCreated)+len(commit.FilesModified)+len(commit.FilesDeleted) > 0:
 		line = "committed on the run's line; lands when the run completes"
+	default:
+		line = "no changes to commit"
 	}
 	r.rec.emit(event.Event{Kind: event.PhaseIntegrated, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
 		Commit: commit, Line: line})

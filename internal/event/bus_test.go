@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
 func TestBusDeliversInOrder(t *testing.T) {
@@ -88,6 +90,13 @@ func TestDescribe(t *testing.T) {
 			Failure: &failureReport}))
 	require.Equal(t, "", Describe(Event{Kind: PhaseOutput, Line: "x"}))
 	require.Equal(t, "PHASE 3 BLOCKED - by 2A, 2B", Describe(Event{Kind: PhaseBlocked, DisplayID: "3", BlockedBy: []string{"2A", "2B"}}))
+	for status, want := range map[string]string{state.GatePassed: "PASSED", state.GateFailed: "FAILED",
+		state.GateNotRun: "NOT RUN", state.GateMissing: "NOT RUN (tool missing)"} {
+		require.Equal(t, "PHASE 1 GATE lint "+want+" - ruff check .",
+			Describe(Event{Kind: GateResult, DisplayID: "1", Gate: &Gate{Kind: "lint", Status: status, Command: "ruff check ."}}))
+	}
+	require.Equal(t, "PHASE 2A INTEGRATED - abcdef0 feat(api): x",
+		Describe(Event{Kind: PhaseIntegrated, DisplayID: "2A", Commit: &state.Commit{SHA: "abcdef0123", Message: "feat(api): x\n\nbody"}}))
 }
 
 // BenchmarkBusEmit measures the cost the engine pays per output line with

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
+	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
 // Describe renders an event as one line without a timestamp, the form used by
@@ -39,7 +40,7 @@ func Describe(e Event) string {
 		if e.Gate == nil {
 			return ""
 		}
-		return fmt.Sprintf("PHASE %s GATE %s %s - %s", id, e.Gate.Kind, strings.ToUpper(e.Gate.Status), e.Gate.Command)
+		return fmt.Sprintf("PHASE %s GATE %s %s - %s", id, e.Gate.Kind, gateStatus(e.Gate.Status), e.Gate.Command)
 	case PhaseFailed:
 		msg := ""
 		if e.Failure != nil {
@@ -57,11 +58,7 @@ func Describe(e Event) string {
 		return fmt.Sprintf("PHASE %s COMPLETE%s in %.1fs", id, attempt, e.DurationSeconds)
 	case PhaseIntegrated:
 		if e.Commit != nil && e.Commit.SHA != "" {
-			sha := e.Commit.SHA
-			if len(sha) > 7 {
-				sha = sha[:7]
-			}
-			return fmt.Sprintf("PHASE %s INTEGRATED - %s %s", id, sha, clip.FirstLine(e.Commit.Message))
+			return fmt.Sprintf("PHASE %s INTEGRATED - %s %s", id, clip.SHA(e.Commit.SHA), clip.FirstLine(e.Commit.Message))
 		}
 		return fmt.Sprintf("PHASE %s INTEGRATED - %s", id, e.Line)
 	case PhaseBlocked:
@@ -74,4 +71,14 @@ func Describe(e Event) string {
 		return "RUN COMPLETE - " + e.Line
 	}
 	return ""
+}
+
+// gateStatus names a gate's status in a log line: PASSED, FAILED, NOT RUN,
+// and "NOT RUN (tool missing)" for a detected gate whose tool is not
+// installed (SPEC §3).
+func gateStatus(status string) string {
+	if status == state.GateMissing {
+		return "NOT RUN (tool missing)"
+	}
+	return strings.ToUpper(strings.ReplaceAll(status, "_", " "))
 }
