@@ -240,7 +240,8 @@ func TestMainStatus(t *testing.T) {
 	dec.DisallowUnknownFields()
 	require.NoError(t, dec.Decode(&got))
 	require.Equal(t, want, &got)
-	require.Contains(t, out, "\n  \"Run\": {", "indented")
+	require.Contains(t, out, "\n  \"run\": {", "indented, snake_case keys")
+	require.Contains(t, out, "\n  \"phases\": [")
 }
 
 func TestMainStatusCorrupt(t *testing.T) {

@@ -9,10 +9,10 @@ import (
 // Snapshot is everything on disk about a run at one moment, for `status`
 // and `watch`.
 type Snapshot struct {
-	Run *Run
+	Run *Run `json:"run"`
 	// Phases are sorted by batch, then by phase id in natural order (2a
 	// before 2b before 10).
-	Phases []*Phase
+	Phases []*Phase `json:"phases"`
 }
 
 // snapshotRetryDelay is how long Snapshot waits before its one retry.
