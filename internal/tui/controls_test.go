@@ -183,3 +183,33 @@ func TestElapsedAgreesWithTheSummaryAfterResume(t *testing.T) {
 	require.Contains(t, lines[0], "10m51s")
 	require.Contains(t, h.screen(), "wall time 10m51s")
 }
+
+// A notice about the run is dropped when the run changes state: a resume
+// hint must not stay under the completion screen.
+func TestNoticeGoesWhenTheRunChanges(t *testing.T) {
+	t.Parallel()
+	ch := make(chan watch.Update, 2)
+	h := newHarness(t, Options{Watch: ch, ReadOnly: true, Dir: "repo", ResumeHint: "autobuild PLAN.md --resume"}, 100, 30)
+	h.init()
+	live := newHarness(t, liveOptions(&fakeController{}), 100, 30)
+	live.feed(midRun())
+	live.finish(haltEnd())
+	ch <- watch.Update{Snapshot: snapshotOf(live.m, state.RunHalted, "Phase 2B failed twice")}
+	h.until("the halt", func(m *Model) bool { return m.screen == screenSummary })
+	h.key("r")
+	require.Contains(t, h.screen(), "To resume, run:")
+	snap := snapshotOf(live.m, state.RunComplete, "")
+	ch <- watch.Update{Snapshot: snap}
+	h.until("the completion", func(m *Model) bool { return m.run.status == state.RunComplete })
+	require.NotContains(t, h.screen(), "To resume, run:")
+
+	// Live: "still going" goes with the end of the run.
+	fake := &fakeController{runs: []chan event.Event{runChan(midRun(), false)}}
+	l := newHarness(t, liveOptions(fake), 100, 30)
+	l.init()
+	l.until("running", func(m *Model) bool { return m.run.status == state.RunRunning })
+	l.key("r")
+	require.Contains(t, l.screen(), "The run is still going")
+	l.feed(haltEnd())
+	require.NotContains(t, l.screen(), "The run is still going")
+}

@@ -249,6 +249,9 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 	var cmds []tea.Cmd
 	for _, e := range msg.events {
 		m.applyEvent(e)
+		if e.Kind.Terminal() {
+			m.clearNotice()
+		}
 		if e.Kind.Terminal() && !m.quitting {
 			cmds = append(cmds, snapshotCmd(m.opts.Controller, m.gen))
 		}
@@ -366,6 +369,14 @@ func (m *Model) restyle() {
 
 func (m *Model) setNotice(s string, isErr bool) {
 	m.notice, m.noticeErr = s, isErr
+}
+
+// clearNotice drops a notice made stale by the run changing state ("the
+// run is still going", a resume hint), but keeps an error until a key.
+func (m *Model) clearNotice() {
+	if !m.noticeErr {
+		m.notice = ""
+	}
 }
 
 // selected returns the selected row, or nil when there are none.

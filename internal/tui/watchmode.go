@@ -32,6 +32,9 @@ func (m *Model) handleWatch(msg watchMsg) tea.Cmd {
 		prev := m.run.status
 		m.mergeSnapshot(s)
 		m.applyRunFile(s.Run)
+		if m.run.status != prev {
+			m.clearNotice()
+		}
 		if s.Run.Status == state.RunRunning {
 			m.summaryIn = nil
 			m.screen = screenRun
