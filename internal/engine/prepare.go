@@ -64,7 +64,7 @@ func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 	_ = repo.DeleteBranch(ctx, integrationBranch)
 	base, err := repo.Head(ctx, "")
 	if err != nil {
-		return nil, nil, refused("reading HEAD (does the repository have a first commit?): %w", err)
+		return nil, nil, refused("%w", err)
 	}
 	branch, err := repo.CurrentBranch(ctx)
 	if err != nil {
