@@ -15,8 +15,11 @@ type PromptInput struct {
 	Phase     *plan.Phase
 	// Gates are the commands the engine runs after the agent exits, in order.
 	Gates []plan.Gate
-	// Siblings are the phases running alongside this one.
+	// Siblings are the phases running alongside this one; Landed are the
+	// phases of its batch that are already done (on a retry, those that
+	// completed on their first attempt).
 	Siblings    []*plan.Phase
+	Landed      []*plan.Phase
 	Attempt     int
 	MaxAttempts int
 	// Previous holds the reports of this phase's earlier failed attempts,
@@ -59,7 +62,7 @@ func BuildPrompt(in PromptInput) string {
 	writeFenced(&b, "markdown", p.Body)
 
 	writeGates(&b, in.Gates)
-	writeSiblings(&b, in.Siblings)
+	writeSiblings(&b, in.Siblings, in.Landed)
 	writeRules(&b, in.PlanPath)
 	writeResultFormat(&b, p)
 	if (in.Attempt > 1 || in.Continues) && len(in.Previous) > 0 {
@@ -88,19 +91,31 @@ func writeGates(b *strings.Builder, gates []plan.Gate) {
 	b.WriteString("\n")
 }
 
-func writeSiblings(b *strings.Builder, siblings []*plan.Phase) {
-	if len(siblings) == 0 {
+func writeSiblings(b *strings.Builder, siblings, landed []*plan.Phase) {
+	if len(siblings)+len(landed) == 0 {
 		return
 	}
-	b.WriteString("## Phases running alongside yours\n\nThese phases run at the same time, each in its own worktree:\n\n")
-	for _, s := range siblings {
+	b.WriteString("## Phases running alongside yours\n\n")
+	if len(siblings) > 0 {
+		b.WriteString("These phases run at the same time, each in its own worktree:\n\n")
+		writePhaseList(b, siblings)
+	}
+	if len(landed) > 0 {
+		b.WriteString("These phases of your batch are already done; their work is merged with yours afterwards:\n\n")
+		writePhaseList(b, landed)
+	}
+	b.WriteString("Two phases changing the same lines of a file is a conflict that halts the run. Touch only the files that belong to your phase, and leave the files of the phases above alone.\n\n")
+}
+
+func writePhaseList(b *strings.Builder, phases []*plan.Phase) {
+	for _, s := range phases {
 		fmt.Fprintf(b, "- %s", s.Label())
 		if len(s.Files) > 0 {
 			fmt.Fprintf(b, " (files: %s)", strings.Join(s.Files, ", "))
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("\nTheir work and yours are merged afterwards, and two phases changing the same lines of a file is a conflict that halts the run. Touch only the files that belong to your phase, and leave the files of the phases above alone.\n\n")
+	b.WriteString("\n")
 }
 
 func writeRules(b *strings.Builder, planPath string) {

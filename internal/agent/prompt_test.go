@@ -67,6 +67,23 @@ func TestBuildPromptVerbatimBodyWithLongFences(t *testing.T) {
 	require.Contains(t, got, "`````markdown\n"+strings.TrimRight(in.Phase.Body, "\n")+"\n`````\n")
 }
 
+// A retry names the siblings that already landed, so the agent keeps off
+// their files although they no longer run.
+func TestBuildPromptNamesLandedSiblings(t *testing.T) {
+	t.Parallel()
+	in := promptInput()
+	in.Siblings, in.Landed = in.Siblings[1:], in.Siblings[:1]
+	got := BuildPrompt(in)
+	require.Contains(t, got, "These phases run at the same time, each in its own worktree:\n\n- Phase 2C: Docs\n")
+	require.Contains(t, got, "already done; their work is merged with yours afterwards:\n\n- Phase 2B: Frontend (files: web/login.tsx, web/api.ts)\n")
+	require.Contains(t, got, "leave the files of the phases above alone")
+
+	in.Siblings = nil
+	got = BuildPrompt(in)
+	require.NotContains(t, got, "run at the same time")
+	require.Contains(t, got, "- Phase 2B: Frontend")
+}
+
 func TestBuildPromptWithoutGatesOrSiblings(t *testing.T) {
 	t.Parallel()
 	in := promptInput()

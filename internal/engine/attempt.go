@@ -158,7 +158,7 @@ func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req a
 	}
 	prompt := agent.BuildPrompt(agent.PromptInput{
 		PlanPath: r.cfg.Plan.Path, PlanTitle: r.cfg.Plan.Title, Phase: p, Gates: gatePlan(r.gates),
-		Siblings: req.Siblings, Attempt: req.Number, MaxAttempts: MaxAttempts, Previous: req.Previous, Continues: continues,
+		Siblings: req.Siblings, Landed: req.Landed, Attempt: req.Number, MaxAttempts: MaxAttempts, Previous: req.Previous, Continues: continues,
 		PreviousDiffPath: r.abs(r.previousDiff(p.ID)),
 	})
 	promptFile := filepath.Join(r.store.Dir(), "prompts", fmt.Sprintf("phase-%s.attempt-%d.md", state.FileID(p.ID), seq))

@@ -24,11 +24,13 @@ const maxRateLimitRepeats = 3
 
 // attemptRequest is one attempt the scheduler asks the runner to make.
 type attemptRequest struct {
-	Phase    *plan.Phase
-	Number   int // 1 or 2 within this run
-	Siblings []*plan.Phase
-	Agent    agent.Agent
-	Timeout  time.Duration
+	Phase  *plan.Phase
+	Number int // 1 or 2 within this run
+	// Siblings are the phases of its group still to finish; Landed those
+	// of its group already complete (a retry's siblings that landed).
+	Siblings, Landed []*plan.Phase
+	Agent            agent.Agent
+	Timeout          time.Duration
 	// Previous holds the failures of this phase's earlier attempts, oldest
 	// first, across resumes.
 	Previous []failure.Report
@@ -133,7 +135,7 @@ func (s *scheduler) runGroup(ctx context.Context, group []*plan.Phase) {
 			PhaseName: p.Name, Attempt: 2, MaxAttempts: MaxAttempts,
 			Line: "retrying after " + string(rep.Type) + " with the failure as context"})
 	}
-	s.runAll(ctx, retry, retry, 2)
+	s.runAll(ctx, retry, phases, 2)
 }
 
 // runAll starts one attempt per phase, at most maxParallel at a time, and
@@ -180,7 +182,8 @@ func (s *scheduler) attempt(ctx context.Context, p *plan.Phase, group []*plan.Ph
 	req := attemptRequest{
 		Phase:    p,
 		Number:   number,
-		Siblings: siblings(p, group),
+		Siblings: s.siblings(p, group, false),
+		Landed:   s.siblings(p, group, true),
 		Agent:    s.agentFor(number),
 		Timeout:  s.timeout,
 		Previous: prev,
@@ -341,10 +344,12 @@ func (s *scheduler) agentFor(number int) agent.Agent {
 	return s.agents[1]
 }
 
-func siblings(p *plan.Phase, group []*plan.Phase) []*plan.Phase {
+// siblings lists the other phases of p's group that are complete (landed)
+// or not yet.
+func (s *scheduler) siblings(p *plan.Phase, group []*plan.Phase, landed bool) []*plan.Phase {
 	var out []*plan.Phase
 	for _, g := range group {
-		if g.ID != p.ID {
+		if g.ID != p.ID && s.isComplete(g.ID) == landed {
 			out = append(out, g)
 		}
 	}

@@ -37,6 +37,7 @@ type fakeRunner struct {
 	log        []string
 	start, end map[string]time.Time // key "2a#1"
 	timeouts   map[string]time.Duration
+	siblings   map[string][2][]string // key "2a#2": {running alongside, landed}
 	running    int
 	maxRunning int
 }
@@ -54,6 +55,7 @@ func (f *fakeRunner) attempt(ctx context.Context, req attemptRequest) attemptRes
 	key := fmt.Sprintf("%s#%d", id, req.Number)
 	f.start[key] = time.Now()
 	f.timeouts[key] = req.Timeout
+	f.siblings[key] = [2][]string{phaseIDs(req.Siblings), phaseIDs(req.Landed)}
 	f.log = append(f.log, "start "+key)
 	f.running++
 	f.maxRunning = max(f.maxRunning, f.running)
@@ -131,7 +133,8 @@ func newSchedFixture(t *testing.T, src string, maxParallel int, script map[strin
 	})
 	rec := newRecorder(store, sink, time.Now, &state.Run{}, phases)
 	fr := &fakeRunner{rec: rec, script: script, calls: map[string]int{},
-		start: map[string]time.Time{}, end: map[string]time.Time{}, timeouts: map[string]time.Duration{}}
+		start: map[string]time.Time{}, end: map[string]time.Time{}, timeouts: map[string]time.Duration{},
+		siblings: map[string][2][]string{}}
 	s := &scheduler{plan: pl, runner: fr, rec: rec, maxParallel: maxParallel, timeout: time.Minute,
 		agents: []agent.Agent{{Name: "one"}, {Name: "two"}}, backoff: func(int) time.Duration { return time.Second },
 		sleep: sleepCtx, complete: map[string]bool{}, failed: map[string]*failure.Report{}}
@@ -178,7 +181,20 @@ func TestSchedulerRetryWaitsForSiblings(t *testing.T) {
 		require.Equal(t, r.start["2a#2"], r.start["2c#2"], "failed siblings retry in parallel")
 		require.Equal(t, 2, r.calls["2a"])
 		require.Equal(t, 1, r.calls["2b"])
+		require.Equal(t, [2][]string{{"2b", "2c"}, nil}, r.siblings["2a#1"])
+		// The retry's prompt still names 2B, which landed meanwhile: its
+		// files stay off limits.
+		require.Equal(t, [2][]string{{"2c"}, {"2b"}}, r.siblings["2a#2"])
+		require.Equal(t, [2][]string{{"2a"}, {"2b"}}, r.siblings["2c#2"])
 	})
+}
+
+func phaseIDs(phases []*plan.Phase) []string {
+	var ids []string
+	for _, p := range phases {
+		ids = append(ids, p.ID)
+	}
+	return ids
 }
 
 func TestSchedulerHaltsAfterFailedRetryAndBlocksDependents(t *testing.T) {
