@@ -239,6 +239,55 @@ func TestTUIFrozenTerminalDoesNotSlowTheRun(t *testing.T) {
 	assert.Equal(t, 0, tm.exitCode(30*time.Second))
 }
 
+// With stdout a terminal but stdin not one (/dev/null, nohup), no key could
+// reach the UI and nothing could quit it: the run prints plain lines and
+// exits on its own; watch refuses.
+func TestTUIWithoutAKeyboardPrintsPlainly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a plan")
+	}
+	repo := newRepo(t, fivePhases)
+	ag := workingAgent(t, filepath.Join(t.TempDir(), "calls"), "")
+	ptmx, tty, err := pty.Open()
+	require.NoError(t, err)
+	defer ptmx.Close()
+	var out strings.Builder
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		_, _ = io.Copy(&out, ptmx)
+	}()
+	run := func(args ...string) error {
+		cmd := command(repo, args...)
+		cmd.Env = append(cmd.Env, "TERM=xterm-256color")
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = nil, tty, tty // stdin: /dev/null
+		done := make(chan error, 1)
+		require.NoError(t, cmd.Start())
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(60 * time.Second):
+			_ = cmd.Process.Kill()
+			t.Fatalf("autobuild %s did not exit on its own", strings.Join(args, " "))
+			return nil
+		}
+	}
+	require.NoError(t, run("plan.md", "--agent", ag, "--commit=auto"))
+	var ee *exec.ExitError
+	require.ErrorAs(t, run("watch"), &ee)
+	assert.Equal(t, 2, ee.ExitCode())
+	tty.Close()
+	select {
+	case <-read:
+	case <-time.After(5 * time.Second):
+	}
+	assert.NotContains(t, out.String(), "\x1b[?1049h", "no alternate screen")
+	assert.Contains(t, out.String(), "PHASE 2A STARTED")
+	assert.Contains(t, out.String(), "AUTOBUILD COMPLETE")
+	assert.Contains(t, out.String(), "watch needs a terminal")
+}
+
 // `autobuild watch` follows a run started with --no-tui elsewhere: started
 // before the run exists, it waits; it shows the halt and, on r, how to
 // resume; it follows the resume made in another terminal to completion;

@@ -11,6 +11,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/engine"
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/printer"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/tui"
 )
@@ -19,7 +20,15 @@ import (
 // the UI does, so a run the engine refuses (a lock, a changed plan, a missing
 // commit mode) is reported on the terminal like in plain mode, not inside a
 // screen that would vanish with it.
+//
+// The UI needs the keyboard too: with stdin not a terminal (/dev/null,
+// nohup, a pipe) no key could reach it, and nothing could quit it after the
+// run, so the run prints plain lines as with --no-tui.
 func runTUI(ctx context.Context, s Streams, o *runOptions, cfg engine.Config) error {
+	if !isTerminal(s.In) {
+		p := &printer.Plain{W: s.Out, Verbose: o.verbose}
+		return runHeadless(ctx, s, o, cfg, p.Print, true)
+	}
 	ctrl := &engineController{base: cfg}
 	events, err := ctrl.Start(ctx, tui.StartNew)
 	if err != nil {

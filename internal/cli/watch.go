@@ -34,7 +34,7 @@ run to appear if there is none yet. Quitting it never touches the run.`,
 			if err != nil {
 				return err
 			}
-			if !isTerminal(s.Out) {
+			if !isTerminal(s.Out) || !isTerminal(s.In) {
 				return &engine.Error{Code: engine.ExitUsage,
 					Err: errors.New("watch needs a terminal; for a script, read the state with: autobuild status --json")}
 			}
