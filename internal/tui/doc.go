@@ -29,8 +29,11 @@
 //	           running phases at once (SPEC §3)
 //	l          the log of the failed phase
 //	r          after a halt: resume in place (the same process re-runs the
-//	           engine with --resume semantics); read-only: shows the command
-//	F          after a halt: start fresh, after a y/n confirmation
+//	           engine with --resume semantics); read-only: shows the command;
+//	           after a complete run: says there is nothing to resume
+//	F          after a halt: start fresh, after a y/n confirmation;
+//	           read-only or after a complete run: shows the command
+//	           (neither r nor F is offered once the run is complete)
 //	s          after the run ended: back to the summary
 //
 // Phase list:
@@ -61,6 +64,9 @@
 // not grow memory. The engine itself never waits for the screen: its events
 // go through event.Bus, which drops old output lines for a slow reader and
 // never drops any other event.
+//
+// Notices (a resume hint, an error) wrap between words rather than cut a
+// command short, and a notice about the run goes when the run changes state.
 //
 // Styles come from one Styles value built for a dark or light background
 // (tea.RequestBackgroundColor) and without colors under NO_COLOR or a
