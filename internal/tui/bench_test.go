@@ -12,8 +12,15 @@ import (
 
 // BenchmarkView500 renders a 500-phase plan mid-run: 50 batches of 10, the
 // first 20 batches done, the 21st running with 200 lines of output each, and
-// the detail pane on a running phase.
+// the detail pane on a running phase; at 80×24, at 120×40 (list above the
+// pane) and at 160×50 (side by side).
 func BenchmarkView500(b *testing.B) {
+	for _, sz := range [][2]int{{80, 24}, {120, 40}, {160, 50}} {
+		b.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(b *testing.B) { benchView500(b, sz[0], sz[1]) })
+	}
+}
+
+func benchView500(b *testing.B, w, h int) {
 	var batches [][]PhaseInfo
 	for i := range 50 {
 		var bt []PhaseInfo
@@ -26,7 +33,7 @@ func BenchmarkView500(b *testing.B) {
 	now := t0.Add(time.Hour)
 	m := New(Options{Title: "Big plan", CommitMode: "auto", Agent: "sim", Batches: batches, Controller: &fakeController{}, Now: func() time.Time { return now }})
 	m.noTick = true
-	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	var evs []event.Event
 	for i, bt := range batches[:21] {
 		for _, p := range bt {
