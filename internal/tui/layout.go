@@ -129,7 +129,9 @@ func (m *Model) renderEmpty(w int) []string {
 	}
 	out := []string{""}
 	for _, l := range msg {
-		out = append(out, "  "+truncate(l, w-2))
+		for _, wl := range wrapWords(l, w-2, 4) {
+			out = append(out, "  "+wl)
+		}
 	}
 	return out
 }
