@@ -213,3 +213,35 @@ func TestNoticeGoesWhenTheRunChanges(t *testing.T) {
 	l.feed(haltEnd())
 	require.NotContains(t, l.screen(), "The run is still going")
 }
+
+// A phase without a commit says why, as the summary does: it changed
+// nothing, or (message-only mode) its message waits for the user.
+func TestCommitlessPhasesSayWhy(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, liveOptions(&fakeController{}), 100, 30)
+	h.feed(midRun())
+	nothing := completed("2a", 200, 98, "", "feat(api): add the todo endpoints")
+	messageOnly := completed("2c", 205, 103, "", "docs: document the API")
+	messageOnly[1].Commit.FilesModified = []string{"README.md"}
+	h.feed(append(nothing, messageOnly...))
+	require.Equal(t, "no changes to commit", h.m.rowDetail(h.m.byID["2a"]))
+	require.Equal(t, "docs: document the API", h.m.rowDetail(h.m.byID["2c"]))
+	require.Contains(t, trailer(h.m.byID["2a"]), "No changes to commit.")
+	require.Contains(t, trailer(h.m.byID["2c"]), "not committed yet: docs: document the API")
+	require.Contains(t, trailer(h.m.byID["2c"]), "0 created, 1 modified, 0 deleted")
+}
+
+// `r` re-runs the phases that did not complete: their rows forget the
+// agent and attempt of the run before.
+func TestResumeResetsTheRowsItReruns(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, liveOptions(&fakeController{}), 100, 30)
+	h.feed(midRun())
+	h.finish(haltEnd())
+	h.m.startRun(StartResume)
+	r := h.m.byID["2b"]
+	require.Equal(t, stPending, r.status)
+	require.Empty(t, r.agent)
+	require.Empty(t, attemptText(r.attempt, r.maxAttempts))
+	require.Equal(t, "sim", h.m.byID["2a"].agent, "a completed phase keeps its row")
+}

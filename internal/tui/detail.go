@@ -63,10 +63,12 @@ func trailer(r *phaseRow) []string {
 		switch {
 		case c.SHA != "":
 			x = append(x, clip.SHA(c.SHA)+" "+clip.FirstLine(c.Message))
-		case c.Message != "":
+		case c.Message != "" && changedFiles(c) > 0:
 			x = append(x, "not committed yet: "+clip.FirstLine(c.Message))
+		default:
+			x = append(x, "No changes to commit.")
 		}
-		if n := len(c.FilesCreated) + len(c.FilesModified) + len(c.FilesDeleted); n > 0 {
+		if changedFiles(c) > 0 {
 			x = append(x, fmt.Sprintf("%d created, %d modified, %d deleted", len(c.FilesCreated), len(c.FilesModified), len(c.FilesDeleted)))
 		}
 	}

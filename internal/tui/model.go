@@ -346,7 +346,7 @@ func (m *Model) startRun(mode StartMode) tea.Cmd {
 		if keep {
 			continue
 		}
-		r.status, r.attempt, r.started, r.duration = stPending, 0, time.Time{}, 0
+		r.status, r.attempt, r.maxAttempts, r.agent, r.started, r.duration = stPending, 0, 0, "", time.Time{}, 0
 		r.failure, r.gates, r.blockedBy, r.note, r.last = nil, nil, nil, "", ""
 	}
 	m.logv.reset()
