@@ -238,10 +238,44 @@ func TestResumeResetsTheRowsItReruns(t *testing.T) {
 	h := newHarness(t, liveOptions(&fakeController{}), 100, 30)
 	h.feed(midRun())
 	h.finish(haltEnd())
-	h.m.startRun(StartResume)
+	h.key("r")
+	h.until("the resumed run", func(m *Model) bool { return m.restart == nil && !m.starting })
 	r := h.m.byID["2b"]
 	require.Equal(t, stPending, r.status)
 	require.Empty(t, r.agent)
 	require.Empty(t, attemptText(r.attempt, r.maxAttempts))
 	require.Equal(t, "sim", h.m.byID["2a"].agent, "a completed phase keeps its row")
+}
+
+// A resume the engine refuses (the fix is not committed yet) keeps the
+// summary and the failure on screen, says why, and r can be pressed again.
+func TestRefusedResumeKeepsTheHaltScreen(t *testing.T) {
+	t.Parallel()
+	fake := &fakeController{runs: []chan event.Event{runChan(append(midRun(), haltEnd()...), true)}, snapErr: errors.New("no state")}
+	h := newHarness(t, liveOptions(fake), 100, 30)
+	h.init()
+	h.until("the halt screen", func(m *Model) bool { return m.screen == screenSummary })
+	fake.mu.Lock()
+	fake.startErr = errors.New("the working tree has uncommitted changes: commit or stash them first")
+	fake.mu.Unlock()
+	h.key("r")
+	h.until("the refusal", func(m *Model) bool { return m.startErr != nil })
+	out := h.screen()
+	require.Equal(t, screenSummary, h.m.screen)
+	require.Contains(t, out, "AUTOBUILD HALTED")
+	require.Contains(t, out, "could not start the run: the working tree has uncommitted changes")
+	require.True(t, strings.HasPrefix(strings.Split(out, "\n")[1], "halted"), "the header still says halted")
+	require.Equal(t, stFailed, h.m.byID["2b"].status)
+	require.NotNil(t, h.m.byID["2b"].failure)
+	require.Contains(t, h.lastLine(), "r resume")
+	h.key("l")
+	require.Contains(t, h.screen(), "failure report")
+
+	fake.mu.Lock()
+	fake.startErr = nil
+	fake.mu.Unlock()
+	h.key("r")
+	h.until("the resumed run", func(m *Model) bool { return m.screen == screenRun && !m.starting })
+	starts, _ := fake.counts()
+	require.Equal(t, []StartMode{StartNew, StartResume, StartResume}, starts)
 }

@@ -63,9 +63,11 @@ func (m *Model) runState() (string, lipgloss.Style) {
 	switch {
 	case m.active && m.quitting:
 		return "halting", s.Blocked
+	case m.starting && m.restart != nil:
+		return "restarting", s.Running
 	case m.starting && m.run.status == "":
 		return "starting", s.Running
-	case m.startErr != nil:
+	case m.startErr != nil && m.run.status == "":
 		return "not started", s.Failed
 	}
 	switch m.run.status {

@@ -92,10 +92,13 @@ type Model struct {
 
 	// Live mode. gen numbers the runs started by this model; messages of an
 	// older run are dropped.
-	gen        int
-	events     <-chan event.Event
-	active     bool // a run was started and its event channel is not closed yet
-	starting   bool // Start was called and has not answered
+	gen      int
+	events   <-chan event.Event
+	active   bool // a run was started and its event channel is not closed yet
+	starting bool // Start was called and has not answered
+	// restart is the mode of the run `r` or `F` is starting, until the
+	// engine accepts it; nil otherwise.
+	restart    *StartMode
 	interrupts int
 	quitting   bool // quit once the run has ended
 	startErr   error
@@ -210,12 +213,16 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		m.starting, m.events = false, msg.ch
+		if m.restart != nil {
+			m.restarted(*m.restart)
+			m.restart = nil
+		}
 		return waitEvents(msg.ch, msg.gen)
 	case startFailedMsg:
 		if msg.gen != m.gen {
 			return nil
 		}
-		m.starting, m.active, m.startErr = false, false, msg.err
+		m.starting, m.active, m.startErr, m.restart = false, false, msg.err, nil
 		m.setNotice("could not start the run: "+msg.err.Error(), true)
 		if m.quitting {
 			return tea.Quit
@@ -330,10 +337,25 @@ func (m *Model) stateDir() string {
 }
 
 // startRun starts another run in this process: `r` (resume) or `F` (fresh)
-// after a halt. The rows are reset to what the new run will redo.
+// after a halt. The screen keeps the summary until the engine has accepted
+// the run: a refused start (the fix is not committed yet, say) must not
+// lose the failure the user is reading.
 func (m *Model) startRun(mode StartMode) tea.Cmd {
 	m.gen++
 	m.active, m.starting, m.interrupts, m.startErr = true, true, 0, nil
+	m.restart = &mode
+	if mode == StartFresh {
+		m.setNotice("Starting fresh…", false)
+	} else {
+		m.setNotice("Resuming…", false)
+	}
+	return startCmd(m.ctx, m.opts.Controller, mode, m.gen)
+}
+
+// restarted resets the view for the run `r` or `F` started, once the
+// engine accepted it: the rows go back to what the new run will redo.
+func (m *Model) restarted(mode StartMode) {
+	m.clearNotice()
 	m.run.status, m.run.haltReason = "", ""
 	m.run.started, m.run.ended = m.now(), time.Time{}
 	m.screen, m.focus, m.summaryIn = screenRun, focusList, nil
@@ -350,7 +372,6 @@ func (m *Model) startRun(mode StartMode) tea.Cmd {
 		r.failure, r.gates, r.blockedBy, r.note, r.last = nil, nil, nil, "", ""
 	}
 	m.logv.reset()
-	return startCmd(m.ctx, m.opts.Controller, mode, m.gen)
 }
 
 func (m *Model) anyRunning() bool {

@@ -137,7 +137,8 @@ func TestResumeInPlaceAfterAHalt(t *testing.T) {
 	require.Contains(t, h.screen(), "r resume")
 
 	h.key("r")
-	require.Equal(t, screenRun, h.m.screen, "r goes back to the run view at once")
+	require.Contains(t, h.screen(), "Resuming…")
+	h.until("the run view", func(m *Model) bool { return m.screen == screenRun })
 	require.Equal(t, stPending, h.m.byID["2b"].status)
 	require.Equal(t, stComplete, h.m.byID["2a"].status, "completed phases stay complete")
 	h.until("the completion screen", func(m *Model) bool { return m.screen == screenSummary })
@@ -161,7 +162,7 @@ func TestFreshAsksFirst(t *testing.T) {
 	require.Len(t, starts, 1)
 	h.key("F")
 	h.key("y")
-	h.until("the fresh start", func(*Model) bool { s, _ := fake.counts(); return len(s) == 2 })
+	h.until("the fresh start", func(m *Model) bool { s, _ := fake.counts(); return len(s) == 2 && !m.starting })
 	starts, _ = fake.counts()
 	require.Equal(t, StartFresh, starts[1])
 	require.Zero(t, h.m.byID["2b"].log.len(), "a fresh run starts with empty logs")
