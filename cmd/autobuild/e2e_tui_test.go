@@ -173,6 +173,10 @@ func TestTUIHaltFixResume(t *testing.T) {
 	fix, err := os.ReadFile(filepath.Join(dir, "fix", "format.go"))
 	require.NoError(t, err)
 	writeFile(t, filepath.Join(repo, "calc", "format.go"), string(fix))
+	// Pressed before the fix is committed, r is refused and the halt
+	// screen stays.
+	tm.send("r")
+	mark = tm.waitText("could not start the run", mark, 30*time.Second)
 	git(t, repo, "add", "calc")
 	git(t, repo, "commit", "-q", "-m", "fix: write Format")
 
