@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -278,4 +279,48 @@ func TestRefusedResumeKeepsTheHaltScreen(t *testing.T) {
 	h.until("the resumed run", func(m *Model) bool { return m.screen == screenRun && !m.starting })
 	starts, _ := fake.counts()
 	require.Equal(t, []StartMode{StartNew, StartResume, StartResume}, starts)
+}
+
+// Quitting while `r` is starting the new run interrupts the new run, once
+// started, not the one before it (whose cancel the controller still holds).
+func TestQuitWhileResumingInterruptsTheNewRun(t *testing.T) {
+	t.Parallel()
+	second := runChan(midRun(), false)
+	fake := &fakeController{runs: []chan event.Event{runChan(append(midRun(), haltEnd()...), true), second},
+		snapErr: errors.New("no state")}
+	gate := make(chan struct{})
+	ctl := &gatedController{fakeController: fake, gate: gate}
+	o := liveOptions(nil)
+	o.Controller = ctl
+	h := newHarness(t, o, 100, 30)
+	fake.t, fake.updateGo = t, goroutineID()
+	h.init()
+	h.until("the halt screen", func(m *Model) bool { return m.screen == screenSummary })
+	h.key("r")
+	require.True(t, h.m.starting)
+	h.key("q")
+	require.Contains(t, h.screen(), "Halt the run and quit? y/n")
+	h.key("y")
+	h.drain()
+	_, n := fake.counts()
+	require.Zero(t, n, "no interrupt while the new run is starting")
+	close(gate)
+	h.until("the interrupt of the new run", func(*Model) bool { _, n := fake.counts(); return n == 1 })
+	require.True(t, h.m.quitting)
+	close(second)
+	h.until("quit", func(*Model) bool { return h.quit })
+}
+
+// gatedController holds every Start after the first until gate is closed,
+// like an engine slow to accept a resumed run.
+type gatedController struct {
+	*fakeController
+	gate chan struct{}
+}
+
+func (g *gatedController) Start(ctx context.Context, mode StartMode) (<-chan event.Event, error) {
+	if starts, _ := g.counts(); len(starts) > 0 {
+		<-g.gate
+	}
+	return g.fakeController.Start(ctx, mode)
 }

@@ -64,6 +64,12 @@ func (m *Model) interrupt() tea.Cmd {
 	}
 	m.quitting = true
 	m.interrupts++
+	if m.starting {
+		// The run being started (r, F) is not the controller's yet: the
+		// interrupt would reach the one before it. Send it once started.
+		m.deferredInterrupts++
+		return nil
+	}
 	return interruptCmd(m.opts.Controller)
 }
 
