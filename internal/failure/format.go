@@ -36,7 +36,13 @@ func FormatReport(r Report) string {
 		line("Attempt: %d", r.Attempt)
 	}
 	line("Duration: %s", formatSeconds(r.DurationSeconds))
-	line("Retryable: %s", yesNo(r.Retryable))
+	retryable := yesNo(r.Retryable)
+	if r.Retryable && r.Attempt >= 2 {
+		// The type is retryable, but this attempt was the one retry: saying
+		// "yes" alone reads as if autobuild would try again by itself.
+		retryable = "yes, but this was the retry: fix the cause, then resume"
+	}
+	line("Retryable: %s", retryable)
 	if r.Circular {
 		line("Circular: yes (the same fix was tried again: needs a person)")
 	}

@@ -65,3 +65,15 @@ func TestFormatReportMinimal(t *testing.T) {
 	require.NotContains(t, got, "Suggested recovery actions")
 	require.True(t, strings.HasSuffix(got, "\n"))
 }
+
+// After the one retry, a retryable type no longer means autobuild will try
+// again: the report says what is left to do.
+func TestFormatReportAfterTheRetry(t *testing.T) {
+	t.Parallel()
+	r := Report{Type: TestFailure, Message: "test gate failed", Retryable: true, Attempt: 2}
+	require.Contains(t, FormatReport(r), "Retryable: yes, but this was the retry: fix the cause, then resume\n")
+	r.Attempt = 1
+	require.Contains(t, FormatReport(r), "Retryable: yes\n")
+	r.Retryable = false
+	require.Contains(t, FormatReport(r), "Retryable: no\n")
+}
