@@ -14,6 +14,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/engine"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/printer"
+	"github.com/autobuild-sh/autobuild/internal/shell"
 )
 
 func newDemo(s Streams) *cobra.Command {
@@ -57,7 +58,7 @@ so you can fix it by hand and resume.`,
 			}
 			o := &runOptions{planPath: proj.Plan, noTUI: noTUI, json: asJSON,
 				commands: func(mode string) string {
-					return fmt.Sprintf("cd %s && %s plan.md --agent sim --scenario %s %s", quoteArg(proj.Repo), programName(), quoteArg(proj.Scenario), mode)
+					return fmt.Sprintf("cd %s && %s plan.md --agent sim --scenario %s %s", shell.Quote(proj.Repo), shell.Quote(programName()), shell.Quote(proj.Scenario), mode)
 				}}
 			cfg := engine.Config{Dir: proj.Repo, Plan: pl, CommitMode: engine.CommitAuto, Agents: []agent.Agent{sim},
 				MaxParallel: 3, PhaseTimeout: 5 * time.Minute, SimScenario: proj.Scenario}
@@ -73,11 +74,11 @@ so you can fix it by hand and resume.`,
 				runErr = runHeadless(cmd.Context(), s, o, cfg, p.Print, true)
 			}
 			if !asJSON {
-				fmt.Fprintf(s.Out, "\nThe demo repository is %s\n  cd %s && git log --oneline && go run ./cmd/calc '1 + 2 * 3'\n", proj.Repo, quoteArg(proj.Repo))
+				fmt.Fprintf(s.Out, "\nThe demo repository is %s\n  cd %s && git log --oneline && go run ./cmd/calc '1 + 2 * 3'\n", proj.Repo, shell.Quote(proj.Repo))
 				var exit *exitError
 				if errors.As(runErr, &exit) && exit.code == engine.ExitHalted {
 					fmt.Fprintf(s.Out, "To fix the halted phase by hand: cd %s && cp %s calc/format.go && git add calc && git commit -m 'fix: write Format'\nthen resume: %s\n",
-						quoteArg(proj.Repo), quoteArg(filepath.Join(dir, "fix", "format.go")), o.commands("--resume"))
+						shell.Quote(proj.Repo), shell.Quote(filepath.Join(dir, "fix", "format.go")), o.commands("--resume"))
 					if isGoRunBuild(selfCommand()[0]) {
 						fmt.Fprintln(s.Out, "(this binary came from `go run`: install autobuild first with `go install ./cmd/autobuild`, from its repository)")
 					}

@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,57 +14,6 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
-
-func TestQuoteArg(t *testing.T) {
-	t.Parallel()
-	tests := []struct{ in, want string }{
-		{"plan.md", "plan.md"},
-		{"docs/plan.md", "docs/plan.md"},
-		{"--commit=auto", "--commit=auto"},
-		{"-v", "-v"},
-		{"", "''"},
-		{"my plan.md", "'my plan.md'"},
-		{"a\tb", "'a\tb'"},
-		{"it's.md", `'it'\''s.md'`},
-		{"'", `''\'''`},
-		{`say "hi"`, `'say "hi"'`},
-		{"$HOME/plan.md", "'$HOME/plan.md'"},
-		{"`id`", "'`id`'"},
-		{`C:\plans`, `'C:\plans'`},
-		{"a|b", "'a|b'"},
-		{"a&b", "'a&b'"},
-		{"a;b", "'a;b'"},
-		{"<in>", "'<in>'"},
-		{"(x)", "'(x)'"},
-		{"*.md", "'*.md'"},
-		{"plan?.md", "'plan?.md'"},
-		{"[ab].md", "'[ab].md'"},
-		{"{a,b}", "'{a,b}'"},
-		{"!1", "'!1'"},
-		{"plän.md", "plän.md"},
-	}
-	for _, tt := range tests {
-		require.Equal(t, tt.want, quoteArg(tt.in), "quoteArg(%q)", tt.in)
-	}
-}
-
-// TestQuoteArgShellRoundTrip checks that what quoteArg returns is read
-// back by sh as the original word.
-func TestQuoteArgShellRoundTrip(t *testing.T) {
-	t.Parallel()
-	sh, err := exec.LookPath("sh")
-	if err != nil {
-		t.Skip("no sh")
-	}
-	for _, in := range []string{
-		"plan.md", "", "my plan.md", "it's", `"`, `a\b`, "$HOME", "`id`", "a|b&c;d", "*", "x'y'z", " lead", "trail ",
-		"a\tb", "{a,b}", "[x]", "(y)", "<z>",
-	} {
-		out, err := exec.Command(sh, "-c", `printf '%s' `+quoteArg(in)).Output()
-		require.NoError(t, err, "quoteArg(%q) = %s", in, quoteArg(in))
-		require.Equal(t, in, string(out), "quoteArg(%q) = %s", in, quoteArg(in))
-	}
-}
 
 func TestCommandLineWithCommands(t *testing.T) {
 	t.Parallel()

@@ -8,7 +8,7 @@ import (
 )
 
 // programName is how the commands autobuild prints for the user to run
-// (resume, fresh) should start. It is "autobuild" when that is what the shell
+// (resume, fresh) should start, unquoted. It is "autobuild" when that is what the shell
 // finds on PATH, so the usual case reads naturally; otherwise this binary's
 // absolute path, so a binary built in a checkout and run as ./autobuild gets
 // a command that works as printed. A `go run` build lives in a temporary
@@ -29,7 +29,7 @@ func programNameFor(exe string, lookPath func(string) (string, error)) string {
 	if isGoRunBuild(exe) {
 		return "autobuild"
 	}
-	return quoteArg(exe)
+	return exe
 }
 
 // isGoRunBuild reports whether exe is a throwaway binary built by `go run`.

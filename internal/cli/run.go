@@ -23,6 +23,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/printer"
+	"github.com/autobuild-sh/autobuild/internal/shell"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/summary"
 )
@@ -234,7 +235,7 @@ func commandLine(o *runOptions, mode string) string {
 	if o != nil && o.commands != nil {
 		return o.commands(mode)
 	}
-	parts := []string{programName()}
+	parts := []string{shell.Quote(programName())}
 	for _, a := range os.Args[1:] {
 		switch {
 		case a == "--resume" || a == "--fresh" || a == "--dry-run":
@@ -242,10 +243,10 @@ func commandLine(o *runOptions, mode string) string {
 		case a == "demo":
 			continue
 		}
-		parts = append(parts, quoteArg(a))
+		parts = append(parts, shell.Quote(a))
 	}
-	if o != nil && o.planPath != "" && !contains(parts, quoteArg(o.planPath)) {
-		parts = append(parts, quoteArg(o.planPath))
+	if o != nil && o.planPath != "" && !contains(parts, shell.Quote(o.planPath)) {
+		parts = append(parts, shell.Quote(o.planPath))
 	}
 	return strings.Join(append(parts, mode), " ")
 }
@@ -258,13 +259,6 @@ func freshCommand(o *runOptions, mode string) string {
 		line += " --commit=" + mode
 	}
 	return line
-}
-
-func quoteArg(a string) string {
-	if a == "" || strings.ContainsAny(a, " \t'\"$`\\|&;<>()*?[]{}!") {
-		return "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-	}
-	return a
 }
 
 func contains(list []string, s string) bool {

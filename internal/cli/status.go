@@ -13,7 +13,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/engine"
+	"github.com/autobuild-sh/autobuild/internal/shell"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/summary"
 )
@@ -68,7 +70,7 @@ func printStatus(w io.Writer, snap *state.Snapshot) {
 		fmt.Fprintf(w, "Reason: %s\n", r.HaltReason)
 	}
 	if strings.HasPrefix(status, "stopped") {
-		fmt.Fprintf(w, "Continue it with: autobuild %s --resume (phases whose commit landed stay complete)\n", quoteArg(r.PlanPath))
+		fmt.Fprintf(w, "Continue it with: %s (phases whose commit landed stay complete)\n", resumeCommand(r))
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -136,4 +138,16 @@ func findRoot(dir string) (string, error) {
 func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// resumeCommand is the command that resumes run, from run.json alone: its
+// plan and the agents --agent can name again.
+func resumeCommand(run *state.Run) string {
+	args := []string{programName(), run.PlanPath}
+	for _, a := range run.Agents {
+		if agent.Reusable(a) {
+			args = append(args, "--agent", a)
+		}
+	}
+	return shell.Join(append(args, "--resume")...)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/autobuild-sh/autobuild/internal/engine"
+	"github.com/autobuild-sh/autobuild/internal/shell"
 	"github.com/autobuild-sh/autobuild/internal/tui"
 	"github.com/autobuild-sh/autobuild/internal/watch"
 )
@@ -64,8 +65,8 @@ func watchRun(ctx context.Context, s Streams, root string) error {
 	// from run.json. Both commands run where the run did.
 	resume, fresh := "autobuild PLAN.md --resume", "autobuild PLAN.md --fresh"
 	if rel != "" {
-		resume = fmt.Sprintf("cd %s && %s", quoteArg(rel), resume)
-		fresh = fmt.Sprintf("cd %s && %s", quoteArg(rel), fresh)
+		resume = fmt.Sprintf("cd %s && %s", shell.Quote(rel), resume)
+		fresh = fmt.Sprintf("cd %s && %s", shell.Quote(rel), fresh)
 	}
 	m := tui.New(tui.Options{Watch: updates, ReadOnly: true, Dir: root, Context: ctx,
 		ResumeHint: resume, FreshCommand: fresh, StateDir: filepath.Join(rel, ".autobuild") + "/",

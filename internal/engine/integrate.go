@@ -12,6 +12,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/shell"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -293,22 +294,20 @@ func (in *integrator) commitsScript(ctx context.Context, phases []*state.Phase, 
 			if err != nil {
 				return "", err
 			}
-			cmds = append(cmds, "git apply --cached "+shellQuote(filepath.ToSlash(rel)))
+			cmds = append(cmds, "git apply --cached "+shell.Quote(filepath.ToSlash(rel)))
 		}
 		if len(staged) > 0 {
 			quoted := make([]string, len(staged))
 			for i, f := range staged {
-				quoted[i] = shellQuote(f)
+				quoted[i] = shell.Quote(f)
 			}
 			cmds = append(cmds, "git add -A -- "+strings.Join(quoted, " "))
 		}
-		cmds = append(cmds, "git commit -m "+shellQuote(st.message))
+		cmds = append(cmds, "git commit -m "+shell.Quote(st.message))
 		fmt.Fprintf(&b, "\n# %s\n%s\n", orDefault(names[st.id], "a commit of the run"), strings.Join(cmds, " && "))
 	}
 	return b.String(), nil
 }
-
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 func allFiles(ch gitx.Changes) []string {
 	return append(append(slices.Clone(ch.Created), ch.Modified...), ch.Deleted...)

@@ -1,13 +1,13 @@
 package tui
 
 import (
-	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/shell"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -131,20 +131,13 @@ func (m *Model) withPlan(hint string) string {
 	if m.run.planPath == "" {
 		return hint
 	}
-	args := shellQuote(m.run.planPath)
+	args := shell.Quote(m.run.planPath)
 	for _, a := range m.run.agents {
-		if a == agent.SimName || slices.Contains(agent.Presets(), a) {
+		if agent.Reusable(a) {
 			args += " --agent " + a
 		}
 	}
 	return strings.ReplaceAll(hint, "PLAN.md", args)
-}
-
-func shellQuote(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t'\"$`\\|&;<>()*?[]{}!") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // canStart reports whether r or F may start a run now: after a halt or an
