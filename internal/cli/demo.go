@@ -56,10 +56,17 @@ so you can fix it by hand and resume.`,
 			if err != nil {
 				return err
 			}
+			fix := fmt.Sprintf("cd %s && cp %s calc/format.go && git add calc && git commit -m 'fix: write Format'",
+				shell.Quote(proj.Repo), shell.Quote(filepath.Join(dir, "fix", "format.go")))
 			o := &runOptions{planPath: proj.Plan, noTUI: noTUI, json: asJSON,
 				commands: func(mode string) string {
 					return fmt.Sprintf("cd %s && %s plan.md --agent sim --scenario %s %s", shell.Quote(proj.Repo), shell.Quote(programName()), shell.Quote(proj.Scenario), mode)
 				}}
+			if halt {
+				// In the UI the user fixes in another terminal and presses
+				// r: the halt screen must say what to run.
+				o.fixStep = "Demo: the fix for 2B is ready; apply it in another terminal, then resume (r in the UI): " + fix
+			}
 			cfg := engine.Config{Dir: proj.Repo, Plan: pl, CommitMode: engine.CommitAuto, Agents: []agent.Agent{sim},
 				MaxParallel: 3, PhaseTimeout: 5 * time.Minute, SimScenario: proj.Scenario}
 			fmt.Fprintf(s.Err, "autobuild demo: sample repository in %s\n", proj.Repo)
@@ -77,8 +84,7 @@ so you can fix it by hand and resume.`,
 				fmt.Fprintf(s.Out, "\nThe demo repository is %s\n  cd %s && git log --oneline && go run ./cmd/calc '1 + 2 * 3'\n", proj.Repo, shell.Quote(proj.Repo))
 				var exit *exitError
 				if errors.As(runErr, &exit) && exit.code == engine.ExitHalted {
-					fmt.Fprintf(s.Out, "To fix the halted phase by hand: cd %s && cp %s calc/format.go && git add calc && git commit -m 'fix: write Format'\nthen resume: %s\n",
-						shell.Quote(proj.Repo), shell.Quote(filepath.Join(dir, "fix", "format.go")), o.commands("--resume"))
+					fmt.Fprintf(s.Out, "To fix the halted phase by hand: %s\nthen resume: %s\n", fix, o.commands("--resume"))
 					if isGoRunBuild(selfCommand()[0]) {
 						fmt.Fprintln(s.Out, "(this binary came from `go run`: install autobuild first with `go install ./cmd/autobuild`, from its repository)")
 					}

@@ -47,6 +47,9 @@ type runOptions struct {
 	// commands, when set, builds the resume and fresh command lines shown
 	// in the summary (the demo's differ from the command that was run).
 	commands func(mode string) string
+	// fixStep, when set, is the first resume instruction of a halt (the
+	// demo knows its own fix).
+	fixStep string
 }
 
 func (o *runOptions) register(cmd *cobra.Command) {
@@ -226,7 +229,7 @@ func renderSummary(root string, o *runOptions, width int) string {
 
 func summaryInput(snap *state.Snapshot, o *runOptions) summary.Input {
 	return summary.Input{Run: snap.Run, Phases: snap.Phases, StateDir: ".autobuild/",
-		ResumeCommand: commandLine(o, "--resume"), FreshCommand: freshCommand(o, snap.Run.CommitMode)}
+		ResumeCommand: commandLine(o, "--resume"), FreshCommand: freshCommand(o, snap.Run.CommitMode), FixStep: o.fixStep}
 }
 
 // commandLine is the command the user ran, with --resume or --fresh in place

@@ -43,7 +43,7 @@ func runTUI(ctx context.Context, s Streams, o *runOptions, cfg engine.Config) er
 	m := tui.New(tui.Options{
 		Title: cfg.Plan.Title, PlanPath: cfg.Plan.Path, CommitMode: cfg.CommitMode, Agent: agentName,
 		Batches: tui.BatchesFromPlan(cfg.Plan.Batches()), Controller: ctrl, Context: ctx,
-		ResumeCommand: commandLine(o, "--resume"), FreshCommand: freshCommand(o, cfg.CommitMode),
+		ResumeCommand: commandLine(o, "--resume"), FreshCommand: freshCommand(o, cfg.CommitMode), FixStep: o.fixStep,
 		StateDir: ".autobuild/", NoColor: os.Getenv("NO_COLOR") != "",
 	})
 	// Ctrl-C reaches the model as a key press (raw mode); a SIGTERM from

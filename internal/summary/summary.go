@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/failure"
@@ -24,6 +26,9 @@ type Input struct {
 	// ResumeCommand and FreshCommand are the exact command lines to offer.
 	ResumeCommand string
 	FreshCommand  string
+	// FixStep, when set, is the first resume instruction: a fix the run's
+	// setup already knows (the demo's), before the failures' own advice.
+	FixStep string
 }
 
 // Render returns the summary for the run's status, width columns wide (at
@@ -115,8 +120,12 @@ func halted(in Input, width int) string {
 
 	b.section("RESUME INSTRUCTIONS")
 	n := 1
-	for _, a := range actions(reports) {
-		b.text(fmt.Sprintf("%d. %s", n, a), 3)
+	steps := actions(reports)
+	if in.FixStep != "" {
+		steps = append([]string{in.FixStep}, steps...)
+	}
+	for _, a := range steps {
+		b.text(fmt.Sprintf("%d. %s", n, sentence(a)), 3)
 		n++
 	}
 	if in.ResumeCommand != "" {
@@ -309,4 +318,14 @@ func orDefault(s, def string) string {
 		return def
 	}
 	return s
+}
+
+// sentence starts s with a capital letter: the failures' suggested actions
+// are written as list items, the resume instructions as numbered steps.
+func sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	r, size := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[size:]
 }

@@ -120,6 +120,7 @@ func TestBoxKeepsItsBorderWithHostileText(t *testing.T) {
 		}
 		flat := strings.Join(strings.Fields(strings.NewReplacer("║", " ").Replace(out)), " ")
 		require.Contains(t, flat, "go test ./...", "width %d", width)
+		require.Contains(t, flat, "1. Run the tests in the phase's worktree", "width %d: steps read as sentences", width)
 		require.Contains(t, flat, "--agent sim --scenario", "width %d", width)
 		require.Contains(t, flat, "FAIL example.com/calc/calc [build failed]", "width %d", width)
 		require.Contains(t, out, "║            other.txt:", "width %d: a second line of details is indented under the first", width)
@@ -142,4 +143,13 @@ func TestCompleteSummarySingleModeCountsTheOneCommit(t *testing.T) {
 	out = Render(in, 80)
 	require.Contains(t, out, "3 phases, 1 commit,")
 	require.Contains(t, out, "one commit: abcdef0 on main")
+}
+
+func TestFixStepComesFirst(t *testing.T) {
+	in := haltedInput()
+	in.FixStep = "Demo: apply the fix"
+	out := Render(in, 80)
+	require.Contains(t, out, "1. Demo: apply the fix")
+	require.Contains(t, out, "2. Fix the failing tests: TestFormat")
+	require.Contains(t, out, "3. Run: autobuild plan.md --agent claude --resume")
 }

@@ -289,7 +289,8 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 
 // handleSnapshot shows the summary of the run that just ended.
 func (m *Model) handleSnapshot(msg snapshotMsg) {
-	in := summary.Input{StateDir: m.stateDir(), ResumeCommand: m.opts.ResumeCommand, FreshCommand: m.opts.FreshCommand}
+	in := summary.Input{StateDir: m.stateDir(), ResumeCommand: m.opts.ResumeCommand, FreshCommand: m.opts.FreshCommand,
+		FixStep: m.opts.FixStep}
 	if msg.err == nil && msg.snap != nil && msg.snap.Run != nil {
 		m.mergeSnapshot(msg.snap)
 		in.Run, in.Phases = msg.snap.Run, msg.snap.Phases

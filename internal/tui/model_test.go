@@ -454,3 +454,20 @@ func TestSanitize(t *testing.T) {
 	require.LessOrEqual(t, len(long), maxLineBytes+len("…"))
 	require.True(t, strings.HasSuffix(long, "…"))
 }
+
+// The demo knows its own fix: the halt screen gives it as the first resume
+// step, so a user watching the UI knows what to run before pressing r.
+func TestHaltScreenShowsTheKnownFixFirst(t *testing.T) {
+	t.Parallel()
+	fake := &fakeController{}
+	opts := liveOptions(fake)
+	opts.FixStep = "Demo: the fix for 2B is ready: cp fix/format.go calc/"
+	h := newHarness(t, opts, 100, 30)
+	h.feed(midRun())
+	h.finish(haltEnd())
+	snap := snapshotOf(h.m, state.RunHalted, "Phase 2B failed twice (test_failure)")
+	fake.setSnapshot(snap)
+	h.send(snapshotMsg{gen: h.m.gen, snap: snap})
+	h.key("G")
+	require.Contains(t, h.screen(), "1. Demo: the fix for 2B is ready: cp fix/format.go calc/")
+}

@@ -108,6 +108,9 @@ type Options struct {
 	// offers; StateDir is the state directory as the user should read it
 	// (".autobuild/").
 	ResumeCommand, FreshCommand, StateDir string
+	// FixStep is the halt summary's first resume instruction, when the
+	// run's setup knows the fix (the demo).
+	FixStep string
 	// Dir is the directory being watched, shown while no run exists yet.
 	Dir string
 	// LogLines is how many output lines to keep per phase (DefaultLogLines
