@@ -56,7 +56,7 @@ func (m *Model) lastLine(w int) string {
 	case m.ask == askQuit:
 		return s.Prompt.Render(truncate("Halt the run and quit? y/n", w))
 	case m.ask == askFresh:
-		return s.Prompt.Render(truncate("Start fresh? This deletes "+m.stateDir()+" (commits already made stay). y/n", w))
+		return s.Prompt.Render(truncate("Start fresh? Deletes "+m.stateDir()+"; all phases run again; commits stay. y/n", w))
 	case m.searching:
 		return truncateStyled(m.search.view(w, s), w)
 	}

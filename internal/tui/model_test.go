@@ -152,11 +152,11 @@ func TestResumeInPlaceAfterAHalt(t *testing.T) {
 func TestFreshAsksFirst(t *testing.T) {
 	t.Parallel()
 	fake := &fakeController{runs: []chan event.Event{runChan(append(midRun(), haltEnd()...), true)}}
-	h := newHarness(t, liveOptions(fake), 100, 30)
+	h := newHarness(t, liveOptions(fake), 80, 24)
 	h.init()
 	h.until("the halt screen", func(m *Model) bool { return m.screen == screenSummary })
 	h.key("F")
-	require.Contains(t, h.screen(), "Start fresh? This deletes .autobuild/")
+	require.Contains(t, h.screen(), "Start fresh? Deletes .autobuild/; all phases run again; commits stay. y/n")
 	h.key("n")
 	starts, _ := fake.counts()
 	require.Len(t, starts, 1)
