@@ -149,7 +149,7 @@ func TestDeclaredGateWithMissingToolStopsBeforeTheAgent(t *testing.T) {
 	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", workingAgent(t, calls, ""))
 	require.Equal(t, 1, r.code, r.String())
 	require.Contains(t, r.stdout, "dependency_missing: no-such-formatter not found")
-	require.Contains(t, r.stdout, "install no-such-formatter and make sure it is on PATH")
+	require.Contains(t, r.stdout, "Install no-such-formatter and make sure it is on PATH")
 	require.Zero(t, countCalls(t, calls, "0"), "the agent is not started")
 
 	p := loadPhase(t, repo, "0")
@@ -168,7 +168,7 @@ func TestMissingAgentSaysHowToInstallIt(t *testing.T) {
 	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", "no-such-agent-cli")
 	require.Equal(t, 1, r.code, r.String())
 	require.Contains(t, r.stdout, "PHASE 0 FAILED - dependency_missing: no-such-agent-cli not found")
-	require.Contains(t, r.stdout, "install no-such-agent-cli and make sure it is on PATH")
+	require.Contains(t, r.stdout, "Install no-such-agent-cli and make sure it is on PATH")
 	p := loadPhase(t, repo, "0")
 	require.Len(t, p.Attempts, 1)
 	require.Contains(t, readString(t, filepath.Join(repo, p.Attempts[0].LogPath)), "the agent could not start")
