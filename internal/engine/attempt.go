@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -201,11 +202,12 @@ func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req a
 	} else if !errors.Is(err, agent.ErrNoResult) {
 		ev.ResultParseErr = err.Error()
 	}
-	if err := r.tidyWorktree(ctx, p, wt, base, log); err != nil {
+	files, err := r.tidyWorktree(ctx, p, wt, base, log)
+	if err != nil {
 		ev.AgentOutput += "\n" + err.Error()
 		ev.AgentExitCode = cmp.Or(ev.AgentExitCode, -1)
 	}
-	ev.FilesChanged = r.changedFiles(ctx, wt)
+	ev.FilesChanged = files
 	r.rec.phase(p.ID, func(ps *state.Phase) {
 		ps.Verification.AgentClaimed = claimed(ev)
 		if ev.TasksTotal > 0 {
@@ -220,7 +222,12 @@ func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req a
 		return ev, "", true
 	}
 	ev.Gate, ev.TimedOut = gate, timedOut
-	ev.FilesChanged = r.changedFiles(ctx, wt) // gates may format or generate files
+	if gate != nil || timedOut {
+		// The failure report names the files as the gates left them (they
+		// may format or generate files). A passing phase's files are read
+		// where they are committed.
+		ev.FilesChanged = r.changedFiles(ctx, wt)
+	}
 	return ev, commitMsg, false
 }
 
@@ -429,28 +436,33 @@ func (r *phaseRunner) missingDeclaredGate() *gates.Gate {
 // tidyWorktree undoes what the agent must not do, before the gates judge the
 // work: commits it made are folded back into uncommitted changes (they would
 // otherwise never reach the run's line), and edits of the plan, the user's
-// record, are reverted (two phases ticking its boxes would conflict).
-func (r *phaseRunner) tidyWorktree(ctx context.Context, p *plan.Phase, wt, base string, log io.Writer) error {
+// record, are reverted (two phases ticking its boxes would conflict). It
+// returns the files the work changes. Every phase passes through here, so
+// the usual case costs two git commands: HEAD, and the status that also
+// says whether the plan changed.
+func (r *phaseRunner) tidyWorktree(ctx context.Context, p *plan.Phase, wt, base string, log io.Writer) ([]string, error) {
 	head, err := r.repo.Head(ctx, wt)
 	if err != nil {
-		return fmt.Errorf("reading the worktree of phase %s after the agent: %w", p.DisplayID, err)
+		return r.changedFiles(ctx, wt), fmt.Errorf("reading the worktree of phase %s after the agent: %w", p.DisplayID, err)
 	}
 	if head != base {
 		if err := r.repo.ResetSoft(ctx, wt, base); err != nil {
-			return fmt.Errorf("folding the agent's commits into phase %s's work: %w", p.DisplayID, err)
+			return r.changedFiles(ctx, wt), fmt.Errorf("folding the agent's commits into phase %s's work: %w", p.DisplayID, err)
 		}
 		fmt.Fprintf(log, "# autobuild: the agent committed (HEAD was %s); its commits are folded into the phase's one commit\n", clip.SHA(head))
 	}
-	if planRel := r.planInRepo(); planRel != "" {
+	files := r.changedFiles(ctx, wt)
+	if planRel := r.planInRepo(); planRel != "" && slices.Contains(files, planRel) {
 		undone, err := r.repo.RestoreFile(ctx, wt, base, planRel)
 		if err != nil {
-			return fmt.Errorf("restoring the plan in phase %s's worktree: %w", p.DisplayID, err)
+			return files, fmt.Errorf("restoring the plan in phase %s's worktree: %w", p.DisplayID, err)
 		}
 		if undone {
 			fmt.Fprintf(log, "# autobuild: the agent changed the plan (%s); the change is undone: the plan is the user's record\n", planRel)
+			files = r.changedFiles(ctx, wt)
 		}
 	}
-	return nil
+	return files, nil
 }
 
 // planInRepo is the plan's path relative to the repository root, or ""
