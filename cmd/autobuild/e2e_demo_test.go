@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -55,15 +53,5 @@ func shell(t *testing.T, dir, line string) result {
 	t.Helper()
 	cmd := command(dir)
 	cmd.Path, cmd.Args = "/bin/sh", []string{"sh", "-c", line}
-	var out, errb strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else {
-		require.NoError(t, err)
-	}
-	return result{stdout: out.String(), stderr: errb.String(), code: code}
+	return runCmd(t, cmd)
 }

@@ -51,7 +51,13 @@ func (r result) String() string {
 // autobuild runs the binary in dir and waits for it.
 func autobuild(t *testing.T, dir string, args ...string) result {
 	t.Helper()
-	cmd := command(dir, args...)
+	return runCmd(t, command(dir, args...))
+}
+
+// runCmd runs cmd and waits for it; a non-zero exit is a result, not an
+// error.
+func runCmd(t *testing.T, cmd *exec.Cmd) result {
+	t.Helper()
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -60,7 +66,7 @@ func autobuild(t *testing.T, dir string, args ...string) result {
 	if errors.As(err, &ee) {
 		code = ee.ExitCode()
 	} else if err != nil {
-		t.Fatalf("running autobuild: %v", err)
+		t.Fatalf("running %s: %v", cmd.Path, err)
 	}
 	return result{stdout: out.String(), stderr: errb.String(), code: code}
 }
