@@ -398,7 +398,7 @@ func (r *phaseRunner) complete(ctx context.Context, p *plan.Phase, req attemptRe
 	switch {
 	case commit.SHA != "":
 		line = "committed " + clip.SHA(commit.SHA)
-	case commit.Message != "" && len(commit.FilesCreated)+len(commit.FilesModified)+len(commit.FilesDeleted) > 0:
+	case commit.Message != "" && commit.HasChanges():
 		line = "committed on the run's line; lands when the run completes"
 	default:
 		line = "no changes to commit"

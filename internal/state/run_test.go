@@ -57,3 +57,11 @@ func TestLoadRunCorrupt(t *testing.T) {
 		})
 	}
 }
+
+func TestCommitHasChanges(t *testing.T) {
+	t.Parallel()
+	var none *Commit
+	require.False(t, none.HasChanges())
+	require.False(t, (&Commit{Message: "feat: x"}).HasChanges())
+	require.True(t, (&Commit{FilesDeleted: []string{"a"}}).HasChanges())
+}

@@ -153,6 +153,12 @@ type Commit struct {
 	FilesDeleted  []string `json:"files_deleted,omitempty"`
 }
 
+// HasChanges reports whether the commit records changed files: a phase that
+// changed nothing completes without one ("no changes to commit"). Nil-safe.
+func (c *Commit) HasChanges() bool {
+	return c != nil && len(c.FilesCreated)+len(c.FilesModified)+len(c.FilesDeleted) > 0
+}
+
 // Attempt outcomes.
 const (
 	OutcomeComplete    = "complete"

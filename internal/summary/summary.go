@@ -203,7 +203,7 @@ func completedRow(b *box, p *state.Phase) {
 	switch {
 	case p.Commit.SHA != "":
 		b.text("  Commit: "+clip.SHA(p.Commit.SHA)+" "+clip.FirstLine(p.Commit.Message), 10)
-	case p.Commit.Message != "" && len(p.Commit.FilesCreated)+len(p.Commit.FilesModified)+len(p.Commit.FilesDeleted) > 0:
+	case p.Commit.Message != "" && p.Commit.HasChanges():
 		b.text("  Message: "+clip.FirstLine(p.Commit.Message), 11)
 	default:
 		b.text("  No changes to commit", 2)
