@@ -241,7 +241,7 @@ func (r *phaseRunner) runGates(ctx context.Context, p *plan.Phase, req attemptRe
 	for _, g := range r.gates {
 		gr := state.GateResult{Command: g.Command}
 		switch {
-		case failedGate != nil:
+		case failedGate != nil || timedOut:
 			gr.Status = state.GateNotRun
 		case !g.Declared && g.ToolMissing:
 			gr.Status = state.GateMissing
@@ -251,18 +251,18 @@ func (r *phaseRunner) runGates(ctx context.Context, p *plan.Phase, req attemptRe
 				Attempt: req.Number, MaxAttempts: MaxAttempts,
 				Gate: &event.Gate{Kind: g.Kind, Command: g.Command, Status: gr.Status}})
 		default:
-			fmt.Fprintf(log, "\n# autobuild: gate %s: %s\n", g.Kind, g.Command)
 			left := deadline.Sub(r.cfg.Now())
 			if left <= 0 {
-				// The agent used up the attempt's time: the gate cannot run.
-				fmt.Fprintf(log, "# autobuild: gate %s not run: the attempt's time limit (%s) is used up\n", g.Kind, req.Timeout)
-				gr.Status, gr.ExitCode = state.GateFailed, -1
+				// The attempt's time is used up (by the agent, or by the gates
+				// before this one): this gate cannot run, and is not to blame.
+				fmt.Fprintf(log, "\n# autobuild: gate %s not run: the attempt's time limit (%s) is used up\n", g.Kind, req.Timeout)
+				gr.Status = state.GateNotRun
 				gr.OutputSummary = "not run: the attempt's time limit is used up"
-				failedGate = &failure.GateEvidence{Kind: g.Kind, Command: g.Command, ExitCode: -1, Declared: g.Declared}
 				timedOut = true
 				results[g.Kind] = gr
 				continue
 			}
+			fmt.Fprintf(log, "\n# autobuild: gate %s: %s\n", g.Kind, g.Command)
 			res := proc.Run(ctx, proc.Spec{Shell: g.Command, Dir: wt, Timeout: left, Grace: r.cfg.Grace,
 				HardStop: r.cfg.HardStop, Output: log, OnLine: r.outputLine(p, req.Number, "gate:"+g.Kind)})
 			if res.Canceled {

@@ -128,3 +128,39 @@ fi`)
 	require.NoError(t, err)
 	require.Contains(t, string(prompt), "- Type: rate_limited")
 }
+
+// An agent that uses up the attempt's whole time leaves none for the gates:
+// they are not run, and the timeout blames the agent, not a gate that never
+// started. The clock jumps past the limit once the agent has finished.
+func TestAgentUsingTheWholeTimeLeavesTheGatesNotRun(t *testing.T) {
+	t.Parallel()
+	repo := gitRepo(t, onePhase)
+	pl, err := plan.Parse(filepath.Join(repo, "plan.md"), []byte(onePhase))
+	require.NoError(t, err)
+	marker := filepath.Join(t.TempDir(), "agent-done")
+	now := func() time.Time {
+		if _, err := os.Stat(marker); err == nil {
+			return time.Now().Add(2 * time.Hour)
+		}
+		return time.Now()
+	}
+	res, err := Run(context.Background(), Config{
+		Dir: repo, Plan: pl, CommitMode: CommitAuto, Grace: time.Second, Now: now,
+		Agents: []agent.Agent{{Name: "script", Shell: "echo work > work.txt; touch " + marker}},
+	})
+	require.NoError(t, err)
+	p, err := state.Open(repo).LoadPhase("1")
+	require.NoError(t, err)
+	// The retry gets twice the time and passes: the clock's jump is behind it.
+	require.Equal(t, state.RunComplete, res.Status, res.Reason)
+	require.Len(t, p.Attempts, 2)
+	rep := p.Attempts[0].Error
+	require.NotNil(t, rep)
+	require.Equal(t, failure.Timeout, rep.Type)
+	require.Equal(t, "timed out after 2h0m0s: no time was left to run the gates", rep.Message)
+	require.Empty(t, rep.Gate, "no gate is blamed")
+	log, err := os.ReadFile(filepath.Join(repo, p.Attempts[0].LogPath))
+	require.NoError(t, err)
+	require.Contains(t, string(log), "gate test not run: the attempt's time limit (30m0s) is used up")
+	require.NotContains(t, string(log), "# autobuild: gate test: true", "the gate did not run")
+}

@@ -346,6 +346,8 @@ func timeoutReport(ev Evidence) Report {
 	case ev.Gate != nil:
 		rep.Message = fmt.Sprintf("timed out after %s: the %s gate `%s` was still running", d, orQuality(ev.Gate.Kind), ev.Gate.Command)
 		rep.Details = lastOutputDetails(ev.Gate.Output)
+	default:
+		rep.Message = fmt.Sprintf("timed out after %s: no time was left to run the gates", d)
 	}
 	return rep
 }

@@ -37,6 +37,8 @@ func TestClassifyPriority(t *testing.T) {
 		{"a gate still running at the limit", Evidence{TimedOut: true, Duration: 30 * time.Minute,
 			Gate: &GateEvidence{Kind: "test", Command: "npm test", ExitCode: -1, Output: "watching for changes..."}},
 			Timeout, "timed out after 30m0s: the test gate `npm test` was still running"},
+		{"the agent took the whole time", Evidence{TimedOut: true, Duration: 30 * time.Minute, AgentOutput: "still thinking\n"},
+			Timeout, "timed out after 30m0s: no time was left to run the gates"},
 		// 2. agent missing
 		{"agent not found", Evidence{AgentNotFound: true, AgentCommand: "claude -p"},
 			DependencyMissing, "claude not found"},
