@@ -63,12 +63,12 @@ func trailer(r *phaseRow) []string {
 		switch {
 		case c.SHA != "":
 			x = append(x, clip.SHA(c.SHA)+" "+clip.FirstLine(c.Message))
-		case c.Message != "" && changedFiles(c) > 0:
+		case c.Message != "" && c.HasChanges():
 			x = append(x, "not committed yet: "+clip.FirstLine(c.Message))
 		default:
 			x = append(x, "No changes to commit.")
 		}
-		if changedFiles(c) > 0 {
+		if c.HasChanges() {
 			x = append(x, fmt.Sprintf("%d created, %d modified, %d deleted", len(c.FilesCreated), len(c.FilesModified), len(c.FilesDeleted)))
 		}
 	}

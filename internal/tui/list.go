@@ -7,7 +7,6 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
-	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/summary"
 )
 
@@ -175,7 +174,7 @@ func (m *Model) rowDetail(r *phaseRow) string {
 		switch {
 		case r.commit != nil && r.commit.SHA != "":
 			return clip.SHA(r.commit.SHA) + " " + clip.FirstLine(r.commit.Message)
-		case r.commit != nil && r.commit.Message != "" && changedFiles(r.commit) > 0:
+		case r.commit != nil && r.commit.Message != "" && r.commit.HasChanges():
 			return clip.FirstLine(r.commit.Message)
 		case r.commit != nil:
 			// As the summary says it: a phase that changed nothing has a
@@ -230,9 +229,4 @@ func (m *Model) waitingFor(r *phaseRow) []string {
 		}
 	}
 	return out
-}
-
-// changedFiles counts the files a phase's commit touches.
-func changedFiles(c *state.Commit) int {
-	return len(c.FilesCreated) + len(c.FilesModified) + len(c.FilesDeleted)
 }
