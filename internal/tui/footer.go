@@ -11,10 +11,10 @@ import (
 // maxNoticeLines bounds how much of the screen a notice may take.
 const maxNoticeLines = 4
 
-// footerLines is the bottom of the screen: status lines (a state error in
-// watch mode, the halting progress, a notice), the full help when asked for,
-// and last the question being asked, the search input, or the help line of
-// the keys valid now.
+// footerLines are the status lines at the bottom of the screen: a state
+// error in watch mode, the halting progress, a notice, and the full help when
+// asked for. Under them relayout puts the last line (lastLine), rendered once
+// the summary's viewport has its size, which the help line reads.
 func (m *Model) footerLines(w int) []string {
 	s := m.styles
 	var lines []string
@@ -46,10 +46,12 @@ func (m *Model) footerLines(w int) []string {
 			lines = append(lines, truncateStyled(l, w))
 		}
 	}
-	return append(lines, m.lastLine(w))
+	return lines
 }
 
-// lastLine is the question, the search input or the help line.
+// lastLine is the bottom line of the screen, always exactly one line: the
+// question being asked, the search input, or the help line of the keys
+// valid now.
 func (m *Model) lastLine(w int) string {
 	s := m.styles
 	switch {

@@ -29,8 +29,9 @@ type layout struct {
 func (m *Model) relayout() {
 	w, h := max(m.width, 20), max(m.height, 6)
 	m.help.SetWidth(w)
-	m.lay.footer = m.footerLines(w)
-	m.lay.bodyH = max(1, h-headerHeight-len(m.lay.footer))
+	status := m.footerLines(w)
+	// The footer is the status lines and the last line (one line).
+	m.lay.bodyH = max(1, h-headerHeight-len(status)-1)
 	body := m.lay.bodyH
 
 	m.lay.side = w >= sideBySideWidth
@@ -57,8 +58,8 @@ func (m *Model) relayout() {
 	// scrolled past its end, showing blank lines.
 	m.summaryVP.SetYOffset(m.summaryVP.YOffset())
 	// The help line tells how far the summary is scrolled, which is known
-	// only now that the viewport has its size.
-	m.lay.footer[len(m.lay.footer)-1] = m.lastLine(w)
+	// only now that the viewport has its size: it is rendered last.
+	m.lay.footer = append(status, m.lastLine(w))
 }
 
 // logHeight is the number of log lines the detail pane shows.
