@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -82,9 +81,14 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	fmt.Fprintf(log, "# autobuild: phase %s attempt %d/%d, agent %s, worktree %s, base %s, time limit %s\n",
 		p.DisplayID, req.Number, MaxAttempts, req.Agent.Name, r.rel(wt), clip.SHA(base), req.Timeout)
 
-	ev, commitMsg, interrupted := r.runAgentAndGates(ctx, p, req, wt, base, continues, started, log, seq)
+	ev, commitMsg, interrupted, err := r.runAgentAndGates(ctx, p, req, wt, base, continues, started, log, seq)
 	if interrupted {
 		return r.interrupted(p, req, started)
+	}
+	if err != nil {
+		// git failed on the worktree: autobuild's trouble, not the agent's,
+		// and not to be read as the agent's output.
+		return r.fail(p, req, started, seq, wt, infraFailure(req, started, err))
 	}
 	ev.Attempt = req.Number
 	ev.Duration = r.cfg.Now().Sub(started)
@@ -100,9 +104,9 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 		return r.fail(p, req, started, seq, wt, rep)
 	}
 
-	// Landing is a few short git commands; a Ctrl-C must not stop them
-	// halfway through a cherry-pick or the fast-forward of the user's
-	// branch, so they run to the end. (The hard stop still kills.)
+	// Landing is a few short git commands; neither a Ctrl-C nor the hard
+	// stop interrupts them halfway through a cherry-pick or the fast-forward
+	// of the user's branch: they run to the end, then the run stops.
 	commit, conflict, err := r.integ.land(context.WithoutCancel(ctx), p, wt, base, commitMsg)
 	if err != nil {
 		return r.fail(p, req, started, seq, wt, infraFailure(req, started, err))
@@ -143,7 +147,7 @@ func (r *phaseRunner) prepareWorktree(ctx context.Context, p *plan.Phase, req at
 // attempt's time limit counts from started and covers the agent and the
 // gates together.
 func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req attemptRequest, wt, base string, continues bool,
-	started time.Time, log io.Writer, seq int) (ev failure.Evidence, commitMsg string, interrupted bool) {
+	started time.Time, log io.Writer, seq int) (ev failure.Evidence, commitMsg string, interrupted bool, err error) {
 	if g := r.missingDeclaredGate(); g != nil {
 		// Running the agent first would spend a whole attempt on work that
 		// cannot be verified.
@@ -155,7 +159,7 @@ func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req a
 		ev.AgentCommand = agentCommand(req.Agent)
 		ev.Gate = &failure.GateEvidence{Kind: g.Kind, Command: g.Command, ExitCode: 127, Declared: true,
 			Output: g.Tool + ": not found (checked before the agent was started)"}
-		return ev, "", false
+		return ev, "", false, nil
 	}
 	prompt := agent.BuildPrompt(agent.PromptInput{
 		PlanPath: r.cfg.Plan.Path, PlanTitle: r.cfg.Plan.Title, Phase: p, Gates: gatePlan(r.gates),
@@ -177,7 +181,7 @@ func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req a
 	}
 	res := proc.Run(ctx, spec)
 	if res.Canceled {
-		return ev, "", true
+		return ev, "", true, nil
 	}
 	logAgentEnd(log, res, req.Timeout, r.cfg.IdleTimeout)
 	ev.TimedOut, ev.IdleTimedOut = res.TimedOut, res.IdleTimedOut
@@ -204,8 +208,10 @@ func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req a
 	}
 	files, err := r.tidyWorktree(ctx, p, wt, base, log)
 	if err != nil {
-		ev.AgentOutput += "\n" + err.Error()
-		ev.AgentExitCode = cmp.Or(ev.AgentExitCode, -1)
+		if ctx.Err() != nil {
+			return ev, "", true, nil
+		}
+		return ev, "", false, err
 	}
 	ev.FilesChanged = files
 	r.rec.phase(p.ID, func(ps *state.Phase) {
@@ -215,11 +221,11 @@ func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req a
 		}
 	})
 	if agentFailed(ev) {
-		return ev, commitMsg, false
+		return ev, commitMsg, false, nil
 	}
 	gate, timedOut, interrupted := r.runGates(ctx, p, req, wt, log, started.Add(req.Timeout))
 	if interrupted {
-		return ev, "", true
+		return ev, "", true, nil
 	}
 	ev.Gate, ev.TimedOut = gate, timedOut
 	if gate != nil || timedOut {
@@ -228,7 +234,7 @@ func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req a
 		// where they are committed.
 		ev.FilesChanged = r.changedFiles(ctx, wt)
 	}
-	return ev, commitMsg, false
+	return ev, commitMsg, false, nil
 }
 
 // runGates runs the quality gates in order and stops at the first failure,
@@ -441,13 +447,19 @@ func (r *phaseRunner) missingDeclaredGate() *gates.Gate {
 // the usual case costs two git commands: HEAD, and the status that also
 // says whether the plan changed.
 func (r *phaseRunner) tidyWorktree(ctx context.Context, p *plan.Phase, wt, base string, log io.Writer) ([]string, error) {
+	// A worktree's .git is a file naming its repository. Without it (the
+	// agent removed it, or ran git init), git here would find the enclosing
+	// main repository: a reset below would move the user's branch.
+	if fi, err := os.Lstat(filepath.Join(wt, ".git")); err != nil || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("the agent removed or replaced the .git file of phase %s's worktree (%s), so its work cannot be read; nothing of it was committed", p.DisplayID, r.rel(wt))
+	}
 	head, err := r.repo.Head(ctx, wt)
 	if err != nil {
-		return r.changedFiles(ctx, wt), fmt.Errorf("reading the worktree of phase %s after the agent: %w", p.DisplayID, err)
+		return nil, fmt.Errorf("reading the worktree of phase %s after the agent: %w", p.DisplayID, err)
 	}
 	if head != base {
 		if err := r.repo.ResetSoft(ctx, wt, base); err != nil {
-			return r.changedFiles(ctx, wt), fmt.Errorf("folding the agent's commits into phase %s's work: %w", p.DisplayID, err)
+			return nil, fmt.Errorf("folding the agent's commits into phase %s's work: %w", p.DisplayID, err)
 		}
 		fmt.Fprintf(log, "# autobuild: the agent committed (HEAD was %s); its commits are folded into the phase's one commit\n", clip.SHA(head))
 	}
@@ -455,7 +467,7 @@ func (r *phaseRunner) tidyWorktree(ctx context.Context, p *plan.Phase, wt, base 
 	if planRel := r.planInRepo(); planRel != "" && slices.Contains(files, planRel) {
 		undone, err := r.repo.RestoreFile(ctx, wt, base, planRel)
 		if err != nil {
-			return files, fmt.Errorf("restoring the plan in phase %s's worktree: %w", p.DisplayID, err)
+			return nil, fmt.Errorf("restoring the plan in phase %s's worktree: %w", p.DisplayID, err)
 		}
 		if undone {
 			fmt.Fprintf(log, "# autobuild: the agent changed the plan (%s); the change is undone: the plan is the user's record\n", planRel)

@@ -164,3 +164,19 @@ func TestAgentUsingTheWholeTimeLeavesTheGatesNotRun(t *testing.T) {
 	require.Contains(t, string(log), "gate test not run: the attempt's time limit (30m0s) is used up")
 	require.NotContains(t, string(log), "# autobuild: gate test: true", "the gate did not run")
 }
+
+// An agent that deletes its worktree's .git file must not make autobuild's
+// git commands fall through to the main repository: the attempt fails as
+// autobuild's own trouble, saying what happened, and the user's branch and
+// work tree are untouched.
+func TestAgentRemovingTheWorktreeGitFileTouchesNothingElse(t *testing.T) {
+	t.Parallel()
+	res, repo, _ := runPlan(t, onePhase, `echo work > work.txt; rm .git`)
+	require.Equal(t, state.RunHalted, res.Status, res.Reason)
+	p, err := state.Open(repo).LoadPhase("1")
+	require.NoError(t, err)
+	require.Equal(t, failure.AgentError, p.Error.Type)
+	require.Contains(t, p.Error.Message, "removed or replaced the .git file")
+	require.Equal(t, "1", runGit(t, repo, "rev-list", "--count", "HEAD"), "no commit on the user's branch")
+	require.Empty(t, runGit(t, repo, "status", "--porcelain"))
+}
