@@ -96,7 +96,7 @@ func TestBuildPromptWithoutGatesOrSiblings(t *testing.T) {
 func TestBuildPromptRetry(t *testing.T) {
 	t.Parallel()
 	in := promptInput()
-	in.Attempt = 2
+	in.Attempt, in.Continues = 2, true
 	in.PreviousDiffPath = ".autobuild/logs/phase-2a.attempt-1.diff"
 	in.Previous = []failure.Report{
 		{Type: failure.LintError, Message: "lint gate failed", Attempt: 1},
@@ -126,6 +126,21 @@ func TestBuildPromptRetry(t *testing.T) {
 	}
 	// The retry section comes after the rules and the result format.
 	require.Greater(t, strings.Index(got, "Previous attempt failed"), strings.Index(got, "End with a result object"))
+}
+
+// A retry whose worktree could not be kept still carries the failure, but
+// does not claim the first attempt's changes are there.
+func TestBuildPromptRetryInAFreshWorktree(t *testing.T) {
+	t.Parallel()
+	in := promptInput()
+	in.Attempt = 2
+	in.PreviousDiffPath = "/repo/.autobuild/logs/phase-2a.attempt-1.diff"
+	in.Previous = []failure.Report{{Type: failure.TestFailure, Message: "test gate failed", Attempt: 1}}
+	got := BuildPrompt(in)
+	require.Contains(t, got, "## Previous attempt failed")
+	require.Contains(t, got, "starts again from the phase's base, without its changes")
+	require.Contains(t, got, "`/repo/.autobuild/logs/phase-2a.attempt-1.diff`")
+	require.NotContains(t, got, "already in this directory")
 }
 
 // A first attempt carries the failure it follows only when it continues an

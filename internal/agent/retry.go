@@ -17,7 +17,13 @@ func writeRetry(b *strings.Builder, in PromptInput) {
 		prev = in.Attempt - 1
 	}
 	b.WriteString("\n## Previous attempt failed\n\n")
-	fmt.Fprintf(b, "Attempt %d of this phase failed. Its changes are already in this directory: continue on top of them, fix what failed and finish the phase; do not start over.", prev)
+	if in.Continues {
+		fmt.Fprintf(b, "Attempt %d of this phase failed. Its changes are already in this directory: continue on top of them, fix what failed and finish the phase; do not start over.", prev)
+	} else {
+		// Its worktree could not be kept: this one starts from the phase's
+		// base, and the diff is the way back to what was done.
+		fmt.Fprintf(b, "Attempt %d of this phase failed. This directory starts again from the phase's base, without its changes: use what it did where it helps, fix what failed and finish the phase.", prev)
+	}
 	if in.PreviousDiffPath != "" {
 		fmt.Fprintf(b, " Its full diff is in `%s` (read it, do not change it).", in.PreviousDiffPath)
 	}
