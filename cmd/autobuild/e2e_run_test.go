@@ -110,6 +110,7 @@ if [ "$AUTOBUILD_ATTEMPT" = 2 ]; then cp "$AUTOBUILD_PROMPT_FILE" `+out+`/retry-
 	require.NoError(t, err)
 	require.Contains(t, string(prompt), "test_failure")
 	require.Contains(t, string(prompt), "src/2a/work.txt:1:BROKEN", "the failing gate's output is in the retry prompt")
+	require.Contains(t, string(prompt), "Its changes are already in this directory", "the retry continues in the first attempt's worktree")
 	stdin, err := os.ReadFile(filepath.Join(out, "stdin-2a-2"))
 	require.NoError(t, err)
 	require.Equal(t, string(prompt), string(stdin), "the prompt is on stdin and in $AUTOBUILD_PROMPT_FILE")
