@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -248,7 +249,7 @@ func commandLine(o *runOptions, mode string) string {
 		}
 		parts = append(parts, shell.Quote(a))
 	}
-	if o != nil && o.planPath != "" && !contains(parts, shell.Quote(o.planPath)) {
+	if o != nil && o.planPath != "" && !slices.Contains(parts, shell.Quote(o.planPath)) {
 		parts = append(parts, shell.Quote(o.planPath))
 	}
 	return strings.Join(append(parts, mode), " ")
@@ -262,15 +263,6 @@ func freshCommand(o *runOptions, mode string) string {
 		line += " --commit=" + mode
 	}
 	return line
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // interrupts turns the first Ctrl-C or SIGTERM into a graceful halt (ctx is

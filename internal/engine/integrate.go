@@ -297,11 +297,7 @@ func (in *integrator) commitsScript(ctx context.Context, phases []*state.Phase, 
 			cmds = append(cmds, "git apply --cached "+shell.Quote(filepath.ToSlash(rel)))
 		}
 		if len(staged) > 0 {
-			quoted := make([]string, len(staged))
-			for i, f := range staged {
-				quoted[i] = shell.Quote(f)
-			}
-			cmds = append(cmds, "git add -A -- "+strings.Join(quoted, " "))
+			cmds = append(cmds, shell.Join(append([]string{"git", "add", "-A", "--"}, staged...)...))
 		}
 		cmds = append(cmds, "git commit -m "+shell.Quote(st.message))
 		fmt.Fprintf(&b, "\n# %s\n%s\n", orDefault(names[st.id], "a commit of the run"), strings.Join(cmds, " && "))
