@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/autobuild-sh/autobuild/internal/textwrap"
 )
 
 // box accumulates the lines of a double-ruled box of a fixed outer width.
@@ -29,8 +31,9 @@ func (b *box) row(s string) {
 }
 
 // text adds s wrapped to the box at spaces; every line but the first
-// (wrapped, or after a newline in s) is indented by indent. Each line of s is cleaned of what would break the border (tabs,
-// colour codes, control characters) and keeps its own leading spaces.
+// (wrapped, or after a newline in s) is indented by indent. Each line of s
+// is cleaned of what would break the border (tabs, colour codes, control
+// characters) and keeps its own leading spaces.
 func (b *box) text(s string, indent int) {
 	for n, para := range strings.Split(s, "\n") {
 		// Only the very first line of s starts at the box's edge.
@@ -38,7 +41,7 @@ func (b *box) text(s string, indent int) {
 		if n > 0 {
 			width = indented
 		}
-		for i, l := range wrapWords(cleanLine(para), width, width-indented) {
+		for i, l := range textwrap.Words(textwrap.CleanLine(para), width, width-indented) {
 			if i > 0 || n > 0 {
 				l = strings.Repeat(" ", indent) + l
 			}
