@@ -132,6 +132,20 @@ func TestWrapWords(t *testing.T) {
 	}
 }
 
+// A double-width rune in a one-column line goes out alone, wider than asked,
+// instead of wrapping forever (ansi.Cut gives nothing that fits).
+func TestWrapWordsEndsOnAWideRune(t *testing.T) {
+	t.Parallel()
+	done := make(chan []string, 1)
+	go func() { done <- wrapWords("日本 x", 1, 3) }()
+	select {
+	case got := <-done:
+		require.Equal(t, []string{"日", "本", "x"}, got)
+	case <-time.After(5 * time.Second):
+		t.Fatal("wrapWords did not end")
+	}
+}
+
 // A summary that fits shows no scroll position; after scrolling to the
 // bottom, a taller terminal shows the whole summary, not blank lines.
 func TestSummaryScrollSurvivesResize(t *testing.T) {

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/autobuild-sh/autobuild/internal/textwrap"
 )
 
 // Width helpers for plain (unstyled) text; cells, not bytes.
@@ -62,42 +64,17 @@ func spread(left, right string, w int) string {
 	return padRight(left, w-rw) + right
 }
 
-// wrapWords breaks plain s into lines of at most w cells, between words
-// only, so a command line stays copyable: a word wider than w is cut into
-// pieces, never at its hyphens. At most n lines are returned, the last
-// ending with "…" when text was left out.
+// wrapWords breaks plain s into lines of at most w cells between words, as
+// textwrap.Words does (never at a hyphen, so a command line stays
+// copyable), after collapsing its runs of spaces: a notice is prose, not
+// aligned output. At most n lines are returned, the last ending with "…"
+// when text was left out.
 func wrapWords(s string, w, n int) []string {
-	if w <= 0 || n <= 0 {
+	s = strings.Join(strings.Fields(s), " ")
+	if s == "" || w <= 0 || n <= 0 {
 		return nil
 	}
-	var lines []string
-	cur := ""
-	flush := func() {
-		lines = append(lines, cur)
-		cur = ""
-	}
-	for _, word := range strings.Fields(s) {
-		for width(word) > w {
-			if cur != "" {
-				flush()
-			}
-			head := ansi.Cut(word, 0, w)
-			lines = append(lines, head)
-			word = word[len(head):]
-		}
-		switch {
-		case cur == "":
-			cur = word
-		case width(cur)+1+width(word) <= w:
-			cur += " " + word
-		default:
-			flush()
-			cur = word
-		}
-	}
-	if cur != "" {
-		flush()
-	}
+	lines := textwrap.Words(s, w, 0)
 	if len(lines) > n {
 		lines = lines[:n]
 		if last := lines[n-1]; width(last)+2 <= w {
