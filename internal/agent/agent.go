@@ -24,6 +24,10 @@ type Agent struct {
 	// must end with a result object (missing or garbled is a parse_error). A
 	// plain command may omit it and is judged by exit code and gates.
 	RequiresResult bool `json:"requires_result,omitempty"`
+	// Spec is the --agent value that gives this agent back (run.json keeps
+	// it, so a resume needs no --agent): the preset's name, "sim", or the
+	// command line, with a relative program path made absolute.
+	Spec string `json:"spec,omitempty"`
 }
 
 // Command is the agent's command as one line, for logs and messages.
@@ -84,7 +88,7 @@ func Resolve(spec string, simCommand []string) (Agent, error) {
 	// preset, not a program called Claude.
 	key := strings.ToLower(spec)
 	if p, ok := presets[key]; ok {
-		p.Name = key
+		p.Name, p.Spec = key, key
 		p.Args = append([]string(nil), p.Args...)
 		p.RequiresResult = true
 		return p, nil
@@ -93,13 +97,26 @@ func Resolve(spec string, simCommand []string) (Agent, error) {
 		if len(simCommand) == 0 {
 			return Agent{}, errors.New("the simulated agent is not available here: no command to start it")
 		}
-		return Agent{Name: SimName, Args: append([]string(nil), simCommand...)}, nil
+		return Agent{Name: SimName, Args: append([]string(nil), simCommand...), Spec: SimName}, nil
 	}
 	words := strings.Fields(spec)
 	if len(words) == 1 {
-		return Agent{Name: filepath.Base(spec), Args: []string{spec}}, nil
+		return Agent{Name: filepath.Base(spec), Args: []string{spec}, Spec: absProgram(spec)}, nil
 	}
-	return Agent{Name: commandName(words), Shell: spec}, nil
+	return Agent{Name: commandName(words), Shell: spec, Spec: spec}, nil
+}
+
+// absProgram makes a relative path to a program ("./fix.sh", "bin/fix")
+// absolute, so that it names the same file from any directory; a bare name
+// is looked up on PATH and stays as it is.
+func absProgram(spec string) string {
+	if !strings.ContainsRune(spec, '/') || filepath.IsAbs(spec) {
+		return spec
+	}
+	if abs, err := filepath.Abs(spec); err == nil {
+		return abs
+	}
+	return spec
 }
 
 // commandName is the base name of a command line's program, found as a

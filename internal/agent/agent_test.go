@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -82,4 +84,28 @@ func TestEnv(t *testing.T) {
 	}, env)
 	env = Env(EnvInput{PhaseID: "1", Attempt: 1, MaxAttempts: 2, SimScenario: "/s.json"})
 	require.Contains(t, env, "AUTOBUILD_SIM_SCENARIO=/s.json")
+}
+
+// Spec gives the agent back to --agent: what run.json keeps so a resume
+// needs no --agent.
+func TestResolveSpec(t *testing.T) {
+	t.Parallel()
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	for spec, want := range map[string]string{
+		"Claude":                     "claude",
+		"sim":                        "sim",
+		"my-agent":                   "my-agent",
+		"/opt/bin/fix.sh":            "/opt/bin/fix.sh",
+		"./fix.sh":                   filepath.Join(wd, "fix.sh"),
+		"bin/fix":                    filepath.Join(wd, "bin", "fix"),
+		"FOO=1 ./fix.sh --all 'a b'": "FOO=1 ./fix.sh --all 'a b'",
+	} {
+		a, err := Resolve(spec, []string{"/bin/autobuild", "sim-agent"})
+		require.NoError(t, err, spec)
+		require.Equal(t, want, a.Spec, spec)
+		back, err := Resolve(a.Spec, []string{"/bin/autobuild", "sim-agent"})
+		require.NoError(t, err, spec)
+		require.Equal(t, a.Name, back.Name, "%s: the spec resolves to the same agent", spec)
+	}
 }

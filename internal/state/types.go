@@ -28,6 +28,11 @@ type Run struct {
 	PlanTitle     string   `json:"plan_title"`
 	CommitMode    string   `json:"commit_mode"`
 	Agents        []string `json:"agents"`
+	// AgentSpecs are the --agent values that give the agents back, and
+	// Scenario the simulated agent's scenario file: a resume without --agent
+	// runs the same agents.
+	AgentSpecs []string `json:"agent_specs,omitempty"`
+	Scenario   string   `json:"scenario,omitempty"`
 	// Branch is the branch the run integrates onto (empty when detached).
 	Branch string `json:"branch"`
 	// BaseCommit is HEAD when the run first started.
