@@ -269,3 +269,64 @@ while :; do wait; done`)
 		require.Equal(t, state.OutcomeInterrupted, p.Attempts[0].Outcome)
 	}
 }
+
+// gitInterruptingPick puts a git on PATH that sends autobuild Ctrl-C when
+// it is asked for the n-th cherry-pick (aborts not counted) and then hangs
+// until it is stopped, as a slow pick interrupted by a person would. Every
+// other command goes to the real git. It returns the PATH to run with.
+func gitInterruptingPick(t *testing.T, n int) string {
+	t.Helper()
+	real, err := exec.LookPath("git")
+	require.NoError(t, err)
+	bin := t.TempDir()
+	count := filepath.Join(t.TempDir(), "picks")
+	script := `#!/bin/sh
+case " $* " in
+*" cherry-pick --abort "*) ;;
+*" cherry-pick "*)
+	n=$(( $(cat ` + count + ` 2>/dev/null || echo 0) + 1 ))
+	echo $n > ` + count + `
+	if [ $n = ` + strconv.Itoa(n) + ` ]; then kill -INT $PPID; exec sleep 300; fi ;;
+esac
+exec ` + real + ` "$@"
+`
+	require.NoError(t, os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755))
+	return bin + string(os.PathListSeparator) + os.Getenv("PATH")
+}
+
+// A Ctrl-C while --resume replays the run's commits onto a fix (the modes
+// that leave the branch alone) puts the run's line back as it was, says
+// what it interrupted, and loses nothing: the next resume replays them all
+// and every completed phase's work reaches the work tree.
+func TestInterruptDuringReplayOnAFix(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, fivePhases)
+	calls := filepath.Join(t.TempDir(), "calls")
+	agent := haltingAgent(t, calls)
+	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=message-only", "--agent", agent)
+	require.Equal(t, 1, r.code, r.String())
+	writeFile(t, filepath.Join(repo, "FIXED"), "yes\n")
+	git(t, repo, "add", "FIXED")
+	git(t, repo, "commit", "-q", "-m", "fix: what 2A needed")
+
+	// Phases 0, 1 and 2B are on the run's line: interrupted at the second.
+	cmd := command(repo, "plan.md", "--no-tui", "--resume", "--agent", agent)
+	cmd.Env = append(cmd.Env, "PATH="+gitInterruptingPick(t, 2))
+	r = runCmd(t, cmd)
+	require.Equal(t, 130, r.code, r.String())
+	require.Contains(t, r.stderr, "interrupted before any phase started, while replaying the run's completed phases onto your commits")
+	require.Contains(t, r.stderr, "run the same command again to continue")
+	require.NotContains(t, r.stderr, "signal: terminated", "the step is named, not git's exit status")
+	require.Empty(t, loadRun(t, repo).ReplayFrom, "the run's line was put back, nothing left to redo")
+
+	r = autobuild(t, repo, "plan.md", "--no-tui", "--resume", "--agent", agent)
+	require.Equal(t, 0, r.code, r.String())
+	for _, id := range []string{"0", "1", "2b"} {
+		require.Equal(t, 1, countCalls(t, calls, id), "phase %s is not re-run", id)
+	}
+	for _, id := range []string{"0", "1", "2a", "2b", "3"} {
+		b, err := os.ReadFile(filepath.Join(repo, "src", id, "work.txt"))
+		require.NoError(t, err, "phase %s's work reached the work tree", id)
+		require.Equal(t, "phase "+id+"\n", string(b))
+	}
+}

@@ -121,16 +121,41 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err := cfg.defaults(); err != nil {
 		return Result{}, err
 	}
-	res, err := run(ctx, cfg)
+	var st startup
+	res, err := run(ctx, cfg, &st)
 	if err != nil && res.Status == "" && ctx.Err() != nil {
 		// Ctrl-C while the run was starting: its git commands were
 		// stopped, which is an interrupt, not a refusal to start.
-		return res, &Error{Code: ExitInterrupted, Err: fmt.Errorf("interrupted before any phase started: %w", err)}
+		return res, &Error{Code: ExitInterrupted, Err: &interruptedStart{step: st.step, err: err}}
 	}
 	return res, err
 }
 
-func run(ctx context.Context, cfg Config) (Result, error) {
+// startup names the step a run is in while it starts, so that a Ctrl-C
+// that stops one of its git commands can say what it interrupted. Only the
+// run's own goroutine touches it.
+type startup struct{ step string }
+
+func (s *startup) at(step string) { s.step = step }
+
+// interruptedStart is a Ctrl-C that stopped a run while it was starting.
+// Its message names the step rather than the git command the Ctrl-C
+// stopped, whose "signal: terminated" tells the person who pressed it
+// nothing; the step's own error stays in the chain. Every step leaves the
+// repository and .autobuild/ so that the same command picks up from there.
+type interruptedStart struct {
+	step string
+	err  error
+}
+
+func (e *interruptedStart) Error() string {
+	return "interrupted before any phase started, while " + e.step + ": run the same command again to continue"
+}
+
+func (e *interruptedStart) Unwrap() error { return e.err }
+
+func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
+	st.at("opening the repository")
 	repo, err := gitx.Open(ctx, cfg.Dir)
 	if err != nil {
 		return Result{}, refused("%w", err)
@@ -150,12 +175,14 @@ func run(ctx context.Context, cfg Config) (Result, error) {
 		return res, refused("%w", err)
 	}
 	defer lock.Unlock()
+	st.at("checking the work tree")
 	if dirty, err := repo.Dirty(ctx); err != nil {
 		return res, refused("checking the work tree: %w", err)
 	} else if len(dirty) > 0 {
 		return res, refused("%s:\n  %s", dirtyAdvice(store), joinMax(dirty, 10))
 	}
 
+	st.at("preparing the run's state and worktrees in .autobuild/")
 	run, phases, err := prepare(ctx, &cfg, repo, store)
 	if err != nil {
 		return res, err
@@ -163,7 +190,8 @@ func run(ctx context.Context, cfg Config) (Result, error) {
 	res.CommitMode = run.CommitMode
 	rec := newRecorder(store, cfg.Sink, cfg.Now, run, phases)
 	integDir := filepath.Join(store.WorktreesDir(), "integration")
-	tip, err := reconcile(ctx, &cfg, repo, rec, integDir)
+	st.at("checking the run's line against git")
+	tip, err := reconcile(ctx, &cfg, repo, rec, integDir, st)
 	if err != nil {
 		return res, err
 	}

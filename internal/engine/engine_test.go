@@ -24,7 +24,8 @@ func TestRunInterruptedWhileStartingExits130(t *testing.T) {
 	_, err = Run(ctx, Config{Dir: dir, Plan: pl, CommitMode: CommitAuto, Agents: []agent.Agent{{Name: "true", Args: []string{"true"}}}})
 	require.Error(t, err)
 	require.Equal(t, ExitInterrupted, ExitCode(err), "%v", err)
-	require.Contains(t, err.Error(), "interrupted before any phase started")
+	require.Equal(t, "interrupted before any phase started, while opening the repository: run the same command again to continue", err.Error())
+	require.ErrorIs(t, err, context.Canceled, "what the step returned stays in the chain")
 }
 
 // Resume recovers from a commit trailer only a phase that was stopped

@@ -16,7 +16,7 @@ import (
 // kill -9 included. Git is the truth for what landed: a commit carrying a
 // phase's trailer means the phase is complete, even when its state file was
 // never written. It returns the integration tip to build on.
-func reconcile(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *recorder, integDir string) (string, error) {
+func reconcile(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *recorder, integDir string, st *startup) (string, error) {
 	run := rec.runCopy()
 	if _, err := os.Stat(integDir); err != nil {
 		start := run.IntegrationCommit
@@ -85,7 +85,7 @@ func reconcile(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *recorder,
 			return "", refused("your branch (%s) and the run's line (%s) have diverged: rebase your commits onto %s, or start over with --fresh", clip.SHA(head), clip.SHA(tip), clip.SHA(tip))
 		}
 	} else {
-		replayed, err := replayOnFixes(ctx, repo, rec, integDir, tip)
+		replayed, err := replayOnFixes(ctx, repo, rec, integDir, tip, st)
 		if err != nil {
 			return "", err
 		}
@@ -100,7 +100,7 @@ func reconcile(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *recorder,
 // the user committed on the branch since then would be invisible to the
 // phases. The run's phase commits are replayed on top of the branch, which
 // becomes the run's new base. It returns the new integration tip.
-func replayOnFixes(ctx context.Context, repo *gitx.Repo, rec *recorder, integDir, tip string) (string, error) {
+func replayOnFixes(ctx context.Context, repo *gitx.Repo, rec *recorder, integDir, tip string, st *startup) (string, error) {
 	run := rec.runCopy()
 	head, err := repo.Head(ctx, "")
 	if err != nil {
@@ -117,15 +117,24 @@ func replayOnFixes(ctx context.Context, repo *gitx.Repo, rec *recorder, integDir
 	if err != nil {
 		return "", refused("reading the run's commits: %w", err)
 	}
+	st.at("replaying the run's completed phases onto your commits")
 	// Written before the line moves, so that a kill during the replay
 	// finds the line's old tip again.
 	rec.updateRun(func(r *state.Run) { r.ReplayFrom = tip })
 	if err := rec.failed(); err != nil {
 		return "", refused("%w", err)
 	}
+	// restore puts the run's line back as it was. It runs to the end after
+	// a Ctrl-C too (which is what stops a replay most often): a line left
+	// with only some of the run's commits would pass for replayed on the
+	// next start. ReplayFrom goes only once the line is back; until then
+	// the next start resets the line to it and replays again.
 	restore := func() {
-		_ = repo.ResetHard(ctx, integDir, tip) // put the run's line back as it was
-		rec.updateRun(func(r *state.Run) { r.ReplayFrom = "" })
+		uncanceled := context.WithoutCancel(ctx)
+		_ = repo.AbortInProgress(uncanceled, integDir)
+		if repo.ResetHard(uncanceled, integDir, tip) == nil {
+			rec.updateRun(func(r *state.Run) { r.ReplayFrom = "" })
+		}
 	}
 	if err := repo.ResetHard(ctx, integDir, head); err != nil {
 		restore()
