@@ -57,13 +57,13 @@ func runTUI(ctx context.Context, s Streams, o *runOptions, cfg engine.Config) er
 	go func() {
 		select {
 		case <-sigCtx.Done():
-			ctrl.Interrupt()
+			ctrl.signalled()
 		case <-uiDone:
 			return
 		}
 		select {
 		case <-hardStop: // a second signal
-			ctrl.Interrupt()
+			ctrl.signalled()
 		case <-uiDone:
 		}
 	}()
@@ -92,22 +92,38 @@ func runTUI(ctx context.Context, s Streams, o *runOptions, cfg engine.Config) er
 // started by the model (first run, `r` resume, `F` fresh).
 type engineController struct {
 	base engine.Config
+	// run is engine.Run (when nil); tests put a stand-in there.
+	run func(context.Context, engine.Config) (engine.Result, error)
 	// pending is the event stream of the run started before the UI, handed
 	// to the model's first Start.
 	pending <-chan event.Event
 
-	mu         sync.Mutex
-	root       string
+	mu   sync.Mutex
+	root string
+	// cancel and hard stop the latest run; interrupts counts the
+	// interrupts it was sent.
 	cancel     context.CancelFunc
 	hard       chan struct{}
 	interrupts int
-	done       chan struct{}
-	res        engine.Result
-	err        error
+	// live is set from the moment Start has the run's context until the
+	// engine returns: an interrupt then goes to that run, even while it is
+	// still starting (taking the lock, checking the tree, removing the
+	// worktrees of --fresh, replaying a resumed line).
+	live bool
+	// early counts interrupts sent by the model while no run was live: its
+	// Start is on its way (the model interrupts only a run it started), and
+	// they go to that run as soon as Start creates it.
+	early int
+	done  chan struct{}
+	res   engine.Result
+	err   error
 }
 
 // Start begins a run and returns its events once the engine has accepted
-// it (its first event), or the engine's refusal.
+// it (its first event), or the engine's refusal. The run can be
+// interrupted from the moment Start is called, before the engine accepts
+// it: an interrupt then stops the start (the engine reports the run as
+// interrupted before any phase started).
 func (c *engineController) Start(ctx context.Context, mode tui.StartMode) (<-chan event.Event, error) {
 	c.mu.Lock()
 	if c.pending != nil && mode == tui.StartNew {
@@ -135,9 +151,16 @@ func (c *engineController) Start(ctx context.Context, mode tui.StartMode) (<-cha
 	done := make(chan struct{})
 
 	c.mu.Lock()
-	c.cancel, c.hard, c.interrupts, c.done = cancel, hard, 0, done
+	c.cancel, c.hard, c.interrupts, c.done, c.live = cancel, hard, 0, done, true
 	c.res, c.err = engine.Result{}, nil
+	for ; c.early > 0; c.early-- {
+		c.interruptLocked()
+	}
+	run := c.run
 	c.mu.Unlock()
+	if run == nil {
+		run = engine.Run
+	}
 
 	out := make(chan event.Event, 256)
 	first := make(chan struct{})
@@ -150,9 +173,9 @@ func (c *engineController) Start(ctx context.Context, mode tui.StartMode) (<-cha
 		}
 	}()
 	go func() {
-		res, err := engine.Run(runCtx, cfg)
+		res, err := run(runCtx, cfg)
 		c.mu.Lock()
-		c.res, c.err = res, err
+		c.res, c.err, c.live = res, err, false
 		if res.Root != "" {
 			c.root = res.Root
 		}
@@ -202,13 +225,36 @@ func (c *engineController) wait() (engine.Result, error) {
 	return c.res, c.err
 }
 
-// Interrupt asks for a graceful halt; a second call kills the phases.
+// Interrupt asks for a graceful halt; a second call kills the phases. It
+// reaches a run still starting too. With no run live, the model's Start is
+// on its way (r or F was just pressed): the interrupt is kept for the run
+// that Start creates, rather than spent on the run before it, which has
+// ended.
 func (c *engineController) Interrupt() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.cancel == nil {
+	if !c.live {
+		c.early++
 		return
 	}
+	c.interruptLocked()
+}
+
+// signalled passes on a SIGINT or SIGTERM from outside to the run that is
+// live, if any. Unlike the model's interrupts, one arriving between runs
+// is not kept for the next: it was not about a run started after it.
+func (c *engineController) signalled() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.live {
+		c.interruptLocked()
+	}
+}
+
+// interruptLocked is one more interrupt of the live run: the first cancels
+// its context (a graceful halt, or a start stopped), the second closes its
+// hard stop. c.mu is held.
+func (c *engineController) interruptLocked() {
 	c.interrupts++
 	switch c.interrupts {
 	case 1:
