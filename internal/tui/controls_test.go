@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -295,8 +296,9 @@ func TestRefusedResumeKeepsTheHaltScreen(t *testing.T) {
 	require.Equal(t, []StartMode{StartNew, StartResume, StartResume}, starts)
 }
 
-// Quitting while `r` is starting the new run interrupts the new run, once
-// started, not the one before it (whose cancel the controller still holds).
+// Quitting while `r` is starting the new run sends the interrupt at once:
+// the controller gives it to the run being started (not to the one before
+// it, which has ended), and the model quits when that run has ended.
 func TestQuitWhileResumingInterruptsTheNewRun(t *testing.T) {
 	t.Parallel()
 	second := runChan(midRun(), false)
@@ -315,11 +317,14 @@ func TestQuitWhileResumingInterruptsTheNewRun(t *testing.T) {
 	h.key("q")
 	require.Contains(t, h.screen(), "Halt the run and quit? y/n")
 	h.key("y")
+	h.until("the interrupt", func(*Model) bool { _, n := fake.counts(); return n == 1 })
+	require.True(t, h.m.starting, "sent while the new run is still starting")
+	require.Contains(t, h.screen(), "Halting")
+	close(gate)
+	h.until("the new run", func(m *Model) bool { return !m.starting })
 	h.drain()
 	_, n := fake.counts()
-	require.Zero(t, n, "no interrupt while the new run is starting")
-	close(gate)
-	h.until("the interrupt of the new run", func(*Model) bool { _, n := fake.counts(); return n == 1 })
+	require.Equal(t, 1, n, "sent once, not again when the run has started")
 	require.True(t, h.m.quitting)
 	close(second)
 	h.until("quit", func(*Model) bool { return h.quit })
@@ -337,4 +342,62 @@ func (g *gatedController) Start(ctx context.Context, mode StartMode) (<-chan eve
 		<-g.gate
 	}
 	return g.fakeController.Start(ctx, mode)
+}
+
+// A start that does not end by itself (a git command waiting on a lock
+// while `r` starts the run) is stopped by ctrl+c, or by q and y: the UI
+// never waits for the engine to accept the run before it can quit.
+func TestQuitStopsAStartThatHangs(t *testing.T) {
+	t.Parallel()
+	for _, keys := range [][]string{{"ctrl+c"}, {"q", "y"}} {
+		t.Run(strings.Join(keys, ","), func(t *testing.T) {
+			t.Parallel()
+			fake := &fakeController{runs: []chan event.Event{runChan(append(midRun(), haltEnd()...), true)},
+				snapErr: errors.New("no state")}
+			ctl := &stuckController{fakeController: fake, stop: make(chan struct{})}
+			t.Cleanup(func() { ctl.once.Do(func() { close(ctl.stop) }) })
+			o := liveOptions(nil)
+			o.Controller = ctl
+			h := newHarness(t, o, 100, 30)
+			fake.t, fake.updateGo = t, goroutineID()
+			h.init()
+			h.until("the halt screen", func(m *Model) bool { return m.screen == screenSummary })
+			h.key("r")
+			require.Eventually(t, func() bool { s, _ := fake.counts(); return len(s) == 2 }, 5*time.Second, time.Millisecond,
+				"the start under way")
+			for _, k := range keys {
+				h.key(k)
+			}
+			require.Contains(t, h.screen(), "Halting")
+			h.until("quit", func(*Model) bool { return h.quit })
+			require.ErrorContains(t, h.m.Result().StartErr, "interrupted before any phase started")
+			_, n := fake.counts()
+			require.Equal(t, 1, n)
+		})
+	}
+}
+
+// stuckController's Starts after the first never end by themselves: only
+// an interrupt stops them, as the engine's own controller stops a start.
+type stuckController struct {
+	*fakeController
+	once sync.Once
+	stop chan struct{}
+}
+
+func (s *stuckController) Start(ctx context.Context, mode StartMode) (<-chan event.Event, error) {
+	if starts, _ := s.counts(); len(starts) == 0 {
+		return s.fakeController.Start(ctx, mode)
+	}
+	s.check("Start")
+	s.mu.Lock()
+	s.starts = append(s.starts, mode)
+	s.mu.Unlock()
+	<-s.stop
+	return nil, errors.New("interrupted before any phase started")
+}
+
+func (s *stuckController) Interrupt() {
+	s.fakeController.Interrupt()
+	s.once.Do(func() { close(s.stop) })
 }

@@ -64,12 +64,9 @@ func (m *Model) interrupt() tea.Cmd {
 	}
 	m.quitting = true
 	m.interrupts++
-	if m.starting {
-		// The run being started (r, F) is not the controller's yet: the
-		// interrupt would reach the one before it. Send it once started.
-		m.deferredInterrupts++
-		return nil
-	}
+	// Sent at once even while r or F is starting the run: the controller
+	// gives it to the run being started, which may be slow to start (a
+	// resume replaying its line, a fresh start removing worktrees).
 	return interruptCmd(m.opts.Controller)
 }
 

@@ -99,12 +99,11 @@ type Model struct {
 	// restart is the mode of the run `r` or `F` is starting, until the
 	// engine accepts it; nil otherwise.
 	restart *StartMode
-	// deferredInterrupts are ctrl+c (or q, y) pressed while starting, sent
-	// once the run has started.
-	deferredInterrupts int
-	interrupts         int
-	quitting           bool // quit once the run has ended
-	startErr           error
+	// interrupts counts ctrl+c (or q, y) sent to the run: the first halts
+	// it, the second kills its phases.
+	interrupts int
+	quitting   bool // quit once the run has ended
+	startErr   error
 
 	// Watch mode.
 	watchErr    error
@@ -220,16 +219,12 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.restarted(*m.restart)
 			m.restart = nil
 		}
-		cmds := []tea.Cmd{waitEvents(msg.ch, msg.gen)}
-		for ; m.deferredInterrupts > 0; m.deferredInterrupts-- {
-			cmds = append(cmds, interruptCmd(m.opts.Controller))
-		}
-		return tea.Batch(cmds...)
+		return waitEvents(msg.ch, msg.gen)
 	case startFailedMsg:
 		if msg.gen != m.gen {
 			return nil
 		}
-		m.starting, m.active, m.startErr, m.restart, m.deferredInterrupts = false, false, msg.err, nil, 0
+		m.starting, m.active, m.startErr, m.restart = false, false, msg.err, nil
 		m.setNotice("could not start the run: "+msg.err.Error(), true)
 		if m.quitting {
 			return tea.Quit

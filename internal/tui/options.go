@@ -41,8 +41,11 @@ type Controller interface {
 	// Start begins a run in the background and returns its events; the
 	// channel is closed after the run's terminal event.
 	Start(ctx context.Context, mode StartMode) (<-chan event.Event, error)
-	// Interrupt asks the running run for a graceful halt (SPEC §3, Ctrl-C);
-	// a second call kills the phases at once.
+	// Interrupt asks the run for a graceful halt (SPEC §3, Ctrl-C); a
+	// second call kills the phases at once. It is meant for the run the
+	// model started last, even one whose Start has not returned yet, or
+	// not even begun: the controller then stops that start (or the run as
+	// soon as it exists), never the run before it, which has ended.
 	Interrupt()
 	// Snapshot reads the run's state files, for the halt or completion
 	// screen.
