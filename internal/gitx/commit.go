@@ -9,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // Changes lists the paths a commit (or a range of commits) created, modified
@@ -153,6 +155,21 @@ func copyInto(dst *os.File, src string) error {
 func Patch(ctx context.Context, dir, from, to string, files []string) (string, error) {
 	args := append([]string{"diff", "--binary", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", from, to, "--"}, files...)
 	return run(ctx, dir, runOpts{}, args...)
+}
+
+// AuthorTime returns when commit sha was authored, to the second (git
+// keeps no finer time). A cherry-pick keeps it, where the committer time
+// becomes the pick's: it is when the change was first committed.
+func (r *Repo) AuthorTime(ctx context.Context, sha string) (time.Time, error) {
+	out, err := r.read(ctx, "", "log", "-1", "--no-show-signature", "--format=%at", sha, "--")
+	if err != nil {
+		return time.Time{}, err
+	}
+	secs, err := strconv.ParseInt(strings.TrimSpace(out), 10, 64)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("reading the author time of %s from %q: %w", sha, out, err)
+	}
+	return time.Unix(secs, 0), nil
 }
 
 // Message returns the full message of commit sha.

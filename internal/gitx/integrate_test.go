@@ -3,8 +3,10 @@ package gitx
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -285,4 +287,36 @@ func TestRestoreFile(t *testing.T) {
 	changed, err = r.RestoreFile(ctx, "", base, "not-in-the-commit.md")
 	require.NoError(t, err)
 	require.False(t, changed)
+}
+
+// A commit's author time survives a cherry-pick: it says when the change
+// was first committed, wherever it was picked to since.
+func TestAuthorTimeSurvivesCherryPick(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r, root := newRepo(t)
+	base, err := r.Head(ctx, "")
+	require.NoError(t, err)
+	wt := filepath.Join(root, ".autobuild", "worktrees", "phase-1")
+	require.NoError(t, r.AddWorktree(ctx, wt, "autobuild/phase-1", base))
+	writeFile(t, wt, "new.txt", "new\n")
+	gitT(t, wt, "add", "-A")
+	commit := exec.Command("git", "commit", "-q", "-m", "phase 1")
+	commit.Dir = wt
+	commit.Env = append(os.Environ(), "GIT_AUTHOR_DATE=2001-02-03T04:05:06Z", "GIT_COMMITTER_DATE=2001-02-03T04:05:06Z")
+	out, err := commit.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	sha := gitT(t, wt, "rev-parse", "HEAD")
+
+	picked, conflicts, err := r.CherryPick(ctx, integration(t, r, root, base), sha)
+	require.NoError(t, err)
+	require.Empty(t, conflicts)
+	require.NotEqual(t, sha, picked, "the pick has a committer time of its own")
+	for _, c := range []string{sha, picked} {
+		at, err := r.AuthorTime(ctx, c)
+		require.NoError(t, err)
+		require.True(t, time.Date(2001, 2, 3, 4, 5, 6, 0, time.UTC).Equal(at), "%s: %s", c, at)
+	}
+	_, err = r.AuthorTime(ctx, "no-such-commit")
+	require.Error(t, err)
 }
