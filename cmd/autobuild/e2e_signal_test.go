@@ -330,3 +330,52 @@ func TestInterruptDuringReplayOnAFix(t *testing.T) {
 		require.Equal(t, "phase "+id+"\n", string(b))
 	}
 }
+
+// A phase set to pending by hand (documented recovery) whose re-run is
+// interrupted runs again on the next resume: the commit its earlier
+// completion left on the line does not pass for the interrupted attempt's.
+func TestInterruptedRerunOfAPhaseSetToPendingRunsAgain(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, fivePhases)
+	calls := filepath.Join(t.TempDir(), "calls")
+	pids, hold := t.TempDir(), filepath.Join(t.TempDir(), "hold")
+	agent := workingAgent(t, calls, `echo "run $(wc -l < `+calls+`)" > "src/$AUTOBUILD_PHASE_ID/run.txt"
+if [ "$AUTOBUILD_PHASE_ID" = 3 ] && [ -f `+hold+` ]; then echo $$ > `+pids+`/3.pid; sleep 300 & wait; fi`)
+	first := command(repo, "plan.md", "--no-tui", "--commit=auto", "--agent", agent)
+	// Git dates have whole seconds, and a person's edit takes longer than
+	// this test's: the phases completed a while before the edit.
+	first.Env = append(first.Env, "GIT_AUTHOR_DATE=2001-02-03T04:05:06Z")
+	r := runCmd(t, first)
+	require.Equal(t, 0, r.code, r.String())
+
+	path := filepath.Join(repo, ".autobuild", "phases", "phase-3.json")
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	edited := strings.Replace(string(b), `"status": "complete"`, `"status": "pending"`, 1)
+	require.NotEqual(t, string(b), edited)
+	writeFile(t, path, edited)
+
+	writeFile(t, hold, "")
+	cmd := command(repo, "plan.md", "--no-tui", "--resume", "--agent", agent)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	require.NoError(t, cmd.Start())
+	waitFor(t, "phase 3 to run again", 20*time.Second, func() bool {
+		_, err := os.Stat(filepath.Join(pids, "3.pid"))
+		return err == nil
+	})
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	require.Equal(t, 130, exitCode(cmd.Wait()), out.String())
+	require.Equal(t, state.OutcomeInterrupted, loadPhase(t, repo, "3").Attempts[1].Outcome)
+
+	require.NoError(t, os.Remove(hold))
+	r = autobuild(t, repo, "plan.md", "--no-tui", "--resume", "--agent", agent)
+	require.Equal(t, 0, r.code, r.String())
+	require.Equal(t, 3, countCalls(t, calls, "3"), "the interrupted re-run is run again")
+	require.Equal(t, map[string]int{"0": 1, "1": 1, "2a": 1, "2b": 1, "3": 2}, phaseCommits(t, repo))
+	p := loadPhase(t, repo, "3")
+	require.Equal(t, state.PhaseComplete, p.Status)
+	require.Equal(t, git(t, repo, "rev-parse", "HEAD"), p.Commit.SHA, "the new commit, not the earlier one")
+	require.Len(t, p.Attempts, 3)
+	require.Equal(t, state.OutcomeComplete, p.Attempts[2].Outcome)
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
@@ -47,7 +48,14 @@ func reconcile(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *recorder,
 	}
 	for _, p := range cfg.Plan.Phases {
 		sha, ok := landed[p.ID]
-		if !ok || !landedUnrecorded(rec.get(p.ID)) {
+		if !ok || !stoppedMidAttempt(rec.get(p.ID)) {
+			continue // asked first: only these phases cost a git command
+		}
+		authored, err := repo.AuthorTime(ctx, sha)
+		if err != nil {
+			return "", refused("reading when phase %s's commit %s was made: %w", p.DisplayID, clip.SHA(sha), err)
+		}
+		if !landedUnrecorded(rec.get(p.ID), authored) {
 			continue
 		}
 		commit := recoveredCommit(ctx, repo, sha)
@@ -162,13 +170,31 @@ func replayOnFixes(ctx context.Context, repo *gitx.Repo, rec *recorder, integDir
 	return newTip, nil
 }
 
-// landedUnrecorded reports whether a phase whose commit is on the run's line
-// was stopped between landing it and recording it: its last attempt was
-// still running (a kill -9) or was interrupted (Ctrl-C during integration).
-// Any other phase with a commit on the line is there by a person's choice: a
-// phase file edited to pending, or deleted, is documented recovery that runs
-// the phase again, so the trailer does not override it.
-func landedUnrecorded(ps state.Phase) bool {
+// landedUnrecorded reports whether a phase whose commit on the run's line
+// was authored at the given time was stopped between landing that commit
+// and recording it: its last attempt was still running (a kill -9) or was
+// interrupted (Ctrl-C during integration), and the commit was made during
+// that attempt. Any other phase with a commit on the line is there by a
+// person's choice: a phase file edited to pending, or deleted, is
+// documented recovery that runs the phase again, so the trailer of its
+// earlier commit does not override it, even when the re-run is stopped.
+//
+// "Made during the attempt" is read from the commit's author time, which a
+// cherry-pick keeps (the replay onto a fix included): the phase's commit
+// is authored in its worktree while the attempt lands it, and a commit from
+// an earlier completion is older than the attempt. Git dates have whole
+// seconds, so the comparison is to the second.
+func landedUnrecorded(ps state.Phase, authored time.Time) bool {
+	if !stoppedMidAttempt(ps) {
+		return false
+	}
+	return authored.Unix() >= ps.Attempts[len(ps.Attempts)-1].Started.Unix()
+}
+
+// stoppedMidAttempt reports whether a phase that is not complete was
+// stopped while its last attempt ran: the only way a commit of the phase
+// can be on the run's line without the state file saying so.
+func stoppedMidAttempt(ps state.Phase) bool {
 	if ps.Status == state.PhaseComplete || ps.Status == state.PhaseSkipped || len(ps.Attempts) == 0 {
 		return false
 	}
