@@ -492,3 +492,30 @@ exit 0`)
 	require.NoError(t, err)
 	require.ElementsMatch(t, []string{"1a", "1b", "1c"}, strings.Fields(string(ran)))
 }
+
+// The command status prints to continue a halted run works as pasted, from
+// another directory and without --agent: the resume runs the agent run.json
+// recorded (here a command-line agent, which only its --agent value names).
+func TestStatusContinueCommandWorksAsPrinted(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, fivePhases)
+	calls := filepath.Join(t.TempDir(), "calls")
+	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", haltingAgent(t, calls))
+	require.Equal(t, 1, r.code, r.String())
+	writeFile(t, filepath.Join(repo, "FIXED"), "yes\n")
+	git(t, repo, "add", "FIXED")
+	git(t, repo, "commit", "-q", "-m", "fix: what 2A needed")
+
+	elsewhere := t.TempDir()
+	st := autobuild(t, elsewhere, "status", repo)
+	require.Equal(t, 0, st.code, st.String())
+	line := hintLine(t, st.stdout, "Continue it with: ")
+	line = strings.TrimSuffix(line, " (complete phases stay complete)")
+	require.NotContains(t, line, "--agent")
+
+	out := shell(t, elsewhere, line)
+	require.Equal(t, 0, out.code, out.String())
+	require.Contains(t, out.stdout, "AUTOBUILD COMPLETE")
+	require.Equal(t, 3, countCalls(t, calls, "2a"), "the recorded agent ran the phase again")
+	require.Equal(t, 1, countCalls(t, calls, "0"), "complete phases are not re-run")
+}

@@ -314,14 +314,15 @@ func TestTUIWatchFollowsHeadlessRun(t *testing.T) {
 	require.ErrorAs(t, run.Wait(), &ee, "the halted demo exits non-zero")
 
 	tm.send("r")
-	mark = tm.waitText("Read-only. To resume, run: cd "+repo+" && autobuild plan.md --agent sim --resume", mark, 10*time.Second)
+	mark = tm.waitText("Read-only. To resume, run: cd calc && "+binary+" plan.md --resume", mark, 10*time.Second)
 
 	fix, err := os.ReadFile(filepath.Join(dir, "fix", "format.go"))
 	require.NoError(t, err)
 	writeFile(t, filepath.Join(repo, "calc", "format.go"), string(fix))
 	git(t, repo, "add", "calc")
 	git(t, repo, "commit", "-q", "-m", "fix: write Format")
-	res := autobuild(t, repo, "plan.md", "--agent", "sim", "--scenario", filepath.Join(dir, "scenario.json"), "--resume", "--no-tui")
+	// As the hint says: no --agent, no --scenario; run.json has both.
+	res := autobuild(t, repo, "plan.md", "--resume", "--no-tui")
 	require.Equal(t, 0, res.code, res.String())
 
 	mark = tm.waitText("AUTOBUILD COMPLETE", mark, 30*time.Second)

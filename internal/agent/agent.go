@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/autobuild-sh/autobuild/internal/gates"
@@ -67,13 +66,6 @@ var presets = map[string]Agent{
 
 // Presets returns the names of the preset agents, for help texts.
 func Presets() []string { return []string{"claude", "codex", "aider", "gemini"} }
-
-// Reusable reports whether an agent name as run.json records it can be given
-// back to --agent in a printed command: a preset or sim. A command-line agent
-// is recorded by its program's name alone, which --agent would not take back.
-func Reusable(name string) bool {
-	return name == SimName || slices.Contains(Presets(), name)
-}
 
 // Resolve turns an --agent value into an Agent: a preset name ("claude",
 // "codex", "aider", "gemini"), "sim" for the simulated agent (simCommand is

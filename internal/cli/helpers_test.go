@@ -130,6 +130,7 @@ func sampleSnapshot() *state.Snapshot {
 
 const sampleStatus = "Team Notes (docs/plan.md): halted, commit=auto, agent claude, codex\n" +
 	"Reason: phase 2A failed after 2 attempts\n" +
+	"Continue it with: CD autobuild docs/plan.md --resume (complete phases stay complete)\n" +
 	"\n" +
 	"BATCH  PHASE  NAME          STATUS    ATTEMPT  DURATION  DETAIL\n" +
 	"1      0      Bootstrap     skipped   -        -         \n" +
@@ -139,17 +140,29 @@ const sampleStatus = "Team Notes (docs/plan.md): halted, commit=auto, agent clau
 	"4      3      Integration   blocked   -        -         blocked by 2A, 2B\n" +
 	"4      4      Docs          pending   -        -         \n"
 
+// sampleStatusIn is sampleStatus as printed from another directory than
+// root ("" for root itself).
+func sampleStatusIn(root string) string {
+	cd := ""
+	if root != "" {
+		cd = "cd " + root + " && "
+	}
+	return strings.Replace(sampleStatus, "CD ", cd, 1)
+}
+
 func TestPrintStatus(t *testing.T) {
 	t.Parallel()
+	wd, err := os.Getwd()
+	require.NoError(t, err)
 	var buf bytes.Buffer
-	printStatus(&buf, sampleSnapshot())
-	require.Equal(t, sampleStatus, buf.String())
+	printStatus(&buf, sampleSnapshot(), wd)
+	require.Equal(t, sampleStatusIn(""), buf.String())
 
 	// A run without a halt reason has no Reason line.
 	snap := sampleSnapshot()
 	snap.Run.Status, snap.Run.HaltReason, snap.Phases = state.RunRunning, "", nil
 	buf.Reset()
-	printStatus(&buf, snap)
+	printStatus(&buf, snap, wd)
 	require.Equal(t, "Team Notes (docs/plan.md): running, commit=auto, agent claude, codex\n\n"+
 		"BATCH  PHASE  NAME  STATUS  ATTEMPT  DURATION  DETAIL\n", buf.String())
 }

@@ -228,7 +228,7 @@ func TestMainStatus(t *testing.T) {
 	for _, d := range []string{dir, sub} {
 		code, out, errOut := run(t, "status", d)
 		require.Equal(t, 0, code, errOut)
-		require.Equal(t, sampleStatus, out, "from %s", d)
+		require.Equal(t, sampleStatusIn(dir), out, "from %s", d)
 		require.Empty(t, errOut)
 	}
 

@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/autobuild-sh/autobuild/internal/shell"
 )
 
 // programName is how the commands autobuild prints for the user to run
@@ -41,4 +43,23 @@ func sameFile(a, b string) bool {
 	ia, errA := os.Stat(a)
 	ib, errB := os.Stat(b)
 	return errA == nil && errB == nil && os.SameFile(ia, ib)
+}
+
+// inDir prefixes command with a cd to dir, unless dir is where the user is:
+// printed commands must work from wherever they are pasted.
+func inDir(dir, command string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "cd " + shell.Quote(dir) + " && " + command
+	}
+	rel, err := filepath.Rel(wd, dir)
+	switch {
+	case err != nil:
+		return "cd " + shell.Quote(dir) + " && " + command
+	case rel == ".":
+		return command
+	case rel == ".." || strings.HasPrefix(rel, "../"):
+		return "cd " + shell.Quote(dir) + " && " + command
+	}
+	return "cd " + shell.Quote(rel) + " && " + command
 }

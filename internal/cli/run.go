@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -56,7 +57,7 @@ type runOptions struct {
 func (o *runOptions) register(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVar(&o.commit, "commit", "", "commit mode, required for a new run: auto (a commit per phase), message-only, single")
-	f.BoolVar(&o.resume, "resume", false, "continue the run in .autobuild/ (the default when it exists and the plan is unchanged)")
+	f.BoolVar(&o.resume, "resume", false, "continue the run in .autobuild/ (the default when it exists and the plan is unchanged), with its agents unless --agent is given")
 	f.BoolVar(&o.fresh, "fresh", false, "delete .autobuild/ and start from the first phase (commits already made stay)")
 	f.BoolVar(&o.dryRun, "dry-run", false, "check the plan and print its batches, like validate; run nothing")
 	f.StringArrayVar(&o.agents, "agent", nil, "agent: claude, codex, aider, gemini, sim, or a command line; repeat it to give the retry a different agent")
@@ -149,6 +150,19 @@ func (o *runOptions) engineConfig(pl *plan.Plan) (engine.Config, error) {
 	if o.idleTimeout > 0 {
 		cfg.IdleTimeout = o.idleTimeout
 	}
+	specs := o.agents
+	if len(specs) == 0 {
+		specs = fc.Agent
+	}
+	if len(specs) == 0 {
+		// A resume (or a fresh start) without --agent runs the agents of
+		// the run it continues, as run.json records them, as --fresh keeps
+		// its commit mode: the printed resume commands need no --agent.
+		if prev := previousRun(root); prev != nil {
+			specs = prev.AgentSpecs
+			cfg.SimScenario = cmp.Or(cfg.SimScenario, prev.Scenario)
+		}
+	}
 	if o.scenario != "" {
 		cfg.SimScenario = o.scenario
 	}
@@ -161,10 +175,6 @@ func (o *runOptions) engineConfig(pl *plan.Plan) (engine.Config, error) {
 			return cfg, usageErr("scenario %s: %w", cfg.SimScenario, err)
 		}
 		cfg.SimScenario = abs
-	}
-	specs := o.agents
-	if len(specs) == 0 {
-		specs = fc.Agent
 	}
 	if len(specs) == 0 {
 		return cfg, usageErr("no agent given: pass --agent claude (or codex, aider, gemini, sim, or any command line), or set agent in autobuild.toml")
@@ -182,6 +192,16 @@ func (o *runOptions) engineConfig(pl *plan.Plan) (engine.Config, error) {
 	}
 	cfg.Classifier = cl
 	return cfg, nil
+}
+
+// previousRun is the run recorded in root's .autobuild/run.json, or nil
+// when there is none or it cannot be read (the engine reports that itself).
+func previousRun(root string) *state.Run {
+	run, err := state.Open(root).LoadRun()
+	if err != nil {
+		return nil
+	}
+	return run
 }
 
 func stateExists(root string) bool {

@@ -13,7 +13,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/engine"
 	"github.com/autobuild-sh/autobuild/internal/shell"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -49,7 +48,7 @@ func newStatus(s Streams) *cobra.Command {
 				enc.SetIndent("", "  ")
 				return enc.Encode(snap)
 			}
-			printStatus(s.Out, snap)
+			printStatus(s.Out, snap, root)
 			return nil
 		},
 	}
@@ -57,7 +56,7 @@ func newStatus(s Streams) *cobra.Command {
 	return cmd
 }
 
-func printStatus(w io.Writer, snap *state.Snapshot) {
+func printStatus(w io.Writer, snap *state.Snapshot, root string) {
 	r := snap.Run
 	status := string(r.Status)
 	if r.Status == state.RunRunning && r.PID > 0 && !processAlive(r.PID) {
@@ -69,8 +68,8 @@ func printStatus(w io.Writer, snap *state.Snapshot) {
 	if r.HaltReason != "" {
 		fmt.Fprintf(w, "Reason: %s\n", r.HaltReason)
 	}
-	if strings.HasPrefix(status, "stopped") {
-		fmt.Fprintf(w, "Continue it with: %s (phases whose commit landed stay complete)\n", resumeCommand(r))
+	if strings.HasPrefix(status, "stopped") || r.Status == state.RunHalted || r.Status == state.RunInterrupted {
+		fmt.Fprintf(w, "Continue it with: %s (complete phases stay complete)\n", resumeCommand(root, r))
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -140,14 +139,8 @@ func exists(path string) bool {
 	return err == nil
 }
 
-// resumeCommand is the command that resumes run, from run.json alone: its
-// plan and the agents --agent can name again.
-func resumeCommand(run *state.Run) string {
-	args := []string{programName(), run.PlanPath}
-	for _, a := range run.Agents {
-		if agent.Reusable(a) {
-			args = append(args, "--agent", a)
-		}
-	}
-	return shell.Join(append(args, "--resume")...)
+// resumeCommand is the command that resumes run in root. It names the plan
+// alone: a resume without --agent runs the agents run.json records.
+func resumeCommand(root string, run *state.Run) string {
+	return inDir(root, shell.Join(programName(), run.PlanPath, "--resume"))
 }

@@ -1,7 +1,8 @@
 package cli
 
 import (
-	"strings"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -9,11 +10,15 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
-// The resume command status prints names the run's plan and the agents
-// --agent can take back (presets, sim), not a command-line agent's program.
+// The resume command status prints works from wherever it is pasted: it
+// goes to the run's directory, and needs no --agent (a resume runs the
+// agents run.json records).
 func TestResumeCommandFromRunJSON(t *testing.T) {
 	t.Parallel()
-	got := resumeCommand(&state.Run{PlanPath: "docs/my plan.md", Agents: []string{"claude", "my-agent.sh", "sim"}})
-	require.True(t, strings.HasSuffix(got, " 'docs/my plan.md' --agent claude --agent sim --resume"), got)
-	require.NotContains(t, got, "my-agent.sh")
+	run := &state.Run{PlanPath: "docs/my plan.md", Agents: []string{"my-agent.sh"}}
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	require.Equal(t, "autobuild 'docs/my plan.md' --resume", resumeCommand(wd, run))
+	require.Equal(t, "cd /elsewhere/repo && autobuild 'docs/my plan.md' --resume", resumeCommand("/elsewhere/repo", run))
+	require.Equal(t, "cd testdata && autobuild 'docs/my plan.md' --resume", resumeCommand(filepath.Join(wd, "testdata"), run))
 }

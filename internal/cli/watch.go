@@ -55,21 +55,17 @@ func watchRun(ctx context.Context, s Streams, root string) error {
 	if err != nil {
 		return &engine.Error{Code: engine.ExitRefused, Err: err}
 	}
-	rel := root
-	if wd, err := os.Getwd(); err == nil {
-		if r, err := filepath.Rel(wd, root); err == nil && r == "." {
-			rel = ""
-		}
-	}
-	// PLAN.md stands for the run's plan and agents, which the UI learns
-	// from run.json. Both commands run where the run did.
-	resume, fresh := "autobuild PLAN.md --resume", "autobuild PLAN.md --fresh"
-	if rel != "" {
-		resume = fmt.Sprintf("cd %s && %s", shell.Quote(rel), resume)
-		fresh = fmt.Sprintf("cd %s && %s", shell.Quote(rel), fresh)
+	// PLAN.md stands for the run's plan, which the UI learns from
+	// run.json; the run's agents come back from run.json by themselves.
+	// Both commands run where the run did.
+	self := shell.Quote(programName())
+	resume, fresh := inDir(root, self+" PLAN.md --resume"), inDir(root, self+" PLAN.md --fresh")
+	stateDir := ".autobuild/"
+	if inDir(root, "") != "" { // watching another directory
+		stateDir = filepath.Join(root, ".autobuild") + "/"
 	}
 	m := tui.New(tui.Options{Watch: updates, ReadOnly: true, Dir: root, Context: ctx,
-		ResumeHint: resume, FreshCommand: fresh, StateDir: filepath.Join(rel, ".autobuild") + "/",
+		ResumeHint: resume, FreshCommand: fresh, StateDir: stateDir,
 		NoColor: os.Getenv("NO_COLOR") != ""})
 	prog := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(s.In), tea.WithOutput(s.Out))
 	if _, err := prog.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {

@@ -74,7 +74,7 @@ func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 	run := &state.Run{
 		SchemaVersion: state.SchemaVersion, PlanPath: cfg.Plan.Path, PlanHash: cfg.Plan.Hash(),
 		PlanTitle: cfg.Plan.Title, CommitMode: cfg.CommitMode, Agents: agentNames(cfg),
-		Branch: branch, BaseCommit: base, IntegrationCommit: base, Status: state.RunRunning,
+		AgentSpecs: agentSpecs(cfg), Scenario: cfg.SimScenario, Branch: branch, BaseCommit: base, IntegrationCommit: base, Status: state.RunRunning,
 		PID: os.Getpid(), Started: now, Updated: now,
 	}
 	if err := store.SaveRun(run); err != nil {
@@ -133,6 +133,7 @@ func resumeRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.S
 		}
 	}
 	run.PlanPath, run.PlanHash, run.PlanTitle, run.Agents = cfg.Plan.Path, cfg.Plan.Hash(), cfg.Plan.Title, agentNames(cfg)
+	run.AgentSpecs, run.Scenario = agentSpecs(cfg), cfg.SimScenario
 	return run, phases, nil
 }
 
@@ -206,6 +207,16 @@ func agentNames(cfg *Config) []string {
 		names[i] = a.Name
 	}
 	return names
+}
+
+// agentSpecs are the --agent values of the run's agents, for run.json: a
+// resume without --agent runs them again.
+func agentSpecs(cfg *Config) []string {
+	specs := make([]string, len(cfg.Agents))
+	for i, a := range cfg.Agents {
+		specs[i] = a.Spec
+	}
+	return specs
 }
 
 func nonNil(s []string) []string {

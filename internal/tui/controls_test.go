@@ -81,7 +81,7 @@ func TestWatchOfACompleteRunOffersNoResume(t *testing.T) {
 	h.key("r")
 	require.Contains(t, h.screen(), "there is nothing to resume")
 	h.key("F")
-	require.Contains(t, squashSpaces(h.screen()), "quit and run: autobuild plan.md --agent sim --fresh --commit=auto")
+	require.Contains(t, squashSpaces(h.screen()), "quit and run: autobuild plan.md --fresh --commit=auto")
 }
 
 // A notice holding a command wraps between words instead of losing the
@@ -99,7 +99,7 @@ func TestLongNoticeWrapsAndFits(t *testing.T) {
 	ch <- watch.Update{Snapshot: snapshotOf(live.m, state.RunHalted, "Phase 2B failed twice")}
 	h.until("the halt", func(m *Model) bool { return m.screen == screenSummary })
 	h.key("r")
-	want := "Read-only. To resume, run: cd " + dir + " && autobuild plan.md --agent sim --resume"
+	want := "Read-only. To resume, run: cd " + dir + " && autobuild plan.md --resume"
 	lines := strings.Split(h.m.View().Content, "\n")
 	require.Len(t, lines, 24)
 	for i, l := range lines {

@@ -6,7 +6,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/shell"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -120,21 +119,14 @@ func (m *Model) freshHint() string {
 	return m.withPlan(hint)
 }
 
-// withPlan puts the run's plan path and agents (from run.json, in watch
-// mode) in place of the PLAN.md placeholder of a hint. Only agents named by
-// their --agent value (a preset or sim) are given: a command-line agent is
-// recorded by its program's name alone, which --agent would not take back.
+// withPlan puts the run's plan path (from run.json, in watch mode) in place
+// of the PLAN.md placeholder of a hint. No --agent is needed: a resume runs
+// the agents run.json records.
 func (m *Model) withPlan(hint string) string {
 	if m.run.planPath == "" {
 		return hint
 	}
-	args := shell.Quote(m.run.planPath)
-	for _, a := range m.run.agents {
-		if agent.Reusable(a) {
-			args += " --agent " + a
-		}
-	}
-	return strings.ReplaceAll(hint, "PLAN.md", args)
+	return strings.ReplaceAll(hint, "PLAN.md", shell.Quote(m.run.planPath))
 }
 
 // canStart reports whether r or F may start a run now: after a halt or an

@@ -418,9 +418,9 @@ func TestWatchHintsNameTheRunsPlan(t *testing.T) {
 	ch <- watch.Update{Snapshot: snap}
 	h.until("the halt", func(m *Model) bool { return m.screen == screenSummary })
 	h.key("r")
-	require.Contains(t, h.screen(), "To resume, run: cd repo && autobuild 'docs/my plan.md' --agent claude --resume")
+	require.Contains(t, h.screen(), "To resume, run: cd repo && autobuild 'docs/my plan.md' --resume")
 	h.key("F")
-	require.Contains(t, h.screen(), "To start over, run: autobuild 'docs/my plan.md' --agent claude --fresh --commit=auto")
+	require.Contains(t, h.screen(), "To start over, run: autobuild 'docs/my plan.md' --fresh --commit=auto")
 	require.NotContains(t, h.m.notice, "fix.sh")
 }
 
