@@ -60,7 +60,8 @@ so you can fix it by hand and resume.`,
 				shell.Quote(proj.Repo), shell.Quote(filepath.Join(dir, "fix", "format.go")))
 			o := &runOptions{planPath: proj.Plan, noTUI: noTUI, json: asJSON,
 				commands: func(mode string) string {
-					return fmt.Sprintf("cd %s && %s plan.md --agent sim --scenario %s %s", shell.Quote(proj.Repo), shell.Quote(programName()), shell.Quote(proj.Scenario), mode)
+					// run.json keeps the agent (sim) and its scenario.
+					return fmt.Sprintf("cd %s && %s plan.md %s", shell.Quote(proj.Repo), shell.Quote(programName()), mode)
 				}}
 			if halt {
 				// In the UI the user fixes in another terminal and presses
