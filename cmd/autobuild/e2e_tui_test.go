@@ -376,3 +376,19 @@ func TestTUISigtermInterrupts(t *testing.T) {
 	assert.Equal(t, 130, tm.exitCode(60*time.Second))
 	assert.Equal(t, "interrupted", string(loadRun(t, filepath.Join(dir, "calc")).Status))
 }
+
+// A SIGTERM while the UI shows a halt (no run under way) ends autobuild: the
+// summary stays on the terminal and the exit code is the halt's.
+func TestTUISigtermOnTheHaltScreenQuits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a plan")
+	}
+	repo := newRepo(t, fivePhases)
+	tm := startInPty(t, repo, "plan.md", "--agent", "no-such-agent-cli", "--commit=auto")
+	tm.waitText("AUTOBUILD HALTED", 0, 60*time.Second)
+	tm.waitText("r resume", 0, 10*time.Second)
+	require.NoError(t, tm.cmd.Process.Signal(syscall.SIGTERM))
+	assert.Equal(t, 1, tm.exitCode(30*time.Second))
+	txt := tm.text()
+	assert.Contains(t, squash(txt[strings.LastIndex(txt, "AUTOBUILD")-1:]), "AUTOBUILDHALTED", "the summary stays")
+}

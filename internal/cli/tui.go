@@ -46,8 +46,11 @@ func runTUI(ctx context.Context, s Streams, o *runOptions, cfg engine.Config) er
 		ResumeCommand: commandLine(o, "--resume"), FreshCommand: freshCommand(o, cfg.CommitMode), FixStep: o.fixStep,
 		StateDir: ".autobuild/", NoColor: os.Getenv("NO_COLOR") != "",
 	})
+	prog := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(s.In), tea.WithOutput(s.Out))
 	// Ctrl-C reaches the model as a key press (raw mode); a SIGTERM from
-	// outside goes to the engine directly, as in plain mode.
+	// outside goes to the engine directly, as in plain mode. With no run
+	// under way (the halt screen), it ends the UI: a service manager or a
+	// CI timeout that sends it wants autobuild gone.
 	sigCtx, hardStop, stop := interrupts(ctx, s)
 	uiDone := make(chan struct{})
 	defer func() {
@@ -57,17 +60,21 @@ func runTUI(ctx context.Context, s Streams, o *runOptions, cfg engine.Config) er
 	go func() {
 		select {
 		case <-sigCtx.Done():
-			ctrl.signalled()
+			if !ctrl.signalled() {
+				prog.Quit()
+				return
+			}
 		case <-uiDone:
 			return
 		}
 		select {
 		case <-hardStop: // a second signal
-			ctrl.signalled()
+			if !ctrl.signalled() {
+				prog.Quit()
+			}
 		case <-uiDone:
 		}
 	}()
-	prog := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(s.In), tea.WithOutput(s.Out))
 	if _, err := prog.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
 		ctrl.cancelRun()
 		ctrl.wait()
@@ -241,14 +248,16 @@ func (c *engineController) Interrupt() {
 }
 
 // signalled passes on a SIGINT or SIGTERM from outside to the run that is
-// live, if any. Unlike the model's interrupts, one arriving between runs
-// is not kept for the next: it was not about a run started after it.
-func (c *engineController) signalled() {
+// live, if any, and reports whether there was one. Unlike the model's
+// interrupts, one arriving between runs is not kept for the next: it was
+// not about a run started after it (the UI quits instead).
+func (c *engineController) signalled() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.live {
 		c.interruptLocked()
 	}
+	return c.live
 }
 
 // interruptLocked is one more interrupt of the live run: the first cancels
