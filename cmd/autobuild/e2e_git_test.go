@@ -232,9 +232,7 @@ func TestResumeAfterAFixInNonAutoModes(t *testing.T) {
 			r := autobuild(t, repo, "plan.md", "--no-tui", "--commit="+mode, "--agent", agent)
 			require.Equal(t, 1, r.code, r.String())
 
-			writeFile(t, filepath.Join(repo, "FIXED"), "yes\n")
-			git(t, repo, "add", "FIXED")
-			git(t, repo, "commit", "-q", "-m", "fix: what 2A needed")
+			commitFix(t, repo)
 			fix := git(t, repo, "rev-parse", "HEAD")
 
 			r = autobuild(t, repo, "plan.md", "--no-tui", "--resume", "--agent", agent)

@@ -129,6 +129,15 @@ if [ "$AUTOBUILD_ATTEMPT" = 2 ]; then cp "$AUTOBUILD_PROMPT_FILE" `+out+`/retry-
 
 // haltingAgent breaks phase 2A on every attempt unless the repository holds
 // FIXED, which is what a person commits to fix it.
+// commitFix is the person's fix for haltingAgent's phase 2A, committed on
+// the branch as a person would before --resume.
+func commitFix(t *testing.T, repo string) {
+	t.Helper()
+	writeFile(t, filepath.Join(repo, "FIXED"), "yes\n")
+	git(t, repo, "add", "FIXED")
+	git(t, repo, "commit", "-q", "-m", "fix: what 2A needed")
+}
+
 func haltingAgent(t *testing.T, calls string) string {
 	return workingAgent(t, calls, `if [ "$AUTOBUILD_PHASE_ID" = 2a ] && [ ! -f FIXED ]; then echo BROKEN > "$f"; echo "could not fix it"; exit 0; fi`)
 }
@@ -187,9 +196,7 @@ func TestResumeAfterAFixDoesNotRerunCompletedPhases(t *testing.T) {
 	require.Equal(t, 1, r.code, r.String())
 
 	// The person's fix, committed on the branch.
-	writeFile(t, filepath.Join(repo, "FIXED"), "yes\n")
-	git(t, repo, "add", "FIXED")
-	git(t, repo, "commit", "-q", "-m", "fix: what 2A needed")
+	commitFix(t, repo)
 
 	r = autobuild(t, repo, "plan.md", "--no-tui", "--resume", "--agent", agent)
 	require.Equal(t, 0, r.code, r.String())
@@ -210,9 +217,7 @@ func TestResumeIsTheDefaultWhenStateExists(t *testing.T) {
 	calls := filepath.Join(t.TempDir(), "calls")
 	agent := haltingAgent(t, calls)
 	require.Equal(t, 1, autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", agent).code)
-	writeFile(t, filepath.Join(repo, "FIXED"), "yes\n")
-	git(t, repo, "add", "FIXED")
-	git(t, repo, "commit", "-q", "-m", "fix")
+	commitFix(t, repo)
 	r := autobuild(t, repo, "plan.md", "--no-tui", "--agent", agent)
 	require.Equal(t, 0, r.code, r.String())
 	require.Equal(t, 1, countCalls(t, calls, "0"))
@@ -405,9 +410,7 @@ func TestKill9DuringReplayOnAFix(t *testing.T) {
 	agent := haltingAgent(t, calls)
 	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=message-only", "--agent", agent)
 	require.Equal(t, 1, r.code, r.String())
-	writeFile(t, filepath.Join(repo, "FIXED"), "yes\n")
-	git(t, repo, "add", "FIXED")
-	git(t, repo, "commit", "-q", "-m", "fix: what 2A needed")
+	commitFix(t, repo)
 
 	crash := command(repo, "plan.md", "--no-tui", "--resume", "--agent", agent)
 	crash.Env = append(crash.Env, "AUTOBUILD_CRASH_AT=replayed:1")
@@ -502,9 +505,7 @@ func TestStatusContinueCommandWorksAsPrinted(t *testing.T) {
 	calls := filepath.Join(t.TempDir(), "calls")
 	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", haltingAgent(t, calls))
 	require.Equal(t, 1, r.code, r.String())
-	writeFile(t, filepath.Join(repo, "FIXED"), "yes\n")
-	git(t, repo, "add", "FIXED")
-	git(t, repo, "commit", "-q", "-m", "fix: what 2A needed")
+	commitFix(t, repo)
 
 	elsewhere := t.TempDir()
 	st := autobuild(t, elsewhere, "status", repo)

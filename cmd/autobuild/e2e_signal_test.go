@@ -305,9 +305,7 @@ func TestInterruptDuringReplayOnAFix(t *testing.T) {
 	agent := haltingAgent(t, calls)
 	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=message-only", "--agent", agent)
 	require.Equal(t, 1, r.code, r.String())
-	writeFile(t, filepath.Join(repo, "FIXED"), "yes\n")
-	git(t, repo, "add", "FIXED")
-	git(t, repo, "commit", "-q", "-m", "fix: what 2A needed")
+	commitFix(t, repo)
 
 	// Phases 0, 1 and 2B are on the run's line: interrupted at the second.
 	cmd := command(repo, "plan.md", "--no-tui", "--resume", "--agent", agent)
