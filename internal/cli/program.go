@@ -48,18 +48,15 @@ func sameFile(a, b string) bool {
 // inDir prefixes command with a cd to dir, unless dir is where the user is:
 // printed commands must work from wherever they are pasted.
 func inDir(dir, command string) string {
-	wd, err := os.Getwd()
-	if err != nil {
-		return "cd " + shell.Quote(dir) + " && " + command
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, dir); err == nil {
+			if rel == "." {
+				return command
+			}
+			if rel != ".." && !strings.HasPrefix(rel, "../") {
+				dir = rel // below the user's directory: the short way
+			}
+		}
 	}
-	rel, err := filepath.Rel(wd, dir)
-	switch {
-	case err != nil:
-		return "cd " + shell.Quote(dir) + " && " + command
-	case rel == ".":
-		return command
-	case rel == ".." || strings.HasPrefix(rel, "../"):
-		return "cd " + shell.Quote(dir) + " && " + command
-	}
-	return "cd " + shell.Quote(rel) + " && " + command
+	return "cd " + shell.Quote(dir) + " && " + command
 }

@@ -74,7 +74,8 @@ func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 	run := &state.Run{
 		SchemaVersion: state.SchemaVersion, PlanPath: cfg.Plan.Path, PlanHash: cfg.Plan.Hash(),
 		PlanTitle: cfg.Plan.Title, CommitMode: cfg.CommitMode, Agents: agentNames(cfg),
-		AgentSpecs: agentSpecs(cfg), Scenario: cfg.SimScenario, Branch: branch, BaseCommit: base, IntegrationCommit: base, Status: state.RunRunning,
+		AgentSpecs: agentSpecs(cfg), Scenario: cfg.SimScenario,
+		Branch: branch, BaseCommit: base, IntegrationCommit: base, Status: state.RunRunning,
 		PID: os.Getpid(), Started: now, Updated: now,
 	}
 	if err := store.SaveRun(run); err != nil {
