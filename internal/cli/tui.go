@@ -48,9 +48,9 @@ func runTUI(ctx context.Context, s Streams, o *runOptions, cfg engine.Config) er
 	})
 	prog := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(s.In), tea.WithOutput(s.Out))
 	// Ctrl-C reaches the model as a key press (raw mode); a SIGTERM from
-	// outside goes to the engine directly, as in plain mode. With no run
-	// under way (the halt screen), it ends the UI: a service manager or a
-	// CI timeout that sends it wants autobuild gone.
+	// outside goes to the engine directly, as in plain mode. Bubble Tea
+	// itself ends the UI on SIGTERM (a QuitMsg), halt screen included; a
+	// second Quit here would race it and can hang its shutdown.
 	sigCtx, hardStop, stop := interrupts(ctx, s)
 	uiDone := make(chan struct{})
 	defer func() {
@@ -60,18 +60,13 @@ func runTUI(ctx context.Context, s Streams, o *runOptions, cfg engine.Config) er
 	go func() {
 		select {
 		case <-sigCtx.Done():
-			if !ctrl.signalled() {
-				prog.Quit()
-				return
-			}
+			ctrl.signalled()
 		case <-uiDone:
 			return
 		}
 		select {
 		case <-hardStop: // a second signal
-			if !ctrl.signalled() {
-				prog.Quit()
-			}
+			ctrl.signalled()
 		case <-uiDone:
 		}
 	}()
@@ -248,16 +243,15 @@ func (c *engineController) Interrupt() {
 }
 
 // signalled passes on a SIGINT or SIGTERM from outside to the run that is
-// live, if any, and reports whether there was one. Unlike the model's
-// interrupts, one arriving between runs is not kept for the next: it was
-// not about a run started after it (the UI quits instead).
-func (c *engineController) signalled() bool {
+// live, if any. Unlike the model's interrupts, one arriving between runs
+// is not kept for the next: it was not about a run started after it (the
+// UI quits on it instead).
+func (c *engineController) signalled() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.live {
 		c.interruptLocked()
 	}
-	return c.live
 }
 
 // interruptLocked is one more interrupt of the live run: the first cancels
