@@ -241,11 +241,7 @@ func TestResumeAfterAFixInNonAutoModes(t *testing.T) {
 				require.Equal(t, 1, countCalls(t, calls, id), "phase %s is not re-run", id)
 			}
 			require.True(t, isAncestorOf(t, repo, fix, "HEAD"), "the fix stays on the branch")
-			for _, id := range []string{"0", "1", "2a", "2b", "3"} {
-				b, err := os.ReadFile(filepath.Join(repo, "src", id, "work.txt"))
-				require.NoError(t, err, "phase %s's work reached the work tree", id)
-				require.Equal(t, "phase "+id+"\n", string(b))
-			}
+			requireEveryPhasesWork(t, repo)
 			if mode == "single" {
 				require.Equal(t, "1", git(t, repo, "rev-list", "--count", fix+"..HEAD"))
 				require.Empty(t, git(t, repo, "status", "--porcelain"))

@@ -422,11 +422,7 @@ func TestKill9DuringReplayOnAFix(t *testing.T) {
 	for _, id := range []string{"0", "1", "2b"} {
 		require.Equal(t, 1, countCalls(t, calls, id), "phase %s is not re-run", id)
 	}
-	for _, id := range []string{"0", "1", "2a", "2b", "3"} {
-		b, err := os.ReadFile(filepath.Join(repo, "src", id, "work.txt"))
-		require.NoError(t, err, "phase %s's work reached the work tree", id)
-		require.Equal(t, "phase "+id+"\n", string(b))
-	}
+	requireEveryPhasesWork(t, repo)
 }
 
 // Uncommitted changes stop a run; when they are the earlier run's own work,

@@ -67,11 +67,7 @@ func TestInterruptHaltsGracefullyAndLeavesNoProcess(t *testing.T) {
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	require.NoError(t, cmd.Start())
-	waitFor(t, "both agents to start", 20*time.Second, func() bool {
-		_, e1 := os.Stat(filepath.Join(pids, "1a.child"))
-		_, e2 := os.Stat(filepath.Join(pids, "1b.child"))
-		return e1 == nil && e2 == nil
-	})
+	waitForBothChildren(t, pids)
 	require.NoError(t, cmd.Process.Signal(os.Interrupt))
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -198,11 +194,7 @@ func TestKill9LeavesNoProcess(t *testing.T) {
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	require.NoError(t, cmd.Start())
-	waitFor(t, "both agents to start their children", 20*time.Second, func() bool {
-		_, e1 := os.Stat(filepath.Join(pids, "1a.child"))
-		_, e2 := os.Stat(filepath.Join(pids, "1b.child"))
-		return e1 == nil && e2 == nil
-	})
+	waitForBothChildren(t, pids)
 	require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
 	_ = cmd.Wait()
 	for _, f := range []string{"1a.pid", "1a.child", "1b.pid", "1b.child"} {
@@ -243,11 +235,7 @@ while :; do wait; done`)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	require.NoError(t, cmd.Start())
-	waitFor(t, "both agents to start", 20*time.Second, func() bool {
-		_, e1 := os.Stat(filepath.Join(pids, "1a.child"))
-		_, e2 := os.Stat(filepath.Join(pids, "1b.child"))
-		return e1 == nil && e2 == nil
-	})
+	waitForBothChildren(t, pids)
 	require.NoError(t, cmd.Process.Signal(os.Interrupt))
 	waitFor(t, "the agents to get SIGTERM", 20*time.Second, func() bool {
 		_, e1 := os.Stat(filepath.Join(pids, "1a.term"))
@@ -322,11 +310,7 @@ func TestInterruptDuringReplayOnAFix(t *testing.T) {
 	for _, id := range []string{"0", "1", "2b"} {
 		require.Equal(t, 1, countCalls(t, calls, id), "phase %s is not re-run", id)
 	}
-	for _, id := range []string{"0", "1", "2a", "2b", "3"} {
-		b, err := os.ReadFile(filepath.Join(repo, "src", id, "work.txt"))
-		require.NoError(t, err, "phase %s's work reached the work tree", id)
-		require.Equal(t, "phase "+id+"\n", string(b))
-	}
+	requireEveryPhasesWork(t, repo)
 }
 
 // A phase set to pending by hand (documented recovery) whose re-run is

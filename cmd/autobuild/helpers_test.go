@@ -163,3 +163,26 @@ func jsonValid(t *testing.T, path string) {
 	var v any
 	require.NoError(t, json.Unmarshal(b, &v), "%s is torn: %s", path, b)
 }
+
+// waitForBothChildren waits until the agents of the two parallel phases 1A
+// and 1B have started their background children (sleepyAgent and kin
+// write <phase>.child).
+func waitForBothChildren(t *testing.T, pids string) {
+	t.Helper()
+	waitFor(t, "both agents to start their children", 20*time.Second, func() bool {
+		_, e1 := os.Stat(filepath.Join(pids, "1a.child"))
+		_, e2 := os.Stat(filepath.Join(pids, "1b.child"))
+		return e1 == nil && e2 == nil
+	})
+}
+
+// requireEveryPhasesWork checks that each phase of fivePhases left its
+// src/<id>/work.txt, as workingAgent writes it, in the work tree.
+func requireEveryPhasesWork(t *testing.T, repo string) {
+	t.Helper()
+	for _, id := range []string{"0", "1", "2a", "2b", "3"} {
+		b, err := os.ReadFile(filepath.Join(repo, "src", id, "work.txt"))
+		require.NoError(t, err, "phase %s's work reached the work tree", id)
+		require.Equal(t, "phase "+id+"\n", string(b))
+	}
+}
