@@ -24,7 +24,7 @@ func TestError(t *testing.T) {
 
 func TestTypeRetry(t *testing.T) {
 	t.Parallel()
-	nonRetryable := map[Type]bool{DependencyMissing: true, CircularDependency: true, FileConflict: true, PlanInvalid: true}
+	nonRetryable := map[Type]bool{DependencyMissing: true, CircularDependency: true, FileConflict: true, PlanInvalid: true, AgentSetup: true}
 	for _, typ := range allTypes {
 		require.Equal(t, !nonRetryable[typ], typ.Retryable(), string(typ))
 		require.Equal(t, typ != RateLimited, typ.ConsumesRetry(), string(typ))

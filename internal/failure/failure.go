@@ -23,12 +23,18 @@ const (
 	CircularDependency   Type = "circular_dependency"
 	FileConflict         Type = "file_conflict"
 	PlanInvalid          Type = "plan_invalid"
+	// AgentSetup means the agent CLI itself cannot work here: it is not
+	// logged in or its key is refused (401/403), it refuses to run as root,
+	// the folder is not trusted, or its own installation is broken. Running
+	// it again changes nothing, so it halts at once without using the retry;
+	// the report names the fix.
+	AgentSetup Type = "agent_setup"
 )
 
 // Retryable reports whether a failure of this type gets the single retry.
 func (t Type) Retryable() bool {
 	switch t {
-	case DependencyMissing, CircularDependency, FileConflict, PlanInvalid:
+	case DependencyMissing, CircularDependency, FileConflict, PlanInvalid, AgentSetup:
 		return false
 	}
 	return true

@@ -116,5 +116,5 @@ func known(t Type) bool {
 var allTypes = []Type{
 	TestFailure, LintError, TypecheckError, FormatError, TaskIncomplete, VerificationMismatch, Timeout,
 	ParseError, RateLimited, ContextExhausted, AgentError, DependencyMissing, CircularDependency,
-	FileConflict, PlanInvalid,
+	FileConflict, PlanInvalid, AgentSetup,
 }

@@ -123,6 +123,9 @@ func Suggest(r Report) []string {
 		out = append(out, "resume: the phase runs again from the start, on top of the work that landed first (its conflicting attempt is kept as a .diff in .autobuild/logs/)",
 			"or make the phases sequential in the plan (one Depends On the other), then resume",
 			"or split the shared file so each phase changes its own file")
+	case AgentSetup:
+		out = append(out, "fix the agent's setup as the message says (log in, set its API key, reinstall it), check it by running the agent by hand in the repository",
+			"then resume with --resume")
 	case PlanInvalid:
 		out = append(out, "fix the plan at the reported line",
 			"check it with: autobuild validate PLAN.md")
