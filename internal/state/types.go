@@ -183,4 +183,6 @@ type Attempt struct {
 	LogPath         string          `json:"log_path"`
 	DiffPath        string          `json:"diff_path,omitempty"`
 	Error           *failure.Report `json:"error,omitempty"`
+	// Usage is what the attempt cost at the provider, if the agent said.
+	Usage *Usage `json:"usage,omitempty"`
 }
