@@ -25,10 +25,11 @@ func (aiderAdapter) Args() []string {
 func (aiderAdapter) Env() []string { return nil }
 
 var aiderFixes = fixes{
-	setupLogin: "set the API key of aider's model (ANTHROPIC_API_KEY, OPENAI_API_KEY, …) or put it in .aider.conf.yml",
-	setupKey:   "check the API key of aider's model; a key that worked before may have been revoked",
-	setupRoot:  "run autobuild as a non-root user",
-	setupTrust: "trust the repository",
+	setupLogin:  "set the API key of aider's model (ANTHROPIC_API_KEY, OPENAI_API_KEY, …) or put it in .aider.conf.yml",
+	setupKey:    "check the API key of aider's model; a key that worked before may have been revoked",
+	setupRoot:   "run autobuild as a non-root user",
+	setupTrust:  "trust the repository",
+	setupAccess: "check that the key may use aider's model",
 }
 
 // Check: aider takes keys for many providers from many places (the

@@ -34,10 +34,11 @@ func (claudeAdapter) Env() []string {
 }
 
 var claudeFixes = fixes{
-	setupLogin: "log in once with `claude` then /login, or set ANTHROPIC_API_KEY (or CLAUDE_CODE_OAUTH_TOKEN from `claude setup-token`)",
-	setupKey:   "check ANTHROPIC_API_KEY (or log in again with `claude` then /login); a key that worked before may have been revoked",
-	setupRoot:  "set IS_SANDBOX=1 (in the environment, or `[agents.claude] env = {IS_SANDBOX = \"1\"}` in autobuild.toml) if this machine is a sandbox, or run autobuild as a non-root user",
-	setupTrust: "run `claude` once in the repository and accept the trust dialog",
+	setupLogin:  "log in once with `claude` then /login, or set ANTHROPIC_API_KEY (or CLAUDE_CODE_OAUTH_TOKEN from `claude setup-token`)",
+	setupKey:    "check ANTHROPIC_API_KEY (or log in again with `claude` then /login); a key that worked before may have been revoked",
+	setupRoot:   "set IS_SANDBOX=1 (in the environment, or `[agents.claude] env = {IS_SANDBOX = \"1\"}` in autobuild.toml) if this machine is a sandbox, or run autobuild as a non-root user",
+	setupTrust:  "run `claude` once in the repository and accept the trust dialog",
+	setupAccess: "check that ANTHROPIC_API_KEY's organization may use the model (choose another with `--agent 'claude --model sonnet'`), or log in again with `claude` then /login",
 }
 
 // Check: claude refuses --dangerously-skip-permissions as root unless

@@ -27,10 +27,11 @@ func (codexAdapter) Args() []string {
 func (codexAdapter) Env() []string { return nil }
 
 var codexFixes = fixes{
-	setupLogin: "log in once with `codex login`, or set CODEX_API_KEY (`[agents.codex] env` in autobuild.toml works too)",
-	setupKey:   "check CODEX_API_KEY or OPENAI_API_KEY, or log in again with `codex login`; a key that worked before may have been revoked",
-	setupRoot:  "run autobuild as a non-root user",
-	setupTrust: "run `codex` once in the repository and trust it",
+	setupLogin:  "log in once with `codex login`, or set CODEX_API_KEY (`[agents.codex] env` in autobuild.toml works too)",
+	setupKey:    "check CODEX_API_KEY or OPENAI_API_KEY, or log in again with `codex login`; a key that worked before may have been revoked",
+	setupRoot:   "run autobuild as a non-root user",
+	setupTrust:  "run `codex` once in the repository and trust it",
+	setupAccess: "check that the key's project may use the model (choose another with `--agent 'codex -m MODEL'`), or log in again with `codex login`",
 }
 
 // Check: codex needs CODEX_API_KEY, OPENAI_API_KEY or CODEX_ACCESS_TOKEN,

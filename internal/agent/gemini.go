@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -31,10 +33,11 @@ func (geminiAdapter) Args() []string {
 func (geminiAdapter) Env() []string { return nil }
 
 var geminiFixes = fixes{
-	setupLogin: "set GEMINI_API_KEY (a key from Google AI Studio), or run `gemini` once and choose \"Login with Google\"",
-	setupKey:   "check GEMINI_API_KEY (or log in again with `gemini`); a key that worked before may have been revoked",
-	setupRoot:  "run autobuild as a non-root user",
-	setupTrust: "trust the repository: run `gemini` in it once and accept, or keep --skip-trust in the preset",
+	setupLogin:  "set GEMINI_API_KEY (a key from Google AI Studio), or run `gemini` once and choose \"Login with Google\"",
+	setupKey:    "check GEMINI_API_KEY (or log in again with `gemini`); a key that worked before may have been revoked",
+	setupRoot:   "run autobuild as a non-root user",
+	setupTrust:  "trust the repository: run `gemini` in it once and accept, or keep --skip-trust in the preset",
+	setupAccess: "check that GEMINI_API_KEY is active and may use the model (choose another with `--agent 'gemini -m MODEL'`)",
 }
 
 // geminiExit maps gemini's documented exit codes to signals: 41 is
@@ -213,30 +216,66 @@ func (p *geminiParser) Finish(exitCode int) Outcome {
 	if s := p.errs.String(); s != "" {
 		said = append(said, s)
 	}
-	// On a fatal error gemini prints a JSON object (or a plain message)
-	// on stderr, not on stdout: it is gemini's own account.
-	stderr := p.stderr.String()
-	if msg := jsonErrorMessage(stderr); msg != "" {
-		said = append(said, msg)
-	} else if stderr != "" {
-		said = append(said, stderr)
+	if r == nil {
+		// gemini failed before its result (auth, trust): it prints its
+		// fatal error on stderr, as a JSON object or a plain message.
+		// After a result, stderr only repeats it with a stack trace.
+		stderr := p.stderr.String()
+		if msg := jsonErrorMessage(stderr); msg != "" {
+			said = append(said, msg)
+		} else if stderr != "" {
+			said = append(said, stderr)
+		}
 	}
 	out.Said = strings.Join(said, "\n")
+	out.Signal = p.signal(exitCode, r, out.Said)
+	return out
+}
+
+// apiCodeRE finds the HTTP status gemini quotes from its API's error
+// object: `[API Error: {"error":{"code":401,...`.
+var apiCodeRE = regexp.MustCompile(`"code"\s*:\s*(\d{3})`)
+
+// signal reads the failure from gemini's exit status and the API status
+// in its result's error first, then from its words.
+func (p *geminiParser) signal(exitCode int, r *geminiEvent, said string) *Signal {
 	if e, ok := geminiExit[exitCode]; ok {
-		out.Signal = geminiFixes.signal("gemini", e.typ, e.kind, e.what+": "+cleanLine(firstLine(lastLines(out.Said))))
-		if e.typ != failure.AgentSetup {
-			out.Signal.Message = "gemini " + e.what
+		detail := e.what
+		if l := lastLines(said); l != "" {
+			detail += ": " + cleanLine(firstLine(l))
 		}
-		return out
-	}
-	if s := geminiFixes.fromText("gemini", out.Said); s != nil {
-		out.Signal = s
-		return out
+		if e.typ != failure.AgentSetup {
+			return &Signal{Type: e.typ, Message: "gemini " + detail}
+		}
+		return geminiFixes.signal("gemini", e.typ, e.kind, detail)
 	}
 	if r != nil && r.Error != nil {
-		out.Signal = &Signal{Type: failure.AgentError, Message: cleanLine(fmt.Sprintf("gemini: %s: %s", r.Error.Type, r.Error.Message))}
+		if m := apiCodeRE.FindStringSubmatch(r.Error.Message); m != nil {
+			code, _ := strconv.Atoi(m[1])
+			if t, k, ok := statusSignal(code); ok {
+				return geminiFixes.signal("gemini", t, k, cleanLine(fmt.Sprintf("API error %d: %s", code, apiMessage(r.Error.Message))))
+			}
+		}
 	}
-	return out
+	if s := geminiFixes.fromText("gemini", said); s != nil {
+		return s
+	}
+	if r != nil && r.Error != nil {
+		return &Signal{Type: failure.AgentError, Message: cleanLine(fmt.Sprintf("gemini: %s: %s", r.Error.Type, r.Error.Message))}
+	}
+	return nil
+}
+
+// apiMessage is the message inside the API error object gemini quotes, or
+// the whole text.
+func apiMessage(s string) string {
+	if i := strings.Index(s, `"message":"`); i >= 0 {
+		rest := s[i+len(`"message":"`):]
+		if j := strings.Index(rest, `"`); j >= 0 {
+			return rest[:j]
+		}
+	}
+	return s
 }
 
 // jsonErrorMessage finds {"error": {"message": ...}} in text printed over

@@ -19,6 +19,8 @@ const (
 	setupKey   setupKind = "key"   // credentials refused (401, 403)
 	setupRoot  setupKind = "root"  // refuses to skip permissions as root
 	setupTrust setupKind = "trust" // the folder is not trusted
+	// setupAccess: the key works but may not use the model (403).
+	setupAccess setupKind = "access"
 )
 
 // textSignal is one row of the text patterns read from what an agent CLI
@@ -34,10 +36,11 @@ type textSignal struct {
 var textSignals = []textSignal{
 	{regexp.MustCompile(`(?i)cannot be used with root/sudo privileges`), failure.AgentSetup, setupRoot},
 	{regexp.MustCompile(`(?i)not running in a trusted (?:directory|folder)|folder is not trusted`), failure.AgentSetup, setupTrust},
-	{regexp.MustCompile(`(?i)not logged in|please run /login|no codex credentials|run codex login|please set an auth method|invalid auth method`), failure.AgentSetup, setupLogin},
+	{regexp.MustCompile(`(?i)not logged in|please run /login|no codex credentials|run codex login|please set an auth method|invalid auth method|missing environment variable`), failure.AgentSetup, setupLogin},
+	{regexp.MustCompile(`(?i)does not have access to model|does not have permission to use|permission[ _]denied`), failure.AgentSetup, setupAccess},
 	{regexp.MustCompile(`(?i)invalid api key|invalid x-api-key|incorrect api key|api key not valid|authentication_failed|authentication_error|\b401\b[^\n]{0,20}unauthori[sz]ed|unauthori[sz]ed[^\n]{0,20}\b401\b|\b403\b[^\n]{0,20}forbidden|permission_error`), failure.AgentSetup, setupKey},
-	{regexp.MustCompile(`(?i)prompt is too long|prompt_too_long|context[ _-]length|context window|maximum context`), failure.ContextExhausted, ""},
-	{regexp.MustCompile(`(?i)rate[ _-]?limit|too many requests|overloaded|\b429\b|\b529\b|usage limit|quota`), failure.RateLimited, ""},
+	{regexp.MustCompile(`(?i)prompt is too long|prompt_too_long|context[ _-]length|context window|maximum context|exceeds the maximum number of tokens`), failure.ContextExhausted, ""},
+	{regexp.MustCompile(`(?i)rate[ _-]?limit|too many requests|overloaded|at capacity|\b429\b|\b529\b|usage limit|quota`), failure.RateLimited, ""},
 }
 
 // matchText returns the first text signal matching s, and its line.
@@ -61,9 +64,11 @@ func matchText(s string) (textSignal, string, bool) {
 // signal type: the structured source, read before any text.
 func statusSignal(status int) (failure.Type, setupKind, bool) {
 	switch status {
-	case 401, 403:
+	case 401:
 		return failure.AgentSetup, setupKey, true
-	case 429, 529:
+	case 403:
+		return failure.AgentSetup, setupAccess, true
+	case 429, 503, 529:
 		return failure.RateLimited, "", true
 	case 413:
 		return failure.ContextExhausted, "", true
@@ -90,10 +95,11 @@ func (f fixes) signal(cli string, t failure.Type, kind setupKind, detail string)
 
 // setupWhat says what each setup kind means, after the CLI's name.
 var setupWhat = map[setupKind]string{
-	setupLogin: "is not logged in",
-	setupKey:   "was refused by its model API: the key or login is not valid",
-	setupRoot:  "refuses to run as root with its permission checks skipped",
-	setupTrust: "does not trust the folder it runs in",
+	setupLogin:  "is not logged in",
+	setupKey:    "was refused by its model API: the key or login is not valid",
+	setupRoot:   "refuses to run as root with its permission checks skipped",
+	setupTrust:  "does not trust the folder it runs in",
+	setupAccess: "was refused by its model API (403): the key or account may not use this model",
 }
 
 // fromText is the signal the text s shows, nil when none.
