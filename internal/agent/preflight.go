@@ -93,13 +93,3 @@ func OSSystem(a Agent) System {
 
 // LookPath finds a program on PATH, as the engine will when it starts it.
 func LookPath(name string) (string, error) { return exec.LookPath(name) }
-
-// FormatProblems renders setup problems for a refused start, each with its
-// fix.
-func FormatProblems(problems []SetupProblem) string {
-	var b strings.Builder
-	for _, p := range problems {
-		fmt.Fprintf(&b, "%s: %s\n  fix: %s\n", p.Agent, p.Problem, p.Fix)
-	}
-	return b.String()
-}
