@@ -114,6 +114,9 @@ type System struct {
 	Getenv func(string) string
 	// Home is the user's home directory.
 	Home string
+	// Dir is the repository the agent will work in (its worktrees are
+	// copies of it): some CLIs read settings from there too.
+	Dir string
 	// UID is the effective user id (0 is root).
 	UID int
 	// Exists reports whether a file exists.

@@ -53,24 +53,30 @@ var geminiExit = map[int]struct {
 	53: {failure.ContextExhausted, "", "exit 53: the session's turn limit was reached"},
 }
 
-// Check: gemini in headless mode needs an auth method: one in its settings
-// (security.auth.selectedType in ~/.gemini/settings.json), or
-// GEMINI_API_KEY, GOOGLE_GENAI_USE_VERTEXAI=true, GOOGLE_GENAI_USE_GCA=true
-// or GOOGLE_GEMINI_BASE_URL (a gateway) in the environment or a .env file
-// it reads (~/.gemini/.env, ~/.env).
+// Check: gemini in headless mode (0.61.0, validateNonInteractiveAuth)
+// takes the auth type from its settings (security.auth.selectedType in
+// ~/.gemini/settings.json or the repository's .gemini/settings.json), else
+// from the environment, in this order: GOOGLE_GENAI_USE_GCA=true,
+// GOOGLE_GENAI_USE_VERTEXAI=true, GOOGLE_GEMINI_BASE_URL (the "gateway"
+// type, which headless mode refuses: "Invalid auth method selected", exit
+// 41), GEMINI_API_KEY (also read from ~/.gemini/.env or ~/.env), and
+// CLOUD_SHELL or GEMINI_CLI_USE_COMPUTE_ADC.
 func (geminiAdapter) Check(sys System) []SetupProblem {
-	for _, v := range []string{"GEMINI_API_KEY", "GOOGLE_GEMINI_BASE_URL"} {
-		if sys.Getenv(v) != "" {
-			return nil
-		}
-	}
-	for _, v := range []string{"GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_GENAI_USE_GCA"} {
-		if sys.Getenv(v) == "true" {
-			return nil
-		}
-	}
 	dir := filepath.Join(sys.Home, ".gemini")
-	if b, err := sys.ReadFile(filepath.Join(dir, "settings.json")); err == nil && bytes.Contains(b, []byte(`"selectedType"`)) {
+	for _, f := range []string{filepath.Join(dir, "settings.json"), filepath.Join(sys.Dir, ".gemini", "settings.json")} {
+		if b, err := sys.ReadFile(f); err == nil && bytes.Contains(b, []byte(`"selectedType"`)) {
+			return nil
+		}
+	}
+	if sys.Getenv("GOOGLE_GENAI_USE_GCA") == "true" || sys.Getenv("GOOGLE_GENAI_USE_VERTEXAI") == "true" {
+		return nil
+	}
+	if sys.Getenv("GOOGLE_GEMINI_BASE_URL") != "" {
+		return []SetupProblem{{Agent: "gemini",
+			Problem: "gemini takes GOOGLE_GEMINI_BASE_URL without an auth type in its settings as the \"gateway\" auth method, which it refuses in headless mode (\"Invalid auth method selected\")",
+			Fix:     `set "security": {"auth": {"selectedType": "gemini-api-key"}} in ` + filepath.Join(dir, "settings.json") + `, with GEMINI_API_KEY set`}}
+	}
+	if sys.Getenv("GEMINI_API_KEY") != "" || sys.Getenv("CLOUD_SHELL") == "true" || sys.Getenv("GEMINI_CLI_USE_COMPUTE_ADC") == "true" {
 		return nil
 	}
 	for _, f := range []string{filepath.Join(dir, ".env"), filepath.Join(sys.Home, ".env")} {

@@ -21,9 +21,13 @@ type preflightEnv struct {
 // 2, with the presets listed); a preset CLI that is not installed or not
 // set up to run here (no login, root without its sandbox setting) refuses
 // the start (exit 3), with each problem's fix.
-func preflight(agents []agent.Agent, env *preflightEnv) error {
+func preflight(agents []agent.Agent, root string, env *preflightEnv) error {
 	if env == nil {
-		env = &preflightEnv{system: agent.OSSystem, lookPath: agent.LookPath}
+		env = &preflightEnv{lookPath: agent.LookPath, system: func(a agent.Agent) agent.System {
+			s := agent.OSSystem(a)
+			s.Dir = root
+			return s
+		}}
 	}
 	problems, err := agent.Preflight(agents, env.system, env.lookPath)
 	if errors.Is(err, agent.ErrUnknownAgent) {

@@ -58,12 +58,15 @@ func TestPreflightExitCodes(t *testing.T) {
 		{"root", []string{"claude"}, fakeEnv(0, map[string]string{"ANTHROPIC_API_KEY": "k"}, "claude"), engine.ExitRefused, "IS_SANDBOX=1"},
 		{"root in a sandbox", []string{"claude"}, fakeEnv(0, map[string]string{"ANTHROPIC_API_KEY": "k", "IS_SANDBOX": "1"}, "claude"), 0, ""},
 		{"no gemini auth", []string{"gemini"}, fakeEnv(1000, nil, "gemini"), engine.ExitRefused, "GEMINI_API_KEY"},
+		{"gemini key", []string{"gemini"}, fakeEnv(1000, map[string]string{"GEMINI_API_KEY": "k"}, "gemini"), 0, ""},
+		{"gemini gateway", []string{"gemini"}, fakeEnv(1000, map[string]string{"GEMINI_API_KEY": "k", "GOOGLE_GEMINI_BASE_URL": "http://127.0.0.1:1"}, "gemini"),
+			engine.ExitRefused, `"selectedType": "gemini-api-key"`},
 		{"retry agent checked too", []string{"sim", "codex"}, fakeEnv(1000, nil, "codex"), engine.ExitRefused, "codex login"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			err := preflight(resolveAll(t, tt.specs...), tt.env)
+			err := preflight(resolveAll(t, tt.specs...), "/repo", tt.env)
 			if tt.code == 0 {
 				require.NoError(t, err)
 				return

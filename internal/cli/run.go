@@ -191,7 +191,7 @@ func (o *runOptions) engineConfig(pl *plan.Plan) (engine.Config, error) {
 		}
 		cfg.Agents = append(cfg.Agents, a)
 	}
-	if err := preflight(cfg.Agents, o.preflight); err != nil {
+	if err := preflight(cfg.Agents, root, o.preflight); err != nil {
 		return cfg, err
 	}
 	cl, err := failure.NewClassifier(fc.Classify)
