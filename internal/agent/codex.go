@@ -1,9 +1,12 @@
 package agent
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/BurntSushi/toml"
 
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -36,8 +39,8 @@ var codexFixes = fixes{
 
 // Check: codex needs CODEX_API_KEY, OPENAI_API_KEY or CODEX_ACCESS_TOKEN,
 // or the login `codex login` keeps in $CODEX_HOME (~/.codex)/auth.json. A
-// config.toml that picks its own model_provider brings its own key (its
-// env_key), so it is taken on trust.
+// config.toml that picks a model_provider of its own brings its own key:
+// the variable its env_key names must be set.
 func (codexAdapter) Check(sys System) []SetupProblem {
 	for _, v := range []string{"CODEX_API_KEY", "OPENAI_API_KEY", "CODEX_ACCESS_TOKEN"} {
 		if sys.Getenv(v) != "" {
@@ -51,12 +54,35 @@ func (codexAdapter) Check(sys System) []SetupProblem {
 	if sys.Exists(filepath.Join(home, "auth.json")) {
 		return nil
 	}
-	if b, err := sys.ReadFile(filepath.Join(home, "config.toml")); err == nil && strings.Contains(string(b), "model_provider") {
-		return nil
+	if b, err := sys.ReadFile(filepath.Join(home, "config.toml")); err == nil {
+		if name, key, ok := codexProviderKey(b); ok {
+			if key == "" || sys.Getenv(key) != "" {
+				return nil
+			}
+			return []SetupProblem{{Agent: "codex",
+				Problem: fmt.Sprintf("codex's model provider %q takes its key from %s, which is not set", name, key),
+				Fix:     fmt.Sprintf("set %s (in the environment, or `[agents.codex] env` in autobuild.toml)", key)}}
+		}
 	}
 	return []SetupProblem{{Agent: "codex",
 		Problem: "codex is not logged in: no CODEX_API_KEY or OPENAI_API_KEY, and no " + filepath.Join(home, "auth.json"),
 		Fix:     codexFixes[setupLogin]}}
+}
+
+// codexProviderKey reads the model provider a codex config.toml picks and
+// the variable its key comes from (env_key; "" for none). ok is false when
+// the file picks no provider of its own (or cannot be read as TOML).
+func codexProviderKey(config []byte) (name, key string, ok bool) {
+	var c struct {
+		ModelProvider  string `toml:"model_provider"`
+		ModelProviders map[string]struct {
+			EnvKey string `toml:"env_key"`
+		} `toml:"model_providers"`
+	}
+	if _, err := toml.Decode(string(config), &c); err != nil || c.ModelProvider == "" || c.ModelProvider == "openai" {
+		return "", "", false
+	}
+	return c.ModelProvider, c.ModelProviders[c.ModelProvider].EnvKey, true
 }
 
 func (codexAdapter) NewParser(prompt, dir string) Parser {
@@ -220,10 +246,11 @@ func (p *codexParser) Stderr(line string) []Note {
 	return []Note{{Text: l}}
 }
 
-func (p *codexParser) Finish(exitCode int) Outcome {
+func (p *codexParser) Finish(exitCode int) (out Outcome) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	out := Outcome{Session: p.thread, Usage: p.usage}
+	defer func() { out.Usage = counted(out.Usage) }()
+	out = Outcome{Session: p.thread, Usage: p.usage}
 	if exitCode == 0 && p.failed == "" {
 		out.Final = p.final
 		return out
