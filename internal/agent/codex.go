@@ -30,11 +30,12 @@ func (codexAdapter) Args() []string {
 func (codexAdapter) Env() []string { return nil }
 
 var codexFixes = fixes{
-	setupLogin:  "log in once with `codex login`, or set CODEX_API_KEY (`[agents.codex] env` in autobuild.toml works too)",
-	setupKey:    "check CODEX_API_KEY or OPENAI_API_KEY, or log in again with `codex login`; a key that worked before may have been revoked",
-	setupRoot:   "run autobuild as a non-root user",
-	setupTrust:  "run `codex` once in the repository and trust it",
-	setupAccess: "check that the key's project may use the model (choose another with `--agent 'codex -m MODEL'`), or log in again with `codex login`",
+	setupLogin:   "log in once with `codex login`, or set CODEX_API_KEY (`[agents.codex] env` in autobuild.toml works too)",
+	setupKey:     "check CODEX_API_KEY or OPENAI_API_KEY, or log in again with `codex login`; a key that worked before may have been revoked",
+	setupRoot:    "run autobuild as a non-root user",
+	setupTrust:   "run `codex` once in the repository and trust it",
+	setupAccess:  "check that the key's project may use the model (choose another with `--agent 'codex -m MODEL'`), or log in again with `codex login`",
+	setupNetwork: "check the network, and the base_url of the model provider in $CODEX_HOME/config.toml (codex ignores OPENAI_BASE_URL)",
 }
 
 // Check: codex needs CODEX_API_KEY, OPENAI_API_KEY or CODEX_ACCESS_TOKEN,
@@ -131,7 +132,13 @@ type codexParser struct {
 	errs     tail   // "error" events: retries, stream errors
 	stderr   tail
 	shownCmd map[string]bool // item ids whose command was shown at its start
+	offline  int             // "waiting for network" errors so far
+	stopped  *Signal         // why the engine was asked to stop codex
 }
+
+// codexOfflineLimit is how many "waiting for network" reconnects stop
+// codex: codex 0.169.0 prints one about every 15 seconds, forever.
+const codexOfflineLimit = 3
 
 func (p *codexParser) Stdout(line string) []Note {
 	var ev codexEvent
@@ -156,7 +163,18 @@ func (p *codexParser) Stdout(line string) []Note {
 		}
 	case "error":
 		p.errs.add(ev.Message)
-		return []Note{{Text: cleanLine(ev.Message)}}
+		note := Note{Text: cleanLine(ev.Message)}
+		// Offline, codex reconnects forever ("Reconnecting... waiting
+		// for network"), until the phase's time limit. A few in a row
+		// (about half a minute) are enough to stop it and say why.
+		if strings.Contains(ev.Message, "waiting for network") {
+			p.offline++
+			if p.offline == codexOfflineLimit {
+				note.Signal = codexFixes.signal("codex", failure.AgentSetup, setupNetwork, cleanLine(ev.Message))
+				p.stopped = note.Signal
+			}
+		}
+		return []Note{note}
 	case "item.started", "item.completed":
 		if ev.Item != nil {
 			return p.item(ev.Type, ev.Item)
@@ -270,6 +288,10 @@ func (p *codexParser) Finish(exitCode int) (out Outcome) {
 		}
 	}
 	out.Said = strings.Join(said, "\n")
+	if p.stopped != nil {
+		out.Signal = p.stopped
+		return out
+	}
 	// codex reports errors as messages only ("unexpected status 401
 	// Unauthorized: ..."): the structured part is that it is turn.failed.
 	out.Signal = codexFixes.fromText("codex", out.Said)
