@@ -52,6 +52,8 @@ type runOptions struct {
 	// fixStep, when set, is the first resume instruction of a halt (the
 	// demo knows its own fix).
 	fixStep string
+	// preflight, when set, replaces the agents' setup checks (tests).
+	preflight *preflightEnv
 }
 
 func (o *runOptions) register(cmd *cobra.Command) {
@@ -184,7 +186,13 @@ func (o *runOptions) engineConfig(pl *plan.Plan) (engine.Config, error) {
 		if err != nil {
 			return cfg, usageErr("--agent %q: %w", spec, err)
 		}
+		if ac, ok := fc.Agents[a.Preset]; ok {
+			a = a.WithConfig(ac.Args, ac.Env)
+		}
 		cfg.Agents = append(cfg.Agents, a)
+	}
+	if err := preflight(cfg.Agents, root, o.preflight); err != nil {
+		return cfg, err
 	}
 	cl, err := failure.NewClassifier(fc.Classify)
 	if err != nil {

@@ -267,7 +267,7 @@ func finish(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 	if kind == "" {
 		kind = event.RunHalted
 	}
-	rec.emit(event.Event{Kind: kind, Line: reason, DurationSeconds: now.Sub(run.Started).Seconds()})
+	rec.emit(event.Event{Kind: kind, Line: reason, DurationSeconds: now.Sub(run.Started).Seconds(), Usage: rec.usage()})
 	res.Status, res.Reason = status, reason
 	if err := rec.failed(); err != nil {
 		return res, fmt.Errorf("the run's state could not be written completely: %w", err)

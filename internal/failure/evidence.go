@@ -36,6 +36,10 @@ type Evidence struct {
 	// time ran out.
 	Gate         *GateEvidence
 	FilesChanged []string
+	// AgentSignal is the failure a preset agent CLI reported about itself
+	// in its structured output (or its own words), read by its adapter;
+	// nil for plain commands and when it reported none.
+	AgentSignal *AgentSignal
 }
 
 // GateEvidence is a quality gate that failed in the engine's own run.

@@ -70,6 +70,9 @@ type Report struct {
 	MissingTool string `json:"missing_tool,omitempty"`
 	// Circular is set when the same fix was tried again (SPEC §5): the run
 	// halts instead of retrying.
-	Circular         bool     `json:"circular,omitempty"`
+	Circular bool `json:"circular,omitempty"`
+	// Fix is the exact fix an agent CLI's setup problem needs (agent_setup):
+	// "set IS_SANDBOX=1 …", "log in once with `codex login` …".
+	Fix              string   `json:"fix,omitempty"`
 	SuggestedActions []string `json:"suggested_actions,omitempty"`
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/textwrap"
 )
 
 // Plain prints one line per event: "[10:30:00] PHASE 2A FAILED - test_failure
@@ -33,6 +34,11 @@ func (p *Plain) Print(e event.Event) {
 		if p.Verbose {
 			fmt.Fprintf(p.W, "[%s]   %s | %s\n", ts, e.DisplayID, e.Line)
 		}
+		return
+	}
+	if e.Kind == event.AgentAction {
+		// A tool call is progress worth seeing without -v: one short line.
+		fmt.Fprintf(p.W, "[%s]   %s → %s\n", ts, e.DisplayID, textwrap.CleanLine(e.Line))
 		return
 	}
 	line := event.Describe(e)
