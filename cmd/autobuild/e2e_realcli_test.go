@@ -104,7 +104,7 @@ func TestRealCLIPhaseCompletesAndIsCommitted(t *testing.T) {
 		tool string
 	}{
 		{mockapi.Claude, "→ Write hello.txt"},
-		{mockapi.Codex, "→ Bash printf"},
+		{mockapi.Codex, "→ Bash mkdir -p . && printf"},
 		{mockapi.Gemini, "→ Write hello.txt"},
 	} {
 		t.Run(string(tc.api), func(t *testing.T) {

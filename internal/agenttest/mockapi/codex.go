@@ -35,10 +35,7 @@ func (codexHandler) serveReply(w http.ResponseWriter, _ []byte, reply Reply, idx
 	var item map[string]any
 	if reply.isWrite() {
 		// codex has no file-writing tool of its own: it writes with a shell command.
-		cmd := "printf '%s' " + shell.Quote(reply.Content) + " > " + shell.Quote(reply.Path)
-		if dir := filepath.Dir(reply.Path); dir != "." {
-			cmd = shell.Join("mkdir", "-p", dir) + " && " + cmd
-		}
+		cmd := shell.Join("mkdir", "-p", filepath.Dir(reply.Path)) + " && printf '%s' " + shell.Quote(reply.Content) + " > " + shell.Quote(reply.Path)
 		args, _ := json.Marshal(map[string]any{"cmd": cmd})
 		item = map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_mock_%d", idx+1), "call_id": fmt.Sprintf("call_mock_%d", idx+1),
 			"name": "exec_command", "arguments": string(args)}
