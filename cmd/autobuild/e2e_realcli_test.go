@@ -349,3 +349,27 @@ func (w *watched) wait(t *testing.T, cmd *exec.Cmd) result {
 	defer w.mu.Unlock()
 	return result{stdout: w.out.String(), stderr: w.stderr.String(), code: code}
 }
+
+// With the CLIs' own retries at their defaults, a refused key still halts
+// at once: autobuild stops claude at its first retry of the 401 (it would
+// retry ten times, for minutes), and none of them gets autobuild's retry.
+func TestRealCLIRefusedKeyHaltsWithoutTheCLIsOwnRetries(t *testing.T) {
+	t.Parallel()
+	for _, api := range mockapi.APIs() {
+		t.Run(string(api), func(t *testing.T) {
+			t.Parallel()
+			replies := make([]mockapi.Reply, 12)
+			for i := range replies {
+				replies[i] = mockapi.Fail(mockapi.Unauthorized)
+			}
+			rr := runRealCLI(t, api, agenttest.Options{Sandbox: true, DefaultRetries: true}, realPlan, replies...)
+			require.Equal(t, 1, rr.res.code, rr.describe())
+			requireNotCommitted(t, rr.repo, rr.describe())
+			p := loadPhase(t, rr.repo, "1")
+			t.Logf("CLASSIFIED %s auth_401 (default retries): %s after %d attempt(s) in %.1f s, %d model requests", api, p.Error.Type, p.Attempt, rr.took.Seconds(), len(rr.srv.ModelRequests()))
+			require.Equal(t, failure.AgentSetup, p.Error.Type, rr.describe())
+			require.Equal(t, 1, p.Attempt, rr.describe())
+			require.Less(t, len(rr.srv.ModelRequests()), 11, "claude's ten retries of the 401 are cut short")
+		})
+	}
+}
