@@ -56,7 +56,7 @@ func realCommand(t *testing.T, api mockapi.API, srv *mockapi.Server, opts agentt
 // runRealCLI runs autobuild on plan to its end, the mock answering with replies.
 func runRealCLI(t *testing.T, api mockapi.API, opts agenttest.Options, plan string, replies ...mockapi.Reply) realRun {
 	t.Helper()
-	agenttest.Require(t, string(api))
+	requireRealCLI(t, api)
 	srv := mockapi.New(t, api, replies...)
 	cmd, repo := realCommand(t, api, srv, opts, plan)
 	start := time.Now()
@@ -64,6 +64,15 @@ func runRealCLI(t *testing.T, api mockapi.API, opts agenttest.Options, plan stri
 	rr := realRun{repo: repo, srv: srv, res: res, took: time.Since(start)}
 	t.Logf("%s: exit %d in %.1f s, %d model requests", t.Name(), res.code, rr.took.Seconds(), len(srv.ModelRequests()))
 	return rr
+}
+
+// requireRealCLI skips the test when the CLI is not installed, or in -short mode.
+func requireRealCLI(t *testing.T, api mockapi.API) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("the real agent CLIs are end-to-end tests: skipped with -short")
+	}
+	agenttest.Require(t, string(api))
 }
 
 // describe is the run's output, phase state and attempt logs, for failure messages.
@@ -174,7 +183,7 @@ func TestRealCLIRateLimitedWaitsAndCommitsNothing(t *testing.T) {
 		for _, f := range []mockapi.Failure{mockapi.RateLimited, mockapi.Overloaded} {
 			t.Run(string(api)+"/"+string(f), func(t *testing.T) {
 				t.Parallel()
-				agenttest.Require(t, string(api))
+				requireRealCLI(t, api)
 				srv := mockapi.New(t, api, mockapi.Fail(f), mockapi.Fail(f))
 				cmd, repo := realCommand(t, api, srv, agenttest.Options{Sandbox: true}, realPlan)
 				out := startWatched(t, cmd)
