@@ -20,6 +20,9 @@ type Options struct {
 	// Sandbox sets IS_SANDBOX=1, which lets claude skip its permission
 	// prompts as root.
 	Sandbox bool
+	// DefaultRetries keeps each CLI's own retries at their defaults (claude
+	// and gemini retry a 429 or 5xx for minutes) instead of turning them off.
+	DefaultRetries bool
 }
 
 // MockKeyVar is the variable codex's mock provider reads its key from.
@@ -29,7 +32,8 @@ const MockKeyVar = "MOCKAPI_KEY"
 // points the CLI for srv's API at srv and nowhere else: a fresh HOME (so no
 // real login, config or endpoint is read), TMPDIR and XDG folders under it,
 // a dummy key, the CLI's telemetry, update checks and error reports turned
-// off, and its own retries turned down to none so each case takes seconds.
+// off, and (unless opts.DefaultRetries) its own retries turned down to none
+// so each case takes seconds.
 // PATH holds the CLIs, node, git and the system folders.
 func Env(t testing.TB, srv *mockapi.Server, opts Options) []string {
 	t.Helper()
@@ -43,9 +47,11 @@ func Env(t testing.TB, srv *mockapi.Server, opts Options) []string {
 			"DISABLE_TELEMETRY=1",
 			"DISABLE_AUTOUPDATER=1",
 			"DISABLE_ERROR_REPORTING=1",
-			// claude retries 429 and 5xx ten times with backoff by default.
-			"CLAUDE_CODE_MAX_RETRIES=0",
 		)
+		if !opts.DefaultRetries {
+			// claude retries 401, 429 and 5xx ten times with backoff by default.
+			env = append(env, "CLAUDE_CODE_MAX_RETRIES=0")
+		}
 		if !opts.NoAuth {
 			env = append(env, "ANTHROPIC_API_KEY=dummy")
 		}
@@ -54,13 +60,13 @@ func Env(t testing.TB, srv *mockapi.Server, opts Options) []string {
 		}
 	case mockapi.Codex:
 		codexHome := filepath.Join(home, ".codex")
-		writeFile(t, filepath.Join(codexHome, "config.toml"), codexConfig(srv.URL()))
+		writeFile(t, filepath.Join(codexHome, "config.toml"), codexConfig(srv.URL(), !opts.DefaultRetries))
 		env = append(env, "CODEX_HOME="+codexHome)
 		if !opts.NoAuth {
 			env = append(env, MockKeyVar+"=dummy")
 		}
 	case mockapi.Gemini:
-		writeFile(t, filepath.Join(home, ".gemini", "settings.json"), geminiSettings(!opts.NoAuth))
+		writeFile(t, filepath.Join(home, ".gemini", "settings.json"), geminiSettings(!opts.NoAuth, !opts.DefaultRetries))
 		env = append(env, "GOOGLE_GEMINI_BASE_URL="+srv.URL())
 		if !opts.NoAuth {
 			env = append(env, "GEMINI_API_KEY=dummy")
@@ -102,9 +108,13 @@ func baseEnv(t testing.TB, home string) []string {
 
 // codexConfig is a config.toml with one custom provider at url. codex
 // ignores OPENAI_BASE_URL; a provider of its own, on the Responses API over
-// plain HTTP (no websockets), is the way to point it elsewhere. Its retries
-// are turned off, as are its analytics and update check.
-func codexConfig(url string) string {
+// plain HTTP (no websockets), is the way to point it elsewhere. Its
+// analytics and update check are off, and with noRetries its retries.
+func codexConfig(url string, noRetries bool) string {
+	retries := ""
+	if noRetries {
+		retries = "request_max_retries = 0\nstream_max_retries = 0\n"
+	}
 	return fmt.Sprintf(`model = "gpt-5.5"
 model_provider = "mock"
 check_for_update_on_startup = false
@@ -118,22 +128,24 @@ base_url = "%s/v1"
 env_key = "%s"
 wire_api = "responses"
 supports_websockets = false
-request_max_retries = 0
-stream_max_retries = 0
-`, url, MockKeyVar)
+%s`, url, MockKeyVar, retries)
 }
 
 // geminiSettings is a settings.json that logs in with an API key (when
-// auth) and turns off telemetry, usage statistics, update checks and the
-// chat model's retries (maxAttempts 1).
-func geminiSettings(auth bool) string {
+// auth) and turns off telemetry, usage statistics, update checks and (with
+// noRetries) the chat model's retries (maxAttempts 1).
+func geminiSettings(auth, noRetries bool) string {
+	attempts := ""
+	if noRetries {
+		attempts = `, "maxAttempts": 1`
+	}
 	authPart := ""
 	if auth {
 		authPart = `"security": {"auth": {"selectedType": "gemini-api-key"}},
   `
 	}
 	return `{
-  ` + authPart + `"general": {"disableAutoUpdate": true, "disableUpdateNag": true, "maxAttempts": 1},
+  ` + authPart + `"general": {"disableAutoUpdate": true, "disableUpdateNag": true` + attempts + `},
   "privacy": {"usageStatisticsEnabled": false},
   "telemetry": {"enabled": false}
 }

@@ -46,4 +46,20 @@ const readmeTail = `
   ` + "`--json`" + ` mode does not echo the prompt. **prompt_echo_text** is the same in text mode,
   where codex echoes the whole prompt on stderr.
 - **untrusted** (gemini): without ` + "`--skip-trust`" + `, in a folder never trusted.
+
+## The CLIs' own retries
+
+Each CLI retries a failed model request by itself before it exits. The recordings
+above turn that off; at the defaults (` + "`" + `go test ./internal/agenttest/ -run
+TestMeasureRetries -measure-retries -v` + "`" + `, the mock failing every request, 429 with
+retry-after 1 s) the pinned versions took:
+
+| CLI | 401 | 429 | overloaded | how to turn it down |
+|---|---|---|---|---|
+| claude | 178 s, 11 requests | 180 s, 11 requests | 529: 187 s, 11 requests | ` + "`" + `CLAUDE_CODE_MAX_RETRIES=0` + "`" + ` |
+| codex | 6.3 s, 6 requests | 5.4 s, 6 requests | 503: 3.3 s, 5 requests | provider's ` + "`" + `request_max_retries = 0` + "`" + `, ` + "`" + `stream_max_retries = 0` + "`" + ` in config.toml |
+| gemini | 1.2 s, 1 request (no retry) | 233 s, 10 requests | 503: 216 s, 10 requests | ` + "`" + `general.maxAttempts = 1` + "`" + ` in settings.json |
+
+gemini's exit status on an API error is not one fixed code: 144 (400), 145 (401),
+147 (403), 173 (429), 247 (503) in these recordings; 41 is no auth, 55 an untrusted folder.
 `
