@@ -264,21 +264,18 @@ func TestRealCLIRefusedBeforeStart(t *testing.T) {
 	}
 }
 
-// codex with a custom model provider (as here) passes the preflight, which
-// cannot see the provider's key variable without codex's own config rules;
-// the missing key then shows on the first attempt, which halts at once as
-// agent_setup, without the retry and without a request.
+// codex with a custom model provider (as here) takes its key from the
+// provider's env_key: the preflight reads codex's config.toml and refuses
+// the start when that variable is not set, before the CLI ever runs.
 func TestRealCodexMissingProviderKeyHaltsAtOnce(t *testing.T) {
 	t.Parallel()
 	rr := runRealCLI(t, mockapi.Codex, agenttest.Options{NoAuth: true}, realPlan, mockapi.WriteFile("hello.txt", "hello\n"), mockapi.Text(agenttest.SuccessText))
-	require.Equal(t, 1, rr.res.code, rr.describe())
-	requireNotCommitted(t, rr.repo, rr.describe())
-	p := loadPhase(t, rr.repo, "1")
-	require.Equal(t, failure.AgentSetup, p.Error.Type, rr.describe())
-	require.Equal(t, 1, p.Attempt, rr.describe())
-	require.Contains(t, p.Error.Message, agenttest.MockKeyVar, rr.describe())
+	require.Equal(t, 3, rr.res.code, rr.describe())
+	require.Contains(t, rr.res.stderr, agenttest.MockKeyVar, rr.describe())
+	require.Contains(t, rr.res.stderr, "fix: ", rr.describe())
+	require.NoDirExists(t, filepath.Join(rr.repo, ".autobuild"))
 	require.Empty(t, rr.srv.Requests())
-	t.Logf("CLASSIFIED codex not_logged_in: %s after %d attempt(s) in %.1f s: %s", p.Error.Type, p.Attempt, rr.took.Seconds(), p.Error.Message)
+	t.Logf("REFUSED codex/not_logged_in: exit %d in %.2f s", rr.res.code, rr.took.Seconds())
 }
 
 // watched is a running command's output, read as it comes.
