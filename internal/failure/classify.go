@@ -124,6 +124,12 @@ func (c *Classifier) classify(ev Evidence) Report {
 	if r, ok := c.agentMissing(ev, failed); ok {
 		return r
 	}
+	// The agent's own installation is broken: it never started.
+	if ev.AgentExitCode != 0 {
+		if line, cli, ok := brokenAgentInstall(signals, ev.AgentCommand); ok {
+			return agentInstallReport(ev, line, cli)
+		}
+	}
 	// 3 and 4. The model provider stopped the agent.
 	if failed {
 		if m, ok := c.match(signals, InOutput, RateLimited); ok {
@@ -254,10 +260,15 @@ func (c *Classifier) gateReport(ev Evidence) Report {
 			BlockedOn: tool + " is not installed"}
 	}
 	failing := FailingTests(g.Output)
-	summary := gateSummary(kind, g, failing)
-	blocked := firstErrorLine(g.Output)
-	if len(failing) > 0 {
-		blocked = "failing tests: " + listNames(failing, 5)
+	plain := gateSummary(kind, g, failing)
+	summary := plain
+	blocked := blockerLine(g.Output)
+	_, broken := brokenBuild(g.Output)
+	switch {
+	case broken:
+		summary = brokenBuildSummary(kind, g, failing)
+	case len(failing) > 0:
+		blocked = "failing tests: " + listNames(failing, 5) + panicNote(g.Output)
 	}
 	rep := Report{FailingTests: failing, BlockedOn: blocked}
 	switch {
@@ -265,10 +276,20 @@ func (c *Classifier) gateReport(ev Evidence) Report {
 		rep.Type = VerificationMismatch
 		rep.Message = "agent reported complete, but " + summary
 		rep.Details = fmt.Sprintf("the engine's own run of `%s` failed (exit %d) after the agent claimed success", g.Command, g.ExitCode)
+		if len(ev.FilesChanged) == 0 {
+			rep.Details += "; the agent changed no file"
+		}
+	case zeroExitWithoutChange(ev):
+		rep.Type = VerificationMismatch
+		rep.Message = "the agent exited 0 without changing any file, but " + summary
+		rep.Details = zeroExitDetails(g)
 	default:
 		if m, ok := c.matchExcept(g.Output, InGate, DependencyMissing); ok {
 			rep.Type = m.Type
-			rep.Message = summary + ": " + m.Line
+			rep.Message = plain + ": " + m.Line
+		} else if broken && gateType(kind) != TypecheckError {
+			rep.Type = TypecheckError
+			rep.Message = summary + ": " + blocked
 		} else {
 			rep.Type = gateType(kind)
 			rep.Message = summary
@@ -375,7 +396,7 @@ func (ev Evidence) blockedOnFromAgent() string {
 	if ev.ResultErrorMessage != "" {
 		return shorten(strings.TrimSpace(ev.ResultErrorMessage))
 	}
-	return firstErrorLine(clip.Tail(ev.AgentOutput, signalTailLines))
+	return blockerLine(clip.Tail(ev.AgentOutput, signalTailLines))
 }
 
 func lastOutputDetails(output string) string {

@@ -44,6 +44,14 @@ if on go; then
 	printf 'package calc\n\n// Sub subtracts.\nfunc Sub(a, b int) int { return a - b }\n' >"$d/calc.go"
 	record go compile_undefined "$d" "$v" 'go test ./...'
 
+	d=$(project go-build)
+	printf 'module example.com/calc\n\ngo 1.22\n' >"$d/go.mod"
+	printf 'package calc\n\n// Double doubles.\nfunc Double(a int) int { return Add(a, a) }\n' >"$d/calc.go"
+	printf 'package calc\n\nimport "testing"\n\nfunc TestDouble(t *testing.T) {\n\tif Double(2) != 4 {\n\t\tt.Fatal("Double(2) != 4")\n\t}\n}\n' >"$d/calc_test.go"
+	record go build_undefined "$d" "$v" 'go build ./...'
+	record go vet_undefined "$d" "$v" 'go vet ./...'
+	record go test_build_undefined "$d" "$v" 'go test ./...'
+
 	d=$(project go-fail)
 	printf 'module example.com/calc\n\ngo 1.22\n' >"$d/go.mod"
 	printf 'package calc\n\nfunc Add(a, b int) int { return a - b }\n\nfunc Sub(a, b int) int { return a - b }\n' >"$d/calc.go"
@@ -112,6 +120,32 @@ if on pytest; then
 	printf 'def add(a, b):\n    return a + b\n' >"$d/calc.py"
 	printf 'from calc import add\n\n\ndef test_add()\n    assert add(2, 2) == 4\n' >"$d/tests/test_calc.py"
 	record pytest syntax_error "$d" "$v" "$py -m pytest"
+
+	touch "$d/tests/__init__.py"
+	record python unittest_syntax_error "$d" "$($py --version 2>&1)" "$py -m unittest discover -s tests -t ."
+	rm "$d/tests/__init__.py"
+
+	d=$(project py-unittest)
+	mkdir -p "$d/tests"
+	touch "$d/tests/__init__.py"
+	printf 'def add(a, b):\n    return a - b\n' >"$d/calc.py"
+	cat >"$d/tests/test_calc.py" <<'PY'
+import unittest
+
+from calc import add
+
+
+class TestCalc(unittest.TestCase):
+    def test_add(self):
+        self.assertEqual(add(2, 2), 4)
+
+    def test_zero(self):
+        self.assertEqual(add(0, 0), 0)
+
+    def test_type(self):
+        add(None, 1)
+PY
+	record python unittest_fail "$d" "$($py --version 2>&1)" "$py -m unittest discover -s tests -t ."
 
 	d=$(project py-import)
 	mkdir -p "$d/tests"
@@ -182,12 +216,12 @@ JS
 	record node missing_module "$d" "$v" 'node --test'
 fi
 
-if on jest || on vitest; then
+if on jest || on vitest || on tsc; then
 	js=$work/js-tools
-	if [ ! -x "$js/node_modules/.bin/jest" ] || [ ! -x "$js/node_modules/.bin/vitest" ]; then
+	if [ ! -x "$js/node_modules/.bin/jest" ] || [ ! -x "$js/node_modules/.bin/vitest" ] || [ ! -x "$js/node_modules/.bin/tsc" ]; then
 		rm -rf "$js"
 		mkdir -p "$js"
-		(cd "$js" && npm init -y >/dev/null && npm install --no-audit --no-fund jest vitest >/dev/null)
+		(cd "$js" && npm init -y >/dev/null && npm install --no-audit --no-fund jest vitest typescript >/dev/null)
 	fi
 	jsproject() {
 		local d
@@ -241,6 +275,13 @@ test("adds numbers", () => {
 		printf 'export const add = (a, b) => a - b;\n' >"$d/calc.mjs"
 		record vitest syntax_error "$d" "$v" 'npx vitest run'
 	fi
+	if on tsc; then
+		v="tsc $("$js/node_modules/.bin/tsc" --version)"
+		d=$(jsproject tsc-error)
+		printf 'export function add(a: number, b: number): number {\n  return a + b;\n}\n\nexport const four: number = add(2, "2");\n' >"$d/calc.ts"
+		printf '{"compilerOptions": {"strict": true, "noEmit": true}, "files": ["calc.ts"]}\n' >"$d/tsconfig.json"
+		record tsc type_error "$d" "$v" 'npx tsc --noEmit'
+	fi
 fi
 
 if on cargo; then
@@ -281,6 +322,13 @@ RS
 	printf '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n' >"$d/Cargo.toml"
 	printf 'pub fn sub(a: i32, b: i32) -> i32 {\n    a - b\n}\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn adds() {\n        assert_eq!(add(2, 2), 4);\n    }\n}\n' >"$d/src/lib.rs"
 	record cargo compile_error "$d" "$v" 'cargo test --offline'
+fi
+
+if on javac; then
+	v=$(javac -version 2>&1)
+	d=$(project javac-error)
+	printf 'public class Calc {\n    static int twice(int a) {\n        return add(a, a);\n    }\n}\n' >"$d/Calc.java"
+	record javac cannot_find_symbol "$d" "$v" 'javac -d out Calc.java'
 fi
 
 if on tap; then
