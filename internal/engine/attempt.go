@@ -186,6 +186,7 @@ func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req a
 	logAgentEnd(log, res, req.Timeout, r.cfg.IdleTimeout)
 	ev.TimedOut, ev.IdleTimedOut = res.TimedOut, res.IdleTimedOut
 	ev.AgentExitCode, ev.AgentNotFound = res.ExitCode, res.NotFound
+	ev.AgentRan = !res.NotFound
 	ev.AgentCommand = agentCommand(req.Agent)
 	ev.AgentOutput = res.Tail
 	if res.Err != nil && !res.NotFound {
