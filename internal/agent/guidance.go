@@ -40,7 +40,7 @@ func Guidance(r failure.Report) string {
 		if r.Gate != "" && r.Gate != "build" && r.Gate != "typecheck" {
 			// A test (or lint) gate that printed compile errors: its own
 			// checks never ran, and more tests are no cure.
-			s = "The build is broken: the code does not compile, so the " + r.Gate + " gate's checks never ran. Fix the build errors first; then run " + cmd("the gate") + " to see them gone and its checks pass. Check that function signatures and imports match their use."
+			s = "The build is broken: the code does not compile, so the " + r.Gate + " gate's checks never ran. Fix the build errors first, then run " + cmd("the gate") + " until it builds and its checks pass. Check that function signatures and imports match their use."
 		}
 		if files := filesIn(r.GateOutput); len(files) > 0 {
 			s += " The errors are in " + strings.Join(files, ", ") + "."

@@ -215,6 +215,7 @@ func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req a
 		return ev, "", false, err
 	}
 	ev.FilesChanged = files
+	ev.Worktree = wt
 	r.rec.phase(p.ID, func(ps *state.Phase) {
 		ps.Verification.AgentClaimed = claimed(ev)
 		if ev.TasksTotal > 0 {

@@ -139,3 +139,12 @@ func panicNote(output string) string {
 	}
 	return ""
 }
+
+// relativeTo names the paths under dir in s relative to it: the error line
+// of a tool that prints absolute paths reads as the user's file.
+func relativeTo(dir, s string) string {
+	if dir == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, strings.TrimSuffix(dir, "/")+"/", "")
+}

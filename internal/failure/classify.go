@@ -97,6 +97,7 @@ func (c *Classifier) Classify(ev Evidence) Report {
 		ev.Gate = &g
 	}
 	r := c.classify(ev)
+	r.Message, r.BlockedOn = relativeTo(ev.Worktree, r.Message), relativeTo(ev.Worktree, r.BlockedOn)
 	r.Retryable = r.Type.Retryable()
 	r.Attempt = ev.Attempt
 	r.DurationSeconds = math.Round(ev.Duration.Seconds()*1000) / 1000

@@ -39,6 +39,9 @@ type Evidence struct {
 	// time ran out.
 	Gate         *GateEvidence
 	FilesChanged []string
+	// Worktree is the directory the agent and the gates ran in: paths
+	// under it are named relative to it in the report.
+	Worktree string
 }
 
 // GateEvidence is a quality gate that failed in the engine's own run.

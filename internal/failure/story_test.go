@@ -126,3 +126,14 @@ func TestZeroExitWithoutChangeIsSaidInTheActions(t *testing.T) {
 	r := newClassifier(t).Classify(Evidence{AgentRan: true, Gate: testGate("--- FAIL: TestAdd (0.00s)\n")})
 	require.Contains(t, r.SuggestedActions, "the agent changed no file: check in the attempt log that it got the task and worked in the phase's worktree")
 }
+
+func TestReportNamesWorktreePathsRelative(t *testing.T) {
+	t.Parallel()
+	out := "==== ERRORS ====\n____ ERROR collecting tests/test_calc.py ____\n" +
+		"E     File \"/w/.autobuild/worktrees/phase-1/tests/test_calc.py\", line 4\nE       def test_add()\nE   SyntaxError: expected ':'\n"
+	r := newClassifier(t).Classify(Evidence{AgentRan: true, FilesChanged: []string{"tests/test_calc.py"},
+		Worktree: "/w/.autobuild/worktrees/phase-1", Gate: testGate(out)})
+	require.Equal(t, TypecheckError, r.Type)
+	require.Equal(t, "tests/test_calc.py:4: SyntaxError: expected ':'", r.BlockedOn)
+	require.Equal(t, "test gate failed: the code does not compile, so no test ran: tests/test_calc.py:4: SyntaxError: expected ':'", r.Message)
+}
