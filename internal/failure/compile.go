@@ -1,6 +1,9 @@
 package failure
 
-import "regexp"
+import (
+	"regexp"
+	"strings"
+)
 
 // buildSignal is output that says the code did not compile or load, so the
 // gate's own checks never ran: a test gate that prints it has a broken
@@ -8,6 +11,9 @@ import "regexp"
 type buildSignal struct {
 	// tool names the tool that prints it, for tests and for reading.
 	tool string
+	// hint is text every match holds: a cheap test that skips the regular
+	// expression on most outputs.
+	hint string
 	re   *regexp.Regexp
 }
 
@@ -16,25 +22,25 @@ type buildSignal struct {
 // report of a build or load failure, so a test that merely mentions a
 // SyntaxError in an assertion does not count.
 var buildSignals = []buildSignal{
-	{"go test", regexp.MustCompile(`(?m)^FAIL\s+\S+ \[(?:build|setup) failed\]\s*$`)},
-	{"go build, vet", regexp.MustCompile(`(?m)^# \S+.*\n(?:# .*\n)*(?:vet: )?\S+\.go:\d+(?::\d+)?: `)},
-	{"pytest", regexp.MustCompile(`(?m)^_+ ERROR collecting \S+ _+\s*$`)},
-	{"python unittest", regexp.MustCompile(`(?m)^ImportError: Failed to import test module: `)},
-	{"python", regexp.MustCompile(`(?m)^[ \t]*(?:E[ \t]+)?File "[^"]+", line \d+\n(?:.*\n){0,3}?[ \t]*(?:E[ \t]+)?(?:SyntaxError|IndentationError|TabError): `)},
-	{"node", regexp.MustCompile(`(?m)^(?:#[ \t]+)?SyntaxError: `)},
-	{"node", regexp.MustCompile(`(?m)^(?:#[ \t]+)?Error: Cannot find module '[^']+'`)},
-	{"jest", regexp.MustCompile(`(?m)^[ \t]*● Test suite failed to run\s*$`)},
-	{"vitest", regexp.MustCompile(`(?m)^[ \t]*FAIL\s+\S+ \[ \S+ \]\s*\n[ \t]*\w*Error: .*(?:syntax|[Ff]ailed to (?:parse|load|resolve)|Cannot find|does not provide|Transform failed|Unexpected)`)},
-	{"cargo", regexp.MustCompile(`(?m)^error: could not compile `)},
-	{"tsc", regexp.MustCompile(`\berror TS\d+: `)},
-	{"javac, maven", regexp.MustCompile(`(?m)^\S+\.java:\d+: error: |\bCOMPILATION ERROR\b`)},
+	{"go test", "failed]", regexp.MustCompile(`(?m)^FAIL\s+\S+ \[(?:build|setup) failed\]\s*$`)},
+	{"go build, vet", ".go:", regexp.MustCompile(`(?m)^# \S+.*\n(?:# .*\n)*(?:vet: )?\S+\.go:\d+(?::\d+)?: `)},
+	{"pytest", "ERROR collecting", regexp.MustCompile(`(?m)^_+ ERROR collecting \S+ _+\s*$`)},
+	{"python unittest", "Failed to import test module", regexp.MustCompile(`(?m)^ImportError: Failed to import test module: `)},
+	{"python", "File \"", regexp.MustCompile(`(?m)^[ \t]*(?:E[ \t]+)?File "[^"]+", line \d+\n(?:.*\n){0,3}?[ \t]*(?:E[ \t]+)?(?:SyntaxError|IndentationError|TabError): `)},
+	{"node", "SyntaxError: ", regexp.MustCompile(`(?m)^(?:#[ \t]+)?SyntaxError: `)},
+	{"node", "Cannot find module", regexp.MustCompile(`(?m)^(?:#[ \t]+)?Error: Cannot find module '[^']+'`)},
+	{"jest", "Test suite failed to run", regexp.MustCompile(`(?m)^[ \t]*● Test suite failed to run\s*$`)},
+	{"vitest", " [ ", regexp.MustCompile(`(?m)^[ \t]*FAIL\s+\S+ \[ \S+ \]\s*\n[ \t]*\w*Error: .*(?:syntax|[Ff]ailed to (?:parse|load|resolve)|Cannot find|does not provide|Transform failed|Unexpected)`)},
+	{"cargo", "could not compile", regexp.MustCompile(`(?m)^error: could not compile `)},
+	{"tsc", "error TS", regexp.MustCompile(`\berror TS\d+: `)},
+	{"javac, maven", "", regexp.MustCompile(`(?m)^\S+\.java:\d+: error: |\bCOMPILATION ERROR\b`)},
 }
 
 // brokenBuild reports whether output shows the code did not compile or
 // load, with the tool whose signal matched.
 func brokenBuild(output string) (tool string, ok bool) {
 	for _, s := range buildSignals {
-		if s.re.MatchString(output) {
+		if strings.Contains(output, s.hint) && s.re.MatchString(output) {
 			return s.tool, true
 		}
 	}
