@@ -71,14 +71,19 @@ var signalTypes = []Type{DependencyMissing, RateLimited, ContextExhausted}
 //  1. the attempt timed out (TimedOut or IdleTimedOut): timeout.
 //  2. the agent could not run (AgentNotFound, exit 127, or a missing-command
 //     message ending its output): dependency_missing.
+//     A failed agent whose own runtime says it cannot load the agent
+//     itself (node's "Cannot find module '…/cli.js'", python's "No module
+//     named 'aider'"): agent_setup, with the reinstall command.
 //  3. a rate-limit message ends the output of a failed agent: rate_limited.
 //  4. a context message ends the output of a failed agent:
 //     context_exhausted.
 //  5. a gate failed: its own tool is missing (exit 127 or a missing-command
 //     message naming it): dependency_missing; else the agent claimed
-//     complete: verification_mismatch; else a gate-output row of the table;
-//     else by the gate's kind: test → test_failure, lint → lint_error,
-//     build and typecheck → typecheck_error, format → format_error.
+//     complete, or exited 0 having changed no file: verification_mismatch;
+//     else a gate-output row of the table; else code that did not compile
+//     before the gate's checks ran (compile.go): typecheck_error; else by
+//     the gate's kind: test → test_failure, lint → lint_error, build and
+//     typecheck → typecheck_error, format → format_error.
 //  6. a result object was required but is missing or unreadable:
 //     parse_error.
 //  7. the result says failed with a known error type: that type.
