@@ -45,7 +45,11 @@ func brokenAgentInstall(tail, agentCommand string) (line string, cli *agentCLI, 
 	if m := nodeMissingRE.FindStringSubmatchIndex(tail); m != nil {
 		module, stack := tail[m[2]:m[3]], tail[m[4]:m[5]]
 		cli := knownCLI(prog, module+" "+stack+" "+agentCommand)
-		if strings.TrimSpace(stack) == "" || (cli != nil && cli.owns(module+" "+stack)) {
+		// The program node was told to run is missing (no require stack),
+		// and it is the agent's: named in its command, or a file of a
+		// package of the agent's name. Or a file of a known CLI is.
+		main := strings.TrimSpace(stack) == "" && (strings.Contains(agentCommand, module) || namesProgram(module, prog))
+		if main || (cli != nil && cli.owns(module+" "+stack)) {
 			return lineAt(tail, m[0]), cli, true
 		}
 	}
@@ -99,6 +103,21 @@ func (c *agentCLI) owns(text string) bool {
 			if w == mk || strings.Contains(w, "/"+mk+"/") || strings.HasPrefix(w, mk+"/") || strings.HasSuffix(w, "/"+mk) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// namesProgram reports whether a module path belongs to the program prog:
+// a folder or the file of that name ("/usr/lib/node_modules/mycli/bin/run.js",
+// "…/bin/mycli.js").
+func namesProgram(path, prog string) bool {
+	if prog == "" {
+		return false
+	}
+	for _, el := range strings.Split(path, "/") {
+		if el == prog || strings.TrimSuffix(el, filepath.Ext(el)) == prog {
+			return true
 		}
 	}
 	return false

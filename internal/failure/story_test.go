@@ -1,6 +1,7 @@
 package failure
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -109,6 +110,15 @@ func TestBrokenAgentInstallNeedsTheAgentsOwnModule(t *testing.T) {
 	_, cli, ok := brokenAgentInstall(inCLI, "claude -p")
 	require.True(t, ok)
 	require.Equal(t, "claude", cli.program)
+	// A script agent whose last step ran some other missing program.
+	main := "Error: Cannot find module '/repo/dist/server.js'\n    at Module._resolveFilename (node:internal/modules/cjs/loader:1207:15)\n{\n  code: 'MODULE_NOT_FOUND',\n  requireStack: []\n}\n"
+	_, _, ok = brokenAgentInstall(main, "./agent.sh")
+	require.False(t, ok, "not the agent's program")
+	_, cli, ok = brokenAgentInstall(main, "node /repo/dist/server.js")
+	require.True(t, ok, "the program the agent command runs")
+	require.Nil(t, cli)
+	_, _, ok = brokenAgentInstall(strings.ReplaceAll(main, "/repo/dist/server.js", "/usr/lib/node_modules/mycli/bin/run.js"), "mycli --yes")
+	require.True(t, ok, "a file of the agent's own npm package")
 	_, _, ok = brokenAgentInstall("ModuleNotFoundError: No module named 'requests'\n", "aider --yes")
 	require.False(t, ok)
 	line, cli, ok := brokenAgentInstall("Traceback (most recent call last):\n  File \"/opt/bin/my-agent\", line 3, in <module>\n    import myagent\nModuleNotFoundError: No module named 'myagent'\n", "my-agent run")
