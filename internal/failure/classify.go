@@ -71,14 +71,19 @@ var signalTypes = []Type{DependencyMissing, RateLimited, ContextExhausted}
 //  1. the attempt timed out (TimedOut or IdleTimedOut): timeout.
 //  2. the agent could not run (AgentNotFound, exit 127, or a missing-command
 //     message ending its output): dependency_missing.
+//     A failed agent whose own runtime says it cannot load the agent
+//     itself (node's "Cannot find module '…/cli.js'", python's "No module
+//     named 'aider'"): agent_setup, with the reinstall command.
 //  3. a rate-limit message ends the output of a failed agent: rate_limited.
 //  4. a context message ends the output of a failed agent:
 //     context_exhausted.
 //  5. a gate failed: its own tool is missing (exit 127 or a missing-command
 //     message naming it): dependency_missing; else the agent claimed
-//     complete: verification_mismatch; else a gate-output row of the table;
-//     else by the gate's kind: test → test_failure, lint → lint_error,
-//     build and typecheck → typecheck_error, format → format_error.
+//     complete, or exited 0 having changed no file: verification_mismatch;
+//     else a gate-output row of the table; else code that did not compile
+//     before the gate's checks ran (compile.go): typecheck_error; else by
+//     the gate's kind: test → test_failure, lint → lint_error, build and
+//     typecheck → typecheck_error, format → format_error.
 //  6. a result object was required but is missing or unreadable:
 //     parse_error.
 //  7. the result says failed with a known error type: that type.
@@ -97,6 +102,7 @@ func (c *Classifier) Classify(ev Evidence) Report {
 		ev.Gate = &g
 	}
 	r := c.classify(ev)
+	r.Message, r.BlockedOn = relativeTo(ev.Worktree, r.Message), relativeTo(ev.Worktree, r.BlockedOn)
 	r.Retryable = r.Type.Retryable()
 	r.Attempt = ev.Attempt
 	r.DurationSeconds = math.Round(ev.Duration.Seconds()*1000) / 1000
@@ -123,6 +129,12 @@ func (c *Classifier) classify(ev Evidence) Report {
 	// 2. The agent itself is not installed.
 	if r, ok := c.agentMissing(ev, failed); ok {
 		return r
+	}
+	// The agent's own installation is broken: it never started.
+	if ev.AgentExitCode != 0 {
+		if line, cli, ok := brokenAgentInstall(signals, ev.AgentCommand); ok {
+			return agentInstallReport(ev, line, cli)
+		}
 	}
 	// 3 and 4. The model provider stopped the agent.
 	if failed {
@@ -254,10 +266,15 @@ func (c *Classifier) gateReport(ev Evidence) Report {
 			BlockedOn: tool + " is not installed"}
 	}
 	failing := FailingTests(g.Output)
-	summary := gateSummary(kind, g, failing)
-	blocked := firstErrorLine(g.Output)
-	if len(failing) > 0 {
-		blocked = "failing tests: " + listNames(failing, 5)
+	plain := gateSummary(kind, g, failing)
+	summary := plain
+	blocked := blockerLine(g.Output)
+	_, broken := brokenBuild(g.Output)
+	switch {
+	case broken:
+		summary = brokenBuildSummary(kind, g, failing)
+	case len(failing) > 0:
+		blocked = "failing tests: " + listNames(failing, 5) + panicNote(g.Output)
 	}
 	rep := Report{FailingTests: failing, BlockedOn: blocked}
 	switch {
@@ -265,10 +282,20 @@ func (c *Classifier) gateReport(ev Evidence) Report {
 		rep.Type = VerificationMismatch
 		rep.Message = "agent reported complete, but " + summary
 		rep.Details = fmt.Sprintf("the engine's own run of `%s` failed (exit %d) after the agent claimed success", g.Command, g.ExitCode)
+		if len(ev.FilesChanged) == 0 {
+			rep.Details += "; the agent changed no file"
+		}
+	case zeroExitWithoutChange(ev):
+		rep.Type = VerificationMismatch
+		rep.Message = "the agent exited 0 without changing any file, but " + summary
+		rep.Details = zeroExitDetails(g)
 	default:
 		if m, ok := c.matchExcept(g.Output, InGate, DependencyMissing); ok {
 			rep.Type = m.Type
-			rep.Message = summary + ": " + m.Line
+			rep.Message = plain + ": " + m.Line
+		} else if broken && gateType(kind) != TypecheckError {
+			rep.Type = TypecheckError
+			rep.Message = summary + ": " + blocked
 		} else {
 			rep.Type = gateType(kind)
 			rep.Message = summary
@@ -375,7 +402,7 @@ func (ev Evidence) blockedOnFromAgent() string {
 	if ev.ResultErrorMessage != "" {
 		return shorten(strings.TrimSpace(ev.ResultErrorMessage))
 	}
-	return firstErrorLine(clip.Tail(ev.AgentOutput, signalTailLines))
+	return blockerLine(clip.Tail(ev.AgentOutput, signalTailLines))
 }
 
 func lastOutputDetails(output string) string {

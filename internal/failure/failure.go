@@ -72,4 +72,7 @@ type Report struct {
 	// halts instead of retrying.
 	Circular         bool     `json:"circular,omitempty"`
 	SuggestedActions []string `json:"suggested_actions,omitempty"`
+	// Fix is the one command that repairs an agent_setup failure (the
+	// reinstall command of a broken agent CLI), if known.
+	Fix string `json:"fix,omitempty"`
 }

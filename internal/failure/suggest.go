@@ -94,6 +94,9 @@ func Suggest(r Report) []string {
 	case VerificationMismatch:
 		out = append(out, run("run the gate the agent's claim missed"),
 			"make sure the agent runs every quality gate after its last change")
+		if len(r.FilesChanged) == 0 {
+			out = append(out, "the agent changed no file: check in the attempt log that it got the task and worked in the phase's worktree")
+		}
 	case Timeout:
 		out = append(out, "raise --phase-timeout (a retry already gets twice the time)",
 			"split the phase into smaller phases",
@@ -124,6 +127,9 @@ func Suggest(r Report) []string {
 			"or make the phases sequential in the plan (one Depends On the other), then resume",
 			"or split the shared file so each phase changes its own file")
 	case AgentSetup:
+		if r.Fix != "" {
+			out = append(out, r.Fix)
+		}
 		out = append(out, "fix the agent's setup as the message says (log in, set its API key, reinstall it), check it by running the agent by hand in the repository",
 			"then resume with --resume")
 	case PlanInvalid:
