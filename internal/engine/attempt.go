@@ -194,6 +194,7 @@ func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req a
 	logAgentEnd(log, res, req.Timeout, r.cfg.IdleTimeout)
 	ev.TimedOut, ev.IdleTimedOut = res.TimedOut, res.IdleTimedOut
 	ev.AgentExitCode, ev.AgentNotFound = res.ExitCode, res.NotFound
+	ev.AgentRan = !res.NotFound
 	ev.AgentCommand = agentCommand(req.Agent)
 	ev.AgentOutput = run.output
 	ev.AgentSignal = run.signal
@@ -223,6 +224,7 @@ func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req a
 		return ev, "", false, err
 	}
 	ev.FilesChanged = files
+	ev.Worktree = wt
 	r.rec.phase(p.ID, func(ps *state.Phase) {
 		ps.Verification.AgentClaimed = claimed(ev)
 		if ev.TasksTotal > 0 {

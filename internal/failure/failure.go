@@ -70,9 +70,10 @@ type Report struct {
 	MissingTool string `json:"missing_tool,omitempty"`
 	// Circular is set when the same fix was tried again (SPEC §5): the run
 	// halts instead of retrying.
-	Circular bool `json:"circular,omitempty"`
-	// Fix is the exact fix an agent CLI's setup problem needs (agent_setup):
-	// "set IS_SANDBOX=1 …", "log in once with `codex login` …".
-	Fix              string   `json:"fix,omitempty"`
+	Circular         bool     `json:"circular,omitempty"`
 	SuggestedActions []string `json:"suggested_actions,omitempty"`
+	// Fix is the one thing that repairs an agent_setup failure, if known:
+	// the reinstall command of a broken agent CLI, or the fix a preset
+	// CLI's setup problem needs ("set IS_SANDBOX=1 …", "codex login").
+	Fix string `json:"fix,omitempty"`
 }

@@ -94,6 +94,9 @@ func Suggest(r Report) []string {
 	case VerificationMismatch:
 		out = append(out, run("run the gate the agent's claim missed"),
 			"make sure the agent runs every quality gate after its last change")
+		if len(r.FilesChanged) == 0 {
+			out = append(out, "the agent changed no file: check in the attempt log that it got the task and worked in the phase's worktree")
+		}
 	case Timeout:
 		out = append(out, "raise --phase-timeout (a retry already gets twice the time)",
 			"split the phase into smaller phases",
