@@ -32,7 +32,8 @@ CLI versions:
 `
 
 const readmeTail = `
-"model requests" counts the requests that reached the mock's chat endpoint
+"time" is wall time with every case running at once on a shared two-core machine: a
+case alone takes about a third of it. "model requests" counts the requests that reached the mock's chat endpoint
 (with the CLI's internal retries turned down, one per model turn).
 
 ## Cases
