@@ -161,3 +161,12 @@ func (p promptLines) echoed(line string) bool {
 	l := strings.TrimSpace(line)
 	return l != "" && p[l]
 }
+
+// counted is u, or nil when it counts no tokens and no cost: an API that
+// refused the first request reports zeros, which are not worth showing.
+func counted(u *state.Usage) *state.Usage {
+	if u == nil || (u.InputTokens == 0 && u.OutputTokens == 0 && u.CacheReadTokens == 0 && u.CacheWriteTokens == 0 && u.CostUSD == 0) {
+		return nil
+	}
+	return u
+}

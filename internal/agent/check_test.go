@@ -20,6 +20,8 @@ func sys(uid int, env map[string]string, files map[string]string) System {
 		}}
 }
 
+const codexProvider = "model_provider = \"local\"\n\n[model_providers.local]\nbase_url = \"http://127.0.0.1:1/v1\"\nenv_key = \"MY_KEY\"\n"
+
 func TestChecks(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -38,7 +40,8 @@ func TestChecks(t *testing.T) {
 		{"codex key", codexAdapter{}, sys(1000, map[string]string{"CODEX_API_KEY": "k"}, nil), nil},
 		{"codex login", codexAdapter{}, sys(1000, nil, map[string]string{"/home/u/.codex/auth.json": "{}"}), nil},
 		{"codex home", codexAdapter{}, sys(1000, map[string]string{"CODEX_HOME": "/ch"}, map[string]string{"/ch/auth.json": "{}"}), nil},
-		{"codex own provider", codexAdapter{}, sys(1000, nil, map[string]string{"/home/u/.codex/config.toml": "model_provider = \"x\""}), nil},
+		{"codex own provider", codexAdapter{}, sys(1000, map[string]string{"MY_KEY": "k"}, map[string]string{"/home/u/.codex/config.toml": codexProvider}), nil},
+		{"codex own provider, no key", codexAdapter{}, sys(1000, nil, map[string]string{"/home/u/.codex/config.toml": codexProvider}), []string{"MY_KEY, which is not set"}},
 		{"codex nothing", codexAdapter{}, sys(1000, nil, nil), []string{"codex login"}},
 		{"gemini key", geminiAdapter{}, sys(1000, map[string]string{"GEMINI_API_KEY": "k"}, nil), nil},
 		{"gemini settings", geminiAdapter{}, sys(1000, nil, map[string]string{"/home/u/.gemini/settings.json": `{"security":{"auth":{"selectedType":"oauth-personal"}}}`}), nil},

@@ -214,10 +214,11 @@ func (p *claudeParser) Stderr(line string) []Note {
 	return []Note{{Text: l}}
 }
 
-func (p *claudeParser) Finish(exitCode int) Outcome {
+func (p *claudeParser) Finish(exitCode int) (out Outcome) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	out := Outcome{Session: p.session}
+	defer func() { out.Usage = counted(out.Usage) }()
+	out = Outcome{Session: p.session}
 	r := p.result
 	if r != nil {
 		out.Usage = &state.Usage{Model: p.model, Turns: r.NumTurns}

@@ -1,9 +1,12 @@
 package agent
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/BurntSushi/toml"
 
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -27,17 +30,18 @@ func (codexAdapter) Args() []string {
 func (codexAdapter) Env() []string { return nil }
 
 var codexFixes = fixes{
-	setupLogin:  "log in once with `codex login`, or set CODEX_API_KEY (`[agents.codex] env` in autobuild.toml works too)",
-	setupKey:    "check CODEX_API_KEY or OPENAI_API_KEY, or log in again with `codex login`; a key that worked before may have been revoked",
-	setupRoot:   "run autobuild as a non-root user",
-	setupTrust:  "run `codex` once in the repository and trust it",
-	setupAccess: "check that the key's project may use the model (choose another with `--agent 'codex -m MODEL'`), or log in again with `codex login`",
+	setupLogin:   "log in once with `codex login`, or set CODEX_API_KEY (`[agents.codex] env` in autobuild.toml works too)",
+	setupKey:     "check CODEX_API_KEY or OPENAI_API_KEY, or log in again with `codex login`; a key that worked before may have been revoked",
+	setupRoot:    "run autobuild as a non-root user",
+	setupTrust:   "run `codex` once in the repository and trust it",
+	setupAccess:  "check that the key's project may use the model (choose another with `--agent 'codex -m MODEL'`), or log in again with `codex login`",
+	setupNetwork: "check the network, and the base_url of the model provider in $CODEX_HOME/config.toml (codex ignores OPENAI_BASE_URL)",
 }
 
 // Check: codex needs CODEX_API_KEY, OPENAI_API_KEY or CODEX_ACCESS_TOKEN,
 // or the login `codex login` keeps in $CODEX_HOME (~/.codex)/auth.json. A
-// config.toml that picks its own model_provider brings its own key (its
-// env_key), so it is taken on trust.
+// config.toml that picks a model_provider of its own brings its own key:
+// the variable its env_key names must be set.
 func (codexAdapter) Check(sys System) []SetupProblem {
 	for _, v := range []string{"CODEX_API_KEY", "OPENAI_API_KEY", "CODEX_ACCESS_TOKEN"} {
 		if sys.Getenv(v) != "" {
@@ -51,12 +55,35 @@ func (codexAdapter) Check(sys System) []SetupProblem {
 	if sys.Exists(filepath.Join(home, "auth.json")) {
 		return nil
 	}
-	if b, err := sys.ReadFile(filepath.Join(home, "config.toml")); err == nil && strings.Contains(string(b), "model_provider") {
-		return nil
+	if b, err := sys.ReadFile(filepath.Join(home, "config.toml")); err == nil {
+		if name, key, ok := codexProviderKey(b); ok {
+			if key == "" || sys.Getenv(key) != "" {
+				return nil
+			}
+			return []SetupProblem{{Agent: "codex",
+				Problem: fmt.Sprintf("codex's model provider %q takes its key from %s, which is not set", name, key),
+				Fix:     fmt.Sprintf("set %s (in the environment, or `[agents.codex] env` in autobuild.toml)", key)}}
+		}
 	}
 	return []SetupProblem{{Agent: "codex",
 		Problem: "codex is not logged in: no CODEX_API_KEY or OPENAI_API_KEY, and no " + filepath.Join(home, "auth.json"),
 		Fix:     codexFixes[setupLogin]}}
+}
+
+// codexProviderKey reads the model provider a codex config.toml picks and
+// the variable its key comes from (env_key; "" for none). ok is false when
+// the file picks no provider of its own (or cannot be read as TOML).
+func codexProviderKey(config []byte) (name, key string, ok bool) {
+	var c struct {
+		ModelProvider  string `toml:"model_provider"`
+		ModelProviders map[string]struct {
+			EnvKey string `toml:"env_key"`
+		} `toml:"model_providers"`
+	}
+	if _, err := toml.Decode(string(config), &c); err != nil || c.ModelProvider == "" || c.ModelProvider == "openai" {
+		return "", "", false
+	}
+	return c.ModelProvider, c.ModelProviders[c.ModelProvider].EnvKey, true
 }
 
 func (codexAdapter) NewParser(prompt, dir string) Parser {
@@ -105,7 +132,13 @@ type codexParser struct {
 	errs     tail   // "error" events: retries, stream errors
 	stderr   tail
 	shownCmd map[string]bool // item ids whose command was shown at its start
+	offline  int             // "waiting for network" errors so far
+	stopped  *Signal         // why the engine was asked to stop codex
 }
+
+// codexOfflineLimit is how many "waiting for network" reconnects stop
+// codex: codex 0.169.0 prints one about every 15 seconds, forever.
+const codexOfflineLimit = 3
 
 func (p *codexParser) Stdout(line string) []Note {
 	var ev codexEvent
@@ -130,7 +163,18 @@ func (p *codexParser) Stdout(line string) []Note {
 		}
 	case "error":
 		p.errs.add(ev.Message)
-		return []Note{{Text: cleanLine(ev.Message)}}
+		note := Note{Text: cleanLine(ev.Message)}
+		// Offline, codex reconnects forever ("Reconnecting... waiting
+		// for network"), until the phase's time limit. A few in a row
+		// (about half a minute) are enough to stop it and say why.
+		if strings.Contains(ev.Message, "waiting for network") {
+			p.offline++
+			if p.offline == codexOfflineLimit {
+				note.Signal = codexFixes.signal("codex", failure.AgentSetup, setupNetwork, cleanLine(ev.Message))
+				p.stopped = note.Signal
+			}
+		}
+		return []Note{note}
 	case "item.started", "item.completed":
 		if ev.Item != nil {
 			return p.item(ev.Type, ev.Item)
@@ -220,10 +264,11 @@ func (p *codexParser) Stderr(line string) []Note {
 	return []Note{{Text: l}}
 }
 
-func (p *codexParser) Finish(exitCode int) Outcome {
+func (p *codexParser) Finish(exitCode int) (out Outcome) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	out := Outcome{Session: p.thread, Usage: p.usage}
+	defer func() { out.Usage = counted(out.Usage) }()
+	out = Outcome{Session: p.thread, Usage: p.usage}
 	if exitCode == 0 && p.failed == "" {
 		out.Final = p.final
 		return out
@@ -243,6 +288,10 @@ func (p *codexParser) Finish(exitCode int) Outcome {
 		}
 	}
 	out.Said = strings.Join(said, "\n")
+	if p.stopped != nil {
+		out.Signal = p.stopped
+		return out
+	}
 	// codex reports errors as messages only ("unexpected status 401
 	// Unauthorized: ..."): the structured part is that it is turn.failed.
 	out.Signal = codexFixes.fromText("codex", out.Said)

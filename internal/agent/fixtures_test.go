@@ -184,3 +184,23 @@ func TestClaudeRetryOfARefusedKeyStopsAtOnce(t *testing.T) {
 	notes = p.Stdout(`{"type":"system","subtype":"api_retry","attempt":1,"max_retries":10,"retry_delay_ms":600,"error_status":529,"error":"overloaded"}`)
 	require.Nil(t, notes[0].Signal, "an overloaded API is worth claude's own retries")
 }
+
+// Offline, codex reconnects forever; the third "waiting for network" stops
+// it, as a setup problem that names the provider's base_url.
+func TestCodexOfflineStops(t *testing.T) {
+	t.Parallel()
+	a, err := agent.Resolve("codex", nil)
+	require.NoError(t, err)
+	p := agent.AdapterFor(a).NewParser("", "/work")
+	line := `{"type":"error","message":"Reconnecting... waiting for network (Connection failed: error sending request)"}`
+	for i := 0; i < 2; i++ {
+		require.Nil(t, p.Stdout(line)[0].Signal, "a short outage is codex's to ride out")
+	}
+	n := p.Stdout(line)
+	require.NotNil(t, n[0].Signal)
+	require.Equal(t, failure.AgentSetup, n[0].Signal.Type)
+	require.Contains(t, n[0].Signal.Fix, "base_url")
+	require.Nil(t, p.Stdout(line)[0].Signal, "asked once")
+	out := p.Finish(-1)
+	require.Equal(t, failure.AgentSetup, out.Signal.Type)
+}

@@ -202,10 +202,11 @@ func (p *geminiParser) Stderr(line string) []Note {
 	return []Note{{Text: l}}
 }
 
-func (p *geminiParser) Finish(exitCode int) Outcome {
+func (p *geminiParser) Finish(exitCode int) (out Outcome) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	out := Outcome{Session: p.session}
+	defer func() { out.Usage = counted(out.Usage) }()
+	out = Outcome{Session: p.session}
 	r := p.result
 	if r != nil && r.Stats != nil {
 		out.Usage = &state.Usage{Model: p.model, InputTokens: r.Stats.InputTokens, OutputTokens: r.Stats.OutputTokens,

@@ -21,6 +21,8 @@ const (
 	setupTrust setupKind = "trust" // the folder is not trusted
 	// setupAccess: the key works but may not use the model (403).
 	setupAccess setupKind = "access"
+	// setupNetwork: the model API cannot be reached at all.
+	setupNetwork setupKind = "network"
 )
 
 // textSignal is one row of the text patterns read from what an agent CLI
@@ -95,11 +97,12 @@ func (f fixes) signal(cli string, t failure.Type, kind setupKind, detail string)
 
 // setupWhat says what each setup kind means, after the CLI's name.
 var setupWhat = map[setupKind]string{
-	setupLogin:  "is not logged in",
-	setupKey:    "was refused by its model API: the key or login is not valid",
-	setupRoot:   "refuses to run as root with its permission checks skipped",
-	setupTrust:  "does not trust the folder it runs in",
-	setupAccess: "was refused by its model API (403): the key or account may not use this model",
+	setupLogin:   "is not logged in",
+	setupKey:     "was refused by its model API: the key or login is not valid",
+	setupRoot:    "refuses to run as root with its permission checks skipped",
+	setupTrust:   "does not trust the folder it runs in",
+	setupAccess:  "was refused by its model API (403): the key or account may not use this model",
+	setupNetwork: "cannot reach its model API",
 }
 
 // fromText is the signal the text s shows, nil when none.

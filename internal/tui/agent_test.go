@@ -8,6 +8,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/state"
+	"github.com/autobuild-sh/autobuild/internal/watch"
 )
 
 func action(id string, sec float64, tool, line string) event.Event {
@@ -35,4 +36,20 @@ func TestAgentActionsAndUsage(t *testing.T) {
 	h.feed([]event.Event{f})
 	header := strings.SplitN(h.screen(), "\n", 2)[0]
 	require.Contains(t, header, "13.3k in · 4.2k out · $0.50", "the attempts' usage adds up")
+}
+
+// watch reads the usage from the phase files: the header shows the run's.
+func TestWatchShowsUsageFromTheFiles(t *testing.T) {
+	t.Parallel()
+	ch := make(chan watch.Update, 1)
+	h := newHarness(t, Options{Watch: ch, ReadOnly: true, Dir: "repo"}, 100, 24)
+	h.init()
+	live := newHarness(t, liveOptions(&fakeController{}), 80, 24)
+	live.feed(midRun())
+	snap := snapshotOf(live.m, state.RunRunning, "")
+	snap.Phases[0].Attempts = []state.Attempt{{Number: 1, Usage: &state.Usage{InputTokens: 2000, OutputTokens: 500, CostUSD: 0.1}}}
+	snap.Phases[1].Attempts = []state.Attempt{{Number: 1, Usage: &state.Usage{InputTokens: 1000, OutputTokens: 500, CostUSD: 0.05}}}
+	ch <- watch.Update{Snapshot: snap}
+	h.until("the run", func(m *Model) bool { return len(m.rows) == 6 })
+	require.Contains(t, strings.SplitN(h.screen(), "\n", 2)[0], "3k in · 1k out · $0.15")
 }
