@@ -62,6 +62,10 @@ func New(t testing.TB, api API, replies ...Reply) *Server {
 // URL is the server's base address, http://127.0.0.1:port.
 func (s *Server) URL() string { return s.srv.URL }
 
+// Close stops the server before the test ends: the CLI then finds nothing
+// listening at its URL, as when the API is unreachable.
+func (s *Server) Close() { s.srv.Close() }
+
 // API is the API the server speaks.
 func (s *Server) API() API { return s.api }
 
