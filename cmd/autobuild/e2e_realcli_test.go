@@ -125,7 +125,11 @@ func TestRealCLIPhaseCompletesAndIsCommitted(t *testing.T) {
 			require.Equal(t, "hello", git(t, rr.repo, "show", "HEAD:hello.txt"))
 			require.Equal(t, "feat(hello): add hello.txt", git(t, rr.repo, "log", "-1", "--format=%s"))
 			require.Equal(t, state.PhaseComplete, loadPhase(t, rr.repo, "1").Status)
-			require.Len(t, rr.srv.ModelRequests(), 2, "one turn to write the file, one to finish")
+			reqs := rr.srv.ModelRequests()
+			require.Len(t, reqs, 2, "one turn to write the file, one to finish")
+			require.False(t, reqs[0].ToolResult())
+			require.True(t, reqs[1].ToolResult(), "the CLI ran the tool and sent its result back")
+			require.Equal(t, reqs[0].Session(), reqs[1].Session(), "one session for the attempt")
 			require.Contains(t, rr.res.stdout, tc.tool, "the tool call is shown as it happens")
 			require.Contains(t, rr.res.stdout, "Usage: 2", "the summary shows the tokens the mock reported")
 		})
@@ -164,7 +168,12 @@ func TestRealCLIFailuresAreNeverCommitted(t *testing.T) {
 				t.Logf("CLASSIFIED %s %s: %s after %d attempt(s) in %.1f s: %s", api, c.name, p.Error.Type, p.Attempt, rr.took.Seconds(), p.Error.Message)
 				require.Equal(t, c.want, p.Error.Type, rr.describe())
 				require.Equal(t, c.attempts, p.Attempt, rr.describe())
-				require.Len(t, rr.srv.ModelRequests(), c.requests, rr.describe())
+				reqs := rr.srv.ModelRequests()
+				require.Len(t, reqs, c.requests, rr.describe())
+				if c.attempts == 2 && api != mockapi.Gemini {
+					// The retry is a new session of the CLI (the prompt carries the failure).
+					require.NotEqual(t, reqs[0].Session(), reqs[len(reqs)-1].Session())
+				}
 				if c.want == failure.AgentSetup {
 					require.False(t, p.Error.Retryable)
 					require.Contains(t, rr.res.stdout, "not retryable", rr.describe())
