@@ -14,8 +14,10 @@ const maxGroups = 10
 var (
 	pathLike = regexp.MustCompile(`(?:[A-Za-z]:)?[\w.~-]*[/\\][\w./\\~-]*(?::\d+)*`)
 	hexLike  = regexp.MustCompile(`\b[0-9a-f]{7,64}\b`)
-	numLike  = regexp.MustCompile(`\d+(?:\.\d+)?`)
-	spaces   = regexp.MustCompile(`\s+`)
+	// numLike is a number standing alone or with a unit ("31.5s", "80%"),
+	// not one inside a word ("2a", "TestA1", "utf8").
+	numLike = regexp.MustCompile(`\b\d+(?:\.\d+)?(ms|s|m|h|%|x|KB|MB|GB|KiB|MiB|GiB)?\b`)
+	spaces  = regexp.MustCompile(`\s+`)
 )
 
 // Normalize reduces a failure message to its shape, so that failures with
@@ -30,7 +32,7 @@ func Normalize(msg string) string {
 		}
 		return h
 	})
-	s = numLike.ReplaceAllString(s, "N")
+	s = numLike.ReplaceAllString(s, "N$1")
 	return strings.TrimSpace(spaces.ReplaceAllString(s, " "))
 }
 

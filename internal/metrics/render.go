@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/autobuild-sh/autobuild/internal/textwrap"
@@ -16,6 +17,9 @@ const (
 	MinWidth = 40
 	MaxWidth = 100
 )
+
+// maxBar is the longest bar of the failure types' chart.
+const maxBar = 40
 
 // maxRows bounds the phases and runs tables in text (--json has them all).
 const maxRows = 10
@@ -74,12 +78,15 @@ func (r *renderer) line(s string) {
 }
 
 // wrapped writes plain text wrapped at the width, later lines indented.
-func (r *renderer) wrapped(s string, indent int) {
+func (r *renderer) wrapped(s string, indent int) { r.styled(s, indent, lipgloss.NewStyle()) }
+
+// styled is wrapped with every line in one style.
+func (r *renderer) styled(s string, indent int, st lipgloss.Style) {
 	for i, l := range textwrap.Words(s, r.w, indent) {
 		if i > 0 {
 			l = strings.Repeat(" ", indent) + l
 		}
-		r.line(l)
+		r.line(st.Render(l))
 	}
 }
 
@@ -142,16 +149,20 @@ func (r *renderer) spark(rep Report) {
 	if rep.FailureRate != nil {
 		overall = Percent(*rep.FailureRate)
 	}
-	tail := fmt.Sprintf("  %s overall, %d of %d attempts failed", overall, rep.Failures, rep.Attempts-rep.Interrupted)
-	room := max(8, r.w-2-ansi.StringWidth(tail))
+	tail := fmt.Sprintf("%s overall, %d of %d attempts failed", overall, rep.Failures, rep.Attempts-rep.Interrupted)
+	room := r.w - 2
 	line := sparkline(values, room)
-	r.line("  " + r.st.spark.Render(line) + tail)
-	shown := min(len(values), room)
-	if shown < len(values) {
-		r.line(r.st.dim.Render(fmt.Sprintf("  the last %d of %d runs, oldest first", shown, len(values))))
+	if w := ansi.StringWidth(line); 2+w+2+ansi.StringWidth(tail) <= r.w {
+		r.line("  " + r.st.spark.Render(line) + "  " + tail)
 	} else {
-		r.line(r.st.dim.Render("  one mark per run, oldest first; ▁ none failed, █ all failed"))
+		r.line("  " + r.st.spark.Render(line))
+		r.wrapped("  "+tail, 2)
 	}
+	note := "one mark per run, oldest first; ▁ none failed, █ all failed"
+	if shown := min(len(values), room); shown < len(values) {
+		note = fmt.Sprintf("the last %d of %d runs, oldest first", shown, len(values))
+	}
+	r.styled("  "+note, 2, r.st.dim)
 }
 
 func (r *renderer) types(rep Report) {
@@ -166,7 +177,7 @@ func (r *renderer) types(rep Report) {
 	label = min(label, r.w/3)
 	for _, t := range rep.ByType {
 		nums := fmt.Sprintf(" %d  %s", t.Count, Percent(t.Share))
-		room := r.w - 2 - label - 2 - len(nums) - 1
+		room := min(maxBar, r.w-2-label-2-len(nums)-1)
 		name := ansi.Truncate(t.Type, label, "…")
 		r.line("  " + name + strings.Repeat(" ", label-ansi.StringWidth(name)) + "  " +
 			r.st.bar.Render(bar(t.Count, most, room)) + nums)
@@ -256,7 +267,7 @@ func (r *renderer) runs(rep Report) {
 			strconv.Itoa(run.Sessions), strconv.Itoa(run.Attempts), strconv.Itoa(run.Failures),
 			Tokens(float64(run.Tokens)), USD(run.CostUSD)})
 	}
-	for _, l := range table([]column{{title: "STARTED"}, {title: "PLAN", flex: true, drop: 3}, {title: "STATUS"},
+	for _, l := range table([]column{{title: "STARTED"}, {title: "PLAN", flex: true, drop: 3}, {title: "STATUS", flex: true},
 		{title: "SESSIONS", right: true, drop: 4}, {title: "ATTEMPTS", right: true}, {title: "FAILED", right: true},
 		{title: "TOKENS", right: true, drop: 2}, {title: "COST", right: true, drop: 1}}, rows, r.w) {
 		r.line(l)
@@ -270,7 +281,8 @@ func (r *renderer) failures(rep Report) {
 	if len(rep.TopFailures) == 0 {
 		return
 	}
-	r.section("Most frequent failures (numbers and paths set aside)")
+	r.section("Most frequent failures")
+	r.styled("  grouped with numbers, paths and hashes set aside", 2, r.st.dim)
 	for i, g := range rep.TopFailures {
 		if i == 5 {
 			break
