@@ -202,6 +202,7 @@ func (a *aggregator) fill(rep *Report) {
 	slices.SortFunc(rep.ByType, func(x, y TypeCount) int { return cmp.Or(y.Count-x.Count, cmp.Compare(x.Type, y.Type)) })
 	for _, s := range a.agents {
 		s.FailureRate = ratio(s.Failures, s.Attempts)
+		s.CostUSD = cents(s.CostUSD)
 		rep.ByAgent = append(rep.ByAgent, *s)
 	}
 	slices.SortFunc(rep.ByAgent, func(x, y AgentStats) int {
@@ -225,6 +226,7 @@ func (a *aggregator) fill(rep *Report) {
 	rep.Escalation.Rate = ratio(rep.Escalation.Escalated, rep.Escalation.PhaseRuns)
 
 	rep.Cost = a.rep.Cost
+	rep.Cost.TotalUSD = cents(rep.Cost.TotalUSD)
 	tokens := float64(rep.Cost.InputTokens + rep.Cost.OutputTokens)
 	rep.Cost.PerRunUSD, rep.Cost.PerRunTokens = per(rep.Cost.TotalUSD, len(a.usedRuns)), per(tokens, len(a.usedRuns))
 	rep.Cost.PerPhaseUSD, rep.Cost.PerPhaseTokens = per(rep.Cost.TotalUSD, len(a.usedPhases)), per(tokens, len(a.usedPhases))
@@ -232,6 +234,7 @@ func (a *aggregator) fill(rep *Report) {
 	for k, p := range a.phases {
 		p.Runs = len(a.phaseRuns[k])
 		p.FailureRate = ratio(p.Failures, p.Attempts)
+		p.CostUSD = cents(p.CostUSD)
 		rep.Phases = append(rep.Phases, *p)
 	}
 	slices.SortFunc(rep.Phases, func(x, y PhaseStats) int {
@@ -240,6 +243,7 @@ func (a *aggregator) fill(rep *Report) {
 	for _, r := range a.runs {
 		r.FailureRate = ratio(r.Failures, r.Attempts)
 		r.Sessions = len(a.runSess[r.RunID])
+		r.CostUSD = cents(r.CostUSD)
 		rep.RunList = append(rep.RunList, *r)
 	}
 	slices.SortFunc(rep.RunList, func(x, y RunStats) int {
@@ -256,6 +260,10 @@ func (a *aggregator) fill(rep *Report) {
 		rep.TopFailures = rep.TopFailures[:maxGroups]
 	}
 }
+
+// cents rounds a sum of dollars to a millionth, dropping the float noise of
+// the addition (0.30000000000000004).
+func cents(v float64) float64 { return math.Round(v*1e6) / 1e6 }
 
 func ratio(n, of int) *float64 {
 	if of == 0 {

@@ -80,7 +80,7 @@ func TestComputeAggregates(t *testing.T) {
 
 	require.Equal(t, []string{"2a", "1", "2b"}, phaseIDs(rep.Phases), "most failures first")
 	require.Equal(t, PhaseStats{Plan: "plan.md", Phase: "2a", Name: "Phase 2a", Runs: 2, Attempts: 5, Failures: 3,
-		FailureRate: f(0.6), Tokens: 3300, CostUSD: 0.30000000000000004}, rep.Phases[0])
+		FailureRate: f(0.6), Tokens: 3300, CostUSD: 0.3}, rep.Phases[0])
 
 	require.Len(t, rep.RunList, 3)
 	require.Equal(t, []string{"complete", "complete", "halted"},

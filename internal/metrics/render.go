@@ -208,7 +208,8 @@ func (r *renderer) rates(rep Report) {
 		row("Retry", "no retry ran")
 	}
 	if rt := rep.Reassignment; rt.Total > 0 {
-		row("Reassigned", fmt.Sprintf("%d of %d retries on another agent succeeded (%s)", rt.Succeeded, rt.Total, pct(rt.Rate)))
+		row("Reassigned", fmt.Sprintf("%d of %s on another agent succeeded (%s)", rt.Succeeded, plural(rt.Total, "retry"),
+			pct(rt.Rate)))
 	} else {
 		row("Reassigned", "no retry ran on another agent (give a second --agent to try one)")
 	}
