@@ -2,7 +2,6 @@ package history
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -44,13 +43,14 @@ func Note(recs []Record, end Record) string {
 // those in which it failed with type typ; of is how many runs were looked at.
 func failedRuns(recs []Record, plan, id, typ string) (n, of int, label string) {
 	var runs []string
-	hit := map[string]bool{}
+	seen, hit := map[string]bool{}, map[string]bool{}
 	for _, r := range recs {
 		if r.Kind != KindAttempt || r.PlanPath != plan || r.PhaseID != id {
 			continue
 		}
 		label = r.Label()
-		if !slices.Contains(runs, r.RunID) {
+		if !seen[r.RunID] {
+			seen[r.RunID] = true
 			runs = append(runs, r.RunID)
 		}
 		if r.Outcome == state.OutcomeFailed && r.FailureType == typ {
