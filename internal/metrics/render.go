@@ -46,8 +46,8 @@ func Render(rep Report, opt Options) string {
 	r.header(rep)
 	if rep.Attempts == 0 {
 		r.line("")
-		r.line("No attempts recorded yet" + r.scope(rep) + ". Every run appends to .autobuild/history.jsonl;")
-		r.line("run a plan (or autobuild demo) and ask again.")
+		r.wrapped("No attempts recorded yet"+r.scope(rep)+". Every run appends to .autobuild/history.jsonl: "+
+			"run a plan (or autobuild demo) and ask again.", 0)
 		r.warnings(rep)
 		return r.String()
 	}
@@ -110,8 +110,7 @@ func (r *renderer) scope(rep Report) string {
 }
 
 func (r *renderer) header(rep Report) {
-	title := "autobuild report" + r.scope(rep)
-	r.line(r.st.heading.Render(title))
+	r.styled("autobuild report"+r.scope(rep), 2, r.st.heading)
 	if rep.Attempts == 0 {
 		return
 	}

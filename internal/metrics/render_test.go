@@ -77,6 +77,9 @@ func TestAnEmptyHistorySaysWhatToDo(t *testing.T) {
 	got := Render(Compute(nil, Filter{}, t0), Options{Width: 80})
 	require.Contains(t, got, "No attempts recorded yet")
 	require.Contains(t, got, ".autobuild/history.jsonl")
+	got = Render(Compute(nil, Filter{Plans: []string{"docs/a/rather/long/path/to/the/plan.md"}}, t0), Options{Width: 40})
+	require.Contains(t, got, "docs/a/rather/long/path/to/the/plan.md", "the plan is named whole")
+	require.NotContains(t, got, "…", "wrapped, not cut")
 }
 
 func TestTextFromAgentsIsCleaned(t *testing.T) {
