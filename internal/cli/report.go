@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/colorprofile"
 	"github.com/spf13/cobra"
 
 	"github.com/autobuild-sh/autobuild/internal/engine"
@@ -76,7 +77,10 @@ completed attempt (emergency).`,
 					look = metrics.Mono
 				}
 			}
-			fmt.Fprint(s.Out, metrics.Render(rep, metrics.Options{Width: terminalWidth(s.Out), Look: look}))
+			// The colours are written as true colour; the writer brings
+			// them down to what the terminal supports.
+			out := colorprofile.NewWriter(s.Out, os.Environ())
+			fmt.Fprint(out, metrics.Render(rep, metrics.Options{Width: terminalWidth(s.Out), Look: look}))
 			return nil
 		},
 	}

@@ -124,7 +124,7 @@ func (r *renderer) header(rep Report) {
 
 func (r *renderer) alerts(rep Report) {
 	if len(rep.Alerts) == 0 {
-		r.line(r.st.good.Render("No alerts: failure rate at or under 20%, no failure type more than 5 times."))
+		r.styled("No alerts: failure rate at or under 20%, no failure type more than 5 times.", 0, r.st.good)
 		return
 	}
 	for _, a := range rep.Alerts {
