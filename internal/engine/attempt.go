@@ -196,11 +196,13 @@ func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req a
 		}
 	}
 	ev.ResultRequired = req.Agent.RequiresResult
+	var usage *state.Usage
 	if result, err := agent.ParseResult(res.Tail); err == nil {
 		ev.ResultFound = true
 		ev.ResultStatus = result.Status
 		ev.TasksTotal, ev.TasksCompleted = result.Tasks.Total, result.Tasks.Completed
 		commitMsg = result.CommitMessage
+		usage = result.Usage
 		if result.Error != nil {
 			ev.ResultErrorType, ev.ResultErrorMessage = result.Error.Type, result.Error.Message
 		}
@@ -217,6 +219,9 @@ func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req a
 	ev.FilesChanged = files
 	ev.Worktree = wt
 	r.rec.phase(p.ID, func(ps *state.Phase) {
+		if n := len(ps.Attempts); n > 0 && usage != nil {
+			ps.Attempts[n-1].Usage = usage
+		}
 		ps.Verification.AgentClaimed = claimed(ev)
 		if ev.TasksTotal > 0 {
 			ps.Tasks = state.Tasks{Total: ev.TasksTotal, Completed: ev.TasksCompleted}
