@@ -36,7 +36,7 @@ func readString(t *testing.T, path string) string {
 	return string(b)
 }
 
-// SPEC §4: the agent runs in the phase's worktree, on its branch, with the
+// docs/agents.md: the agent runs in the phase's worktree, on its branch, with the
 // prompt on stdin and in $AUTOBUILD_PROMPT_FILE and the AUTOBUILD_* variables;
 // the prompt holds the phase's section, the gates, the siblings and the rules.
 func TestAgentRunsInItsWorktreeWithPromptAndEnv(t *testing.T) {

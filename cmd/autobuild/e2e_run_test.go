@@ -333,7 +333,7 @@ func TestJSONOutputOfAHaltedRun(t *testing.T) {
 	require.NotContains(t, r.stdout, "AUTOBUILD HALTED", "no summary box on the JSON stream")
 }
 
-// Hand edits of phase files are documented recovery (SPEC §3): a phase file
+// Hand edits of phase files are documented recovery (docs/running.md): a phase file
 // set to pending, or deleted, makes --resume run that phase again, even
 // though its commit already landed; the other complete phases stay done.
 func TestHandEditedPhaseFilesRunAgain(t *testing.T) {

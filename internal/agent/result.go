@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// Result is the result object an agent may end its output with (SPEC §4).
+// Result is the result object an agent may end its output with (docs/agents.md).
 type Result struct {
 	PhaseID       string       `json:"phase_id"`
 	Status        string       `json:"status"`

@@ -30,7 +30,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/summary"
 )
 
-// runOptions are the run flags of SPEC §1.
+// runOptions are the run flags (README, "Using it").
 type runOptions struct {
 	planPath     string
 	commit       string

@@ -75,7 +75,7 @@ func printPlan(w io.Writer, pl *plan.Plan) {
 }
 
 // batchNote says how a batch's phases run: together, or in groups one after
-// another (the Parallel With rule of SPEC §3).
+// another (the Parallel With rule of docs/running.md).
 func batchNote(b plan.Batch) string {
 	if len(b.Phases) < 2 {
 		return ""

@@ -65,7 +65,7 @@ type Result struct {
 	CommitMode     string
 }
 
-// ExitCode maps the run's status to the process exit code of SPEC §1.
+// ExitCode maps the run's status to the process exit code of docs/exit-codes.md.
 func (r Result) ExitCode() int {
 	switch r.Status {
 	case state.RunComplete:

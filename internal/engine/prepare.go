@@ -11,7 +11,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
-// prepare decides between a new run and a resumed one (SPEC §3) and returns
+// prepare decides between a new run and a resumed one (docs/running.md) and returns
 // the run and the phases' states, written to disk.
 func prepare(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Store) (*state.Run, map[string]*state.Phase, error) {
 	existing, err := store.LoadRun()

@@ -38,7 +38,7 @@ func (p *Plan) Hash() string {
 	return hex.EncodeToString(sum[:])
 }
 
-// Batches returns the plan's topological layers (SPEC §3): a phase is in
+// Batches returns the plan's topological layers (docs/running.md): a phase is in
 // the first batch after all of its dependencies. Phases the plan marks done
 // are included; the engine skips them. Dependencies on unknown phases are
 // ignored, and phases caught in a cycle (a plan that failed validation)

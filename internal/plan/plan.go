@@ -97,7 +97,7 @@ type Gate struct {
 // GateKinds lists the gate kinds in the order gates run when detected.
 var GateKinds = []string{"build", "typecheck", "lint", "format", "test"}
 
-// Problem codes, used in Problem.Code; the failure types of SPEC §5 where
+// Problem codes, used in Problem.Code; the failure types of docs/failures.md where
 // one applies.
 const (
 	CodePlanInvalid        = "plan_invalid"
@@ -127,7 +127,7 @@ func (p Problem) String() string {
 }
 
 // Batch is one topological layer of the plan. Groups run one after another
-// in plan order; the phases of one group run concurrently (SPEC §3: phases of
+// in plan order; the phases of one group run concurrently (docs/running.md: phases of
 // a batch run together when the plan has no Parallel With column or when they
 // name each other there).
 type Batch struct {

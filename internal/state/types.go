@@ -12,7 +12,7 @@ const SchemaVersion = 1
 // RunStatus is the status of the run as a whole.
 type RunStatus string
 
-// Run statuses (SPEC §8).
+// Run statuses (docs/state.md).
 const (
 	RunRunning     RunStatus = "running"
 	RunComplete    RunStatus = "complete"
@@ -58,7 +58,7 @@ type Run struct {
 // PhaseStatus is the status of one phase in the run.
 type PhaseStatus string
 
-// Phase statuses (SPEC §8).
+// Phase statuses (docs/state.md).
 const (
 	PhasePending  PhaseStatus = "pending"
 	PhaseRunning  PhaseStatus = "running"

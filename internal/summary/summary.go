@@ -1,4 +1,4 @@
-// Package summary renders the boxed halt summary of SPEC §6 and the
+// Package summary renders the boxed halt summary of docs/running.md and the
 // completion summary from the state files alone, so the plain printer, the
 // TUI and `autobuild watch` all show the same text.
 package summary

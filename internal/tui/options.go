@@ -41,7 +41,7 @@ type Controller interface {
 	// Start begins a run in the background and returns its events; the
 	// channel is closed after the run's terminal event.
 	Start(ctx context.Context, mode StartMode) (<-chan event.Event, error)
-	// Interrupt asks the run for a graceful halt (SPEC §3, Ctrl-C); a
+	// Interrupt asks the run for a graceful halt (docs/running.md, Ctrl-C); a
 	// second call kills the phases at once. It is meant for the run the
 	// model started last, even one whose Start has not returned yet, or
 	// not even begun: the controller then stops that start (or the run as

@@ -8,7 +8,7 @@ import (
 )
 
 // renderSummary renders the halt or completion summary (the same text the
-// plain printer prints, SPEC §6) into the summary viewport. The viewport
+// plain printer prints, docs/running.md) into the summary viewport. The viewport
 // scrolls, so a summary taller than the screen loses no line.
 func (m *Model) renderSummary() {
 	if m.summaryIn == nil {
