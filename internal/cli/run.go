@@ -45,6 +45,7 @@ type runOptions struct {
 	json         bool
 	verbose      bool
 	scenario     string
+	allowEmpty   bool
 	flags        *pflag.FlagSet
 	// commands, when set, builds the resume and fresh command lines shown
 	// in the summary (the demo's differ from the command that was run).
@@ -68,10 +69,14 @@ func (o *runOptions) register(cmd *cobra.Command) {
 	f.BoolVar(&o.json, "json", false, "print one JSON event per line on stdout")
 	f.BoolVarP(&o.verbose, "verbose", "v", false, "with --no-tui: also print the agents' and gates' output lines")
 	f.StringVar(&o.scenario, "scenario", "", "scenario file for the simulated agent (--agent sim)")
+	f.BoolVar(&o.allowEmpty, "allow-empty-phases", false, "run phases that have no section or linked file from their table row alone (refused otherwise)")
 }
 
 // runPlan is `autobuild PLAN.md`: parse, configure, run, summarize.
 func runPlan(ctx context.Context, s Streams, o *runOptions) error {
+	if o.dryRun && o.json {
+		return printPlanJSON(s.Out, o.planPath)
+	}
 	pl, err := loadPlan(s, o.planPath)
 	if err != nil {
 		return err
@@ -79,6 +84,9 @@ func runPlan(ctx context.Context, s Streams, o *runOptions) error {
 	if o.dryRun {
 		printPlan(s.Out, pl)
 		return nil
+	}
+	if err := checkBodies(pl, o.allowEmpty); err != nil {
+		return err
 	}
 	cfg, err := o.engineConfig(pl)
 	if err != nil {

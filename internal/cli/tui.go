@@ -11,7 +11,9 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/engine"
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/printer"
+	"github.com/autobuild-sh/autobuild/internal/shell"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/tui"
 )
@@ -44,7 +46,7 @@ func runTUI(ctx context.Context, s Streams, o *runOptions, cfg engine.Config) er
 		Title: cfg.Plan.Title, PlanPath: cfg.Plan.Path, CommitMode: cfg.CommitMode, Agent: agentName,
 		Batches: tui.BatchesFromPlan(cfg.Plan.Batches()), Controller: ctrl, Context: ctx,
 		ResumeCommand: commandLine(o, "--resume"), FreshCommand: freshCommand(o, cfg.CommitMode), FixStep: o.fixStep,
-		StateDir: ".autobuild/", NoColor: os.Getenv("NO_COLOR") != "",
+		StateDir: ".autobuild/", NoColor: os.Getenv("NO_COLOR") != "", Notice: planNotice(cfg.Plan),
 	})
 	prog := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(s.In), tea.WithOutput(s.Out))
 	// Ctrl-C reaches the model as a key press (raw mode); a SIGTERM from
@@ -280,4 +282,17 @@ func (c *engineController) Snapshot() (*state.Snapshot, error) {
 		root = r
 	}
 	return state.Open(root).Snapshot()
+}
+
+// planNotice sums up the plan's warnings for the UI's first screen: they
+// were printed before the UI started, and its screen would hide them.
+func planNotice(pl *plan.Plan) string {
+	switch n := len(pl.Warnings); n {
+	case 0:
+		return ""
+	case 1:
+		return "Plan warning: " + pl.Warnings[0].String()
+	default:
+		return fmt.Sprintf("%d plan warnings (autobuild validate %s lists them); first: %s", n, shell.Quote(pl.Path), pl.Warnings[0].String())
+	}
 }

@@ -12,16 +12,22 @@ import (
 )
 
 func newValidate(s Streams) *cobra.Command {
-	return &cobra.Command{
+	var asJSON bool
+	cmd := &cobra.Command{
 		Use:   "validate PLAN.md",
 		Short: "Parse and check a plan and print its batches; run nothing",
 		Long: `Parse and check a plan: unknown dependencies, duplicate ids, cycles, metadata
 that contradicts the table, Parallel With naming a dependent. Every problem is
 printed as file:line: message and the exit status is 2; a valid plan prints its
-phases and batches and exits 0.`,
-		Example: "  autobuild validate docs/plan.md",
+phases and batches and exits 0. With --json, one JSON document on stdout (phases,
+dependencies, batches, gates, warnings and errors with their lines; see
+docs/plan-format.md), for editors and CI.`,
+		Example: "  autobuild validate docs/plan.md\n  autobuild validate --json docs/plan.md | jq .batches",
 		Args:    exactArgs(1, "validate takes one plan file"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if asJSON {
+				return printPlanJSON(s.Out, args[0])
+			}
 			pl, err := loadPlan(s, args[0])
 			if err != nil {
 				return err
@@ -30,6 +36,8 @@ phases and batches and exits 0.`,
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the plan as one JSON document (for editors and CI)")
+	return cmd
 }
 
 // printPlan prints the phases batch by batch: what validate and --dry-run show.

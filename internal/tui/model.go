@@ -132,6 +132,7 @@ func New(o Options) *Model {
 	if m.now == nil {
 		m.now = time.Now
 	}
+	m.notice = o.Notice
 	if m.ctx == nil {
 		m.ctx = context.Background()
 	}

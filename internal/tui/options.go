@@ -122,4 +122,7 @@ type Options struct {
 	// NoColor renders without colors (NO_COLOR); the model also drops colors
 	// when the terminal's color profile has none.
 	NoColor bool
+	// Notice is shown in the footer from the first frame, until a key is
+	// pressed: the plan's warnings, which the screen would otherwise hide.
+	Notice string
 }

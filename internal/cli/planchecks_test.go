@@ -1,0 +1,91 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/engine"
+	"github.com/autobuild-sh/autobuild/internal/plan"
+)
+
+// A phase with no section and no linked file would run with an empty
+// prompt: the run is refused, before anything else, with the list and the
+// ways out.
+func TestRunRefusesPhasesWithoutBody(t *testing.T) {
+	t.Parallel()
+	code, out, errOut := run(t, plans+"/warnings.md", "--commit=auto", "--agent", "sim", "--no-tui")
+	require.Equal(t, engine.ExitUsage, code, errOut)
+	require.Empty(t, out)
+	require.Contains(t, errOut, "1 phase(s) have no body, so their agents would be told nothing but a name:\n"+
+		"  Phase 5: Polish (../../testdata/plans/warnings.md:7)\n")
+	require.Contains(t, errOut, "## Phase 5: …")
+	require.Contains(t, errOut, "--allow-empty-phases")
+}
+
+// --allow-empty-phases runs them from their table row, and the prompt says
+// the row is all there is.
+func TestAllowEmptyPhasesWritesRowBody(t *testing.T) {
+	t.Parallel()
+	pl, err := plan.ParseFile(plans + "/warnings.md")
+	require.NoError(t, err)
+	require.Error(t, checkBodies(pl, false))
+	require.NoError(t, checkBodies(pl, true))
+	body := pl.Phase("5").Body
+	require.True(t, strings.HasPrefix(body, "## Phase 5: Polish\n\nThis phase has no section of its own in the plan"), body)
+	require.Contains(t, body, "- Depends on: Phase 2: Build\n")
+	require.Empty(t, pl.Bodiless())
+	require.NoError(t, checkBodies(pl, false), "once filled, nothing is refused")
+}
+
+// validate --json prints one document whatever the plan's state; its
+// fields are the documented ones.
+func TestValidateJSON(t *testing.T) {
+	t.Parallel()
+	code, out, errOut := run(t, "validate", "--json", plans+"/real/ledger.md")
+	require.Equal(t, 0, code, errOut)
+	require.Empty(t, errOut)
+	var doc map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &doc))
+	require.Equal(t, float64(1), doc["version"])
+	require.Equal(t, true, doc["valid"])
+	require.Len(t, doc["phases"], 8)
+	f4 := doc["phases"].([]any)[3].(map[string]any)
+	require.Equal(t, map[string]any{
+		"id": "f4", "display_id": "F4", "name": "Invoice engine", "line": float64(10), "section_line": float64(31),
+		"body_file": "", "depends_on": []any{"f1", "f2", "f3"}, "parallel_with": []any{}, "estimate": "",
+		"status": "open", "will_run": true, "has_body": true, "tasks": float64(2), "tasks_done": float64(1), "files": []any{},
+	}, f4)
+	batches := doc["batches"].([]any)
+	require.Len(t, batches, 5)
+	require.Equal(t, map[string]any{"index": float64(3), "phases": []any{"f4", "f5"}, "groups": []any{[]any{"f4"}, []any{"f5"}}}, batches[2])
+	require.Equal(t, []any{}, doc["errors"])
+
+	// Invalid: the document still comes, with the errors and their lines,
+	// and the exit status says invalid.
+	code, out, _ = run(t, "validate", "--json", plans+"/real/template.md")
+	require.Equal(t, engine.ExitUsage, code)
+	require.NoError(t, json.Unmarshal([]byte(out), &doc))
+	require.Equal(t, false, doc["valid"])
+	errs := doc["errors"].([]any)
+	require.Len(t, errs, 1)
+	require.Equal(t, float64(6), errs[0].(map[string]any)["line"])
+	require.Contains(t, errs[0].(map[string]any)["message"], "inside a code fence")
+
+	// Warnings, with lines; --dry-run --json is the same document.
+	code, out, _ = run(t, plans+"/warnings.md", "--dry-run", "--json")
+	require.Equal(t, 0, code)
+	require.NoError(t, json.Unmarshal([]byte(out), &doc))
+	warns := doc["warnings"].([]any)
+	require.Len(t, warns, 2)
+	require.Equal(t, float64(7), warns[0].(map[string]any)["line"])
+	require.Equal(t, false, doc["phases"].([]any)[2].(map[string]any)["has_body"])
+
+	// A file that is not there is an error without a document.
+	code, out, errOut = run(t, "validate", "--json", plans+"/nope.md")
+	require.Equal(t, engine.ExitUsage, code)
+	require.Empty(t, out)
+	require.Contains(t, errOut, "nope.md")
+}
