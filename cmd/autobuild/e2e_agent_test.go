@@ -246,7 +246,7 @@ func TestDetectedGateWithMissingToolIsNotRun(t *testing.T) {
 	cmd.Env = append(cmd.Env, "PATH="+bin)
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, string(out))
-	require.Contains(t, string(out), "PHASE 1 GATE build NOT RUN (tool missing) - go build ./...")
+	require.Contains(t, string(out), "PHASE 1 GATE build NOT RUN (tool missing) - go build -o /dev/null ./...")
 	require.Contains(t, string(out), "PHASE 1 COMPLETE")
 
 	p := loadPhase(t, repo, "1")
