@@ -227,13 +227,13 @@ func TestMainStatus(t *testing.T) {
 
 	for _, d := range []string{dir, sub} {
 		code, out, errOut := run(t, "status", d)
-		require.Equal(t, 0, code, errOut)
+		require.Equal(t, engine.ExitHalted, code, "the sample run halted: status exits with its code")
 		require.Equal(t, sampleStatusIn(dir), out, "from %s", d)
 		require.Empty(t, errOut)
 	}
 
 	code, out, errOut := run(t, "status", "--json", sub)
-	require.Equal(t, 0, code, errOut)
+	require.Equal(t, engine.ExitHalted, code, errOut)
 	require.True(t, json.Valid([]byte(out)), out)
 	var got state.Snapshot
 	dec := json.NewDecoder(strings.NewReader(out))

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -9,6 +11,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/engine"
 	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
 // A phase with no section and no linked file would run with an empty
@@ -88,4 +91,34 @@ func TestValidateJSON(t *testing.T) {
 	require.Equal(t, engine.ExitUsage, code)
 	require.Empty(t, out)
 	require.Contains(t, errOut, "nope.md")
+}
+
+// status exits with the run's own code, so a script can tell a halted run
+// from a complete one.
+func TestStatusExitCode(t *testing.T) {
+	t.Parallel()
+	gone := 1 << 22 // above the default pid_max: no such process
+	for _, tt := range []struct {
+		run  state.Run
+		want int
+	}{
+		{state.Run{Status: state.RunComplete}, 0},
+		{state.Run{Status: state.RunRunning, PID: os.Getpid()}, 0},
+		{state.Run{Status: state.RunRunning, PID: gone}, engine.ExitInterrupted},
+		{state.Run{Status: state.RunHalted}, engine.ExitHalted},
+		{state.Run{Status: state.RunInterrupted}, engine.ExitInterrupted},
+	} {
+		require.Equal(t, tt.want, statusExitCode(&tt.run), "%+v", tt.run)
+	}
+}
+
+// A plan without an H1 is titled by its file name once; one batch is "1
+// batch".
+func TestValidateSingular(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "one.md")
+	require.NoError(t, os.WriteFile(path, []byte("| Phase | Depends On |\n|--|--|\n| 1 | - |\n\n## Phase 1: x\nhi\n"), 0o644))
+	code, out, errOut := run(t, "validate", path)
+	require.Equal(t, 0, code, errOut)
+	require.True(t, strings.HasPrefix(out, path+"\n1 phase in 1 batch; "), out)
 }

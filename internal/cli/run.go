@@ -88,6 +88,10 @@ func runPlan(ctx context.Context, s Streams, o *runOptions) error {
 	if err := checkBodies(pl, o.allowEmpty); err != nil {
 		return err
 	}
+	if done := alreadyComplete(pl, o); done != "" {
+		fmt.Fprintln(s.Out, done)
+		return nil
+	}
 	cfg, err := o.engineConfig(pl)
 	if err != nil {
 		return err

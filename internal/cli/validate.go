@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -43,8 +44,13 @@ docs/plan-format.md), for editors and CI.`,
 // printPlan prints the phases batch by batch: what validate and --dry-run show.
 func printPlan(w io.Writer, pl *plan.Plan) {
 	batches := pl.Batches()
-	fmt.Fprintf(w, "%s (%s)\n", pl.Title, pl.Path)
-	fmt.Fprintf(w, "%d phases in %d batches", len(pl.Phases), len(batches))
+	if pl.Title == filepath.Base(pl.Path) {
+		// A plan without an H1 is titled by its file name: say it once.
+		fmt.Fprintln(w, pl.Path)
+	} else {
+		fmt.Fprintf(w, "%s (%s)\n", pl.Title, pl.Path)
+	}
+	fmt.Fprintf(w, "%s in %s", plural(len(pl.Phases), "phase"), plural(len(batches), "batch"))
 	if len(pl.Gates) > 0 {
 		var kinds []string
 		for _, g := range pl.Gates {
@@ -100,6 +106,17 @@ func batchNote(b plan.Batch) string {
 		groups = append(groups, strings.Join(ids, "+"))
 	}
 	return " (one after another: " + strings.Join(groups, " then ") + ")"
+}
+
+// plural is "1 batch", "2 batches", "3 phases".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if strings.HasSuffix(noun, "ch") || strings.HasSuffix(noun, "s") {
+		return fmt.Sprintf("%d %ses", n, noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func displayIDs(pl *plan.Plan, ids []string) []string {

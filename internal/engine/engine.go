@@ -179,7 +179,7 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 	if dirty, err := repo.Dirty(ctx); err != nil {
 		return res, refused("checking the work tree: %w", err)
 	} else if len(dirty) > 0 {
-		return res, refused("%s:\n  %s", dirtyAdvice(store), joinMax(dirty, 10))
+		return res, refused("%s:\n  %s", untrackedAdvice(dirty, dirtyAdvice(store)), joinMax(dirty, 10))
 	}
 
 	st.at("preparing the run's state and worktrees in .autobuild/")
@@ -280,7 +280,7 @@ func finish(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 // a complete message-only run, or left by a run killed while it brought its
 // changes onto the branch at the end (message-only, single).
 func dirtyAdvice(store *state.Store) string {
-	const plain = "the work tree has uncommitted changes; commit or stash them first, so autobuild's commits contain only its own work"
+	const plain = "the work tree has uncommitted changes; commit them or put them aside with git stash -u (plain git stash leaves untracked files), so autobuild's commits contain only its own work"
 	run, err := store.LoadRun()
 	if err != nil || run.CommitMode == CommitAuto {
 		return plain
