@@ -62,7 +62,7 @@ func TestMainUsageErrors(t *testing.T) {
 		{[]string{"validate", "a.md", "b.md"}, "validate takes one plan file (got 2 arguments)"},
 		{[]string{"validate", missing}, "autobuild: read plan: open " + missing},
 		{[]string{"status", "a", "b"}, "autobuild: accepts at most 1 arg(s), received 2\n"},
-		{[]string{"no-such-command"}, "autobuild: read plan: open no-such-command"},
+		{[]string{"no-such-command"}, "autobuild: unknown command \"no-such-command\", and there is no plan file of that name"},
 	}
 	for _, tt := range tests {
 		code, out, errOut := run(t, tt.args...)

@@ -122,3 +122,65 @@ func TestValidateSingular(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	require.True(t, strings.HasPrefix(out, path+"\n1 phase in 1 batch; "), out)
 }
+
+// A mistyped subcommand gets a suggestion, not "no such file"; a file of
+// that name is a plan and wins.
+func TestMistypedSubcommand(t *testing.T) {
+	t.Parallel()
+	code, out, errOut := run(t, "stauts")
+	require.Equal(t, engine.ExitUsage, code)
+	require.Empty(t, out)
+	require.Equal(t, "autobuild: unknown command \"stauts\": did you mean status? (a plan is a markdown file: autobuild PLAN.md; see autobuild --help)\n", errOut)
+
+	code, _, errOut = run(t, "valdate", "plan.md")
+	require.Equal(t, engine.ExitUsage, code)
+	require.Contains(t, errOut, "did you mean validate?")
+
+	code, _, errOut = run(t, "frobnicate")
+	require.Equal(t, engine.ExitUsage, code)
+	require.Contains(t, errOut, "unknown command \"frobnicate\", and there is no plan file of that name")
+
+	// A plan file named like a command is a plan.
+	dir := t.TempDir()
+	path := filepath.Join(dir, "stauts")
+	require.NoError(t, os.WriteFile(path, []byte("| Phase | Depends On |\n|--|--|\n| 1 | - |\n\n## Phase 1: x\nhi\n"), 0o644))
+	require.NoError(t, mistypedCommand(newRoot(Streams{}), path))
+}
+
+func TestVersionSubcommand(t *testing.T) {
+	t.Parallel()
+	code, out, errOut := run(t, "version")
+	require.Equal(t, 0, code, errOut)
+	require.Equal(t, "autobuild version "+version()+"\n", out)
+}
+
+// Shell completion offers the plan's markdown files, the commit modes and
+// the agent presets.
+func TestCompletion(t *testing.T) {
+	t.Parallel()
+	code, out, _ := run(t, "__complete", "--commit", "")
+	require.Equal(t, 0, code)
+	require.Equal(t, "auto\ta commit per phase\nmessage-only\tchanges left uncommitted, plus commits.sh\nsingle\tone commit at the end\n:4\n", out)
+
+	_, out, _ = run(t, "__complete", "plan.md", "--agent", "")
+	require.True(t, strings.HasPrefix(out, "claude\ncodex\naider\ngemini\nsim\tthe built-in simulated agent\n:0\n"), out)
+
+	_, out, _ = run(t, "__complete", "")
+	require.Contains(t, out, "status\t")
+	require.Contains(t, out, "\nmd\nmarkdown\n:8\n", "markdown files (directive FilterFileExt)")
+
+	_, out, _ = run(t, "__complete", "validate", "")
+	require.True(t, strings.HasSuffix(out, "md\nmarkdown\n:8\n"), out)
+	_, out, _ = run(t, "__complete", "status", "")
+	require.True(t, strings.HasSuffix(out, ":16\n"), "directories only: %s", out)
+}
+
+func TestMaxParallelRefusesLessThanOne(t *testing.T) {
+	t.Parallel()
+	for _, n := range []string{"0", "-1"} {
+		code, out, errOut := run(t, plans+"/minimal.md", "--max-parallel", n, "--commit=auto", "--agent", "sim")
+		require.Equal(t, engine.ExitUsage, code)
+		require.Empty(t, out)
+		require.Contains(t, errOut, "--max-parallel "+n+": at least 1 phase must be able to run")
+	}
+}

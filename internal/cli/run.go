@@ -47,6 +47,9 @@ type runOptions struct {
 	scenario     string
 	allowEmpty   bool
 	flags        *pflag.FlagSet
+	// identityNote, set by engineConfig, says that commits will carry
+	// autobuild's fallback identity (git has none here).
+	identityNote string
 	// commands, when set, builds the resume and fresh command lines shown
 	// in the summary (the demo's differ from the command that was run).
 	commands func(mode string) string
@@ -74,6 +77,9 @@ func (o *runOptions) register(cmd *cobra.Command) {
 
 // runPlan is `autobuild PLAN.md`: parse, configure, run, summarize.
 func runPlan(ctx context.Context, s Streams, o *runOptions) error {
+	if o.flags != nil && o.flags.Changed("max-parallel") && o.maxParallel < 1 {
+		return usageErr("--max-parallel %d: at least 1 phase must be able to run; leave the flag out for the default (the number of CPUs, at least 2)", o.maxParallel)
+	}
 	if o.dryRun && o.json {
 		return printPlanJSON(s.Out, o.planPath)
 	}
@@ -95,6 +101,9 @@ func runPlan(ctx context.Context, s Streams, o *runOptions) error {
 	cfg, err := o.engineConfig(pl)
 	if err != nil {
 		return err
+	}
+	if o.identityNote != "" {
+		fmt.Fprintln(s.Err, "autobuild: warning: "+o.identityNote)
 	}
 	if o.json {
 		return runHeadless(ctx, s, o, cfg, printer.NewJSON(s.Out).Print, false)
@@ -137,6 +146,9 @@ func (o *runOptions) engineConfig(pl *plan.Plan) (engine.Config, error) {
 	root := wd
 	if repo, err := gitx.Open(context.Background(), wd); err == nil {
 		root = repo.Root()
+		if o.commit != "message-only" {
+			o.identityNote = repo.IdentityNote()
+		}
 	}
 	fc, err := config.Load(root)
 	if err != nil {

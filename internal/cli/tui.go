@@ -46,7 +46,7 @@ func runTUI(ctx context.Context, s Streams, o *runOptions, cfg engine.Config) er
 		Title: cfg.Plan.Title, PlanPath: cfg.Plan.Path, CommitMode: cfg.CommitMode, Agent: agentName,
 		Batches: tui.BatchesFromPlan(cfg.Plan.Batches()), Controller: ctrl, Context: ctx,
 		ResumeCommand: commandLine(o, "--resume"), FreshCommand: freshCommand(o, cfg.CommitMode), FixStep: o.fixStep,
-		StateDir: ".autobuild/", NoColor: os.Getenv("NO_COLOR") != "", Notice: planNotice(cfg.Plan),
+		StateDir: ".autobuild/", NoColor: os.Getenv("NO_COLOR") != "", Notice: startNotice(cfg.Plan, o.identityNote),
 	})
 	prog := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(s.In), tea.WithOutput(s.Out))
 	// Ctrl-C reaches the model as a key press (raw mode); a SIGTERM from
@@ -282,6 +282,15 @@ func (c *engineController) Snapshot() (*state.Snapshot, error) {
 		root = r
 	}
 	return state.Open(root).Snapshot()
+}
+
+// startNotice is the first screen's notice: the identity warning, which
+// matters most, else the plan's warnings.
+func startNotice(pl *plan.Plan, identityNote string) string {
+	if identityNote != "" {
+		return "Warning: " + identityNote
+	}
+	return planNotice(pl)
 }
 
 // planNotice sums up the plan's warnings for the UI's first screen: they
