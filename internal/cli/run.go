@@ -239,6 +239,16 @@ func runHeadless(ctx context.Context, s Streams, o *runOptions, cfg engine.Confi
 	bus := event.NewBus()
 	sub := bus.Subscribe(1 << 16)
 	cfg.Sink = bus
+	if box {
+		// Plain lines: a phase that runs long and quietly still gets a
+		// line every HeartbeatEvery, so a CI job never looks hung.
+		hb := &printer.Heartbeat{W: s.Out}
+		print = hb.Wrap(print)
+		tick := time.NewTicker(heartbeatEvery())
+		hbCtx, stopBeats := context.WithCancel(ctx)
+		defer func() { stopBeats(); tick.Stop() }()
+		go hb.Run(hbCtx, tick.C)
+	}
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
@@ -261,6 +271,15 @@ func runHeadless(ctx context.Context, s Streams, o *runOptions, cfg engine.Confi
 		fmt.Fprintln(s.Err, "autobuild: "+err.Error())
 	}
 	return &exitError{code: res.ExitCode()}
+}
+
+// heartbeatEvery is printer.HeartbeatEvery, or $AUTOBUILD_HEARTBEAT (a Go
+// duration such as 10s) when it is set.
+func heartbeatEvery() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("AUTOBUILD_HEARTBEAT")); err == nil && d > 0 {
+		return d
+	}
+	return printer.HeartbeatEvery
 }
 
 // renderSummary renders the halt or completion summary from the state files.
