@@ -50,6 +50,10 @@ type runOptions struct {
 	// identityNote, set by engineConfig, says that commits will carry
 	// autobuild's fallback identity (git has none here).
 	identityNote string
+	// runMode is the commit mode the run will use: the flag's or the
+	// file's, else (--fresh or a resume without --commit) the previous
+	// run's, for the UI's header and the commands it shows.
+	runMode string
 	// commands, when set, builds the resume and fresh command lines shown
 	// in the summary (the demo's differ from the command that was run).
 	commands func(mode string) string
@@ -164,6 +168,10 @@ func (o *runOptions) engineConfig(pl *plan.Plan) (engine.Config, error) {
 		// The file's mode applies to new runs only; a resumed run keeps the
 		// mode it was started with.
 		cfg.CommitMode = fc.Commit
+	}
+	o.runMode = cfg.CommitMode
+	if prev := previousRun(root); o.runMode == "" && prev != nil {
+		o.runMode = prev.CommitMode
 	}
 	if o.maxParallel > 0 {
 		cfg.MaxParallel = o.maxParallel

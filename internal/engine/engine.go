@@ -208,6 +208,7 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 		r.Status = state.RunRunning
 		r.PID = os.Getpid()
 		r.HaltReason = ""
+		startSession(r, cfg.Now().UTC())
 		r.Finished = nil
 	})
 	rec.emit(event.Event{Kind: event.RunStarted, Line: fmt.Sprintf("%s: %d phases, commit=%s, agent %s",
@@ -267,7 +268,8 @@ func finish(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 	if kind == "" {
 		kind = event.RunHalted
 	}
-	rec.emit(event.Event{Kind: kind, Line: reason, DurationSeconds: now.Sub(run.Started).Seconds()})
+	wall := rec.runCopy()
+	rec.emit(event.Event{Kind: kind, Line: reason, DurationSeconds: wall.WallSeconds()})
 	res.Status, res.Reason = status, reason
 	if err := rec.failed(); err != nil {
 		return res, fmt.Errorf("the run's state could not be written completely: %w", err)

@@ -53,6 +53,25 @@ type Run struct {
 	Started    time.Time  `json:"started"`
 	Updated    time.Time  `json:"updated"`
 	Finished   *time.Time `json:"finished,omitempty"`
+	// SessionStarted is when the latest start or resume began, and
+	// ActiveSeconds the time spent running in the sessions that ended
+	// before it: the wall time, without the time spent halted between
+	// sessions.
+	SessionStarted *time.Time `json:"session_started,omitempty"`
+	ActiveSeconds  float64    `json:"active_seconds,omitempty"`
+}
+
+// WallSeconds is how long the run has run: its sessions' time, halted time
+// between them excluded. A run from before sessions were recorded counts
+// from its first start.
+func (r *Run) WallSeconds() float64 {
+	if r.Finished == nil {
+		return 0
+	}
+	if r.SessionStarted == nil {
+		return r.Finished.Sub(r.Started).Seconds()
+	}
+	return r.ActiveSeconds + max(0, r.Finished.Sub(*r.SessionStarted).Seconds())
 }
 
 // PhaseStatus is the status of one phase in the run.

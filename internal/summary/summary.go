@@ -165,7 +165,7 @@ func complete(in Input, width int) string {
 	b.blank()
 	elapsed := ""
 	if in.Run != nil && in.Run.Finished != nil {
-		elapsed = ", wall time " + Duration(in.Run.Finished.Sub(in.Run.Started).Seconds())
+		elapsed = ", wall time " + Duration(in.Run.WallSeconds())
 	}
 	b.text(fmt.Sprintf("%s, %s%s.", plural(len(in.Phases), "1 phase", fmt.Sprintf("%d phases", len(in.Phases))),
 		plural(commits, "1 commit", fmt.Sprintf("%d commits", commits)), elapsed), 0)

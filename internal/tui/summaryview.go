@@ -18,7 +18,7 @@ func (m *Model) renderSummary() {
 	m.lay.summaryWidth = w
 	// The text ends with a newline; kept, it would be a blank line that
 	// makes a summary that fits look scrollable.
-	m.summaryVP.SetContent(strings.TrimRight(summary.Render(*m.summaryIn, w), "\n"))
+	m.summaryVP.SetContent(strings.TrimRight(summary.Render(*m.summaryIn, w), "\n") + m.unbrokenCommands())
 }
 
 // failedRow returns the index of the phase `l` shows: the first failed
