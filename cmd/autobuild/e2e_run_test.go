@@ -165,13 +165,13 @@ func TestHaltSummaryAfterFailedRetry(t *testing.T) {
 
 	// status reads the same state.
 	st := autobuild(t, repo, "status")
-	require.Equal(t, 0, st.code, st.String())
+	require.Equal(t, 1, st.code, "status exits with the halted run's code\n%s", st)
 	require.Regexp(t, `2A\s+Api service\s+failed\s+2/2`, st.stdout)
 	require.Contains(t, st.stdout, "blocked by 2A")
 	require.Contains(t, st.stdout, "halted")
 
 	st = autobuild(t, t.TempDir(), "status", "--json", repo)
-	require.Equal(t, 0, st.code, st.String())
+	require.Equal(t, 1, st.code, st.String())
 	var snap state.Snapshot
 	require.NoError(t, json.Unmarshal([]byte(st.stdout), &snap), st.stdout)
 	require.Equal(t, state.RunHalted, snap.Run.Status)
@@ -505,7 +505,7 @@ func TestStatusContinueCommandWorksAsPrinted(t *testing.T) {
 
 	elsewhere := t.TempDir()
 	st := autobuild(t, elsewhere, "status", repo)
-	require.Equal(t, 0, st.code, st.String())
+	require.Equal(t, 1, st.code, "status exits with the halted run's code\n%s", st)
 	line := hintLine(t, st.stdout, "Continue it with: ")
 	line = strings.TrimSuffix(line, " (complete phases stay complete)")
 	require.NotContains(t, line, "--agent")

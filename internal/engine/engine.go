@@ -282,7 +282,7 @@ func finish(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 // a complete message-only run, or left by a run killed while it brought its
 // changes onto the branch at the end (message-only, single).
 func dirtyAdvice(store *state.Store) string {
-	const plain = "the work tree has uncommitted changes; commit them or put them aside with git stash -u (plain git stash leaves untracked files), so autobuild's commits contain only its own work"
+	const plain = plainDirtyAdvice
 	run, err := store.LoadRun()
 	if err != nil || run.CommitMode == CommitAuto {
 		return plain
