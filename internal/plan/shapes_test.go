@@ -229,3 +229,12 @@ func TestParallelYesAlone(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, [][][]string{{{"1"}}, {{"2", "4"}, {"3"}}}, batchIDs(p.Batches()))
 }
+
+// A phase the plan marks done needs no body: no warning, nothing bodiless.
+func TestDonePhaseNeedsNoBody(t *testing.T) {
+	t.Parallel()
+	p, err := Parse("p.md", []byte("| Phase | Depends On | Status |\n|---|---|---|\n| 1 | - | ✅ |\n| 2 | 1 | Waived |\n| 3 | 2 | ⬜ |\n\n## Phase 3: Last\nx\n"))
+	require.NoError(t, err)
+	require.Empty(t, p.Warnings)
+	require.Empty(t, p.Bodiless())
+}
