@@ -58,7 +58,7 @@ func BuildPrompt(in PromptInput) string {
 	}
 	w("\n\nYour working directory is a git worktree made for this phase; the phases it depends on are already done in it.\n\n")
 
-	w("## Your phase\n\nThe phase's section of the plan, verbatim:\n\n")
+	w("## Your phase\n\n%s\n\n", phaseSource(p))
 	writeFenced(&b, "markdown", p.Body)
 
 	writeGates(&b, in.Gates)
