@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,4 +109,45 @@ func TestNoTUIHeartbeat(t *testing.T) {
 	require.Equal(t, 0, r.code, r.String())
 	require.Regexp(t, `\] PHASE 1 RUNNING \d+s \(attempt 1/2\) - last output \d+s ago: thinking about 1\n`, r.stdout)
 	require.Regexp(t, `\] PHASE 2 RUNNING \d+s \(attempt 1/2\) - last output \d+s ago: thinking about 2\n`, r.stdout)
+}
+
+// validate --json, from the built binary: one document on stdout, nothing
+// on stderr, the exit status saying valid or not.
+func TestValidateJSONDocument(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "plan.md"), twoPhases)
+	r := autobuild(t, dir, "validate", "--json", "plan.md")
+	require.Equal(t, 0, r.code, r.String())
+	require.Empty(t, r.stderr)
+	var doc struct {
+		Version int  `json:"version"`
+		Valid   bool `json:"valid"`
+		Phases  []struct {
+			ID        string   `json:"id"`
+			DependsOn []string `json:"depends_on"`
+		} `json:"phases"`
+		Batches []struct {
+			Phases []string `json:"phases"`
+		} `json:"batches"`
+		Errors []struct {
+			Line    int    `json:"line"`
+			Message string `json:"message"`
+		} `json:"errors"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &doc), r.stdout)
+	require.Equal(t, 1, doc.Version)
+	require.True(t, doc.Valid)
+	require.Len(t, doc.Phases, 2)
+	require.Equal(t, []string{"1"}, doc.Phases[1].DependsOn)
+	require.Len(t, doc.Batches, 2)
+
+	writeFile(t, filepath.Join(dir, "bad.md"), strings.Replace(twoPhases, "| 2 | Two | 1 |", "| 2 | Two | 7 |", 1))
+	r = autobuild(t, dir, "validate", "--json", "bad.md")
+	require.Equal(t, 2, r.code, r.String())
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &doc), r.stdout)
+	require.False(t, doc.Valid)
+	require.Len(t, doc.Errors, 1)
+	require.Equal(t, 6, doc.Errors[0].Line)
+	require.Equal(t, `unknown dependency "7" in phase 2`, doc.Errors[0].Message)
 }
