@@ -181,7 +181,7 @@ func TestDirtyTreeIsRefused(t *testing.T) {
 	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", "true")
 	require.Equal(t, 3, r.code, r.String())
 	require.Contains(t, r.stderr, "uncommitted changes")
-	require.Contains(t, r.stderr, "commit or stash them first")
+	require.Contains(t, r.stderr, "git stash -u")
 	require.Contains(t, r.stderr, "README.md")
 	require.Equal(t, "M README.md", git(t, repo, "status", "--porcelain"), "the user's changes are left alone")
 }

@@ -46,14 +46,38 @@ func newStatus(s Streams) *cobra.Command {
 			if asJSON {
 				enc := json.NewEncoder(s.Out)
 				enc.SetIndent("", "  ")
-				return enc.Encode(snap)
+				if err := enc.Encode(snap); err != nil {
+					return err
+				}
+			} else {
+				printStatus(s.Out, snap, root)
 			}
-			printStatus(s.Out, snap, root)
+			if code := statusExitCode(snap.Run); code != 0 {
+				return &exitError{code: code}
+			}
 			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print run.json and every phase file as one JSON object")
 	return cmd
+}
+
+// statusExitCode is the exit code of the run as status reports it, the
+// one the run itself ended (or will end) with (docs/exit-codes.md): 0 for
+// a complete or still running run, 1 halted, 130 interrupted or stopped
+// (its process gone without a word).
+func statusExitCode(r *state.Run) int {
+	switch r.Status {
+	case state.RunHalted:
+		return engine.ExitHalted
+	case state.RunInterrupted:
+		return engine.ExitInterrupted
+	case state.RunRunning:
+		if r.PID > 0 && !processAlive(r.PID) {
+			return engine.ExitInterrupted
+		}
+	}
+	return 0
 }
 
 func printStatus(w io.Writer, snap *state.Snapshot, root string) {

@@ -66,7 +66,7 @@ type Result struct {
 	CommitMode     string
 }
 
-// ExitCode maps the run's status to the process exit code of SPEC §1.
+// ExitCode maps the run's status to the process exit code of docs/exit-codes.md.
 func (r Result) ExitCode() int {
 	switch r.Status {
 	case state.RunComplete:
@@ -180,7 +180,7 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 	if dirty, err := repo.Dirty(ctx); err != nil {
 		return res, refused("checking the work tree: %w", err)
 	} else if len(dirty) > 0 {
-		return res, refused("%s:\n  %s", dirtyAdvice(store), joinMax(dirty, 10))
+		return res, refused("%s:\n  %s", untrackedAdvice(dirty, dirtyAdvice(store)), joinMax(dirty, 10))
 	}
 
 	st.at("preparing the run's state and worktrees in .autobuild/")
@@ -210,6 +210,7 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 		r.Status = state.RunRunning
 		r.PID = os.Getpid()
 		r.HaltReason = ""
+		startSession(r, cfg.Now().UTC())
 		r.Finished = nil
 	})
 	rec.emit(event.Event{Kind: event.RunStarted, Line: fmt.Sprintf("%s: %d phases, commit=%s, agent %s",
@@ -269,7 +270,8 @@ func finish(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 	if kind == "" {
 		kind = event.RunHalted
 	}
-	rec.emit(event.Event{Kind: kind, Line: reason, DurationSeconds: now.Sub(run.Started).Seconds()})
+	wall := rec.runCopy()
+	rec.emit(event.Event{Kind: kind, Line: reason, DurationSeconds: wall.WallSeconds()})
 	res.Status, res.Reason = status, reason
 	if err := rec.failed(); err != nil {
 		return res, fmt.Errorf("the run's state could not be written completely: %w", err)
@@ -282,7 +284,7 @@ func finish(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 // a complete message-only run, or left by a run killed while it brought its
 // changes onto the branch at the end (message-only, single).
 func dirtyAdvice(store *state.Store) string {
-	const plain = "the work tree has uncommitted changes; commit or stash them first, so autobuild's commits contain only its own work"
+	const plain = plainDirtyAdvice
 	run, err := store.LoadRun()
 	if err != nil || run.CommitMode == CommitAuto {
 		return plain

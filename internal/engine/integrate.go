@@ -16,7 +16,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
-// Commit modes (SPEC §7).
+// Commit modes (docs/running.md).
 const (
 	CommitAuto        = "auto"
 	CommitMessageOnly = "message-only"

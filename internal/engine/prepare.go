@@ -11,7 +11,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
-// prepare decides between a new run and a resumed one (SPEC §3) and returns
+// prepare decides between a new run and a resumed one (docs/running.md) and returns
 // the run and the phases' states, written to disk.
 func prepare(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Store) (*state.Run, map[string]*state.Phase, error) {
 	existing, err := store.LoadRun()
@@ -72,7 +72,7 @@ func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 	}
 	now := cfg.Now().UTC()
 	run := &state.Run{
-		SchemaVersion: state.SchemaVersion, PlanPath: cfg.Plan.Path, PlanHash: cfg.Plan.Hash(),
+		SchemaVersion: state.SchemaVersion, PlanPath: recordedPlanPath(repo.Root(), cfg.Dir, cfg.Plan.Path), PlanHash: cfg.Plan.Hash(),
 		PlanTitle: cfg.Plan.Title, CommitMode: cfg.CommitMode, Agents: agentNames(cfg),
 		AgentSpecs: agentSpecs(cfg), Scenario: cfg.SimScenario,
 		Branch: branch, BaseCommit: base, IntegrationCommit: base, Status: state.RunRunning,
@@ -133,7 +133,7 @@ func resumeRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.S
 			return nil, nil, refused("writing phase state: %w", err)
 		}
 	}
-	run.PlanPath, run.PlanHash, run.PlanTitle, run.Agents = cfg.Plan.Path, cfg.Plan.Hash(), cfg.Plan.Title, agentNames(cfg)
+	run.PlanPath, run.PlanHash, run.PlanTitle, run.Agents = recordedPlanPath(repo.Root(), cfg.Dir, cfg.Plan.Path), cfg.Plan.Hash(), cfg.Plan.Title, agentNames(cfg)
 	run.AgentSpecs, run.Scenario = agentSpecs(cfg), cfg.SimScenario
 	return run, phases, nil
 }

@@ -1,4 +1,4 @@
-// Package gitx is every git operation of the engine (SPEC §3 and §7): the
+// Package gitx is every git operation of the engine (docs/running.md): the
 // repository checks before a run, the phases' worktrees and branches,
 // committing a phase's work, bringing it onto the run's line by cherry-pick,
 // and moving the user's branch. It shells out to the git binary so the

@@ -11,7 +11,7 @@ import (
 // DirName is the name of the state directory at the repository root.
 const DirName = ".autobuild"
 
-// Store reads and writes one repository's .autobuild/ directory (SPEC §8).
+// Store reads and writes one repository's .autobuild/ directory (docs/state.md).
 // It holds no open files and no cached state, so several Stores (or
 // processes, such as `autobuild watch`) may look at one directory at once;
 // the run's writer serializes itself with Lock.

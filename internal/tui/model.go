@@ -132,6 +132,7 @@ func New(o Options) *Model {
 	if m.now == nil {
 		m.now = time.Now
 	}
+	m.notice = o.Notice
 	if m.ctx == nil {
 		m.ctx = context.Background()
 	}
@@ -293,7 +294,14 @@ func (m *Model) handleSnapshot(msg snapshotMsg) {
 		// which counts from the run's first start: after `r`, the events
 		// only knew when the resumed part began.
 		if r := msg.snap.Run; r.Status == m.run.status && !r.Started.IsZero() && r.Finished != nil {
-			m.run.started, m.run.ended = r.Started, *r.Finished
+			// Time spent halted between sessions is not counted.
+			m.run.started = r.Finished.Add(-time.Duration(r.WallSeconds() * float64(time.Second)))
+			m.run.ended = *r.Finished
+		}
+		if m.run.commitMode == "" {
+			// A --fresh or resume without --commit keeps the run's mode:
+			// the header learns it from the state.
+			m.run.commitMode = msg.snap.Run.CommitMode
 		}
 		if m.run.status != "" && m.run.status != state.RunRunning {
 			// The terminal event is the truth about this process's run,
