@@ -12,6 +12,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/sanitize"
 	"github.com/autobuild-sh/autobuild/internal/shell"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -185,10 +186,13 @@ func (in *integrator) finish(ctx context.Context, title string, phases []*state.
 // a conventional message from the phase; both carry the phase trailer that
 // resume reconciles from.
 func commitMessage(p *plan.Phase, agentMsg string, files []string) string {
+	// The agent's message becomes the git subject, printed by git log, the
+	// status command and the printers: no escape sequence may survive.
+	agentMsg = sanitize.Text(agentMsg)
 	if strings.TrimSpace(agentMsg) != "" {
 		return strings.TrimRight(agentMsg, "\n") + "\n\n" + gitx.TrailerKey + ": " + p.ID + "\n"
 	}
-	return gitx.ConventionalMessage(gitx.MessageInput{PhaseID: p.ID, DisplayID: p.DisplayID, Name: p.Name, Files: files})
+	return sanitize.Text(gitx.ConventionalMessage(gitx.MessageInput{PhaseID: p.ID, DisplayID: p.DisplayID, Name: p.Name, Files: files}))
 }
 
 // singleMessage is the message of the one commit of --commit=single: the
@@ -210,7 +214,8 @@ func singleMessage(title string, phases []*state.Phase) string {
 	if trailers.Len() > 0 {
 		b.WriteString("\n" + trailers.String())
 	}
-	return b.String()
+	// The title and the names are the plan's.
+	return sanitize.Text(b.String())
 }
 
 // scriptStep is one phase's commit in commits.sh.
