@@ -46,3 +46,74 @@ printf '{"status":"complete","commit_message":"feat: ok\\u001b]52;c;ZWNobyBwd25l
 	requireClean(t, "status", st.stdout)
 	require.Contains(t, st.stdout, "feat: ok")
 }
+
+const safetyPlan = "# Safety\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: One\n\n## Quality Gates\n\n- test: `true`\n"
+
+// A .autobuild (or a directory under it) that is a symbolic link is refused
+// with exit 3, new run or --fresh, and what it points at is left untouched.
+func TestStateDirSymlinkIsRefusedAndItsTargetKept(t *testing.T) {
+	t.Parallel()
+	agent := agentScript(t, "echo hi > f.txt\n")
+	for _, c := range []struct{ name, link string }{
+		{"the state directory", ".autobuild"},
+		{"its worktrees", ".autobuild/worktrees"},
+		{"its logs", ".autobuild/logs"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			repo := newRepo(t, safetyPlan)
+			target := t.TempDir()
+			writeFile(t, filepath.Join(target, "precious.txt"), "keep me\n")
+			require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(repo, c.link)), 0o755))
+			require.NoError(t, os.Symlink(target, filepath.Join(repo, c.link)))
+			for _, args := range [][]string{
+				{"plan.md", "--commit=auto", "--no-tui", "--agent", agent},
+				{"plan.md", "--fresh", "--commit=auto", "--no-tui", "--agent", agent},
+			} {
+				res := autobuild(t, repo, args...)
+				require.Equal(t, 3, res.code, res.String())
+				require.Contains(t, res.stderr, "is a symbolic link", res.String())
+				entries, err := os.ReadDir(target)
+				require.NoError(t, err)
+				require.Len(t, entries, 1, "nothing written into the link's target, nothing deleted")
+				require.Equal(t, "keep me\n", readFileT(t, filepath.Join(target, "precious.txt")))
+			}
+		})
+	}
+}
+
+// An agent that makes .autobuild a symbolic link in its worktree does not
+// get it committed: the exclude rule matches a link, not only a directory.
+func TestAgentsAutobuildSymlinkIsNeverCommitted(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, safetyPlan)
+	target := t.TempDir()
+	agent := agentScript(t, "echo hi > f.txt\nln -s "+target+" .autobuild\n")
+	res := autobuild(t, repo, "plan.md", "--commit=auto", "--no-tui", "--agent", agent)
+	require.Equal(t, 0, res.code, res.String())
+	require.Empty(t, git(t, repo, "ls-tree", "-r", "--name-only", "HEAD", "--", ".autobuild"))
+	require.Equal(t, "hi", git(t, repo, "show", "HEAD:f.txt"))
+	fi, err := os.Lstat(filepath.Join(repo, ".autobuild"))
+	require.NoError(t, err)
+	require.True(t, fi.IsDir(), "the state directory is still autobuild's own")
+}
+
+// A repository that tracks .autobuild (a clone of one where someone
+// committed it) is refused: autobuild would write over the user's files.
+func TestTrackedStateDirIsRefused(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, safetyPlan)
+	writeFile(t, filepath.Join(repo, ".autobuild", "run.json"), "{}\n")
+	git(t, repo, "add", "-f", ".autobuild")
+	git(t, repo, "commit", "-qm", "oops")
+	res := autobuild(t, repo, "plan.md", "--commit=auto", "--no-tui", "--agent", "true")
+	require.Equal(t, 3, res.code, res.String())
+	require.Contains(t, res.stderr, "git tracks .autobuild")
+}
+
+func readFileT(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return string(b)
+}

@@ -164,8 +164,8 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 	store := state.Open(root)
 	res := Result{Root: root, StateDir: store.Dir()}
 
-	if err := repo.Exclude("/.autobuild/"); err != nil {
-		return res, refused("keeping .autobuild/ out of git: %w", err)
+	if err := checkStateDir(ctx, repo, store); err != nil {
+		return res, err
 	}
 	if err := store.Init(); err != nil {
 		return res, refused("creating %s: %w", store.Dir(), err)
