@@ -117,3 +117,23 @@ func readFileT(t *testing.T, path string) string {
 	require.NoError(t, err)
 	return string(b)
 }
+
+// The repository's hooks do not run for autobuild's git commands, its
+// commits on the user's branch included: a hanging post-commit hook would
+// otherwise stall the run outside any time limit and Ctrl-C.
+func TestRepositoryHooksDoNotRun(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, safetyPlan)
+	marker := filepath.Join(t.TempDir(), "hooks-ran")
+	for _, h := range []string{"post-commit", "prepare-commit-msg", "post-merge", "post-checkout", "reference-transaction", "pre-commit"} {
+		writeFile(t, filepath.Join(repo, ".git", "hooks", h), "#!/bin/sh\necho "+h+" >> "+marker+"\nsleep 3\n")
+		require.NoError(t, os.Chmod(filepath.Join(repo, ".git", "hooks", h), 0o755))
+	}
+	for _, mode := range []string{"auto", "single"} {
+		agent := agentScript(t, "echo "+mode+" > f.txt\n")
+		res := autobuild(t, repo, "plan.md", "--fresh", "--commit="+mode, "--no-tui", "--agent", agent)
+		require.Equal(t, 0, res.code, res.String())
+		_, err := os.Stat(marker)
+		require.ErrorIs(t, err, os.ErrNotExist, "no hook ran (%s)", mode)
+	}
+}
