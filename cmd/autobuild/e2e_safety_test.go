@@ -137,3 +137,34 @@ func TestRepositoryHooksDoNotRun(t *testing.T) {
 		require.ErrorIs(t, err, os.ErrNotExist, "no hook ran (%s)", mode)
 	}
 }
+
+// The user's own branches named autobuild/… survive a complete run, a
+// halted one and --fresh, unmerged commits included: the run deletes only
+// its own branches, which carry its run id.
+func TestUsersAutobuildBranchesAreNeverDeleted(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, safetyPlan)
+	mine := []string{"autobuild/integration", "autobuild/phase-1", "autobuild/my-work"}
+	for _, b := range mine {
+		git(t, repo, "branch", b)
+		git(t, repo, "commit", "-q", "--allow-empty", "-m", "unmerged on "+b) // on main, moved below
+		git(t, repo, "branch", "-f", b, "HEAD")
+		git(t, repo, "reset", "-q", "--hard", "HEAD~1")
+	}
+	fail := agentScript(t, "echo x > f.txt\nexit 1\n")
+	ok := agentScript(t, "echo y > f.txt\n")
+	for _, args := range [][]string{
+		{"plan.md", "--commit=auto", "--no-tui", "--agent", fail},
+		{"plan.md", "--fresh", "--commit=single", "--no-tui", "--agent", ok},
+		{"plan.md", "--fresh", "--commit=auto", "--no-tui", "--agent", ok},
+	} {
+		autobuild(t, repo, args...)
+		for _, b := range mine {
+			require.Equal(t, "unmerged on "+b, git(t, repo, "log", "-1", "--format=%s", b), "after %v", args)
+		}
+	}
+	require.Equal(t, 0, autobuild(t, repo, "plan.md", "--fresh", "--commit=auto", "--no-tui", "--agent", ok).code)
+	id := loadRun(t, repo).RunID
+	require.NotEmpty(t, id)
+	require.Empty(t, git(t, repo, "branch", "--list", "autobuild/"+id+"/*"), "the run's own branches are gone")
+}

@@ -133,7 +133,7 @@ func (r *phaseRunner) prepareWorktree(ctx context.Context, p *plan.Phase, req at
 		}
 	}
 	tip := r.integ.Tip()
-	if err := r.repo.AddWorktree(ctx, wt, branchFor(p.ID), tip); err != nil {
+	if err := r.repo.AddWorktree(ctx, wt, r.integ.refs.phase(p.ID), tip); err != nil {
 		return "", false, fmt.Errorf("creating the worktree of phase %s: %w", p.DisplayID, err)
 	}
 	r.integ.mu.Lock()
@@ -413,7 +413,7 @@ func (r *phaseRunner) complete(ctx context.Context, p *plan.Phase, req attemptRe
 		Commit: commit, Line: line})
 	// The worktree's work is on the run's line now; drop it and its branch.
 	_ = r.repo.RemoveWorktree(context.WithoutCancel(ctx), wt)
-	_ = r.repo.DeleteBranch(context.WithoutCancel(ctx), branchFor(p.ID))
+	_ = r.repo.DeleteBranch(context.WithoutCancel(ctx), r.integ.refs.phase(p.ID))
 	return attemptResult{Outcome: state.OutcomeComplete}
 }
 
@@ -592,4 +592,3 @@ func gatePlan(gs []gates.Gate) []plan.Gate {
 	return out
 }
 
-func branchFor(id string) string { return "autobuild/phase-" + state.FileID(id) }

@@ -249,7 +249,14 @@ func finish(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 			reason = "all phases complete; changes are uncommitted in the work tree, commit them with: sh .autobuild/commits.sh"
 		}
 		if err == nil {
-			_ = repo.CleanStale(ctx, store.WorktreesDir(), "autobuild/")
+			// The run's own branches only: autobuild/<run-id>/…, or for a
+			// run without an id its fixed names one by one.
+			refs := refsOf(run)
+			_ = repo.CleanStale(ctx, store.WorktreesDir(), refs.prefix())
+			if refs.id == "" {
+				_ = refs.deletePhaseBranches(ctx, repo, cfg.Plan)
+				_ = repo.DeleteBranch(ctx, refs.integration())
+			}
 		}
 	}
 	now := cfg.Now().UTC()

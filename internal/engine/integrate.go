@@ -24,11 +24,6 @@ const (
 	CommitSingle      = "single"
 )
 
-// integrationBranch is the run's line: completed phases are cherry-picked
-// onto it in completion order, in its own worktree. In auto mode the user's
-// branch is fast-forwarded to it after every phase.
-const integrationBranch = "autobuild/integration"
-
 // integrator brings completed phases onto the run's line, one at a time.
 type integrator struct {
 	repo    *gitx.Repo
@@ -36,6 +31,11 @@ type integrator struct {
 	mode    string
 	dir     string // the integration worktree
 	mainDir string // the user's work tree
+	// refs names the run's branches; refs.integration() is the run's line:
+	// completed phases are cherry-picked onto it in completion order, in
+	// its own worktree. In auto mode the user's branch is fast-forwarded to
+	// it after every phase.
+	refs runRefs
 
 	mu     sync.Mutex // guards the fields below and phaseRunner.bases
 	tip    string
@@ -53,7 +53,8 @@ type landedPhase struct {
 }
 
 func newIntegrator(repo *gitx.Repo, rec *recorder, mode, dir, mainDir, tip string) *integrator {
-	return &integrator{repo: repo, rec: rec, mode: mode, dir: dir, mainDir: mainDir, tip: tip, tips: []string{tip}}
+	return &integrator{repo: repo, rec: rec, mode: mode, dir: dir, mainDir: mainDir, tip: tip, tips: []string{tip},
+		refs: refsOf(rec.runCopy())}
 }
 
 // Tip returns the run's current integration commit.
@@ -155,7 +156,7 @@ func (in *integrator) conflictReport(ctx context.Context, p *plan.Phase, base, s
 func (in *integrator) finish(ctx context.Context, title string, phases []*state.Phase, scriptPath string) (string, error) {
 	switch in.mode {
 	case CommitSingle:
-		if err := in.repo.SquashMerge(ctx, in.mainDir, integrationBranch); err != nil {
+		if err := in.repo.SquashMerge(ctx, in.mainDir, in.refs.integration()); err != nil {
 			return "", fmt.Errorf("bringing the run's changes onto your branch: %w", err)
 		}
 		sha, _, err := in.repo.CommitAll(ctx, in.mainDir, singleMessage(title, phases))
@@ -169,7 +170,7 @@ func (in *integrator) finish(ctx context.Context, title string, phases []*state.
 		if err != nil {
 			return "", fmt.Errorf("writing the commands of %s: %w", scriptPath, err)
 		}
-		if err := in.repo.SquashMerge(ctx, in.mainDir, integrationBranch); err != nil {
+		if err := in.repo.SquashMerge(ctx, in.mainDir, in.refs.integration()); err != nil {
 			return "", fmt.Errorf("bringing the run's changes into your work tree: %w", err)
 		}
 		if err := in.repo.UnstageAll(ctx, in.mainDir); err != nil {
@@ -233,11 +234,11 @@ type scriptStep struct {
 // its phase's work and the last one leaves nothing uncommitted.
 func (in *integrator) commitsScript(ctx context.Context, phases []*state.Phase, patchDir string) (string, error) {
 	base := in.rec.runCopy().BaseCommit
-	shas, err := in.repo.Commits(ctx, base, integrationBranch)
+	shas, err := in.repo.Commits(ctx, base, in.refs.integration())
 	if err != nil {
 		return "", err
 	}
-	byPhase, err := in.repo.PhaseCommits(ctx, base, integrationBranch)
+	byPhase, err := in.repo.PhaseCommits(ctx, base, in.refs.integration())
 	if err != nil {
 		return "", err
 	}

@@ -29,11 +29,19 @@ func prepare(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Sto
 			// unless the command line names another.
 			cfg.CommitMode = existing.CommitMode
 		}
-		if err := cleanPhaseWorktrees(ctx, repo, store); err != nil {
+		// Only the branches the earlier run recorded are deleted: with its
+		// run.json unreadable, none are.
+		var old *runRefs
+		if existing != nil {
+			old = &runRefs{id: existing.RunID}
+		}
+		if err := cleanPhaseWorktrees(ctx, repo, store, old, cfg.Plan); err != nil {
 			return nil, nil, refused("removing the worktrees of the earlier run: %w", err)
 		}
 		_ = repo.RemoveWorktree(ctx, filepath.Join(store.WorktreesDir(), "integration"))
-		_ = repo.DeleteBranch(ctx, integrationBranch)
+		if old != nil {
+			_ = repo.DeleteBranch(ctx, old.integration())
+		}
 		if err := store.Remove(); err != nil {
 			return nil, nil, refused("removing %s: %w", store.Dir(), err)
 		}
@@ -56,12 +64,11 @@ func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 		return nil, nil, err
 	}
 	// A directory left without run.json (a crash before the first write)
-	// may still hold worktrees.
-	if err := cleanPhaseWorktrees(ctx, repo, store); err != nil {
+	// may still hold worktrees. Their branches are not known, so they stay.
+	if err := cleanPhaseWorktrees(ctx, repo, store, nil, cfg.Plan); err != nil {
 		return nil, nil, refused("removing stale worktrees: %w", err)
 	}
 	_ = repo.RemoveWorktree(ctx, filepath.Join(store.WorktreesDir(), "integration"))
-	_ = repo.DeleteBranch(ctx, integrationBranch)
 	base, err := repo.Head(ctx, "")
 	if err != nil {
 		return nil, nil, refused("%w", err)
@@ -72,7 +79,7 @@ func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 	}
 	now := cfg.Now().UTC()
 	run := &state.Run{
-		SchemaVersion: state.SchemaVersion, PlanPath: cfg.Plan.Path, PlanHash: cfg.Plan.Hash(),
+		SchemaVersion: state.SchemaVersion, RunID: newRunID(now), PlanPath: cfg.Plan.Path, PlanHash: cfg.Plan.Hash(),
 		PlanTitle: cfg.Plan.Title, CommitMode: cfg.CommitMode, Agents: agentNames(cfg),
 		AgentSpecs: agentSpecs(cfg), Scenario: cfg.SimScenario,
 		Branch: branch, BaseCommit: base, IntegrationCommit: base, Status: state.RunRunning,
@@ -105,7 +112,7 @@ func resumeRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.S
 	if err != nil {
 		return nil, nil, refused("%w", err)
 	}
-	if err := cleanPhaseWorktrees(ctx, repo, store); err != nil {
+	if err := cleanPhaseWorktrees(ctx, repo, store, &runRefs{id: run.RunID}, cfg.Plan); err != nil {
 		return nil, nil, refused("removing stale worktrees: %w", err)
 	}
 	phases := map[string]*state.Phase{}
@@ -154,9 +161,10 @@ func refreshFromPlan(ps *state.Phase, pl *plan.Plan, p *plan.Phase, batch int) {
 	}
 }
 
-// cleanPhaseWorktrees removes the phase worktrees and branches a stopped run
-// left behind; the integration worktree stays.
-func cleanPhaseWorktrees(ctx context.Context, repo *gitx.Repo, store *state.Store) error {
+// cleanPhaseWorktrees removes the phase worktrees a stopped run left behind
+// and, when refs is known, its phase branches; the integration worktree
+// stays.
+func cleanPhaseWorktrees(ctx context.Context, repo *gitx.Repo, store *state.Store, refs *runRefs, pl *plan.Plan) error {
 	entries, err := os.ReadDir(store.WorktreesDir())
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
@@ -170,16 +178,10 @@ func cleanPhaseWorktrees(ctx context.Context, repo *gitx.Repo, store *state.Stor
 		}
 	}
 	_ = repo.Prune(ctx)
-	branches, err := repo.Branches(ctx, "autobuild/phase-")
-	if err != nil {
-		return err
+	if refs == nil {
+		return nil
 	}
-	for _, b := range branches {
-		if err := repo.DeleteBranch(ctx, b); err != nil {
-			return err
-		}
-	}
-	return nil
+	return refs.deletePhaseBranches(ctx, repo, pl)
 }
 
 func checkCommitMode(mode string) error {

@@ -22,7 +22,10 @@ const (
 
 // Run is .autobuild/run.json.
 type Run struct {
-	SchemaVersion int      `json:"schema_version"`
+	SchemaVersion int `json:"schema_version"`
+	// RunID names the run's branches (autobuild/<run_id>/…): the run
+	// deletes only branches under it. Empty for runs started before ids.
+	RunID         string   `json:"run_id,omitempty"`
 	PlanPath      string   `json:"plan_path"`
 	PlanHash      string   `json:"plan_hash"`
 	PlanTitle     string   `json:"plan_title"`
