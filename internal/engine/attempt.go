@@ -591,4 +591,3 @@ func gatePlan(gs []gates.Gate) []plan.Gate {
 	}
 	return out
 }
-

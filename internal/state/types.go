@@ -22,10 +22,7 @@ const (
 
 // Run is .autobuild/run.json.
 type Run struct {
-	SchemaVersion int `json:"schema_version"`
-	// RunID names the run's branches (autobuild/<run_id>/…): the run
-	// deletes only branches under it. Empty for runs started before ids.
-	RunID         string   `json:"run_id,omitempty"`
+	SchemaVersion int      `json:"schema_version"`
 	PlanPath      string   `json:"plan_path"`
 	PlanHash      string   `json:"plan_hash"`
 	PlanTitle     string   `json:"plan_title"`
@@ -56,6 +53,10 @@ type Run struct {
 	Started    time.Time  `json:"started"`
 	Updated    time.Time  `json:"updated"`
 	Finished   *time.Time `json:"finished,omitempty"`
+
+	// RunID names the run's branches (autobuild/<run_id>/…): the run
+	// deletes only branches under it. Empty for runs started before ids.
+	RunID string `json:"run_id,omitempty"`
 }
 
 // PhaseStatus is the status of one phase in the run.
