@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -167,4 +168,99 @@ func TestUsersAutobuildBranchesAreNeverDeleted(t *testing.T) {
 	id := loadRun(t, repo).RunID
 	require.NotEmpty(t, id)
 	require.Empty(t, git(t, repo, "branch", "--list", "autobuild/"+id+"/*"), "the run's own branches are gone")
+}
+
+const twoSequential = "# Two\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n| 2 | 1 |\n\n## Phase 1: First\n\n## Phase 2: Second\n\n## Quality Gates\n\n- test: `true`\n"
+
+// userAgent is an agent whose phase 2 does, in the user's checkout, what a
+// person at another terminal might do mid-run (userAction, a shell
+// snippet run in the repository), then writes its own work.
+func userAgent(t *testing.T, userAction string) string {
+	return agentScript(t, `repo=$(dirname "$AUTOBUILD_PLAN")
+echo "$AUTOBUILD_PHASE_ID" >> "$repo/../calls"
+if [ "$AUTOBUILD_PHASE_ID" = 2 ]; then
+  (cd "$repo" && `+userAction+`)
+  printf 'one\ntwo\nphase two\n' > shared.txt
+else
+  printf 'one\ntwo\nthree\n' > shared.txt
+fi
+`)
+}
+
+// A detached HEAD is refused at start, with the command that makes a branch.
+func TestDetachedHeadIsRefused(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, safetyPlan)
+	git(t, repo, "checkout", "-q", "--detach")
+	res := autobuild(t, repo, "plan.md", "--commit=auto", "--no-tui", "--agent", "true")
+	require.Equal(t, 3, res.code, res.String())
+	require.Contains(t, res.stderr, "HEAD is detached")
+	require.Contains(t, res.stderr, "git switch -c")
+}
+
+// A user who switches branches mid-run gets a halt that says so, and the
+// other branch gets no phase commit.
+func TestSwitchedBranchMidRunHalts(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, twoSequential)
+	res := autobuild(t, repo, "plan.md", "--commit=auto", "--no-tui", "--agent", userAgent(t, "git switch -q -c elsewhere"))
+	require.Equal(t, 1, res.code, res.String())
+	require.Contains(t, res.stdout, "branch_changed", res.String())
+	require.Contains(t, res.stdout, "lands on branch main, but your checkout is on elsewhere", res.String())
+	require.Equal(t, map[string]int{"1": 1}, phaseCommits(t, repo), "phase 2 did not land on elsewhere")
+	require.Equal(t, "branch_changed", string(loadPhase(t, repo, "2").Error.Type))
+
+	res = autobuild(t, repo, "plan.md", "--resume", "--no-tui")
+	require.Equal(t, 3, res.code, "resuming on the other branch is refused: %s", res.String())
+	require.Contains(t, res.stderr, "git switch main")
+	git(t, repo, "switch", "-q", "main")
+	res = autobuild(t, repo, "plan.md", "--resume", "--no-tui", "--agent", agentScript(t, "echo done > two.txt\n"))
+	require.Equal(t, 0, res.code, res.String())
+	require.Equal(t, map[string]int{"1": 1, "2": 1}, phaseCommits(t, repo))
+}
+
+// The user's own commit mid-run on other files: the phase lands on top of
+// it, nothing is re-run, the run completes.
+func TestUsersCommitMidRunLandsOnTop(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, twoSequential)
+	res := autobuild(t, repo, "plan.md", "--commit=auto", "--no-tui", "--agent",
+		userAgent(t, "echo mine >> README.md && git commit -qam 'my own commit'"))
+	require.Equal(t, 0, res.code, res.String())
+	require.Equal(t, []string{"feat", "my own commit", "feat"}, subjectsPrefix(t, repo, 3))
+	require.Equal(t, "one\ntwo\nphase two", git(t, repo, "show", "HEAD:shared.txt"))
+	require.Contains(t, git(t, repo, "show", "HEAD:README.md"), "mine")
+	require.Equal(t, "1\n2\n", readFileT(t, filepath.Join(repo, "..", "calls")), "no phase ran twice")
+}
+
+// The user's own commit mid-run on the lines the phase changes: a halt that
+// names both sides, file_conflict (not agent_error), and no re-run.
+func TestUsersOverlappingCommitMidRunHaltsNamingBothSides(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, twoSequential)
+	res := autobuild(t, repo, "plan.md", "--commit=auto", "--no-tui", "--agent",
+		userAgent(t, "printf 'one\\ntwo\\nmine\\n' > shared.txt && git commit -qam 'my edit'"))
+	require.Equal(t, 1, res.code, res.String())
+	ps := loadPhase(t, repo, "2")
+	require.Equal(t, "file_conflict", string(ps.Error.Type), res.String())
+	require.Contains(t, ps.Error.Message, "phase 2 and your commits")
+	require.Contains(t, ps.Error.Message, "on main")
+	require.Equal(t, "1\n2\n", readFileT(t, filepath.Join(repo, "..", "calls")), "the agent is not re-run for nothing")
+	require.Equal(t, "my edit", git(t, repo, "log", "-1", "--format=%s"))
+}
+
+// subjectsPrefix returns the first word (the commit type, or the whole
+// subject for the user's commits) of the n newest commits, oldest first.
+func subjectsPrefix(t *testing.T, repo string, n int) []string {
+	t.Helper()
+	var out []string
+	for _, s := range strings.Split(git(t, repo, "log", "-"+strconv.Itoa(n), "--reverse", "--format=%s"), "\n") {
+		if typ, _, ok := strings.Cut(s, "("); ok && !strings.Contains(typ, " ") {
+			s = typ
+		} else if typ, _, ok := strings.Cut(s, ":"); ok && !strings.Contains(typ, " ") {
+			s = typ
+		}
+		out = append(out, s)
+	}
+	return out
 }

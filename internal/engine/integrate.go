@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -47,6 +48,7 @@ type integrator struct {
 // conflict with a phase that lands after it.
 type landedPhase struct {
 	displayID string
+	who       string // names a change that is not a phase (the user's commits)
 	base, sha string // the phase's own commit and the commit it started from
 	files     []string
 	tipIndex  int // index in tips of the tip this phase produced
@@ -88,6 +90,11 @@ func (in *integrator) land(ctx context.Context, p *plan.Phase, wt, base, agentMs
 
 	in.mu.Lock()
 	defer in.mu.Unlock()
+	if in.mode == CommitAuto {
+		if rep := in.followUser(ctx, p, allFiles(ch)); rep != nil {
+			return nil, rep, nil
+		}
+	}
 	newSHA, conflicted, err := in.repo.CherryPick(ctx, in.dir, sha)
 	if err != nil {
 		return nil, nil, fmt.Errorf("integrating phase %s: %w", p.DisplayID, err)
@@ -127,16 +134,17 @@ func (in *integrator) conflictReport(ctx context.Context, p *plan.Phase, base, s
 				continue
 			}
 			theirs, _ := gitx.ChangedRanges(ctx, in.mainDir, l.base, l.sha, f)
-			line += fmt.Sprintf(", phase %s changed lines %s", l.displayID, ranges(theirs))
-			if !slices.Contains(others, l.displayID) {
-				others = append(others, l.displayID)
+			name := cmp.Or(l.who, "phase "+l.displayID)
+			line += fmt.Sprintf(", %s changed lines %s", name, ranges(theirs))
+			if !slices.Contains(others, name) {
+				others = append(others, name)
 			}
 		}
 		details = append(details, line)
 	}
 	who := "a phase that landed first"
 	if len(others) > 0 {
-		who = "phase " + strings.Join(others, ", ")
+		who = strings.Join(others, ", ")
 	}
 	rep := failure.Report{
 		Type:         failure.FileConflict,
@@ -154,6 +162,11 @@ func (in *integrator) conflictReport(ctx context.Context, p *plan.Phase, base, s
 // makes one commit, message-only leaves the changes in the work tree and
 // writes commits.sh. It returns the single commit's sha, if one was made.
 func (in *integrator) finish(ctx context.Context, title string, phases []*state.Phase, scriptPath string) (string, error) {
+	if in.mode != CommitAuto {
+		if err := in.stillOnBranch(ctx); err != nil {
+			return "", err
+		}
+	}
 	switch in.mode {
 	case CommitSingle:
 		if err := in.repo.SquashMerge(ctx, in.mainDir, in.refs.integration()); err != nil {

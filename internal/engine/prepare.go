@@ -63,6 +63,9 @@ func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 	if err := checkCommitMode(cfg.CommitMode); err != nil {
 		return nil, nil, err
 	}
+	if err := checkTargetBranch(ctx, repo, nil); err != nil {
+		return nil, nil, err
+	}
 	// A directory left without run.json (a crash before the first write)
 	// may still hold worktrees. Their branches are not known, so they stay.
 	if err := cleanPhaseWorktrees(ctx, repo, store, nil, cfg.Plan); err != nil {
@@ -107,6 +110,9 @@ func resumeRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.S
 	}
 	if cfg.CommitMode != "" && cfg.CommitMode != run.CommitMode {
 		return nil, nil, usage("this run was started with --commit=%s: resume it with the same mode, or start over with --fresh", run.CommitMode)
+	}
+	if err := checkTargetBranch(ctx, repo, run); err != nil {
+		return nil, nil, err
 	}
 	stored, err := store.LoadPhases()
 	if err != nil {

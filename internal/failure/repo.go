@@ -1,0 +1,12 @@
+package failure
+
+// Failure types about the user's repository rather than the phase's work.
+const (
+	// BranchChanged means the user's checkout is no longer on the branch
+	// the run lands on (they switched branches, or rewrote it): the run
+	// halts rather than commit to the wrong branch. Not retryable.
+	BranchChanged Type = "branch_changed"
+	// OutsideWorktree means an attempt changed files outside its worktree:
+	// the user's work tree or the repository's .git/config.
+	OutsideWorktree Type = "outside_worktree"
+)
