@@ -264,3 +264,24 @@ func subjectsPrefix(t *testing.T, repo string, n int) []string {
 	}
 	return out
 }
+
+// A daemon an agent starts with setsid (its own session and process group)
+// dies with its phase: it does not outlive a complete run.
+func TestAgentsSetsidDaemonDiesWithItsPhase(t *testing.T) {
+	t.Parallel()
+	if _, err := os.Stat("/proc/self/environ"); err != nil {
+		t.Skip("needs /proc")
+	}
+	repo := newRepo(t, safetyPlan)
+	pidFile := filepath.Join(t.TempDir(), "daemon")
+	agent := agentScript(t, "echo hi > f.txt\nsetsid sh -c 'sleep 300 & echo $! > "+pidFile+"; wait' >/dev/null 2>&1 &\n"+
+		"while [ ! -s "+pidFile+" ]; do sleep 0.01; done\n")
+	res := autobuild(t, repo, "plan.md", "--commit=auto", "--no-tui", "--agent", agent)
+	require.Equal(t, 0, res.code, res.String())
+	pid, err := strconv.Atoi(strings.TrimSpace(readFileT(t, pidFile)))
+	require.NoError(t, err)
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err == nil {
+		require.Contains(t, string(stat), ") Z", "the daemon %d outlived its phase", pid)
+	}
+}
