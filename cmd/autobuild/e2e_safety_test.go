@@ -285,3 +285,48 @@ func TestAgentsSetsidDaemonDiesWithItsPhase(t *testing.T) {
 		require.Contains(t, string(stat), ") Z", "the daemon %d outlived its phase", pid)
 	}
 }
+
+// An agent that writes into the user's checkout, or edits .git/config,
+// fails its attempt with outside_worktree and halts the run (a retry would
+// find the changes made and pass). The changes are reported and left alone.
+func TestWorkOutsideTheWorktreeFailsTheAttempt(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ name, action, want string }{
+		{"the main work tree", `echo x > "$repo/outside.txt"`, "outside.txt"},
+		{"the repository's config", `git -C "$repo" config alias.pwn '!echo pwned'`, ".git/config"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			repo := newRepo(t, safetyPlan)
+			agent := agentScript(t, `repo=$(dirname "$AUTOBUILD_PLAN")
+echo hi > f.txt
+`+c.action+`
+`)
+			res := autobuild(t, repo, "plan.md", "--commit=auto", "--no-tui", "--agent", agent)
+			require.Equal(t, 1, res.code, res.String())
+			ps := loadPhase(t, repo, "1")
+			require.Equal(t, "outside_worktree", string(ps.Error.Type), res.String())
+			require.Contains(t, ps.Error.Message, c.want)
+			require.Contains(t, res.stdout, c.want, "the summary names it")
+			require.Len(t, ps.Attempts, 1, "not retried")
+			log := readFileT(t, filepath.Join(repo, ".autobuild", "logs", "phase-1.attempt-1.log"))
+			require.Contains(t, log, "outside the phase's worktree")
+			require.Empty(t, phaseCommits(t, repo), "nothing landed")
+		})
+	}
+}
+
+// A nested git repository in a phase's change fails it with a clear
+// message instead of being committed as a gitlink whose files are lost.
+func TestNestedRepositoryFailsThePhase(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, safetyPlan)
+	agent := agentScript(t, "mkdir -p vendor/lib && cd vendor/lib && git init -q && echo x > a.txt && git add a.txt && "+
+		"git -c user.name=a -c user.email=a@b commit -qm x\n")
+	res := autobuild(t, repo, "plan.md", "--commit=auto", "--no-tui", "--agent", agent)
+	require.Equal(t, 1, res.code, res.String())
+	ps := loadPhase(t, repo, "1")
+	require.Equal(t, "nested_repository", string(ps.Error.Type), res.String())
+	require.Contains(t, ps.Error.Message, "vendor/lib")
+	require.Empty(t, git(t, repo, "ls-tree", "-r", "HEAD", "--", "vendor"), "no gitlink landed")
+}

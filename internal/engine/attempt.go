@@ -80,6 +80,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	}
 	fmt.Fprintf(log, "# autobuild: phase %s attempt %d/%d, agent %s, worktree %s, base %s, time limit %s\n",
 		p.DisplayID, req.Number, MaxAttempts, req.Agent.Name, r.rel(wt), clip.SHA(base), req.Timeout)
+	outside := snapshotOutside(ctx, r.repo)
 
 	ev, commitMsg, interrupted, err := r.runAgentAndGates(ctx, p, req, wt, base, continues, started, log, seq)
 	if interrupted {
@@ -92,6 +93,10 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	}
 	ev.Attempt = req.Number
 	ev.Duration = r.cfg.Now().Sub(started)
+	if rep := checkOutside(ctx, r.repo, outside, wt, log); rep != nil {
+		rep.Attempt, rep.DurationSeconds = req.Number, ev.Duration.Seconds()
+		return r.fail(p, req, started, seq, wt, *rep)
+	}
 	if failed(ev) {
 		rep := r.classifier.Classify(ev)
 		rep.Retryable = rep.Type.Retryable()

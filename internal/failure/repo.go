@@ -10,3 +10,8 @@ const (
 	// the user's work tree or the repository's .git/config.
 	OutsideWorktree Type = "outside_worktree"
 )
+
+// NestedRepository means a phase's change holds a git repository of its
+// own (a directory with a .git): committed, it would become a gitlink and
+// its files would be lost.
+const NestedRepository Type = "nested_repository"

@@ -2,6 +2,7 @@ package gitx
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 )
 
@@ -20,4 +21,14 @@ func (r *Repo) Tracked(ctx context.Context, path string) ([]string, error) {
 		}
 	}
 	return paths, nil
+}
+
+// ConfigPath returns the path of the repository's config file (in the
+// common git dir, shared by every worktree).
+func (r *Repo) ConfigPath() string { return filepath.Join(r.commonDir, "config") }
+
+// MainStatus returns `git status --porcelain -z --untracked-files=all` of
+// the root's work tree: what differs from HEAD, untracked files one by one.
+func (r *Repo) MainStatus(ctx context.Context) (string, error) {
+	return run(ctx, r.root, runOpts{env: noOptionalLocks}, "status", "--porcelain=v1", "-z", "--untracked-files=all")
 }
