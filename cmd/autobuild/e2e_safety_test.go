@@ -5,9 +5,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
 // hostileBytes are what a plan or an agent could use to drive the terminal
@@ -329,4 +333,22 @@ func TestNestedRepositoryFailsThePhase(t *testing.T) {
 	require.Equal(t, "nested_repository", string(ps.Error.Type), res.String())
 	require.Contains(t, ps.Error.Message, "vendor/lib")
 	require.Empty(t, git(t, repo, "ls-tree", "-r", "HEAD", "--", "vendor"), "no gitlink landed")
+}
+
+// A SIGHUP (the terminal closed, an ssh session dropped) halts gracefully
+// like Ctrl-C: the state says interrupted, not running.
+func TestSIGHUPHaltsGracefully(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, safetyPlan)
+	started := filepath.Join(t.TempDir(), "started")
+	agent := agentScript(t, "touch "+started+"\nsleep 300 &\nwait\n")
+	cmd := command(repo, "plan.md", "--no-tui", "--commit=auto", "--agent", agent)
+	require.NoError(t, cmd.Start())
+	waitFor(t, "the agent to start", 20*time.Second, func() bool {
+		_, err := os.Stat(started)
+		return err == nil
+	})
+	require.NoError(t, cmd.Process.Signal(syscall.SIGHUP))
+	require.Equal(t, 130, exitCode(cmd.Wait()))
+	require.Equal(t, state.RunInterrupted, loadRun(t, repo).Status)
 }

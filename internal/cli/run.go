@@ -285,13 +285,14 @@ func freshCommand(o *runOptions, mode string) string {
 	return line
 }
 
-// interrupts turns the first Ctrl-C or SIGTERM into a graceful halt (ctx is
-// canceled) and the second into a hard stop (every process killed at once).
+// interrupts turns the first Ctrl-C, SIGTERM or SIGHUP (the terminal
+// closed) into a graceful halt (ctx is canceled) and the second into a hard
+// stop (every process killed at once).
 func interrupts(parent context.Context, s Streams) (context.Context, <-chan struct{}, func()) {
 	ctx, cancel := context.WithCancel(parent)
 	hard := make(chan struct{})
 	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	done := make(chan struct{})
 	go func() {
 		n := 0
