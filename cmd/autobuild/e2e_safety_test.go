@@ -352,3 +352,24 @@ func TestSIGHUPHaltsGracefully(t *testing.T) {
 	require.Equal(t, 130, exitCode(cmd.Wait()))
 	require.Equal(t, state.RunInterrupted, loadRun(t, repo).Status)
 }
+
+// Under umask 077 every file and directory autobuild writes is private:
+// run.json records the --agent line, which may hold a key.
+func TestStateFilesHonourTheUmask(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, safetyPlan)
+	agent := agentScript(t, "echo hi > f.txt\n")
+	cmd := command(repo)
+	cmd.Path = "/bin/sh"
+	cmd.Args = []string{"sh", "-c", `umask 077 && exec "$0" "$@"`, binary, "plan.md", "--commit=auto", "--no-tui", "--agent", agent}
+	res := runCmd(t, cmd)
+	require.Equal(t, 0, res.code, res.String())
+	n := 0
+	require.NoError(t, filepath.Walk(filepath.Join(repo, ".autobuild"), func(path string, fi os.FileInfo, err error) error {
+		require.NoError(t, err)
+		require.Zero(t, fi.Mode().Perm()&0o077, "%s is %v", path, fi.Mode())
+		n++
+		return nil
+	}))
+	require.Greater(t, n, 5)
+}
