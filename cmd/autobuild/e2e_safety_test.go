@@ -373,3 +373,18 @@ func TestStateFilesHonourTheUmask(t *testing.T) {
 	}))
 	require.Greater(t, n, 5)
 }
+
+// Deleting the lock file mid-run (which would let a second run lock a new
+// file and work on the same state) halts the run before anything lands.
+func TestDeletedLockFileHaltsBeforeLanding(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, safetyPlan)
+	agent := agentScript(t, `echo hi > f.txt
+rm "$(dirname "$AUTOBUILD_PLAN")/.autobuild/lock"
+`)
+	res := autobuild(t, repo, "plan.md", "--commit=auto", "--no-tui", "--agent", agent)
+	require.Equal(t, 1, res.code, res.String())
+	require.Equal(t, "lock_lost", string(loadPhase(t, repo, "1").Error.Type), res.String())
+	require.Contains(t, res.stdout, "lock file was deleted or replaced")
+	require.Empty(t, phaseCommits(t, repo))
+}

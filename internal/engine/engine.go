@@ -198,6 +198,7 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 
 	resolved := gates.Resolve(cfg.Plan.Gates, cfg.ConfigGates, root, exec.LookPath)
 	integ := newIntegrator(repo, rec, run.CommitMode, integDir, root, tip)
+	integ.lockHeld = lock.Held
 	runner := &phaseRunner{cfg: &cfg, root: root, repo: repo, store: store, rec: rec, gates: resolved,
 		classifier: cfg.Classifier, integ: integ, bases: map[string]string{}}
 	sched := &scheduler{plan: cfg.Plan, runner: runner, rec: rec, maxParallel: cfg.MaxParallel,

@@ -37,6 +37,9 @@ type integrator struct {
 	// its own worktree. In auto mode the user's branch is fast-forwarded to
 	// it after every phase.
 	refs runRefs
+	// lockHeld reports whether the run still holds its lock; nil in tests
+	// that run an integrator without one. Written once before the run.
+	lockHeld func() error
 
 	mu     sync.Mutex // guards the fields below and phaseRunner.bases
 	tip    string
@@ -90,6 +93,9 @@ func (in *integrator) land(ctx context.Context, p *plan.Phase, wt, base, agentMs
 
 	in.mu.Lock()
 	defer in.mu.Unlock()
+	if rep := in.checkLock(p); rep != nil {
+		return nil, rep, nil
+	}
 	if in.mode == CommitAuto {
 		if rep := in.followUser(ctx, p, allFiles(ch)); rep != nil {
 			return nil, rep, nil
@@ -162,6 +168,11 @@ func (in *integrator) conflictReport(ctx context.Context, p *plan.Phase, base, s
 // makes one commit, message-only leaves the changes in the work tree and
 // writes commits.sh. It returns the single commit's sha, if one was made.
 func (in *integrator) finish(ctx context.Context, title string, phases []*state.Phase, scriptPath string) (string, error) {
+	if in.lockHeld != nil {
+		if err := in.lockHeld(); err != nil {
+			return "", err
+		}
+	}
 	if in.mode != CommitAuto {
 		if err := in.stillOnBranch(ctx); err != nil {
 			return "", err

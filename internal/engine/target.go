@@ -143,3 +143,19 @@ func (in *integrator) stillOnBranch(ctx context.Context) error {
 	}
 	return nil
 }
+
+// checkLock halts the landing of phase p when the run no longer holds its
+// lock (the lock file was deleted or replaced mid-run).
+func (in *integrator) checkLock(p *plan.Phase) *failure.Report {
+	if in.lockHeld == nil {
+		return nil
+	}
+	err := in.lockHeld()
+	if err == nil {
+		return nil
+	}
+	rep := failure.Report{Type: failure.LockLost, Message: fmt.Sprintf("phase %s was not committed: %v", p.DisplayID, err),
+		Retryable: false, BlockedOn: "the run's lock"}
+	rep.SuggestedActions = failure.Suggest(rep)
+	return &rep
+}

@@ -15,3 +15,8 @@ const (
 // own (a directory with a .git): committed, it would become a gitlink and
 // its files would be lost.
 const NestedRepository Type = "nested_repository"
+
+// LockLost means the run's lock file was deleted or replaced during the
+// run, so another run may be working on the same state: the run halts
+// before it lands anything more.
+const LockLost Type = "lock_lost"
