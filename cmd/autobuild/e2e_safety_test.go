@@ -388,3 +388,18 @@ rm "$(dirname "$AUTOBUILD_PLAN")/.autobuild/lock"
 	require.Contains(t, res.stdout, "lock file was deleted or replaced")
 	require.Empty(t, phaseCommits(t, repo))
 }
+
+// A resume without --agent names the commands it takes from run.json
+// before running them: an edited agent_specs never runs unannounced.
+func TestResumeNamesTheRecordedAgents(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, safetyPlan)
+	fail := agentScript(t, "exit 1\n")
+	require.Equal(t, 1, autobuild(t, repo, "plan.md", "--commit=auto", "--no-tui", "--agent", fail).code)
+	edited := agentScript(t, "echo edited > f.txt\n")
+	runPath := filepath.Join(repo, ".autobuild", "run.json")
+	require.NoError(t, os.WriteFile(runPath, []byte(strings.ReplaceAll(readFileT(t, runPath), fail, edited)), 0o644))
+	res := autobuild(t, repo, "plan.md", "--resume", "--no-tui")
+	require.Equal(t, 0, res.code, res.String())
+	require.Contains(t, res.stderr, "running the agents recorded in .autobuild/run.json: "+edited)
+}

@@ -52,6 +52,9 @@ type runOptions struct {
 	// fixStep, when set, is the first resume instruction of a halt (the
 	// demo knows its own fix).
 	fixStep string
+	// agentsFromRun are the agents taken from run.json (no --agent given),
+	// which are named before they run. Set by engineConfig.
+	agentsFromRun []string
 }
 
 func (o *runOptions) register(cmd *cobra.Command) {
@@ -84,6 +87,7 @@ func runPlan(ctx context.Context, s Streams, o *runOptions) error {
 	if err != nil {
 		return err
 	}
+	noteRecordedAgents(s, o)
 	if o.json {
 		return runHeadless(ctx, s, o, cfg, printer.NewJSON(s.Out).Print, false)
 	}
@@ -160,6 +164,7 @@ func (o *runOptions) engineConfig(pl *plan.Plan) (engine.Config, error) {
 		// its commit mode: the printed resume commands need no --agent.
 		if prev := previousRun(root); prev != nil {
 			specs = prev.AgentSpecs
+			o.agentsFromRun = specs
 			cfg.SimScenario = cmp.Or(cfg.SimScenario, prev.Scenario)
 		}
 	}
