@@ -1,7 +1,9 @@
 package main
 
 import (
+	"crypto/rand"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -402,4 +404,40 @@ func TestResumeNamesTheRecordedAgents(t *testing.T) {
 	res := autobuild(t, repo, "plan.md", "--resume", "--no-tui")
 	require.Equal(t, 0, res.code, res.String())
 	require.Contains(t, res.stderr, "running the agents recorded in .autobuild/run.json: "+edited)
+}
+
+// tinyDisk mounts a tmpfs of size at a new directory and returns it; it
+// skips the test where mounting is not allowed (not root, no tmpfs).
+func tinyDisk(t *testing.T, size string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if os.Getuid() != 0 {
+		t.Skip("mounting a small disk needs root")
+	}
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size, "tmpfs", dir).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a tmpfs: %v: %s", err, out)
+	}
+	t.Cleanup(func() { _ = exec.Command("umount", dir).Run() })
+	return dir
+}
+
+// A worktree that cannot be created for lack of disk space is named as
+// such, with the space left, not as a retryable agent_error.
+func TestOutOfSpaceWorktreeNamesTheCause(t *testing.T) {
+	t.Parallel()
+	disk := tinyDisk(t, "1900k")
+	repo := filepath.Join(disk, "repo")
+	git(t, disk, "init", "-q", "-b", "main", repo)
+	writeFile(t, filepath.Join(repo, "plan.md"), safetyPlan)
+	big := make([]byte, 500_000)
+	_, _ = rand.Read(big) // incompressible: the objects take their full size
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "big.bin"), big, 0o644))
+	git(t, repo, "add", "-A")
+	git(t, repo, "-c", "user.name=e2e", "-c", "user.email=e2e@autobuild.invalid", "commit", "-qm", "initial")
+	res := autobuild(t, repo, "plan.md", "--commit=auto", "--no-tui", "--agent", "true")
+	require.Equal(t, 1, res.code, res.String())
+	ps := loadPhase(t, repo, "1")
+	require.Equal(t, "disk_full", string(ps.Error.Type), res.String())
+	require.Contains(t, ps.Error.Message, "KiB free")
+	require.Len(t, ps.Attempts, 1, "not retried")
 }

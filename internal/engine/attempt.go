@@ -548,6 +548,10 @@ func (r *phaseRunner) rel(path string) string {
 // infraFailure reports a failure of autobuild's own machinery (git, the
 // file system) during an attempt as an agent_error, so it gets the retry.
 func infraFailure(req attemptRequest, started time.Time, err error) failure.Report {
+	if rep, ok := diskFullReport(err); ok {
+		rep.Attempt = req.Number
+		return rep
+	}
 	return failure.Report{Type: failure.AgentError, Message: err.Error(), Retryable: true, Attempt: req.Number}
 }
 

@@ -20,3 +20,8 @@ const NestedRepository Type = "nested_repository"
 // run, so another run may be working on the same state: the run halts
 // before it lands anything more.
 const LockLost Type = "lock_lost"
+
+// DiskFull means the disk ran out of space under autobuild's own work (a
+// worktree, a commit, a log): not the agent's fault, and not fixed by a
+// retry. Not retryable.
+const DiskFull Type = "disk_full"

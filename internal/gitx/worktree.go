@@ -30,7 +30,7 @@ func (r *Repo) AddWorktree(ctx context.Context, path, branch, start string) erro
 		return err
 	}
 	_, err := r.write(ctx, "", runOpts{}, "worktree", "add", "-f", "-B", branch, p, start)
-	return err
+	return withDiskNote(err, filepath.Dir(p))
 }
 
 // RemoveWorktree removes the worktree at path, modified or not, and prunes
