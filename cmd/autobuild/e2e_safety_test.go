@@ -441,3 +441,25 @@ func TestOutOfSpaceWorktreeNamesTheCause(t *testing.T) {
 	require.Contains(t, ps.Error.Message, "KiB free")
 	require.Len(t, ps.Attempts, 1, "not retried")
 }
+
+// Two runs at once in sibling worktrees of one repository (each with its
+// own .autobuild/) both complete: their branches carry their run ids, so
+// they never reach for the same one.
+func TestSiblingWorktreesRunAtOnce(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, twoSequential)
+	sibling := filepath.Join(t.TempDir(), "sibling")
+	git(t, repo, "worktree", "add", "-q", "-b", "sibling", sibling)
+	agent := agentScript(t, "echo \"$AUTOBUILD_PHASE_ID\" > \"phase-$AUTOBUILD_PHASE_ID.txt\"\nsleep 0.3\n")
+	done := make(chan result, 2)
+	for _, dir := range []string{repo, sibling} {
+		cmd := command(dir, "plan.md", "--commit=auto", "--no-tui", "--agent", agent)
+		go func() { done <- runCmd(t, cmd) }()
+	}
+	for range 2 {
+		res := <-done
+		require.Equal(t, 0, res.code, res.String())
+	}
+	require.Equal(t, map[string]int{"1": 1, "2": 1}, phaseCommits(t, repo))
+	require.Equal(t, map[string]int{"1": 1, "2": 1}, phaseCommits(t, sibling))
+}
