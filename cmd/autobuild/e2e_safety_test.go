@@ -463,3 +463,15 @@ func TestSiblingWorktreesRunAtOnce(t *testing.T) {
 	require.Equal(t, map[string]int{"1": 1, "2": 1}, phaseCommits(t, repo))
 	require.Equal(t, map[string]int{"1": 1, "2": 1}, phaseCommits(t, sibling))
 }
+
+// Phase ids that look the same but differ (2A, and 2А with a Cyrillic А)
+// are refused with the difference spelled out.
+func TestLookAlikePhaseIDsAreRefused(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, "# P\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n| 2A | 1 |\n| 2А | 1 |\n\n## Phase 1: a\n## Phase 2A: b\n## Phase 2А: c\n")
+	res := autobuild(t, repo, "plan.md", "--commit=auto", "--no-tui", "--agent", "true")
+	require.Equal(t, 2, res.code, res.String())
+	require.Contains(t, res.stderr, "2<U+0410>")
+	_, err := os.Stat(filepath.Join(repo, ".autobuild"))
+	require.ErrorIs(t, err, os.ErrNotExist, "nothing started")
+}

@@ -111,7 +111,7 @@ func (c *Config) defaults() error {
 	if c.Resume && c.Fresh {
 		return usage("--resume and --fresh contradict each other: pick one")
 	}
-	return nil
+	return checkLookAlikeIDs(c.Plan)
 }
 
 // Run executes the plan. It returns an error (with an exit code, see
