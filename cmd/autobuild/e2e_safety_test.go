@@ -475,3 +475,20 @@ func TestLookAlikePhaseIDsAreRefused(t *testing.T) {
 	_, err := os.Stat(filepath.Join(repo, ".autobuild"))
 	require.ErrorIs(t, err, os.ErrNotExist, "nothing started")
 }
+
+// An agent that forces .autobuild into its change (git add -f, even in a
+// commit of its own) fails the attempt: it never lands on your branch.
+func TestForcedAutobuildInAPhaseNeverLands(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, safetyPlan)
+	target := t.TempDir()
+	agent := agentScript(t, "echo hi > f.txt\nln -s "+target+" .autobuild\ngit add -f .autobuild f.txt\n"+
+		"git -c user.name=a -c user.email=a@b commit -qm sneaky\n")
+	res := autobuild(t, repo, "plan.md", "--commit=auto", "--no-tui", "--agent", agent)
+	require.Equal(t, 1, res.code, res.String())
+	require.Equal(t, "outside_worktree", string(loadPhase(t, repo, "1").Error.Type), res.String())
+	require.Empty(t, git(t, repo, "ls-tree", "-r", "--name-only", "HEAD", "--", ".autobuild"))
+	fi, err := os.Lstat(filepath.Join(repo, ".autobuild"))
+	require.NoError(t, err)
+	require.True(t, fi.IsDir())
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
 // outsideState is what an attempt must not change: the status of the
@@ -62,6 +63,15 @@ func checkOutside(ctx context.Context, repo *gitx.Repo, before outsideState, wt 
 	if files, err := gitx.StatusFiles(ctx, wt); err == nil {
 		var nested []string
 		for _, f := range files {
+			if f == state.DirName || strings.HasPrefix(f, state.DirName+"/") {
+				// Only a forced add gets it past the exclude rule.
+				msg := fmt.Sprintf("the phase's change holds %s (%s), autobuild's state directory: it would replace "+
+					"autobuild's own state in your checkout; remove it from the change", state.DirName, f)
+				fmt.Fprintf(log, "# autobuild: %s\n", msg)
+				rep := failure.Report{Type: failure.OutsideWorktree, Message: msg, Retryable: true, FilesChanged: []string{f}}
+				rep.SuggestedActions = failure.Suggest(rep)
+				return &rep
+			}
 			if strings.HasSuffix(f, "/") {
 				nested = append(nested, strings.TrimSuffix(f, "/"))
 			}
