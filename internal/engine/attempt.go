@@ -80,7 +80,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	}
 	fmt.Fprintf(log, "# autobuild: phase %s attempt %d/%d, agent %s, worktree %s, base %s, time limit %s\n",
 		p.DisplayID, req.Number, MaxAttempts, req.Agent.Name, r.rel(wt), clip.SHA(base), req.Timeout)
-	outside := snapshotOutside(ctx, r.repo)
+	outside := r.integ.snapshotOutside(ctx)
 
 	ev, commitMsg, interrupted, err := r.runAgentAndGates(ctx, p, req, wt, base, continues, started, log, seq)
 	if interrupted {
@@ -93,7 +93,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	}
 	ev.Attempt = req.Number
 	ev.Duration = r.cfg.Now().Sub(started)
-	if rep := checkOutside(ctx, r.repo, outside, wt, log); rep != nil {
+	if rep := r.integ.checkOutside(ctx, outside, wt, log); rep != nil {
 		rep.Attempt, rep.DurationSeconds = req.Number, ev.Duration.Seconds()
 		return r.fail(p, req, started, seq, wt, *rep)
 	}

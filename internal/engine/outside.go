@@ -24,8 +24,18 @@ type outsideState struct {
 	ok     bool     // false when the status could not be read: nothing to compare
 }
 
-// snapshotOutside records the outside state before an attempt.
-func snapshotOutside(ctx context.Context, repo *gitx.Repo) outsideState {
+// snapshotOutside records the outside state before an attempt. It holds
+// in.mu, which every landing holds too: a status read while another
+// phase's commit is being checked out in your checkout would see its files
+// half updated.
+func (in *integrator) snapshotOutside(ctx context.Context) outsideState {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return readOutside(ctx, in.repo)
+}
+
+// readOutside reads the outside state; the caller holds in.mu.
+func readOutside(ctx context.Context, repo *gitx.Repo) outsideState {
 	out, err := repo.MainStatus(ctx)
 	if err != nil {
 		return outsideState{}
@@ -59,7 +69,8 @@ func statusEntries(out string) []string {
 // written to the attempt log and returned as the attempt's failure; nil
 // when all is well. Outside changes are left as they are: they are not
 // autobuild's to undo.
-func checkOutside(ctx context.Context, repo *gitx.Repo, before outsideState, wt string, log io.Writer) *failure.Report {
+func (in *integrator) checkOutside(ctx context.Context, before outsideState, wt string, log io.Writer) *failure.Report {
+	repo := in.repo
 	if files, err := gitx.StatusFiles(ctx, wt); err == nil {
 		var nested []string
 		for _, f := range files {
@@ -89,7 +100,7 @@ func checkOutside(ctx context.Context, repo *gitx.Repo, before outsideState, wt 
 	if !before.ok {
 		return nil
 	}
-	after := snapshotOutside(ctx, repo)
+	after := in.snapshotOutside(ctx)
 	if !after.ok {
 		return nil
 	}
