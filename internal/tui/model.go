@@ -442,7 +442,9 @@ func (m *Model) ended() bool {
 
 // View draws the screen.
 func (m *Model) View() tea.View {
-	v := tea.NewView(m.render())
+	// Names, titles and output lines come from plans and agents: whatever
+	// reached a view without being cleaned leaves it here.
+	v := tea.NewView(clean.Frame(m.render()))
 	v.AltScreen = true
 	v.WindowTitle = "autobuild"
 	if m.run.title != "" {
