@@ -2,6 +2,7 @@ package main
 
 import (
 	"crypto/rand"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -491,4 +492,40 @@ func TestForcedAutobuildInAPhaseNeverLands(t *testing.T) {
 	fi, err := os.Lstat(filepath.Join(repo, ".autobuild"))
 	require.NoError(t, err)
 	require.True(t, fi.IsDir())
+}
+
+// kill -9 of autobuild takes down a daemon its agent started with setsid,
+// outside the phase's process group: the guard finds it by its marker.
+func TestKill9TakesTheAgentsSetsidDaemonDown(t *testing.T) {
+	t.Parallel()
+	if _, err := os.Stat("/proc/self/environ"); err != nil {
+		t.Skip("needs /proc")
+	}
+	repo := newRepo(t, safetyPlan)
+	pidFile := filepath.Join(t.TempDir(), "daemon")
+	agent := agentScript(t, "setsid sh -c 'sleep 300 & echo $! > "+pidFile+".tmp; mv "+pidFile+".tmp "+pidFile+"; wait' >/dev/null 2>&1 &\nsleep 300\n")
+	cmd := command(repo, "plan.md", "--no-tui", "--commit=auto", "--agent", agent)
+	require.NoError(t, cmd.Start())
+	waitFor(t, "the daemon to start", 20*time.Second, func() bool {
+		_, err := os.Stat(pidFile)
+		return err == nil
+	})
+	pid, err := strconv.Atoi(strings.TrimSpace(readFileT(t, pidFile)))
+	require.NoError(t, err)
+	require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
+	_ = cmd.Wait()
+	waitFor(t, fmt.Sprintf("the daemon %d to die with autobuild", pid), 20*time.Second, func() bool { return !alive(pid) })
+}
+
+// In single mode, a commit of yours on other files during the run is kept
+// and the run's one commit lands on top of it.
+func TestUsersCommitMidRunSingleMode(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, twoSequential)
+	res := autobuild(t, repo, "plan.md", "--commit=single", "--no-tui", "--agent",
+		userAgent(t, "echo mine >> README.md && git commit -qam 'my own commit'"))
+	require.Equal(t, 0, res.code, res.String())
+	require.Equal(t, "my own commit", git(t, repo, "log", "-1", "--skip=1", "--format=%s"))
+	require.Equal(t, "one\ntwo\nphase two", git(t, repo, "show", "HEAD:shared.txt"))
+	require.Contains(t, git(t, repo, "show", "HEAD:README.md"), "mine")
 }
