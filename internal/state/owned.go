@@ -35,6 +35,11 @@ func (s *Store) CheckOwned() error {
 		if err := checkDir(filepath.Join(s.Dir(), d)); err != nil {
 			return err
 		}
+		if d != "worktrees" { // a worktree's own files are the agent's
+			if err := checkNoLinks(filepath.Join(s.Dir(), d)); err != nil {
+				return err
+			}
+		}
 	}
 	for _, f := range ownedFiles {
 		p := filepath.Join(s.Dir(), f)
@@ -62,6 +67,23 @@ func checkDir(path string) error {
 	}
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
 		return fmt.Errorf("%s belongs to another user (uid %d), %w: run autobuild as that user, or remove the directory", displayPath(path), st.Uid, ErrNotOwned)
+	}
+	return nil
+}
+
+// checkNoLinks refuses a symbolic link directly in dir: autobuild writes
+// (and truncates) its logs and state files there, and would write through
+// the link.
+func checkNoLinks(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil // missing: Init creates it; unreadable: the write says so
+	}
+	for _, e := range entries {
+		if e.Type()&fs.ModeSymlink != 0 {
+			p := filepath.Join(dir, e.Name())
+			return fmt.Errorf("%s is a symbolic link, %w: autobuild would write through it; remove it and run again", displayPath(p), ErrNotOwned)
+		}
 	}
 	return nil
 }

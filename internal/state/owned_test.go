@@ -27,6 +27,10 @@ func TestCheckOwned(t *testing.T) {
 			require.NoError(t, os.Mkdir(filepath.Join(dir, DirName), 0o755))
 			require.NoError(t, os.Symlink(t.TempDir(), filepath.Join(dir, DirName, "phases")))
 		}, false},
+		{"an attempt log is a link", func(t *testing.T, dir string) {
+			require.NoError(t, os.MkdirAll(filepath.Join(dir, DirName, "logs"), 0o755))
+			require.NoError(t, os.Symlink("/etc/passwd", filepath.Join(dir, DirName, "logs", "phase-1.attempt-1.log")))
+		}, false},
 		{"run.json is a link", func(t *testing.T, dir string) {
 			require.NoError(t, os.Mkdir(filepath.Join(dir, DirName), 0o755))
 			require.NoError(t, os.Symlink("/etc/passwd", filepath.Join(dir, DirName, "run.json")))
