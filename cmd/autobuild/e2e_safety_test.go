@@ -529,3 +529,30 @@ func TestUsersCommitMidRunSingleMode(t *testing.T) {
 	require.Equal(t, "one\ntwo\nphase two", git(t, repo, "show", "HEAD:shared.txt"))
 	require.Contains(t, git(t, repo, "show", "HEAD:README.md"), "mine")
 }
+
+// A fast-forward of your branch that fails at the last instant (the branch
+// changed between the check and the landing) takes the phase back off the
+// run's line and halts as branch_changed; the resume lands every phase
+// exactly once.
+func TestFailedFastForwardIsTakenBackAndResumes(t *testing.T) {
+	t.Parallel()
+	real, err := exec.LookPath("git")
+	require.NoError(t, err)
+	bin := t.TempDir()
+	script := "#!/bin/sh\ncase \" $* \" in\n*\" merge --ff-only \"*) echo 'fatal: Not possible to fast-forward, aborting.' >&2; exit 128 ;;\nesac\nexec " + real + " \"$@\"\n"
+	require.NoError(t, os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755))
+	repo := newRepo(t, twoSequential)
+	agent := agentScript(t, "echo \"$AUTOBUILD_PHASE_ID\" > \"phase-$AUTOBUILD_PHASE_ID.txt\"\n")
+	cmd := command(repo, "plan.md", "--commit=auto", "--no-tui", "--agent", agent)
+	cmd.Env = append(cmd.Env, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	res := runCmd(t, cmd)
+	require.Equal(t, 1, res.code, res.String())
+	ps := loadPhase(t, repo, "1")
+	require.Equal(t, "branch_changed", string(ps.Error.Type), res.String())
+	require.Contains(t, ps.Error.Message, "could not land on your branch")
+	require.Equal(t, loadRun(t, repo).BaseCommit, loadRun(t, repo).IntegrationCommit, "taken back off the line")
+
+	res = autobuild(t, repo, "plan.md", "--resume", "--no-tui")
+	require.Equal(t, 0, res.code, res.String())
+	require.Equal(t, map[string]int{"1": 1, "2": 1}, phaseCommits(t, repo))
+}

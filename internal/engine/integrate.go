@@ -109,6 +109,7 @@ func (in *integrator) land(ctx context.Context, p *plan.Phase, wt, base, agentMs
 		return nil, in.conflictReport(ctx, p, base, sha, conflicted), nil
 	}
 	crashAt("after-integrate", p.ID)
+	prevTip := in.tip
 	in.tip = newSHA
 	in.tips = append(in.tips, newSHA)
 	in.landed = append(in.landed, landedPhase{displayID: p.DisplayID, base: base, sha: sha,
@@ -116,7 +117,7 @@ func (in *integrator) land(ctx context.Context, p *plan.Phase, wt, base, agentMs
 	in.rec.updateRun(func(r *state.Run) { r.IntegrationCommit = newSHA })
 	if in.mode == CommitAuto {
 		if err := in.repo.FastForward(ctx, in.mainDir, newSHA); err != nil {
-			return nil, nil, fmt.Errorf("moving your branch to phase %s's commit (did something else commit on it during the run?): %w", p.DisplayID, err)
+			return nil, in.undoLanding(ctx, p, prevTip, err), nil
 		}
 		commit.SHA = newSHA
 	}

@@ -159,3 +159,21 @@ func (in *integrator) checkLock(p *plan.Phase) *failure.Report {
 	rep.SuggestedActions = failure.Suggest(rep)
 	return &rep
 }
+
+// undoLanding takes phase p back off the run's line after your branch
+// refused its fast-forward (moved or changed in the instant between the
+// check and the landing), so that a resume runs it again rather than find
+// it landed, and returns the halt that says so. Called with in.mu held.
+func (in *integrator) undoLanding(ctx context.Context, p *plan.Phase, prevTip string, ffErr error) *failure.Report {
+	msg := fmt.Sprintf("phase %s could not land on your branch, which changed while it landed (%v): check your checkout "+
+		"(git status, git log), then resume", p.DisplayID, ffErr)
+	if err := in.repo.ResetHard(ctx, in.dir, prevTip); err != nil {
+		msg += fmt.Sprintf("; taking it back off the run's line failed too (%v)", err)
+	} else {
+		in.tip = prevTip
+		in.tips = in.tips[:len(in.tips)-1]
+		in.landed = in.landed[:len(in.landed)-1]
+		in.rec.updateRun(func(r *state.Run) { r.IntegrationCommit = prevTip })
+	}
+	return branchReport(p, msg)
+}
