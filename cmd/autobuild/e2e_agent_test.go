@@ -51,7 +51,7 @@ func TestAgentRunsInItsWorktreeWithPromptAndEnv(t *testing.T) {
 	require.NoError(t, err)
 	wt := filepath.Join(root, ".autobuild", "worktrees", "phase-1a")
 	require.Equal(t, wt+"\n", readString(t, filepath.Join(out, "pwd-1a-1")))
-	require.Equal(t, "autobuild/phase-1a\n", readString(t, filepath.Join(out, "branch-1a-1")))
+	require.Equal(t, "autobuild/"+loadRun(t, repo).RunID+"/phase-1a\n", readString(t, filepath.Join(out, "branch-1a-1")))
 
 	env := readString(t, filepath.Join(out, "env-1a-1"))
 	promptFile := filepath.Join(root, ".autobuild", "prompts", "phase-1a.attempt-1.md")
@@ -76,7 +76,7 @@ func TestAgentRunsInItsWorktreeWithPromptAndEnv(t *testing.T) {
 	require.NotContains(t, prompt, "## Phase 1B: Right", "another phase's section is not in the prompt")
 
 	// .autobuild/ stays out of git by itself, and nothing of the phases is left.
-	require.Contains(t, readString(t, filepath.Join(repo, ".git", "info", "exclude")), "/.autobuild/\n")
+	require.Contains(t, readString(t, filepath.Join(repo, ".git", "info", "exclude")), "/.autobuild\n")
 	require.Empty(t, git(t, repo, "status", "--porcelain", "--ignored=no"))
 	require.Equal(t, 1, strings.Count(git(t, repo, "worktree", "list"), "\n")+1, "only the main work tree is left")
 	require.Equal(t, "* main", git(t, repo, "branch"))

@@ -60,6 +60,9 @@ type runOptions struct {
 	// fixStep, when set, is the first resume instruction of a halt (the
 	// demo knows its own fix).
 	fixStep string
+	// agentsFromRun are the agents taken from run.json (no --agent given),
+	// which are named before they run. Set by engineConfig.
+	agentsFromRun []string
 }
 
 func (o *runOptions) register(cmd *cobra.Command) {
@@ -109,6 +112,7 @@ func runPlan(ctx context.Context, s Streams, o *runOptions) error {
 	if o.identityNote != "" {
 		fmt.Fprintln(s.Err, "autobuild: warning: "+o.identityNote)
 	}
+	noteRecordedAgents(s, o)
 	if o.json {
 		return runHeadless(ctx, s, o, cfg, printer.NewJSON(s.Out).Print, false)
 	}
@@ -192,6 +196,7 @@ func (o *runOptions) engineConfig(pl *plan.Plan) (engine.Config, error) {
 		// its commit mode: the printed resume commands need no --agent.
 		if prev := previousRun(root); prev != nil {
 			specs = prev.AgentSpecs
+			o.agentsFromRun = specs
 			cfg.SimScenario = cmp.Or(cfg.SimScenario, prev.Scenario)
 		}
 	}
@@ -336,13 +341,14 @@ func freshCommand(o *runOptions, mode string) string {
 	return line
 }
 
-// interrupts turns the first Ctrl-C or SIGTERM into a graceful halt (ctx is
-// canceled) and the second into a hard stop (every process killed at once).
+// interrupts turns the first Ctrl-C, SIGTERM or SIGHUP (the terminal
+// closed) into a graceful halt (ctx is canceled) and the second into a hard
+// stop (every process killed at once).
 func interrupts(parent context.Context, s Streams) (context.Context, <-chan struct{}, func()) {
 	ctx, cancel := context.WithCancel(parent)
 	hard := make(chan struct{})
 	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	done := make(chan struct{})
 	go func() {
 		n := 0

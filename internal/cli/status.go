@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/autobuild-sh/autobuild/internal/engine"
+	"github.com/autobuild-sh/autobuild/internal/sanitize"
 	"github.com/autobuild-sh/autobuild/internal/shell"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/summary"
@@ -81,6 +82,9 @@ func statusExitCode(r *state.Run) int {
 }
 
 func printStatus(w io.Writer, snap *state.Snapshot, root string) {
+	// Titles, names, messages and output lines come from the plan and the
+	// agents: none of it may drive the terminal.
+	w = sanitize.Writer{W: w}
 	r := snap.Run
 	status := string(r.Status)
 	if r.Status == state.RunRunning && r.PID > 0 && !processAlive(r.PID) {

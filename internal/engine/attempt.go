@@ -80,6 +80,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	}
 	fmt.Fprintf(log, "# autobuild: phase %s attempt %d/%d, agent %s, worktree %s, base %s, time limit %s\n",
 		p.DisplayID, req.Number, MaxAttempts, req.Agent.Name, r.rel(wt), clip.SHA(base), req.Timeout)
+	outside := r.integ.snapshotOutside(ctx)
 
 	ev, commitMsg, interrupted, err := r.runAgentAndGates(ctx, p, req, wt, base, continues, started, log, seq)
 	if interrupted {
@@ -92,6 +93,10 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	}
 	ev.Attempt = req.Number
 	ev.Duration = r.cfg.Now().Sub(started)
+	if rep := r.integ.checkOutside(ctx, outside, wt, log); rep != nil {
+		rep.Attempt, rep.DurationSeconds = req.Number, ev.Duration.Seconds()
+		return r.fail(p, req, started, seq, wt, *rep)
+	}
 	if failed(ev) {
 		rep := r.classifier.Classify(ev)
 		rep.Retryable = rep.Type.Retryable()
@@ -133,7 +138,7 @@ func (r *phaseRunner) prepareWorktree(ctx context.Context, p *plan.Phase, req at
 		}
 	}
 	tip := r.integ.Tip()
-	if err := r.repo.AddWorktree(ctx, wt, branchFor(p.ID), tip); err != nil {
+	if err := r.repo.AddWorktree(ctx, wt, r.integ.refs.phase(p.ID), tip); err != nil {
 		return "", false, fmt.Errorf("creating the worktree of phase %s: %w", p.DisplayID, err)
 	}
 	r.integ.mu.Lock()
@@ -432,7 +437,7 @@ func (r *phaseRunner) complete(ctx context.Context, p *plan.Phase, req attemptRe
 		Commit: commit, Line: line})
 	// The worktree's work is on the run's line now; drop it and its branch.
 	_ = r.repo.RemoveWorktree(context.WithoutCancel(ctx), wt)
-	_ = r.repo.DeleteBranch(context.WithoutCancel(ctx), branchFor(p.ID))
+	_ = r.repo.DeleteBranch(context.WithoutCancel(ctx), r.integ.refs.phase(p.ID))
 	return attemptResult{Outcome: state.OutcomeComplete}
 }
 
@@ -562,6 +567,10 @@ func (r *phaseRunner) rel(path string) string {
 // infraFailure reports a failure of autobuild's own machinery (git, the
 // file system) during an attempt as an agent_error, so it gets the retry.
 func infraFailure(req attemptRequest, started time.Time, err error) failure.Report {
+	if rep, ok := diskFullReport(err); ok {
+		rep.Attempt = req.Number
+		return rep
+	}
 	return failure.Report{Type: failure.AgentError, Message: err.Error(), Retryable: true, Attempt: req.Number}
 }
 
@@ -610,5 +619,3 @@ func gatePlan(gs []gates.Gate) []plan.Gate {
 	}
 	return out
 }
-
-func branchFor(id string) string { return "autobuild/phase-" + state.FileID(id) }

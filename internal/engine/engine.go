@@ -112,7 +112,7 @@ func (c *Config) defaults() error {
 	if c.Resume && c.Fresh {
 		return usage("--resume and --fresh contradict each other: pick one")
 	}
-	return nil
+	return checkLookAlikeIDs(c.Plan)
 }
 
 // Run executes the plan. It returns an error (with an exit code, see
@@ -165,8 +165,8 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 	store := state.Open(root)
 	res := Result{Root: root, StateDir: store.Dir()}
 
-	if err := repo.Exclude("/.autobuild/"); err != nil {
-		return res, refused("keeping .autobuild/ out of git: %w", err)
+	if err := checkStateDir(ctx, repo, store); err != nil {
+		return res, err
 	}
 	if err := store.Init(); err != nil {
 		return res, refused("creating %s: %w", store.Dir(), err)
@@ -200,6 +200,7 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 
 	resolved := gates.Resolve(cfg.Plan.Gates, cfg.ConfigGates, root, exec.LookPath)
 	integ := newIntegrator(repo, rec, run.CommitMode, integDir, root, tip)
+	integ.lockHeld = lock.Held
 	runner := &phaseRunner{cfg: &cfg, root: root, repo: repo, store: store, rec: rec, gates: resolved,
 		classifier: cfg.Classifier, integ: integ, bases: map[string]string{}}
 	sched := &scheduler{plan: cfg.Plan, runner: runner, rec: rec, maxParallel: cfg.MaxParallel,
@@ -252,7 +253,14 @@ func finish(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 			reason = "all phases complete; changes are uncommitted in the work tree, commit them with: sh .autobuild/commits.sh"
 		}
 		if err == nil {
-			_ = repo.CleanStale(ctx, store.WorktreesDir(), "autobuild/")
+			// The run's own branches only: autobuild/<run-id>/…, or for a
+			// run without an id its fixed names one by one.
+			refs := refsOf(run)
+			_ = repo.CleanStale(ctx, store.WorktreesDir(), refs.prefix())
+			if refs.id == "" {
+				_ = refs.deletePhaseBranches(ctx, repo, cfg.Plan)
+				_ = repo.DeleteBranch(ctx, refs.integration())
+			}
 		}
 	}
 	now := cfg.Now().UTC()

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/sanitize"
 )
 
 // Plain prints one line per event: "[10:30:00] PHASE 2A FAILED - test_failure
@@ -31,7 +32,7 @@ func (p *Plain) Print(e event.Event) {
 	ts := e.Time.In(loc).Format("15:04:05")
 	if e.Kind == event.PhaseOutput {
 		if p.Verbose {
-			fmt.Fprintf(p.W, "[%s]   %s | %s\n", ts, e.DisplayID, e.Line)
+			fmt.Fprintf(p.W, "[%s]   %s | %s\n", ts, sanitize.Line(e.DisplayID), sanitize.Line(e.Line))
 		}
 		return
 	}
@@ -39,9 +40,9 @@ func (p *Plain) Print(e event.Event) {
 	if line == "" {
 		return
 	}
-	fmt.Fprintf(p.W, "[%s] %s\n", ts, line)
+	fmt.Fprintf(p.W, "[%s] %s\n", ts, sanitize.Line(line))
 	if e.Kind == event.PhaseFailed && e.Failure != nil && e.Failure.Details != "" {
-		fmt.Fprintf(p.W, "           %s\n", indentTail(e.Failure.Details))
+		fmt.Fprintf(p.W, "           %s\n", indentTail(sanitize.Text(e.Failure.Details)))
 	}
 }
 

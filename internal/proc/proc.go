@@ -93,7 +93,9 @@ func run(ctx context.Context, spec Spec) Result {
 	}
 	cmd.Stdout, cmd.Stderr = pw, pw
 	out := newSink(spec.Output, spec.OnLine)
-	g := startGuard()
+	marker := newMarker()
+	cmd.Env = append(cmd.Env, marker+"=1")
+	g := startGuard(marker)
 	if g != nil {
 		cmd.SysProcAttr = sysProcAttr(g.pgid())
 		defer g.stop()
@@ -122,6 +124,7 @@ func run(ctx context.Context, spec Spec) Result {
 	}
 	res := supervise(ctx, spec, pgid, waited, out)
 	killGroup(pgid, syscall.SIGKILL) // no orphans
+	killMarked(marker)               // nor any that left the group
 	select {
 	case <-drained:
 	case <-time.After(drainWait):

@@ -63,6 +63,9 @@ type Run struct {
 	// sessions.
 	SessionStarted *time.Time `json:"session_started,omitempty"`
 	ActiveSeconds  float64    `json:"active_seconds,omitempty"`
+	// RunID names the run's branches (autobuild/<run_id>/…): the run
+	// deletes only branches under it. Empty for runs started before ids.
+	RunID string `json:"run_id,omitempty"`
 }
 
 // WallSeconds is how long the run has run: its sessions' time, halted time

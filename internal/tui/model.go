@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/autobuild-sh/autobuild/internal/event"
+	clean "github.com/autobuild-sh/autobuild/internal/sanitize"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/summary"
 )
@@ -449,11 +450,14 @@ func (m *Model) ended() bool {
 
 // View draws the screen.
 func (m *Model) View() tea.View {
-	v := tea.NewView(m.render())
+	// Names, titles and output lines come from plans and agents: whatever
+	// reached a view without being cleaned leaves it here.
+	v := tea.NewView(clean.Frame(m.render()))
 	v.AltScreen = true
 	v.WindowTitle = "autobuild"
 	if m.run.title != "" {
-		v.WindowTitle = "autobuild · " + m.run.title
+		// The title is the plan's: an OSC sequence in it would reach the terminal.
+		v.WindowTitle = "autobuild · " + clean.Line(m.run.title)
 	}
 	return v
 }
