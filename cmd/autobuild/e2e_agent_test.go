@@ -160,18 +160,24 @@ func TestDeclaredGateWithMissingToolStopsBeforeTheAgent(t *testing.T) {
 	require.Equal(t, state.GateMissing, p.QualityGates["format"].Status)
 }
 
-// An agent on PATH that does not exist: dependency_missing, one attempt, and
-// the message and the log say what to do.
+// An agent command whose program does not exist: dependency_missing, one
+// attempt, and the message and the log say what to do. (A single word that
+// is neither a preset nor on PATH is refused before the run: a typo.)
 func TestMissingAgentSaysHowToInstallIt(t *testing.T) {
 	t.Parallel()
 	repo := newRepo(t, fivePhases)
 	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", "no-such-agent-cli")
+	require.Equal(t, 2, r.code, r.String())
+	require.Contains(t, r.stderr, `unknown agent "no-such-agent-cli"`)
+	require.NoDirExists(t, filepath.Join(repo, ".autobuild"))
+
+	r = autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", "no-such-agent-cli --all")
 	require.Equal(t, 1, r.code, r.String())
 	require.Contains(t, r.stdout, "PHASE 0 FAILED - dependency_missing: no-such-agent-cli not found")
 	require.Contains(t, r.stdout, "Install no-such-agent-cli and make sure it is on PATH")
 	p := loadPhase(t, repo, "0")
 	require.Len(t, p.Attempts, 1)
-	require.Contains(t, readString(t, filepath.Join(repo, p.Attempts[0].LogPath)), "the agent could not start")
+	require.Contains(t, readString(t, filepath.Join(repo, p.Attempts[0].LogPath)), "no-such-agent-cli: not found")
 }
 
 // An agent that breaks the rules (commits, ticks the plan's boxes) still

@@ -386,7 +386,7 @@ func TestTUISigtermOnTheHaltScreenQuits(t *testing.T) {
 		t.Skip("runs a plan")
 	}
 	repo := newRepo(t, fivePhases)
-	tm := startInPty(t, repo, "plan.md", "--agent", "no-such-agent-cli", "--commit=auto")
+	tm := startInPty(t, repo, "plan.md", "--agent", "no-such-agent-cli --all", "--commit=auto")
 	tm.waitText("AUTOBUILD HALTED", 0, 60*time.Second)
 	tm.waitText("r resume", 0, 10*time.Second)
 	require.NoError(t, tm.cmd.Process.Signal(syscall.SIGTERM))

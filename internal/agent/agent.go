@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mattn/go-shellwords"
+
 	"github.com/autobuild-sh/autobuild/internal/gates"
 )
 
@@ -24,9 +26,19 @@ type Agent struct {
 	// plain command may omit it and is judged by exit code and gates.
 	RequiresResult bool `json:"requires_result,omitempty"`
 	// Spec is the --agent value that gives this agent back (run.json keeps
-	// it, so a resume needs no --agent): the preset's name, "sim", or the
-	// command line, with a relative program path made absolute.
+	// it, so a resume needs no --agent): the preset's name (with the user's
+	// arguments), "sim", or the command line, with a relative program path
+	// made absolute.
 	Spec string `json:"spec,omitempty"`
+	// Preset names the adapter of a real agent CLI (AdapterFor); empty for
+	// a plain command and the simulated agent.
+	Preset string `json:"preset,omitempty"`
+	// Extra are the user's arguments after the preset's own, from
+	// `--agent 'claude --model opus'` and autobuild.toml; already in Args.
+	Extra []string `json:"extra,omitempty"`
+	// Env is the agent's own environment from autobuild.toml (KEY=value),
+	// after the adapter's.
+	Env []string `json:"env,omitempty"`
 }
 
 // Command is the agent's command as one line, for logs and messages.
@@ -40,37 +52,68 @@ func (a Agent) Command() string {
 // SimName is the --agent value of the built-in simulated agent.
 const SimName = "sim"
 
-// presets are the real agent CLIs autobuild knows, set up for unattended,
-// non-interactive use: the prompt arrives on stdin (or in
-// $AUTOBUILD_PROMPT_FILE), every tool use is pre-approved since nobody is
-// there to approve it, and nothing commits (the engine commits).
-var presets = map[string]Agent{
-	// -p prints the final answer and exits; with no prompt argument Claude
-	// Code reads the prompt from stdin. Without the permission bypass it
-	// stops to ask before every edit and command.
-	"claude": {Args: []string{"claude", "-p", "--dangerously-skip-permissions", "--output-format", "text"}},
-	// codex exec is the non-interactive mode; "-" reads the prompt from
-	// stdin. Its default sandbox is read-only: workspace-write lets it edit
-	// the worktree (the older --full-auto flag means the same and is
-	// deprecated).
-	"codex": {Args: []string{"codex", "exec", "--sandbox", "workspace-write", "-"}},
-	// aider commits every change by default and would add .aider* to
-	// .gitignore: both are turned off, since the engine owns git. Its chat
-	// history files would otherwise land in the worktree as new files.
-	"aider": {Shell: `aider --yes-always --no-auto-commits --no-dirty-commits --no-gitignore --no-check-update` +
-		` --input-history-file /dev/null --chat-history-file /dev/null --message-file "$AUTOBUILD_PROMPT_FILE"`},
-	// -p runs headless and is appended to the prompt read from stdin;
-	// --yolo approves every tool call.
-	"gemini": {Args: []string{"gemini", "--yolo", "-p", "Carry out the task above, then end with the result object it asks for."}},
-}
-
 // Presets returns the names of the preset agents, for help texts.
 func Presets() []string { return []string{"claude", "codex", "aider", "gemini"} }
 
+// resolvePreset resolves a spec whose first word is a preset's name (any
+// case): the preset's command line with the spec's other words (split as a
+// shell would, quotes kept together) after it. ok is false for any other
+// spec.
+func resolvePreset(spec string) (a Agent, ok bool, err error) {
+	words, err := shellwords.Parse(spec)
+	if err != nil || len(words) == 0 {
+		return Agent{}, false, nil
+	}
+	name := strings.ToLower(words[0])
+	ad, known := adapters[name]
+	if !known {
+		return Agent{}, false, nil
+	}
+	extra := words[1:]
+	a = Agent{Name: name, Preset: name, RequiresResult: true, Spec: name}
+	if len(extra) > 0 {
+		a.Extra = extra
+		a.Spec = name + " " + shellJoin(extra)
+	}
+	a.Args = append(append([]string(nil), ad.Args()...), extra...)
+	a.Env = append([]string(nil), ad.Env()...)
+	return a, true, nil
+}
+
+// WithConfig adds the user's per-agent arguments and environment from
+// autobuild.toml to a preset: arguments after the preset's own (and before
+// those given in --agent), environment after the adapter's.
+func (a Agent) WithConfig(args, env []string) Agent {
+	if a.Preset == "" || (len(args) == 0 && len(env) == 0) {
+		return a
+	}
+	base := adapters[a.Preset].Args()
+	a.Args = append(append(append([]string(nil), base...), args...), a.Extra...)
+	a.Env = append(append([]string(nil), a.Env...), env...)
+	return a
+}
+
+// shellJoin quotes words for a command line that splits back into them.
+func shellJoin(words []string) string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		if w != "" && strings.IndexFunc(w, func(r rune) bool {
+			return !(r == '-' || r == '_' || r == '.' || r == '/' || r == '=' || r == ':' || r == ',' || r == '@' ||
+				('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') || ('0' <= r && r <= '9'))
+		}) < 0 {
+			out[i] = w
+			continue
+		}
+		out[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+	}
+	return strings.Join(out, " ")
+}
+
 // Resolve turns an --agent value into an Agent: a preset name ("claude",
-// "codex", "aider", "gemini"), "sim" for the simulated agent (simCommand is
-// how to start it, e.g. [/path/to/autobuild, sim-agent]), or any command
-// line: a single word runs as a program, anything longer with sh -c.
+// "codex", "aider", "gemini"), optionally followed by arguments for it
+// ("claude --model opus"), "sim" for the simulated agent (simCommand is how
+// to start it, e.g. [/path/to/autobuild, sim-agent]), or any command line: a
+// single word runs as a program, anything longer with sh -c.
 func Resolve(spec string, simCommand []string) (Agent, error) {
 	spec = strings.TrimSpace(spec)
 	if spec == "" {
@@ -79,11 +122,8 @@ func Resolve(spec string, simCommand []string) (Agent, error) {
 	// Preset names are matched in any case: "--agent Claude" means the
 	// preset, not a program called Claude.
 	key := strings.ToLower(spec)
-	if p, ok := presets[key]; ok {
-		p.Name, p.Spec = key, key
-		p.Args = append([]string(nil), p.Args...)
-		p.RequiresResult = true
-		return p, nil
+	if a, ok, err := resolvePreset(spec); ok || err != nil {
+		return a, err
 	}
 	if key == SimName {
 		if len(simCommand) == 0 {

@@ -3,6 +3,7 @@ package agent
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -16,14 +17,19 @@ func TestResolve(t *testing.T) {
 		want    Agent
 		wantErr string
 	}{
-		{spec: "claude", want: Agent{Name: "claude", Args: []string{"claude", "-p", "--dangerously-skip-permissions", "--output-format", "text"}, RequiresResult: true}},
-		{spec: " Codex ", want: Agent{Name: "codex", Args: []string{"codex", "exec", "--sandbox", "workspace-write", "-"}, RequiresResult: true}},
-		{spec: "gemini", want: Agent{Name: "gemini", Args: presets["gemini"].Args, RequiresResult: true}},
-		{spec: "aider", want: Agent{Name: "aider", Shell: presets["aider"].Shell, RequiresResult: true}},
+		{spec: "claude", want: Agent{Name: "claude", Preset: "claude", Args: claudeAdapter{}.Args(), Env: claudeAdapter{}.Env(), RequiresResult: true}},
+		{spec: " Codex ", want: Agent{Name: "codex", Preset: "codex", Args: []string{"codex", "exec", "--json", "--sandbox", "workspace-write", "-"}, RequiresResult: true}},
+		{spec: "gemini", want: Agent{Name: "gemini", Preset: "gemini", Args: geminiAdapter{}.Args(), RequiresResult: true}},
+		{spec: "aider", want: Agent{Name: "aider", Preset: "aider", Args: aiderAdapter{}.Args(), RequiresResult: true}},
 		{spec: "sim", want: Agent{Name: "sim", Args: sim}},
 		{spec: "./fix.sh", want: Agent{Name: "fix.sh", Args: []string{"./fix.sh"}}},
 		{spec: "/opt/agents/run-agent", want: Agent{Name: "run-agent", Args: []string{"/opt/agents/run-agent"}}},
-		{spec: "claude --model opus -p", want: Agent{Name: "claude", Shell: "claude --model opus -p"}},
+		{spec: "claude --model opus", want: Agent{Name: "claude", Preset: "claude", Args: append(claudeAdapter{}.Args(), "--model", "opus"),
+			Env: claudeAdapter{}.Env(), Extra: []string{"--model", "opus"}, RequiresResult: true}},
+		{spec: `CLAUDE --append-system-prompt "be brief"`, want: Agent{Name: "claude", Preset: "claude",
+			Args: append(claudeAdapter{}.Args(), "--append-system-prompt", "be brief"), Env: claudeAdapter{}.Env(),
+			Extra: []string{"--append-system-prompt", "be brief"}, RequiresResult: true}},
+		{spec: "claudette --fast", want: Agent{Name: "claudette", Shell: "claudette --fast"}},
 		{spec: "FOO=1 ./bin/fix.sh --all", want: Agent{Name: "fix.sh", Shell: "FOO=1 ./bin/fix.sh --all"}},
 		{spec: "", wantErr: "empty agent"},
 		{spec: "   ", wantErr: "empty agent"},
@@ -62,12 +68,29 @@ func TestResolveSimNeedsACommand(t *testing.T) {
 func TestPresetsAvoidCommits(t *testing.T) {
 	t.Parallel()
 	// aider commits every edit unless told not to; the engine owns git.
-	require.Contains(t, presets["aider"].Shell, "--no-auto-commits")
-	require.Contains(t, presets["aider"].Shell, `"$AUTOBUILD_PROMPT_FILE"`)
+	aider := strings.Join(aiderAdapter{}.Args(), " ")
+	require.Contains(t, aider, "--no-auto-commits")
+	require.Contains(t, aider, `"$AUTOBUILD_PROMPT_FILE" "$@"`)
 	for _, name := range Presets() {
-		_, ok := presets[name]
-		require.True(t, ok, name)
+		a, err := Resolve(name, nil)
+		require.NoError(t, err)
+		require.NotNil(t, AdapterFor(a), name)
 	}
+}
+
+// A preset's extra arguments come after its own, from autobuild.toml
+// first and then from --agent.
+func TestWithConfig(t *testing.T) {
+	t.Parallel()
+	a, err := Resolve("claude --model opus", nil)
+	require.NoError(t, err)
+	a = a.WithConfig([]string{"--max-turns", "40"}, []string{"IS_SANDBOX=1"})
+	require.Equal(t, append(claudeAdapter{}.Args(), "--max-turns", "40", "--model", "opus"), a.Args)
+	require.Equal(t, []string{"DISABLE_AUTOUPDATER=1", "IS_SANDBOX=1"}, a.Env)
+	require.Equal(t, "claude --model opus", a.Spec, "run.json keeps the --agent value, not the file's arguments")
+	plain, err := Resolve("my-agent", nil)
+	require.NoError(t, err)
+	require.Equal(t, plain, plain.WithConfig([]string{"x"}, nil), "a plain command takes no preset arguments")
 }
 
 func TestAgentCommand(t *testing.T) {
@@ -95,6 +118,7 @@ func TestResolveSpec(t *testing.T) {
 	require.NoError(t, err)
 	for spec, want := range map[string]string{
 		"Claude":                     "claude",
+		"claude --model 'opus 4'":    "claude --model 'opus 4'",
 		"sim":                        "sim",
 		"my-agent":                   "my-agent",
 		"/opt/bin/fix.sh":            "/opt/bin/fix.sh",

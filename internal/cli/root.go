@@ -62,6 +62,7 @@ what failed and why, and how to resume.`,
 		Example: `  autobuild demo                                   # see it work, with a simulated agent
   autobuild validate docs/plan.md                  # check a plan, print its batches
   autobuild docs/plan.md --commit=auto --agent claude
+  autobuild docs/plan.md --commit=auto --agent 'claude --model opus' --agent codex
   autobuild docs/plan.md --resume                  # continue after fixing a failure
   autobuild docs/plan.md --fresh --commit=single   # start over
   autobuild watch                                  # follow a run started elsewhere

@@ -60,6 +60,8 @@ type runOptions struct {
 	// fixStep, when set, is the first resume instruction of a halt (the
 	// demo knows its own fix).
 	fixStep string
+	// preflight, when set, replaces the agents' setup checks (tests).
+	preflight *preflightEnv
 	// agentsFromRun are the agents taken from run.json (no --agent given),
 	// which are named before they run. Set by engineConfig.
 	agentsFromRun []string
@@ -71,7 +73,7 @@ func (o *runOptions) register(cmd *cobra.Command) {
 	f.BoolVar(&o.resume, "resume", false, "continue the run in .autobuild/ (the default when it exists and the plan is unchanged), with its agents unless --agent is given")
 	f.BoolVar(&o.fresh, "fresh", false, "delete .autobuild/ and start from the first phase (commits already made stay)")
 	f.BoolVar(&o.dryRun, "dry-run", false, "check the plan and print its batches, like validate; run nothing")
-	f.StringArrayVar(&o.agents, "agent", nil, "agent: claude, codex, aider, gemini, sim, or a command line; repeat it to give the retry a different agent")
+	f.StringArrayVar(&o.agents, "agent", nil, "agent: claude, codex, aider, gemini (with arguments: 'claude --model opus'), sim, or a command line; repeat it to give the retry a different agent")
 	f.IntVar(&o.maxParallel, "max-parallel", 0, "at most N phases at once (default: number of CPUs, at least 2)")
 	f.DurationVar(&o.phaseTimeout, "phase-timeout", 0, "time limit per attempt (default 30m); a retry after a timeout gets twice as long")
 	f.DurationVar(&o.idleTimeout, "idle-timeout", 0, "fail an attempt that prints nothing for this long (default: no limit)")
@@ -221,7 +223,13 @@ func (o *runOptions) engineConfig(pl *plan.Plan) (engine.Config, error) {
 		if err != nil {
 			return cfg, usageErr("--agent %q: %w", spec, err)
 		}
+		if ac, ok := fc.Agents[a.Preset]; ok {
+			a = a.WithConfig(ac.Args, ac.Env)
+		}
 		cfg.Agents = append(cfg.Agents, a)
+	}
+	if err := preflight(cfg.Agents, root, o.preflight); err != nil {
+		return cfg, err
 	}
 	cl, err := failure.NewClassifier(fc.Classify)
 	if err != nil {

@@ -47,7 +47,12 @@ func newStatus(s Streams) *cobra.Command {
 			if asJSON {
 				enc := json.NewEncoder(s.Out)
 				enc.SetIndent("", "  ")
-				if err := enc.Encode(snap); err != nil {
+				// The run's usage is the sum of its attempts' (each
+				// attempt in the phases carries its own).
+				if err := enc.Encode(struct {
+					*state.Snapshot
+					Usage *state.Usage `json:"usage,omitempty"`
+				}{snap, state.RunUsage(snap.Phases)}); err != nil {
 					return err
 				}
 			} else {
@@ -96,12 +101,20 @@ func printStatus(w io.Writer, snap *state.Snapshot, root string) {
 	if r.HaltReason != "" {
 		fmt.Fprintf(w, "Reason: %s\n", r.HaltReason)
 	}
+	usage := state.RunUsage(snap.Phases)
+	if usage != nil {
+		fmt.Fprintf(w, "Usage: %s\n", usage.Summary())
+	}
 	if strings.HasPrefix(status, "stopped") || r.Status == state.RunHalted || r.Status == state.RunInterrupted {
 		fmt.Fprintf(w, "Continue it with: %s (complete phases stay complete)\n", resumeCommand(root, r))
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "BATCH\tPHASE\tNAME\tSTATUS\tATTEMPT\tDURATION\tDETAIL")
+	head := "BATCH\tPHASE\tNAME\tSTATUS\tATTEMPT\tDURATION\t"
+	if usage != nil {
+		head += "TOKENS\tCOST\t"
+	}
+	fmt.Fprintln(tw, head+"DETAIL")
 	for _, p := range snap.Phases {
 		attempt := "-"
 		if p.Attempt > 0 {
@@ -111,7 +124,18 @@ func printStatus(w io.Writer, snap *state.Snapshot, root string) {
 		if p.Timestamps.DurationSeconds > 0 {
 			dur = summary.Duration(p.Timestamps.DurationSeconds)
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", p.Batch, p.DisplayID, p.PhaseName, p.Status, attempt, dur, statusDetail(p))
+		cost := ""
+		if usage != nil {
+			tokens, usd := "-", "-"
+			if u := p.TotalUsage(); u != nil {
+				tokens = state.Tokens(u.InputTokens+u.CacheReadTokens+u.CacheWriteTokens) + "/" + state.Tokens(u.OutputTokens)
+				if u.CostUSD > 0 {
+					usd = state.Cost(u.CostUSD)
+				}
+			}
+			cost = tokens + "\t" + usd + "\t"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s%s\n", p.Batch, p.DisplayID, p.PhaseName, p.Status, attempt, dur, cost, statusDetail(p))
 	}
 	tw.Flush()
 }

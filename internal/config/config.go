@@ -15,6 +15,10 @@
 //	lint = "golangci-lint run"
 //	test = ["go test ./...", "go test -race ./internal/engine/..."]
 //
+//	[agents.claude]                  # a preset's own arguments and environment
+//	args = ["--model", "opus"]       # after the preset's command line, before --agent's
+//	env = { IS_SANDBOX = "1" }       # added to the agent's environment
+//
 //	[[classify]]                     # extra failure patterns, tried before the built-in ones
 //	type = "rate_limited"
 //	match = "quota exceeded"         # a regular expression, case-insensitive
@@ -69,6 +73,18 @@ type Config struct {
 	Gates []plan.Gate
 	// Classify holds the user's failure patterns, in file order.
 	Classify []failure.Pattern
+	// Agents holds [agents.<preset>]: each preset's extra arguments and
+	// environment.
+	Agents map[string]AgentConfig
+}
+
+// AgentConfig is one [agents.<preset>] table.
+type AgentConfig struct {
+	// Args go after the preset's command line (and before the arguments
+	// given in --agent).
+	Args []string
+	// Env holds KEY=value entries, sorted by key.
+	Env []string
 }
 
 // Duration is a time.Duration read from a string such as "30m".
@@ -76,14 +92,21 @@ type Duration struct{ time.Duration }
 
 // fileConfig is the file as decoded, before checks.
 type fileConfig struct {
-	Agent        any               `toml:"agent"`
-	MaxParallel  int               `toml:"max_parallel"`
-	PhaseTimeout string            `toml:"phase_timeout"`
-	IdleTimeout  string            `toml:"idle_timeout"`
-	Commit       string            `toml:"commit"`
-	Scenario     string            `toml:"scenario"`
-	Gates        map[string]any    `toml:"gates"`
-	Classify     []failure.Pattern `toml:"classify"`
+	Agent        any                  `toml:"agent"`
+	MaxParallel  int                  `toml:"max_parallel"`
+	PhaseTimeout string               `toml:"phase_timeout"`
+	IdleTimeout  string               `toml:"idle_timeout"`
+	Commit       string               `toml:"commit"`
+	Scenario     string               `toml:"scenario"`
+	Gates        map[string]any       `toml:"gates"`
+	Classify     []failure.Pattern    `toml:"classify"`
+	Agents       map[string]agentFile `toml:"agents"`
+}
+
+// agentFile is one [agents.<preset>] table as decoded.
+type agentFile struct {
+	Args []string          `toml:"args"`
+	Env  map[string]string `toml:"env"`
 }
 
 // Load reads root/autobuild.toml. A missing file is a zero Config and no
@@ -138,6 +161,7 @@ func Parse(text, path string) (*Config, error) {
 	}
 	cfg.Gates = c.gates(fc.Gates)
 	cfg.Classify = c.patterns(fc.Classify)
+	cfg.Agents = c.agentTables(fc.Agents)
 	if c.err != nil {
 		return nil, c.err
 	}
@@ -176,6 +200,34 @@ var expected = map[string]string{
 	"scenario":      "a quoted path",
 }
 
+// presetNames are the agents [agents.<name>] may configure.
+var presetNames = []string{"claude", "codex", "aider", "gemini"}
+
+// agentTables checks [agents.<preset>] tables.
+func (c *checker) agentTables(tables map[string]agentFile) map[string]AgentConfig {
+	if len(tables) == 0 {
+		return nil
+	}
+	out := map[string]AgentConfig{}
+	for name, t := range tables {
+		key := strings.ToLower(name)
+		if !slices.Contains(presetNames, key) {
+			c.fail("agents."+name, "is not a preset: [agents.NAME] configures %s (a custom command carries its own arguments)", strings.Join(presetNames, ", "))
+			continue
+		}
+		ac := AgentConfig{Args: t.Args}
+		for k, v := range t.Env {
+			if k == "" || strings.ContainsAny(k, "= ") {
+				c.fail("agents."+name+".env", "%q is not an environment variable name", k)
+			}
+			ac.Env = append(ac.Env, k+"="+v)
+		}
+		slices.Sort(ac.Env)
+		out[key] = ac
+	}
+	return out
+}
+
 // typeErrorRE matches the TOML decoder's type errors.
 var typeErrorRE = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
 
@@ -186,6 +238,8 @@ func knownKeys(k toml.Key) string {
 		return strings.Join(plan.GateKinds, ", ")
 	case len(k) >= 2 && k[0] == "classify":
 		return "type, match, in"
+	case len(k) >= 3 && k[0] == "agents":
+		return "args, env"
 	}
-	return "agent, max_parallel, phase_timeout, idle_timeout, commit, scenario, [gates], [[classify]]"
+	return "agent, max_parallel, phase_timeout, idle_timeout, commit, scenario, [gates], [agents.NAME], [[classify]]"
 }

@@ -178,13 +178,21 @@ func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req a
 	absPlan, _ := filepath.Abs(r.cfg.Plan.Path)
 	spec := proc.Spec{
 		Args: req.Agent.Args, Shell: req.Agent.Shell, Dir: wt,
-		Env: agent.Env(agent.EnvInput{PhaseID: p.ID, Attempt: req.Number, MaxAttempts: MaxAttempts,
-			PlanPath: absPlan, PromptFile: promptFile, SimScenario: r.cfg.SimScenario}),
+		Env: append(agent.Env(agent.EnvInput{PhaseID: p.ID, Attempt: req.Number, MaxAttempts: MaxAttempts,
+			PlanPath: absPlan, PromptFile: promptFile, SimScenario: r.cfg.SimScenario}), req.Agent.Env...),
 		Stdin: strings.NewReader(prompt), Timeout: req.Timeout, IdleTimeout: r.cfg.IdleTimeout,
 		Grace: r.cfg.Grace, HardStop: r.cfg.HardStop, Output: log,
 		OnLine: r.outputLine(p, req.Number, "agent"),
 	}
-	res := proc.Run(ctx, spec)
+	run := r.runAgent(ctx, p, req, spec, prompt, wt, log, seq)
+	res := run.res
+	if run.usage != nil {
+		r.rec.phase(p.ID, func(ps *state.Phase) {
+			if n := len(ps.Attempts); n > 0 {
+				ps.Attempts[n-1].Usage = run.usage
+			}
+		})
+	}
 	if res.Canceled {
 		return ev, "", true, nil
 	}
@@ -193,7 +201,8 @@ func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req a
 	ev.AgentExitCode, ev.AgentNotFound = res.ExitCode, res.NotFound
 	ev.AgentRan = !res.NotFound
 	ev.AgentCommand = agentCommand(req.Agent)
-	ev.AgentOutput = res.Tail
+	ev.AgentOutput = run.output
+	ev.AgentSignal = run.signal
 	if res.Err != nil && !res.NotFound {
 		ev.AgentOutput += "\n" + res.Err.Error()
 		if ev.AgentExitCode == 0 {
@@ -202,7 +211,7 @@ func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req a
 	}
 	ev.ResultRequired = req.Agent.RequiresResult
 	var usage *state.Usage
-	if result, err := agent.ParseResult(res.Tail); err == nil {
+	if result, err := agent.ParseResult(run.final); err == nil {
 		ev.ResultFound = true
 		ev.ResultStatus = result.Status
 		ev.TasksTotal, ev.TasksCompleted = result.Tasks.Total, result.Tasks.Completed
@@ -213,6 +222,10 @@ func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req a
 		}
 	} else if !errors.Is(err, agent.ErrNoResult) {
 		ev.ResultParseErr = err.Error()
+	}
+	if run.usage != nil {
+		// What the CLI itself counted beats what its message claims.
+		usage = run.usage
 	}
 	files, err := r.tidyWorktree(ctx, p, wt, base, log)
 	if err != nil {
@@ -380,7 +393,7 @@ func (r *phaseRunner) fail(p *plan.Phase, req attemptRequest, started time.Time,
 	})
 	r.rec.emit(event.Event{Kind: event.PhaseFailed, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
 		Attempt: req.Number, MaxAttempts: MaxAttempts, Agent: req.Agent.Name, Failure: &rep,
-		DurationSeconds: now.Sub(started).Seconds()})
+		DurationSeconds: now.Sub(started).Seconds(), Usage: r.rec.attemptUsage(p.ID)})
 	return attemptResult{Outcome: state.OutcomeFailed, Report: &rep}
 }
 
@@ -423,7 +436,8 @@ func (r *phaseRunner) complete(ctx context.Context, p *plan.Phase, req attemptRe
 	})
 	dur := now.Sub(started).Seconds()
 	r.rec.emit(event.Event{Kind: event.PhaseCompleted, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
-		Attempt: req.Number, MaxAttempts: MaxAttempts, Agent: req.Agent.Name, DurationSeconds: dur})
+		Attempt: req.Number, MaxAttempts: MaxAttempts, Agent: req.Agent.Name, DurationSeconds: dur,
+		Usage: r.rec.attemptUsage(p.ID)})
 	var line string
 	switch {
 	case commit.SHA != "":
@@ -528,6 +542,8 @@ func logAgentEnd(log io.Writer, res proc.Result, limit, idle time.Duration) {
 		fmt.Fprintf(log, "\n# autobuild: the agent was stopped: it ran past the attempt's time limit (%s)\n", limit)
 	case res.IdleTimedOut:
 		fmt.Fprintf(log, "\n# autobuild: the agent was stopped: it printed nothing for %s\n", idle)
+	case res.Aborted:
+		fmt.Fprintf(log, "\n# autobuild: the agent was stopped after %s: it reported a failure no retry of its own can fix\n", took)
 	case res.Err != nil:
 		fmt.Fprintf(log, "\n# autobuild: the agent failed after %s: %v\n", took, res.Err)
 	default:

@@ -279,7 +279,7 @@ func finish(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 		kind = event.RunHalted
 	}
 	wall := rec.runCopy()
-	rec.emit(event.Event{Kind: kind, Line: reason, DurationSeconds: wall.WallSeconds()})
+	rec.emit(event.Event{Kind: kind, Line: reason, DurationSeconds: wall.WallSeconds(), Usage: rec.usage()})
 	res.Status, res.Reason = status, reason
 	if err := rec.failed(); err != nil {
 		return res, fmt.Errorf("the run's state could not be written completely: %w", err)

@@ -108,3 +108,25 @@ func (r *recorder) failed() error {
 	defer r.mu.Unlock()
 	return r.err
 }
+
+// usage returns the run's usage so far: the sum over every phase's
+// attempts, nil when no agent reported any.
+func (r *recorder) usage() *state.Usage {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var sum *state.Usage
+	for _, p := range r.phases {
+		sum = sum.Add(p.TotalUsage())
+	}
+	return sum
+}
+
+// attemptUsage is the usage of the phase's latest attempt.
+func (r *recorder) attemptUsage(id string) *state.Usage {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if p := r.phases[id]; p != nil && len(p.Attempts) > 0 {
+		return p.Attempts[len(p.Attempts)-1].Usage
+	}
+	return nil
+}

@@ -88,7 +88,7 @@ func (s *Subscription) Dropped() int {
 func (s *Subscription) push(e Event) {
 	s.mu.Lock()
 	s.queue = append(s.queue, e)
-	if e.Kind == PhaseOutput {
+	if e.Kind.Droppable() {
 		s.lines++
 		if s.lines > s.maxLines {
 			s.dropOldestLines()
@@ -111,7 +111,7 @@ func (s *Subscription) dropOldestLines() {
 	toDrop := s.maxLines / 2
 	kept := s.queue[:0]
 	for _, e := range s.queue {
-		if e.Kind == PhaseOutput && toDrop > 0 {
+		if e.Kind.Droppable() && toDrop > 0 {
 			toDrop--
 			s.dropped++
 			s.lines--
@@ -140,7 +140,7 @@ func (s *Subscription) pump() {
 		e := s.queue[0]
 		s.queue[0] = Event{}
 		s.queue = s.queue[1:]
-		if e.Kind == PhaseOutput {
+		if e.Kind.Droppable() {
 			s.lines--
 		}
 		s.mu.Unlock()

@@ -15,6 +15,14 @@ import (
 //
 // It returns "" for output lines, which are not logged line by line.
 func Describe(e Event) string {
+	line := describe(e)
+	if line != "" && e.Usage != nil {
+		line += " [" + e.Usage.Summary() + "]"
+	}
+	return line
+}
+
+func describe(e Event) string {
 	id := e.DisplayID
 	if id == "" {
 		id = e.PhaseID

@@ -20,6 +20,7 @@ const (
 	PhaseSkipped     Kind = "phase_skipped"  // the plan marks it done, or an earlier run completed it
 	PhaseStarted     Kind = "phase_started"  // an attempt began
 	PhaseOutput      Kind = "phase_output"   // one line of agent or gate output
+	AgentAction      Kind = "agent_action"   // a preset agent called a tool (Tool, Line: "Write calc/format.go")
 	GateResult       Kind = "gate_result"    // one gate finished
 	PhaseFailed      Kind = "phase_failed"   // an attempt failed (Failure set)
 	PhaseRetrying    Kind = "phase_retrying" // the retry is about to start
@@ -31,6 +32,11 @@ const (
 	RunInterrupted   Kind = "run_interrupted"
 	RunComplete      Kind = "run_complete"
 )
+
+// Droppable reports whether a slow consumer may miss the event: output
+// lines and tool calls are progress, shown live and kept in the attempt
+// log; every other event changes what a consumer shows.
+func (k Kind) Droppable() bool { return k == PhaseOutput || k == AgentAction }
 
 // Terminal reports whether the event ends the run.
 func (k Kind) Terminal() bool {
@@ -51,8 +57,10 @@ type Event struct {
 	// Line is a line of output (PhaseOutput), or a human sentence for other
 	// kinds (a skip's reason, a halt's reason).
 	Line string `json:"line,omitempty"`
-	// Stream is "agent" or "gate:<kind>" for PhaseOutput.
-	Stream  string          `json:"stream,omitempty"`
+	// Stream is "agent", "agent:stderr" or "gate:<kind>" for PhaseOutput.
+	Stream string `json:"stream,omitempty"`
+	// Tool is the tool an agent called (AgentAction): "Write", "Bash".
+	Tool    string          `json:"tool,omitempty"`
 	Gate    *Gate           `json:"gate,omitempty"`
 	Failure *failure.Report `json:"failure,omitempty"`
 	Commit  *state.Commit   `json:"commit,omitempty"`
@@ -62,6 +70,10 @@ type Event struct {
 	Phases []string `json:"phases,omitempty"`
 	// Duration is the attempt's or the run's duration, where one ended.
 	DurationSeconds float64 `json:"duration_seconds,omitempty"`
+	// Usage is what an attempt cost (PhaseCompleted, PhaseFailed) or the
+	// whole run so far (RunHalted, RunComplete, RunInterrupted), as the
+	// preset agent CLIs reported it; nil when none reported any.
+	Usage *state.Usage `json:"usage,omitempty"`
 }
 
 // Gate describes a finished gate (GateResult).

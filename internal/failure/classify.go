@@ -74,6 +74,10 @@ var signalTypes = []Type{DependencyMissing, RateLimited, ContextExhausted}
 //     A failed agent whose own runtime says it cannot load the agent
 //     itself (node's "Cannot find module '…/cli.js'", python's "No module
 //     named 'aider'"): agent_setup, with the reinstall command.
+//     2b. a preset agent CLI reported its failure itself (AgentSignal, read
+//     by its adapter from its structured output first, its own words
+//     second): that type (agent_setup with its fix, rate_limited,
+//     context_exhausted, agent_error).
 //  3. a rate-limit message ends the output of a failed agent: rate_limited.
 //  4. a context message ends the output of a failed agent:
 //     context_exhausted.
@@ -84,8 +88,8 @@ var signalTypes = []Type{DependencyMissing, RateLimited, ContextExhausted}
 //     before the gate's checks ran (compile.go): typecheck_error; else by
 //     the gate's kind: test → test_failure, lint → lint_error, build and
 //     typecheck → typecheck_error, format → format_error.
-//  6. a result object was required but is missing or unreadable:
-//     parse_error.
+//  6. a result object was required but is missing or unreadable, and the
+//     agent exited 0: parse_error.
 //  7. the result says failed with a known error type: that type.
 //  8. the result counts fewer completed tasks than tasks: task_incomplete.
 //  9. the agent exited non-zero: the first output row of the table that
@@ -136,6 +140,10 @@ func (c *Classifier) classify(ev Evidence) Report {
 			return agentInstallReport(ev, line, cli)
 		}
 	}
+	// 2b. The agent CLI said what went wrong in its structured output.
+	if r, ok := agentSignalReport(ev); ok {
+		return r
+	}
 	// 3 and 4. The model provider stopped the agent.
 	if failed {
 		if m, ok := c.match(signals, InOutput, RateLimited); ok {
@@ -151,8 +159,10 @@ func (c *Classifier) classify(ev Evidence) Report {
 	if ev.Gate != nil {
 		return c.gateReport(ev)
 	}
-	// 6. A preset agent's result object is missing or garbled.
-	if ev.ResultRequired && (!ev.ResultFound || ev.ResultParseErr != "") {
+	// 6. A preset agent's result object is missing or garbled. An agent
+	// that exited non-zero is judged by its output first (step 9): its
+	// missing result is a symptom, not the cause.
+	if ev.ResultRequired && ev.AgentExitCode == 0 && (!ev.ResultFound || ev.ResultParseErr != "") {
 		if !ev.ResultFound {
 			return Report{Type: ParseError, Message: "the agent printed no result object",
 				Details: lastOutputDetails(ev.AgentOutput), BlockedOn: "no result object in the agent's output"}

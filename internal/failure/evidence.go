@@ -39,6 +39,10 @@ type Evidence struct {
 	// time ran out.
 	Gate         *GateEvidence
 	FilesChanged []string
+	// AgentSignal is the failure a preset agent CLI reported about itself
+	// in its structured output (or its own words), read by its adapter;
+	// nil for plain commands and when it reported none.
+	AgentSignal *AgentSignal
 	// Worktree is the directory the agent and the gates ran in: paths
 	// under it are named relative to it in the report.
 	Worktree string

@@ -72,7 +72,8 @@ type Report struct {
 	// halts instead of retrying.
 	Circular         bool     `json:"circular,omitempty"`
 	SuggestedActions []string `json:"suggested_actions,omitempty"`
-	// Fix is the one command that repairs an agent_setup failure (the
-	// reinstall command of a broken agent CLI), if known.
+	// Fix is the one thing that repairs an agent_setup failure, if known:
+	// the reinstall command of a broken agent CLI, or the fix a preset
+	// CLI's setup problem needs ("set IS_SANDBOX=1 …", "codex login").
 	Fix string `json:"fix,omitempty"`
 }

@@ -128,7 +128,8 @@ func Suggest(r Report) []string {
 			"or split the shared file so each phase changes its own file")
 	case AgentSetup:
 		if r.Fix != "" {
-			out = append(out, r.Fix)
+			out = append(out, r.Fix, "then resume with --resume")
+			break
 		}
 		out = append(out, "fix the agent's setup as the message says (log in, set its API key, reinstall it), check it by running the agent by hand in the repository",
 			"then resume with --resume")

@@ -36,6 +36,11 @@ func (p *Plain) Print(e event.Event) {
 		}
 		return
 	}
+	if e.Kind == event.AgentAction {
+		// A tool call is progress worth seeing without -v: one short line.
+		fmt.Fprintf(p.W, "[%s]   %s → %s\n", ts, sanitize.Line(e.DisplayID), sanitize.Line(e.Line))
+		return
+	}
 	line := event.Describe(e)
 	if line == "" {
 		return

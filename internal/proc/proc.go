@@ -44,6 +44,17 @@ type Spec struct {
 	OnLine func(string)
 	// Output receives the raw output.
 	Output io.Writer
+	// OnStderrLine, when set, keeps stderr apart from stdout: stderr goes
+	// through its own pipe, its lines to OnStderrLine and its bytes to
+	// StderrOutput, and OnLine, Output and Result.Tail get stdout only. An
+	// agent CLI's stderr (a prompt it echoes, its warnings) must never be
+	// read as what its stdout says.
+	OnStderrLine func(string)
+	StderrOutput io.Writer
+	// Abort, when closed, stops the process group as a timeout does
+	// (SIGTERM, then SIGKILL after Grace), and the Result says Aborted: the
+	// caller saw in its output that it cannot succeed.
+	Abort <-chan struct{}
 }
 
 // Result is what happened to the process.
@@ -57,14 +68,18 @@ type Result struct {
 	TimedOut     bool
 	IdleTimedOut bool
 	Canceled     bool
+	// Aborted: Spec.Abort stopped it.
+	Aborted bool
 	// NotFound: the command does not exist (exec failure or exit 127).
 	NotFound bool
 	// Signaled: the process ended because of a signal.
 	Signaled bool
 	// Err is a start or wait failure that is not an exit status.
 	Err error
-	// Tail is the last TailSize bytes of output.
-	Tail string
+	// Tail is the last TailSize bytes of output (of stdout alone when
+	// Spec.OnStderrLine keeps stderr apart, whose tail is StderrTail).
+	Tail       string
+	StderrTail string
 }
 
 // Run starts the process described by spec and supervises it to the end.
@@ -93,6 +108,24 @@ func run(ctx context.Context, spec Spec) Result {
 	}
 	cmd.Stdout, cmd.Stderr = pw, pw
 	out := newSink(spec.Output, spec.OnLine)
+	var errOut *sink
+	var epr, epw *os.File
+	if spec.OnStderrLine != nil {
+		if epr, epw, err = os.Pipe(); err != nil {
+			pr.Close()
+			pw.Close()
+			return Result{ExitCode: -1, Err: fmt.Errorf("creating the error pipe: %w", err)}
+		}
+		cmd.Stderr = epw
+		errOut = newSink(spec.StderrOutput, spec.OnStderrLine)
+	}
+	closePipes := func() {
+		for _, f := range []*os.File{pr, pw, epr, epw} {
+			if f != nil {
+				f.Close()
+			}
+		}
+	}
 	marker := newMarker()
 	cmd.Env = append(cmd.Env, marker+"=1")
 	g := startGuard(marker)
@@ -101,19 +134,32 @@ func run(ctx context.Context, spec Spec) Result {
 		defer g.stop()
 	}
 	if err := cmd.Start(); err != nil {
-		pw.Close()
-		pr.Close()
+		closePipes()
 		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.EACCES) {
 			return Result{ExitCode: 127, NotFound: true, Err: fmt.Errorf("starting %s: %w", cmd.Path, err)}
 		}
 		return Result{ExitCode: -1, Err: fmt.Errorf("starting %s: %w", cmd.Path, err)}
 	}
 	pw.Close() // the child holds its own copy; EOF comes when the group is gone
+	if epw != nil {
+		epw.Close()
+	}
 
 	drained := make(chan struct{})
 	go func() {
 		defer close(drained)
+		if errOut == nil {
+			out.copyFrom(pr)
+			return
+		}
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errOut.copyFrom(epr)
+		}()
 		out.copyFrom(pr)
+		wg.Wait()
 	}()
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
@@ -122,18 +168,27 @@ func run(ctx context.Context, spec Spec) Result {
 	if g != nil {
 		pgid = g.pgid()
 	}
-	res := supervise(ctx, spec, pgid, waited, out)
+	res := supervise(ctx, spec, pgid, waited, out, errOut)
 	killGroup(pgid, syscall.SIGKILL) // no orphans
 	killMarked(marker)               // nor any that left the group
 	select {
 	case <-drained:
 	case <-time.After(drainWait):
-		pr.Close() // a setsid'd descendant still holds the pipe; stop reading
+		// A setsid'd descendant still holds a pipe; stop reading.
+		pr.Close()
+		if epr != nil {
+			epr.Close()
+		}
 		<-drained
 	}
 	pr.Close()
 	out.flush()
 	res.Tail = out.tail()
+	if errOut != nil {
+		epr.Close()
+		errOut.flush()
+		res.StderrTail = errOut.tail()
+	}
 	return res
 }
 
@@ -165,7 +220,7 @@ func command(spec Spec) (*exec.Cmd, error) {
 // supervise waits for the process, enforcing the timeouts, the context and
 // the hard stop on its process group pgid, and turns the wait status into a
 // Result.
-func supervise(ctx context.Context, spec Spec, pgid int, waited <-chan error, out *sink) Result {
+func supervise(ctx context.Context, spec Spec, pgid int, waited <-chan error, out, errOut *sink) Result {
 	var res Result
 	var timeout, idle, grace <-chan time.Time
 	if spec.Timeout > 0 {
@@ -180,6 +235,7 @@ func supervise(ctx context.Context, spec Spec, pgid int, waited <-chan error, ou
 	}
 	done := ctx.Done()
 	hard := spec.HardStop
+	abort := spec.Abort
 	stopping := false
 	stop := func() {
 		if stopping {
@@ -194,7 +250,7 @@ func supervise(ctx context.Context, spec Spec, pgid int, waited <-chan error, ou
 		select {
 		case err := <-waited:
 			fillExit(&res, err)
-			if stopping && !res.TimedOut && !res.IdleTimedOut {
+			if stopping && !res.TimedOut && !res.IdleTimedOut && !res.Aborted {
 				res.Canceled = true
 			}
 			return res
@@ -204,8 +260,20 @@ func supervise(ctx context.Context, spec Spec, pgid int, waited <-chan error, ou
 				res.TimedOut = true
 			}
 			stop()
+		case <-abort:
+			abort = nil
+			if !stopping {
+				res.Aborted = true
+			}
+			stop()
 		case <-idle:
-			if time.Since(out.lastActivity()) >= spec.IdleTimeout {
+			last := out.lastActivity()
+			if errOut != nil {
+				if e := errOut.lastActivity(); e.After(last) {
+					last = e
+				}
+			}
+			if time.Since(last) >= spec.IdleTimeout {
 				idle = nil
 				if !stopping {
 					res.IdleTimedOut = true

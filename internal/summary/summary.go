@@ -60,6 +60,9 @@ func halted(in Input, width int) string {
 	b.rule("╠", "═", "╣")
 	b.blank()
 	b.text("Reason: "+reason, 8)
+	if u := state.RunUsage(in.Phases); u != nil {
+		b.text("Usage: "+u.Summary(), 7)
+	}
 
 	groups := byStatus(in.Phases)
 	if ps := groups[state.PhaseComplete]; len(ps) > 0 {
@@ -170,6 +173,9 @@ func complete(in Input, width int) string {
 	}
 	b.text(fmt.Sprintf("%s, %s%s.", plural(len(in.Phases), "1 phase", fmt.Sprintf("%d phases", len(in.Phases))),
 		plural(commits, "1 commit", fmt.Sprintf("%d commits", commits)), elapsed), 0)
+	if u := state.RunUsage(in.Phases); u != nil {
+		b.text("Usage: "+u.Summary()+".", 7)
+	}
 	if in.Run != nil {
 		switch in.Run.CommitMode {
 		case "message-only":
@@ -209,6 +215,7 @@ func completedRow(b *box, p *state.Phase) {
 		status = "complete " + Duration(d)
 	}
 	b.dotted(label(p), status)
+	usageRow(b, p)
 	if p.Commit == nil {
 		return
 	}
@@ -219,6 +226,14 @@ func completedRow(b *box, p *state.Phase) {
 		b.text("  Message: "+clip.FirstLine(p.Commit.Message), 11)
 	default:
 		b.text("  No changes to commit", 2)
+	}
+}
+
+// usageRow is a phase's tokens and cost over its attempts, when its agent
+// reported any.
+func usageRow(b *box, p *state.Phase) {
+	if u := p.TotalUsage(); u != nil {
+		b.text("  Usage: "+u.Summary(), 9)
 	}
 }
 
@@ -236,6 +251,7 @@ func failedRow(b *box, p *state.Phase) {
 		attempts += " (same fix tried again: needs a person)"
 	}
 	b.text(attempts, 12)
+	usageRow(b, p)
 	if r := p.Error; r != nil {
 		b.text("  Error: "+string(r.Type), 9)
 		details := r.Message

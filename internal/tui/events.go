@@ -21,6 +21,9 @@ type runInfo struct {
 	// status.
 	status     state.RunStatus
 	haltReason string
+	// usage is what the agents reported so far: the sum of the ended
+	// attempts', then the run's total from its last event.
+	usage *state.Usage
 }
 
 // applyEvent folds one engine event into the rows and run info. It is pure
@@ -44,6 +47,9 @@ func (m *Model) applyEvent(e event.Event) {
 		return
 	case event.RunHalted, event.RunInterrupted, event.RunComplete:
 		m.run.ended, m.run.haltReason = at, e.Line
+		if e.Usage != nil {
+			m.run.usage = e.Usage
+		}
 		m.run.status = map[event.Kind]state.RunStatus{
 			event.RunHalted: state.RunHalted, event.RunInterrupted: state.RunInterrupted, event.RunComplete: state.RunComplete,
 		}[e.Kind]
@@ -75,12 +81,18 @@ func (m *Model) applyEvent(e event.Event) {
 		}
 		r.log.add(line)
 		r.last = r.log.last()
+	case event.AgentAction:
+		// One line per tool call: "→ Write calc/format.go" (the log
+		// sanitizes every line it keeps).
+		r.log.add("→ " + e.Line)
+		r.last = r.log.last()
 	case event.GateResult:
 		if g := e.Gate; g != nil {
 			r.setGate(gateRow{Kind: g.Kind, Command: g.Command, Status: g.Status, ExitCode: g.ExitCode, DurationSeconds: g.DurationSeconds})
 		}
 	case event.PhaseFailed:
 		r.status, r.failure = stFailed, e.Failure
+		m.run.usage = m.run.usage.Add(e.Usage)
 		r.duration = attemptDuration(e, r, at)
 	case event.PhaseRetrying:
 		r.status, r.note = stRetrying, e.Line
@@ -89,6 +101,7 @@ func (m *Model) applyEvent(e event.Event) {
 		r.duration = attemptDuration(e, r, at)
 	case event.PhaseCompleted:
 		r.status, r.failure = stComplete, nil
+		m.run.usage = m.run.usage.Add(e.Usage)
 		r.duration = attemptDuration(e, r, at)
 	case event.PhaseIntegrated:
 		r.status = stComplete

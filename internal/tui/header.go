@@ -29,6 +29,9 @@ func (m *Model) renderHeader(w int) []string {
 	if m.run.agent != "" {
 		right = append(right, "agent "+m.run.agent)
 	}
+	if u := m.run.usage; u != nil {
+		right = append(right, usageShort(u))
+	}
 	if e := m.elapsed(); e != "" {
 		right = append(right, e)
 	}
@@ -43,6 +46,16 @@ func (m *Model) renderHeader(w int) []string {
 		line1 = m.styles.Title.Render("autobuild") + line1[len("autobuild"):]
 	}
 	return []string{line1, m.progressLine(w)}
+}
+
+// usageShort is the run's usage in the header: "12.3k in · 4.1k out ·
+// $0.42" (the cost where the CLIs price it).
+func usageShort(u *state.Usage) string {
+	s := state.Tokens(u.InputTokens+u.CacheReadTokens+u.CacheWriteTokens) + " in · " + state.Tokens(u.OutputTokens) + " out"
+	if u.CostUSD > 0 {
+		s += " · " + state.Cost(u.CostUSD)
+	}
+	return s
 }
 
 // elapsed is the run's wall time so far, or its total once it ended.

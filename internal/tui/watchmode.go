@@ -107,6 +107,11 @@ func (m *Model) mergeSnapshot(s *state.Snapshot) {
 		m.byID[r.id] = r
 	}
 	slices.SortStableFunc(m.rows, func(a, b *phaseRow) int { return a.batch - b.batch })
+	// The files hold every attempt's usage: watch shows what a live run's
+	// events would have added up to.
+	if u := state.RunUsage(s.Phases); u != nil {
+		m.run.usage = u
+	}
 	if i := slices.IndexFunc(m.rows, func(r *phaseRow) bool { return r.id == selID }); i >= 0 {
 		m.sel = i
 	}

@@ -1,0 +1,314 @@
+package agent
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/state"
+)
+
+// claudeAdapter is Claude Code (@anthropic-ai/claude-code), checked against
+// 2.1.330: `claude --help` and the stream-json events it prints.
+type claudeAdapter struct{}
+
+func (claudeAdapter) Name() string { return "claude" }
+
+// Args: -p runs headless and, with no prompt argument, reads the prompt
+// from stdin. stream-json prints one JSON event per line as they happen (a
+// tool call as it starts, so --idle-timeout never kills a working agent);
+// --print needs --verbose for it. Without the permission bypass it stops to
+// ask before every edit and command, and nobody is there to answer.
+func (claudeAdapter) Args() []string {
+	return []string{"claude", "-p", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions"}
+}
+
+// Env turns off what an unattended run does not need: the auto-updater
+// (which would change the CLI under a run) and telemetry.
+func (claudeAdapter) Env() []string {
+	return []string{"DISABLE_AUTOUPDATER=1"}
+}
+
+var claudeFixes = fixes{
+	setupLogin:  "log in once with `claude` then /login, or set ANTHROPIC_API_KEY (or CLAUDE_CODE_OAUTH_TOKEN from `claude setup-token`)",
+	setupKey:    "check ANTHROPIC_API_KEY (or log in again with `claude` then /login); a key that worked before may have been revoked",
+	setupRoot:   "set IS_SANDBOX=1 (in the environment, or `[agents.claude] env = {IS_SANDBOX = \"1\"}` in autobuild.toml) if this machine is a sandbox, or run autobuild as a non-root user",
+	setupTrust:  "run `claude` once in the repository and accept the trust dialog",
+	setupAccess: "check that ANTHROPIC_API_KEY's organization may use the model (choose another with `--agent 'claude --model sonnet'`), or log in again with `claude` then /login",
+}
+
+// Check: claude refuses --dangerously-skip-permissions as root unless
+// IS_SANDBOX=1, and needs a key or a login: ANTHROPIC_API_KEY,
+// ANTHROPIC_AUTH_TOKEN, CLAUDE_CODE_OAUTH_TOKEN, a cloud provider
+// (CLAUDE_CODE_USE_BEDROCK/VERTEX/FOUNDRY), an apiKeyHelper in its
+// settings, or the login it keeps in $CLAUDE_CONFIG_DIR (~/.claude)
+// /.credentials.json or ~/.claude.json. On macOS the login lives in the
+// keychain, which is not looked at: no login problem is reported there.
+func (claudeAdapter) Check(sys System) []SetupProblem {
+	var out []SetupProblem
+	if sys.UID == 0 && sys.Getenv("IS_SANDBOX") != "1" {
+		out = append(out, SetupProblem{Agent: "claude",
+			Problem: "autobuild runs as root, and claude refuses --dangerously-skip-permissions as root (\"cannot be used with root/sudo privileges\")",
+			Fix:     claudeFixes[setupRoot]})
+	}
+	if runtime.GOOS != "linux" {
+		return out
+	}
+	for _, v := range []string{"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN",
+		"CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX", "CLAUDE_CODE_USE_FOUNDRY"} {
+		if sys.Getenv(v) != "" {
+			return out
+		}
+	}
+	dir := sys.Getenv("CLAUDE_CONFIG_DIR")
+	if dir == "" {
+		dir = filepath.Join(sys.Home, ".claude")
+	}
+	if sys.Exists(filepath.Join(dir, ".credentials.json")) {
+		return out
+	}
+	for _, f := range []string{filepath.Join(dir, ".claude.json"), filepath.Join(sys.Home, ".claude.json")} {
+		if b, err := sys.ReadFile(f); err == nil && bytes.Contains(b, []byte(`"primaryApiKey"`)) {
+			return out
+		}
+	}
+	for _, f := range []string{filepath.Join(dir, "settings.json"), filepath.Join(dir, "settings.local.json")} {
+		if b, err := sys.ReadFile(f); err == nil && bytes.Contains(b, []byte(`"apiKeyHelper"`)) {
+			return out
+		}
+	}
+	return append(out, SetupProblem{Agent: "claude",
+		Problem: fmt.Sprintf("claude is not logged in: no ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN or CLAUDE_CODE_OAUTH_TOKEN, and no login in %s", dir),
+		Fix:     claudeFixes[setupLogin]})
+}
+
+func (claudeAdapter) NewParser(prompt, dir string) Parser {
+	return &claudeParser{prompt: newPromptLines(prompt), dir: dir, stderr: tail{n: 40}}
+}
+
+// claudeEvent is one line of claude's stream-json output; only the fields
+// autobuild reads.
+type claudeEvent struct {
+	Type    string `json:"type"`
+	Subtype string `json:"subtype"`
+	// system init
+	SessionID    string `json:"session_id"`
+	Model        string `json:"model"`
+	APIKeySource string `json:"apiKeySource"`
+	// assistant
+	Message *struct {
+		Content []struct {
+			Type  string         `json:"type"`
+			Text  string         `json:"text"`
+			Name  string         `json:"name"`
+			Input map[string]any `json:"input"`
+		} `json:"content"`
+	} `json:"message"`
+	ParentToolUseID *string `json:"parent_tool_use_id"`
+	// assistant (an API error shown as a message) and system api_retry
+	Error any `json:"error"`
+	// system api_retry
+	Attempt     int  `json:"attempt"`
+	MaxRetries  int  `json:"max_retries"`
+	ErrorStatus *int `json:"error_status"`
+	// result
+	IsError        bool     `json:"is_error"`
+	Result         string   `json:"result"`
+	TerminalReason string   `json:"terminal_reason"`
+	APIErrorStatus *int     `json:"api_error_status"`
+	TotalCostUSD   *float64 `json:"total_cost_usd"`
+	NumTurns       int      `json:"num_turns"`
+	Usage          *struct {
+		InputTokens              int64 `json:"input_tokens"`
+		OutputTokens             int64 `json:"output_tokens"`
+		CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
+		CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
+	} `json:"usage"`
+}
+
+type claudeParser struct {
+	prompt promptLines
+	dir    string
+
+	mu       sync.Mutex // guards everything below
+	events   int        // JSON events read
+	session  string
+	model    string
+	noKey    bool   // init said apiKeySource "none"
+	lastText string // the last text of a top-level assistant message
+	result   *claudeEvent
+	apiErr   string // an API error shown as an assistant message
+	retry    *Signal
+	stderr   tail
+}
+
+func (p *claudeParser) Stdout(line string) []Note {
+	var ev claudeEvent
+	if !decodeLine(line, &ev) {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.events++
+	switch {
+	case ev.Type == "system" && ev.Subtype == "init":
+		p.session, p.model = ev.SessionID, ev.Model
+		p.noKey = ev.APIKeySource == "none"
+	case ev.Type == "system" && ev.Subtype == "api_retry":
+		status := 0
+		if ev.ErrorStatus != nil {
+			status = *ev.ErrorStatus
+		}
+		kind := errorString(ev.Error)
+		note := Note{Text: cleanLine(fmt.Sprintf("API retry %d/%d: %s (status %d)", ev.Attempt, ev.MaxRetries, kind, status))}
+		// claude retries a refused key ten times over minutes before it
+		// gives up: no retry can fix a key, so the engine stops it now.
+		if t, k, ok := statusSignal(status); ok && t == failure.AgentSetup {
+			p.retry = claudeFixes.signal("claude", t, k, fmt.Sprintf("API error %d, %s", status, kind))
+			note.Signal = p.retry
+		} else if kind == "authentication_failed" {
+			p.retry = claudeFixes.signal("claude", failure.AgentSetup, setupKey, kind)
+			note.Signal = p.retry
+		}
+		return []Note{note}
+	case ev.Type == "assistant" && ev.Message != nil:
+		var notes []Note
+		top := ev.ParentToolUseID == nil || *ev.ParentToolUseID == ""
+		if e := errorString(ev.Error); e != "" {
+			p.apiErr = e
+		}
+		for _, c := range ev.Message.Content {
+			switch c.Type {
+			case "tool_use":
+				notes = append(notes, toolNote(c.Name, c.Input, p.dir))
+			case "text":
+				if top {
+					p.lastText = c.Text
+				}
+				notes = append(notes, textNotes(c.Text)...)
+			}
+		}
+		return notes
+	case ev.Type == "result":
+		r := ev
+		p.result = &r
+	}
+	return nil
+}
+
+func (p *claudeParser) Stderr(line string) []Note {
+	if p.prompt.echoed(line) {
+		return nil
+	}
+	l := cleanLine(line)
+	if l == "" {
+		return nil
+	}
+	p.mu.Lock()
+	p.stderr.add(l)
+	p.mu.Unlock()
+	return []Note{{Text: l}}
+}
+
+func (p *claudeParser) Finish(exitCode int) (out Outcome) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	defer func() { out.Usage = counted(out.Usage) }()
+	out = Outcome{Session: p.session}
+	r := p.result
+	if r != nil {
+		out.Usage = &state.Usage{Model: p.model, Turns: r.NumTurns}
+		if u := r.Usage; u != nil {
+			out.Usage.InputTokens, out.Usage.OutputTokens = u.InputTokens, u.OutputTokens
+			out.Usage.CacheReadTokens, out.Usage.CacheWriteTokens = u.CacheReadInputTokens, u.CacheCreationInputTokens
+		}
+		if r.TotalCostUSD != nil {
+			out.Usage.CostUSD = *r.TotalCostUSD
+		}
+	}
+	// The result's subtype says success even when is_error is set: only
+	// is_error and the exit status tell.
+	if r != nil && !r.IsError && exitCode == 0 {
+		out.Final = r.Result
+		return out
+	}
+	if r == nil && exitCode == 0 {
+		// No result event: the stream was cut short. The last message is
+		// all there is; a result object must be in it.
+		out.Final = p.lastText
+		return out
+	}
+	said := []string{}
+	if r != nil && r.Result != "" {
+		said = append(said, r.Result)
+	}
+	if p.apiErr != "" {
+		said = append(said, p.apiErr)
+	}
+	if p.events == 0 || r == nil {
+		// claude failed before (or without) its stream: its stderr is its
+		// own message (the root refusal, a bad flag).
+		if s := p.stderr.String(); s != "" {
+			said = append(said, s)
+		}
+	}
+	out.Said = strings.Join(said, "\n")
+	out.Signal = p.signal(r, out.Said)
+	return out
+}
+
+// signal reads the failure from the result's structured fields first, then
+// from the text claude said.
+func (p *claudeParser) signal(r *claudeEvent, said string) *Signal {
+	if p.retry != nil {
+		return p.retry
+	}
+	if r != nil {
+		if r.APIErrorStatus != nil {
+			if t, k, ok := statusSignal(*r.APIErrorStatus); ok {
+				return claudeFixes.signal("claude", t, k, cleanLine(fmt.Sprintf("API error %d: %s", *r.APIErrorStatus, firstLine(r.Result))))
+			}
+		}
+		switch r.TerminalReason {
+		case "prompt_too_long":
+			return &Signal{Type: failure.ContextExhausted, Message: "the prompt is too long for the model's context (" + cleanLine(firstLine(r.Result)) + ")"}
+		}
+		switch p.apiErr {
+		case "authentication_failed":
+			kind := setupKey
+			if p.noKey {
+				kind = setupLogin
+			}
+			return claudeFixes.signal("claude", failure.AgentSetup, kind, cleanLine(firstLine(r.Result)))
+		case "rate_limit", "overloaded":
+			return &Signal{Type: failure.RateLimited, Message: "the model API refused (" + p.apiErr + "): " + cleanLine(firstLine(r.Result))}
+		}
+	}
+	if s := claudeFixes.fromText("claude", said); s != nil {
+		return s
+	}
+	if p.noKey && r != nil && r.IsError {
+		return claudeFixes.signal("claude", failure.AgentSetup, setupLogin, cleanLine(firstLine(r.Result)))
+	}
+	return nil
+}
+
+// errorString reads an error field that is a string or an object with a
+// type or message.
+func errorString(v any) string {
+	switch e := v.(type) {
+	case string:
+		return e
+	case map[string]any:
+		for _, k := range []string{"type", "message"} {
+			if s, ok := e[k].(string); ok && s != "" {
+				return s
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,110 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/proc"
+	"github.com/autobuild-sh/autobuild/internal/state"
+)
+
+// agentRun is what running the agent produced, read the way its kind of
+// agent is read.
+type agentRun struct {
+	res proc.Result
+	// output is the agent's text for the classifier's patterns; final, the
+	// text its result object is read from. For a plain command both are
+	// its whole output's tail; for a preset CLI, output is what the CLI
+	// said about a failure and final its final message only.
+	output, final string
+	signal        *failure.AgentSignal
+	usage         *state.Usage
+}
+
+// runAgent runs the agent described by spec. A plain command (or the sim)
+// runs as it always did, its stdout and stderr merged. A preset agent CLI
+// runs through its adapter: its stdout and stderr are kept apart and fed to
+// its parser; the raw stdout (the CLI's event stream) goes to the attempt's
+// .stream file, and the attempt log and the UI get what the parser shows:
+// one line per tool call and the agent's message lines.
+func (r *phaseRunner) runAgent(ctx context.Context, p *plan.Phase, req attemptRequest, spec proc.Spec,
+	prompt, wt string, log io.Writer, seq int) agentRun {
+	ad := agent.AdapterFor(req.Agent)
+	if ad == nil {
+		res := proc.Run(ctx, spec)
+		return agentRun{res: res, output: res.Tail, final: res.Tail}
+	}
+	parser := ad.NewParser(prompt, wt)
+	streamPath := strings.TrimSuffix(r.store.AttemptLogPath(p.ID, seq), ".log") + ".stream"
+	stream, err := proc.CreateCapped(streamPath, r.cfg.LogCap)
+	if err == nil {
+		defer stream.Close()
+		spec.Output = stream
+		fmt.Fprintf(log, "# autobuild: the agent's raw output stream is in %s\n", r.rel(streamPath))
+	} else {
+		spec.Output = nil
+		fmt.Fprintf(log, "# autobuild: the agent's raw output stream is not kept: %v\n", err)
+	}
+
+	// The parser's notes arrive from two goroutines (stdout and stderr);
+	// mu keeps their lines whole in the log.
+	var mu sync.Mutex
+	abort := make(chan struct{})
+	var stopped *agent.Signal
+	show := func(stream string, notes []agent.Note) {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, n := range notes {
+			if n.Tool != "" {
+				fmt.Fprintf(log, "→ %s\n", n.Text)
+				r.rec.emit(event.Event{Kind: event.AgentAction, PhaseID: p.ID, DisplayID: p.DisplayID,
+					Attempt: req.Number, Tool: n.Tool, Line: n.Text})
+			} else {
+				prefix := ""
+				if stream != "agent" {
+					prefix = "stderr: "
+				}
+				fmt.Fprintf(log, "%s%s\n", prefix, n.Text)
+				r.rec.emit(event.Event{Kind: event.PhaseOutput, PhaseID: p.ID, DisplayID: p.DisplayID,
+					Attempt: req.Number, Stream: stream, Line: n.Text})
+			}
+			if n.Signal != nil && stopped == nil {
+				// The CLI reported what no retry of its own can fix (a
+				// refused key): stop it now rather than after its
+				// retries.
+				stopped = n.Signal
+				fmt.Fprintf(log, "# autobuild: stopping the agent: %s\n", n.Signal.Message)
+				close(abort)
+			}
+		}
+	}
+	spec.OnLine = func(line string) { show("agent", parser.Stdout(line)) }
+	spec.OnStderrLine = func(line string) { show("agent:stderr", parser.Stderr(line)) }
+	spec.Abort = abort
+	res := proc.Run(ctx, spec)
+	out := parser.Finish(res.ExitCode)
+	mu.Lock()
+	if stopped != nil {
+		out.Signal = stopped
+	}
+	mu.Unlock()
+	run := agentRun{res: res, output: out.Said, final: out.Final, usage: out.Usage}
+	if s := out.Signal; s != nil {
+		run.signal = &failure.AgentSignal{Type: s.Type, Message: s.Message, Fix: s.Fix}
+		fmt.Fprintf(log, "# autobuild: %s reported: %s: %s\n", req.Agent.Name, s.Type, s.Message)
+	}
+	if out.Session != "" {
+		fmt.Fprintf(log, "# autobuild: %s session %s\n", req.Agent.Name, out.Session)
+	}
+	if u := out.Usage; u != nil {
+		fmt.Fprintf(log, "# autobuild: usage: %s\n", u.Summary())
+	}
+	return run
+}

@@ -1,0 +1,60 @@
+package failure
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The failure a preset CLI reported about itself decides the type, before
+// anything read from text; agent_setup names its fix and is not retried.
+func TestClassifyAgentSignal(t *testing.T) {
+	t.Parallel()
+	c, err := NewClassifier(nil)
+	require.NoError(t, err)
+	tests := []struct {
+		name string
+		ev   Evidence
+		want Type
+	}{
+		{"setup", Evidence{AgentExitCode: 1, ResultRequired: true, AgentOutput: "the prompt said: context window",
+			AgentSignal: &AgentSignal{Type: AgentSetup, Message: "claude is not logged in", Fix: "log in"}}, AgentSetup},
+		{"rate", Evidence{AgentExitCode: 1, ResultRequired: true,
+			AgentSignal: &AgentSignal{Type: RateLimited, Message: "API error 429"}}, RateLimited},
+		{"context", Evidence{AgentExitCode: 1, ResultRequired: true,
+			AgentSignal: &AgentSignal{Type: ContextExhausted, Message: "prompt is too long"}}, ContextExhausted},
+		{"agent error", Evidence{AgentExitCode: 1, ResultRequired: true,
+			AgentSignal: &AgentSignal{Type: AgentError, Message: "gemini: unknown"}}, AgentError},
+		// An aborted agent (exit -1 after autobuild stopped it) too.
+		{"aborted", Evidence{AgentExitCode: -1, ResultRequired: true,
+			AgentSignal: &AgentSignal{Type: AgentSetup, Message: "claude was refused", Fix: "check the key"}}, AgentSetup},
+		// A timeout still wins: the attempt ran out of time first.
+		{"timeout first", Evidence{TimedOut: true, AgentExitCode: -1,
+			AgentSignal: &AgentSignal{Type: RateLimited, Message: "429"}}, Timeout},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := c.Classify(tt.ev)
+			require.Equal(t, tt.want, r.Type, "%+v", r)
+			if tt.want == AgentSetup {
+				require.False(t, r.Retryable)
+				require.Equal(t, tt.ev.AgentSignal.Fix, r.Fix)
+				require.Equal(t, tt.ev.AgentSignal.Fix, r.SuggestedActions[0], "the fix comes first")
+			}
+		})
+	}
+}
+
+// A preset agent that exited non-zero without a result object is judged by
+// its output, not called parse_error: the missing result is a symptom.
+func TestClassifyNonZeroExitWithoutResultIsNotParseError(t *testing.T) {
+	t.Parallel()
+	c, err := NewClassifier(nil)
+	require.NoError(t, err)
+	r := c.Classify(Evidence{AgentExitCode: 1, ResultRequired: true, AgentOutput: "Error: something broke"})
+	require.Equal(t, AgentError, r.Type)
+	require.Contains(t, r.Message, "exited with status 1")
+	r = c.Classify(Evidence{AgentExitCode: 0, ResultRequired: true, AgentOutput: "done"})
+	require.Equal(t, ParseError, r.Type, "exit 0 without a result is still a parse_error")
+}
