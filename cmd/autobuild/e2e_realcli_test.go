@@ -148,9 +148,9 @@ func TestRealCLIFailuresAreNeverCommitted(t *testing.T) {
 		attempts int
 		requests int
 	}{
-		// 401 and 403 are the agent's setup: no retry, one request.
+		// A refused key is the agent's setup: no retry, one request. (A 403 is
+		// read the same way; the parsers' tests cover it from the fixtures.)
 		{"auth_401", twice(mockapi.Fail(mockapi.Unauthorized)), failure.AgentSetup, 1, 1},
-		{"forbidden_403", twice(mockapi.Fail(mockapi.Forbidden)), failure.AgentSetup, 1, 1},
 		{"prompt_too_long", twice(mockapi.Fail(mockapi.PromptTooLong)), failure.ContextExhausted, 2, 2},
 		// The file is written and the gate would pass, but the agent never
 		// said it was done.
@@ -265,7 +265,7 @@ func TestRealCLIRefusedBeforeStart(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			rr := runRealCLI(t, c.api, c.opts, realPlan, mockapi.WriteFile("hello.txt", "hello\n"), mockapi.Text(agenttest.SuccessText))
-			t.Logf("REFUSED %s: exit %d in %.2f s", c.name, rr.res.code, rr.took.Seconds())
+			t.Logf("REFUSED %s: exit %d in %.2f s: %s", c.name, rr.res.code, rr.took.Seconds(), rr.res.stderr)
 			require.Equal(t, 3, rr.res.code, rr.describe())
 			require.Contains(t, rr.res.stderr, "fix: ", rr.describe())
 			require.Contains(t, rr.res.stderr, c.want, rr.describe())
