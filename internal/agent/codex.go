@@ -171,8 +171,16 @@ func (p *codexParser) Stdout(line string) []Note {
 			p.offline++
 			if p.offline == codexOfflineLimit {
 				note.Signal = codexFixes.signal("codex", failure.AgentSetup, setupNetwork, cleanLine(ev.Message))
-				p.stopped = note.Signal
 			}
+		} else if s := codexFixes.fromText("codex", ev.Message); s != nil && s.Type == failure.AgentSetup {
+			// codex retries a refused key five times ("Reconnecting...
+			// 1/5 (unexpected status 401 ...)"): no retry fixes a key.
+			note.Signal = s
+		}
+		if note.Signal != nil && p.stopped == nil {
+			p.stopped = note.Signal
+		} else {
+			note.Signal = nil
 		}
 		return []Note{note}
 	case "item.started", "item.completed":

@@ -204,3 +204,19 @@ func TestCodexOfflineStops(t *testing.T) {
 	out := p.Finish(-1)
 	require.Equal(t, failure.AgentSetup, out.Signal.Type)
 }
+
+// codex retries a refused key five times at its defaults; the first
+// reconnect that names the 401 stops it. A reconnect for anything else
+// (a dropped stream) is left to codex.
+func TestCodexRetryOfARefusedKeyStopsAtOnce(t *testing.T) {
+	t.Parallel()
+	a, err := agent.Resolve("codex", nil)
+	require.NoError(t, err)
+	p := agent.AdapterFor(a).NewParser("", "/work")
+	n := p.Stdout(`{"type":"error","message":"Reconnecting... 1/5 (stream disconnected before completion)"}`)
+	require.Nil(t, n[0].Signal)
+	n = p.Stdout(`{"type":"error","message":"Reconnecting... 2/5 (unexpected status 401 Unauthorized: Incorrect API key provided: dummy.)"}`)
+	require.NotNil(t, n[0].Signal)
+	require.Equal(t, failure.AgentSetup, n[0].Signal.Type)
+	require.Contains(t, n[0].Signal.Fix, "CODEX_API_KEY")
+}

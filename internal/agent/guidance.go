@@ -37,6 +37,11 @@ func Guidance(r failure.Report) string {
 		return s
 	case failure.TypecheckError:
 		s := "Fix the type and build errors. Run " + cmd("the build or type check") + " to see the current errors, and check that function signatures match their use."
+		if r.Gate != "" && r.Gate != "build" && r.Gate != "typecheck" {
+			// A test (or lint) gate that printed compile errors: its own
+			// checks never ran, and more tests are no cure.
+			s = "The build is broken: the code does not compile, so the " + r.Gate + " gate's checks never ran. Fix the build errors first, then run " + cmd("the gate") + " until it builds and its checks pass. Check that function signatures and imports match their use."
+		}
 		if files := filesIn(r.GateOutput); len(files) > 0 {
 			s += " The errors are in " + strings.Join(files, ", ") + "."
 		}
@@ -57,6 +62,9 @@ func Guidance(r failure.Report) string {
 		s := "The previous attempt reported success but verification failed"
 		if r.GateCommand != "" {
 			s += " (" + cmd("") + " failed)"
+		}
+		if len(r.FilesChanged) == 0 {
+			s += ", and it changed no file: the phase's work is still to be done. Do the phase's tasks in this directory"
 		}
 		return s + ". Run ALL quality gates after EVERY change, and make sure they pass at the end, not just during development."
 	case failure.Timeout:

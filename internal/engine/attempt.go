@@ -80,6 +80,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	}
 	fmt.Fprintf(log, "# autobuild: phase %s attempt %d/%d, agent %s, worktree %s, base %s, time limit %s\n",
 		p.DisplayID, req.Number, MaxAttempts, req.Agent.Name, r.rel(wt), clip.SHA(base), req.Timeout)
+	outside := r.integ.snapshotOutside(ctx)
 
 	ev, commitMsg, interrupted, err := r.runAgentAndGates(ctx, p, req, wt, base, continues, started, log, seq)
 	if interrupted {
@@ -92,6 +93,10 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	}
 	ev.Attempt = req.Number
 	ev.Duration = r.cfg.Now().Sub(started)
+	if rep := r.integ.checkOutside(ctx, outside, wt, log); rep != nil {
+		rep.Attempt, rep.DurationSeconds = req.Number, ev.Duration.Seconds()
+		return r.fail(p, req, started, seq, wt, *rep)
+	}
 	if failed(ev) {
 		rep := r.classifier.Classify(ev)
 		rep.Retryable = rep.Type.Retryable()
@@ -133,7 +138,7 @@ func (r *phaseRunner) prepareWorktree(ctx context.Context, p *plan.Phase, req at
 		}
 	}
 	tip := r.integ.Tip()
-	if err := r.repo.AddWorktree(ctx, wt, branchFor(p.ID), tip); err != nil {
+	if err := r.repo.AddWorktree(ctx, wt, r.integ.refs.phase(p.ID), tip); err != nil {
 		return "", false, fmt.Errorf("creating the worktree of phase %s: %w", p.DisplayID, err)
 	}
 	r.integ.mu.Lock()
@@ -194,6 +199,7 @@ func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req a
 	logAgentEnd(log, res, req.Timeout, r.cfg.IdleTimeout)
 	ev.TimedOut, ev.IdleTimedOut = res.TimedOut, res.IdleTimedOut
 	ev.AgentExitCode, ev.AgentNotFound = res.ExitCode, res.NotFound
+	ev.AgentRan = !res.NotFound
 	ev.AgentCommand = agentCommand(req.Agent)
 	ev.AgentOutput = run.output
 	ev.AgentSignal = run.signal
@@ -204,16 +210,22 @@ func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req a
 		}
 	}
 	ev.ResultRequired = req.Agent.RequiresResult
+	var usage *state.Usage
 	if result, err := agent.ParseResult(run.final); err == nil {
 		ev.ResultFound = true
 		ev.ResultStatus = result.Status
 		ev.TasksTotal, ev.TasksCompleted = result.Tasks.Total, result.Tasks.Completed
 		commitMsg = result.CommitMessage
+		usage = result.Usage
 		if result.Error != nil {
 			ev.ResultErrorType, ev.ResultErrorMessage = result.Error.Type, result.Error.Message
 		}
 	} else if !errors.Is(err, agent.ErrNoResult) {
 		ev.ResultParseErr = err.Error()
+	}
+	if run.usage != nil {
+		// What the CLI itself counted beats what its message claims.
+		usage = run.usage
 	}
 	files, err := r.tidyWorktree(ctx, p, wt, base, log)
 	if err != nil {
@@ -223,7 +235,11 @@ func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req a
 		return ev, "", false, err
 	}
 	ev.FilesChanged = files
+	ev.Worktree = wt
 	r.rec.phase(p.ID, func(ps *state.Phase) {
+		if n := len(ps.Attempts); n > 0 && usage != nil {
+			ps.Attempts[n-1].Usage = usage
+		}
 		ps.Verification.AgentClaimed = claimed(ev)
 		if ev.TasksTotal > 0 {
 			ps.Tasks = state.Tasks{Total: ev.TasksTotal, Completed: ev.TasksCompleted}
@@ -232,7 +248,19 @@ func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req a
 	if agentFailed(ev) {
 		return ev, commitMsg, false, nil
 	}
+	// What the gates create or change (a binary, a coverage file, a
+	// formatter's rewrite) is no part of the phase's work: the worktree is
+	// put back as the agent left it before anything is committed.
+	agentTree, snapErr := gitx.SnapshotTree(ctx, wt)
+	if snapErr != nil && ctx.Err() == nil {
+		return ev, "", false, fmt.Errorf("recording phase %s's worktree before the gates: %w", p.DisplayID, snapErr)
+	}
 	gate, timedOut, interrupted := r.runGates(ctx, p, req, wt, log, started.Add(req.Timeout))
+	if snapErr == nil {
+		if err := restoreAfterGates(context.WithoutCancel(ctx), wt, agentTree, log); err != nil {
+			return ev, "", false, fmt.Errorf("phase %s: %w", p.DisplayID, err)
+		}
+	}
 	if interrupted {
 		return ev, "", true, nil
 	}
@@ -423,7 +451,7 @@ func (r *phaseRunner) complete(ctx context.Context, p *plan.Phase, req attemptRe
 		Commit: commit, Line: line})
 	// The worktree's work is on the run's line now; drop it and its branch.
 	_ = r.repo.RemoveWorktree(context.WithoutCancel(ctx), wt)
-	_ = r.repo.DeleteBranch(context.WithoutCancel(ctx), branchFor(p.ID))
+	_ = r.repo.DeleteBranch(context.WithoutCancel(ctx), r.integ.refs.phase(p.ID))
 	return attemptResult{Outcome: state.OutcomeComplete}
 }
 
@@ -555,6 +583,10 @@ func (r *phaseRunner) rel(path string) string {
 // infraFailure reports a failure of autobuild's own machinery (git, the
 // file system) during an attempt as an agent_error, so it gets the retry.
 func infraFailure(req attemptRequest, started time.Time, err error) failure.Report {
+	if rep, ok := diskFullReport(err); ok {
+		rep.Attempt = req.Number
+		return rep
+	}
 	return failure.Report{Type: failure.AgentError, Message: err.Error(), Retryable: true, Attempt: req.Number}
 }
 
@@ -603,5 +635,3 @@ func gatePlan(gs []gates.Gate) []plan.Gate {
 	}
 	return out
 }
-
-func branchFor(id string) string { return "autobuild/phase-" + state.FileID(id) }

@@ -71,6 +71,9 @@ var signalTypes = []Type{DependencyMissing, RateLimited, ContextExhausted}
 //  1. the attempt timed out (TimedOut or IdleTimedOut): timeout.
 //  2. the agent could not run (AgentNotFound, exit 127, or a missing-command
 //     message ending its output): dependency_missing.
+//     A failed agent whose own runtime says it cannot load the agent
+//     itself (node's "Cannot find module '…/cli.js'", python's "No module
+//     named 'aider'"): agent_setup, with the reinstall command.
 //     2b. a preset agent CLI reported its failure itself (AgentSignal, read
 //     by its adapter from its structured output first, its own words
 //     second): that type (agent_setup with its fix, rate_limited,
@@ -80,9 +83,11 @@ var signalTypes = []Type{DependencyMissing, RateLimited, ContextExhausted}
 //     context_exhausted.
 //  5. a gate failed: its own tool is missing (exit 127 or a missing-command
 //     message naming it): dependency_missing; else the agent claimed
-//     complete: verification_mismatch; else a gate-output row of the table;
-//     else by the gate's kind: test → test_failure, lint → lint_error,
-//     build and typecheck → typecheck_error, format → format_error.
+//     complete, or exited 0 having changed no file: verification_mismatch;
+//     else a gate-output row of the table; else code that did not compile
+//     before the gate's checks ran (compile.go): typecheck_error; else by
+//     the gate's kind: test → test_failure, lint → lint_error, build and
+//     typecheck → typecheck_error, format → format_error.
 //  6. a result object was required but is missing or unreadable, and the
 //     agent exited 0: parse_error.
 //  7. the result says failed with a known error type: that type.
@@ -101,6 +106,7 @@ func (c *Classifier) Classify(ev Evidence) Report {
 		ev.Gate = &g
 	}
 	r := c.classify(ev)
+	r.Message, r.BlockedOn = relativeTo(ev.Worktree, r.Message), relativeTo(ev.Worktree, r.BlockedOn)
 	r.Retryable = r.Type.Retryable()
 	r.Attempt = ev.Attempt
 	r.DurationSeconds = math.Round(ev.Duration.Seconds()*1000) / 1000
@@ -127,6 +133,12 @@ func (c *Classifier) classify(ev Evidence) Report {
 	// 2. The agent itself is not installed.
 	if r, ok := c.agentMissing(ev, failed); ok {
 		return r
+	}
+	// The agent's own installation is broken: it never started.
+	if ev.AgentExitCode != 0 {
+		if line, cli, ok := brokenAgentInstall(signals, ev.AgentCommand); ok {
+			return agentInstallReport(ev, line, cli)
+		}
 	}
 	// 2b. The agent CLI said what went wrong in its structured output.
 	if r, ok := agentSignalReport(ev); ok {
@@ -264,10 +276,15 @@ func (c *Classifier) gateReport(ev Evidence) Report {
 			BlockedOn: tool + " is not installed"}
 	}
 	failing := FailingTests(g.Output)
-	summary := gateSummary(kind, g, failing)
-	blocked := firstErrorLine(g.Output)
-	if len(failing) > 0 {
-		blocked = "failing tests: " + listNames(failing, 5)
+	plain := gateSummary(kind, g, failing)
+	summary := plain
+	blocked := blockerLine(g.Output)
+	_, broken := brokenBuild(g.Output)
+	switch {
+	case broken:
+		summary = brokenBuildSummary(kind, g, failing)
+	case len(failing) > 0:
+		blocked = "failing tests: " + listNames(failing, 5) + panicNote(g.Output)
 	}
 	rep := Report{FailingTests: failing, BlockedOn: blocked}
 	switch {
@@ -275,10 +292,20 @@ func (c *Classifier) gateReport(ev Evidence) Report {
 		rep.Type = VerificationMismatch
 		rep.Message = "agent reported complete, but " + summary
 		rep.Details = fmt.Sprintf("the engine's own run of `%s` failed (exit %d) after the agent claimed success", g.Command, g.ExitCode)
+		if len(ev.FilesChanged) == 0 {
+			rep.Details += "; the agent changed no file"
+		}
+	case zeroExitWithoutChange(ev):
+		rep.Type = VerificationMismatch
+		rep.Message = "the agent exited 0 without changing any file, but " + summary
+		rep.Details = zeroExitDetails(g)
 	default:
 		if m, ok := c.matchExcept(g.Output, InGate, DependencyMissing); ok {
 			rep.Type = m.Type
-			rep.Message = summary + ": " + m.Line
+			rep.Message = plain + ": " + m.Line
+		} else if broken && gateType(kind) != TypecheckError {
+			rep.Type = TypecheckError
+			rep.Message = summary + ": " + blocked
 		} else {
 			rep.Type = gateType(kind)
 			rep.Message = summary
@@ -385,7 +412,7 @@ func (ev Evidence) blockedOnFromAgent() string {
 	if ev.ResultErrorMessage != "" {
 		return shorten(strings.TrimSpace(ev.ResultErrorMessage))
 	}
-	return firstErrorLine(clip.Tail(ev.AgentOutput, signalTailLines))
+	return blockerLine(clip.Tail(ev.AgentOutput, signalTailLines))
 }
 
 func lastOutputDetails(output string) string {

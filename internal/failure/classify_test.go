@@ -206,9 +206,10 @@ func TestClassifierExtraPatterns(t *testing.T) {
 	r = c.Classify(Evidence{ResultStatus: "complete", ResultFound: true, Gate: testGate("[build failed]")})
 	require.Equal(t, VerificationMismatch, r.Type, "a claim of success still comes first")
 
-	// Without the extra row, a Go test gate's build failure is a test failure.
+	// Without the extra row, a Go test gate's build failure is still a
+	// broken build: no test ran.
 	r = newClassifier(t).Classify(Evidence{Gate: testGate("FAIL\texample.com/calc [build failed]\n")})
-	require.Equal(t, TestFailure, r.Type)
+	require.Equal(t, TypecheckError, r.Type)
 }
 
 func TestNewClassifierRejectsBadRows(t *testing.T) {

@@ -17,7 +17,10 @@ type Evidence struct {
 	// AgentNotFound is set when the agent's executable could not be started
 	// (exec: not found) or the shell running it exited 127.
 	AgentNotFound bool
-	AgentCommand  string
+	// AgentRan is set when the agent ran and exited by itself: only then
+	// is AgentExitCode 0 the agent's claim of success.
+	AgentRan     bool
+	AgentCommand string
 	// AgentOutput is the tail of the agent's output.
 	AgentOutput string
 	// ResultRequired is set for preset agents, which must print a result
@@ -40,6 +43,9 @@ type Evidence struct {
 	// in its structured output (or its own words), read by its adapter;
 	// nil for plain commands and when it reported none.
 	AgentSignal *AgentSignal
+	// Worktree is the directory the agent and the gates ran in: paths
+	// under it are named relative to it in the report.
+	Worktree string
 }
 
 // GateEvidence is a quality gate that failed in the engine's own run.

@@ -52,7 +52,7 @@ func InstallHint(tool string) string {
 	return "install " + tool + " and make sure it is on PATH"
 }
 
-// Suggest returns recovery actions specific to the report's type (SPEC §5),
+// Suggest returns recovery actions specific to the report's type (docs/failures.md),
 // most useful first. Classify calls it; code that builds a Report by hand
 // (a file conflict, say) calls it too.
 func Suggest(r Report) []string {
@@ -94,6 +94,9 @@ func Suggest(r Report) []string {
 	case VerificationMismatch:
 		out = append(out, run("run the gate the agent's claim missed"),
 			"make sure the agent runs every quality gate after its last change")
+		if len(r.FilesChanged) == 0 {
+			out = append(out, "the agent changed no file: check in the attempt log that it got the task and worked in the phase's worktree")
+		}
 	case Timeout:
 		out = append(out, "raise --phase-timeout (a retry already gets twice the time)",
 			"split the phase into smaller phases",

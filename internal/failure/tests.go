@@ -1,18 +1,6 @@
 package failure
 
-import (
-	"regexp"
-	"strings"
-)
-
-// failingTestREs find the names of failing tests in test runners' output.
-// Each has one capture group: the test's name.
-var failingTestREs = []*regexp.Regexp{
-	regexp.MustCompile(`(?m)^\s*--- FAIL: (\S+)`),                               // go test
-	regexp.MustCompile(`(?m)^FAILED (\S+::\S+)`),                                // pytest
-	regexp.MustCompile(`(?m)^\s*[✕×] (.+?)(?:\s+\(\d+(?:\.\d+)?\s*m?s\))?\s*$`), // jest, vitest
-	regexp.MustCompile(`(?m)^test (\S+) \.\.\. FAILED\s*$`),                     // cargo test
-}
+import "strings"
 
 // FailingTests returns the names of the failing tests that output reports,
 // in order of appearance, without duplicates. A Go test whose subtests
@@ -20,14 +8,15 @@ var failingTestREs = []*regexp.Regexp{
 // failure, and counting both would double it.
 func FailingTests(output string) []string {
 	output = clean(output)
-	type hit struct {
-		at   int
-		name string
-	}
-	var hits []hit
-	for _, re := range failingTestREs {
-		for _, m := range re.FindAllStringSubmatchIndex(output, -1) {
-			hits = append(hits, hit{m[2], strings.TrimSpace(output[m[2]:m[3]])})
+	var hits []testHit
+	for _, pass := range []bool{false, true} {
+		if pass && len(hits) > 0 {
+			break
+		}
+		for _, x := range testExtractors {
+			if x.fallback == pass {
+				hits = append(hits, x.find(output)...)
+			}
 		}
 	}
 	// Order by position in the output, whichever runner printed it.

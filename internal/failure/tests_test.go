@@ -21,7 +21,7 @@ func TestFailingTests(t *testing.T) {
 			[]string{"tests/test_x.py::test_y", "tests/test_x.py::TestK::test_z"}},
 		{"jest", "  auth\n    ✓ logs in (3 ms)\n    ✕ validates token (5 ms)\n    ✕ refreshes token\n",
 			[]string{"validates token", "refreshes token"}},
-		{"vitest", "   × adds numbers 2ms\n   × handles (1.5 s)\n", []string{"adds numbers 2ms", "handles"}},
+		{"vitest", "   × adds numbers 2ms\n   × handles (1.5 s)\n", []string{"adds numbers", "handles"}},
 		{"cargo", "test tests::adds ... ok\ntest tests::subs ... FAILED\ntest tests::muls ... FAILED\n",
 			[]string{"tests::subs", "tests::muls"}},
 		{"colored", "\x1b[31m--- FAIL: TestRed (0.00s)\x1b[0m\n", []string{"TestRed"}},

@@ -79,11 +79,12 @@ func lastLine(s string) string {
 
 var errorLineRE = regexp.MustCompile(`(?i)\b(error|errors|fail|failed|failure|panic|cannot|undefined|expected|not found)\b|^\s*--- FAIL|✕`)
 
-// firstErrorLine returns the first line of s that looks like an error, else
-// its last non-empty line, shortened: what the failure is blocked on.
+// firstErrorLine returns the first line of s that looks like an error and
+// is no banner or header, else its last non-empty line, shortened: what the
+// failure is blocked on.
 func firstErrorLine(s string) string {
 	for _, l := range nonEmptyLines(s) {
-		if errorLineRE.MatchString(l) {
+		if errorLineRE.MatchString(l) && !isNoise(l) {
 			return shorten(l)
 		}
 	}

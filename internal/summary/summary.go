@@ -1,4 +1,4 @@
-// Package summary renders the boxed halt summary of SPEC §6 and the
+// Package summary renders the boxed halt summary of docs/running.md and the
 // completion summary from the state files alone, so the plain printer, the
 // TUI and `autobuild watch` all show the same text.
 package summary
@@ -91,6 +91,7 @@ func halted(in Input, width int) string {
 		b.section("SYSTEMIC CAUSE")
 		b.text(cause, 0)
 	}
+	historyNote(b, in.Run)
 	if ps := groups[state.PhaseBlocked]; len(ps) > 0 {
 		b.section("BLOCKED PHASES")
 		for _, p := range ps {
@@ -168,7 +169,7 @@ func complete(in Input, width int) string {
 	b.blank()
 	elapsed := ""
 	if in.Run != nil && in.Run.Finished != nil {
-		elapsed = ", wall time " + Duration(in.Run.Finished.Sub(in.Run.Started).Seconds())
+		elapsed = ", wall time " + Duration(in.Run.WallSeconds())
 	}
 	b.text(fmt.Sprintf("%s, %s%s.", plural(len(in.Phases), "1 phase", fmt.Sprintf("%d phases", len(in.Phases))),
 		plural(commits, "1 commit", fmt.Sprintf("%d commits", commits)), elapsed), 0)
@@ -192,9 +193,20 @@ func complete(in Input, width int) string {
 			}
 		}
 	}
+	historyNote(b, in.Run)
 	b.blank()
 	b.rule("╚", "═", "╝")
 	return b.String()
+}
+
+// historyNote adds what the history across runs says about this run's
+// failures (see history.Note), when it says something.
+func historyNote(b *box, run *state.Run) {
+	if run == nil || run.HistoryNote == "" {
+		return
+	}
+	b.section("HISTORY")
+	b.text(sentence(run.HistoryNote)+" (autobuild report for more).", 0)
 }
 
 func completedRow(b *box, p *state.Phase) {

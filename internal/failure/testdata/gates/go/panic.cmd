@@ -1,0 +1,3 @@
+command: go test ./...
+version: go version go1.26.8 linux/amd64
+exit: 1
