@@ -72,6 +72,10 @@ func (h *Heartbeat) observe(e event.Event) {
 		if b != nil {
 			b.last, b.line = e.Time, textwrap.CleanLine(e.Line)
 		}
+	case event.AgentAction:
+		if b != nil {
+			b.last, b.line = e.Time, "→ "+textwrap.CleanLine(e.Line)
+		}
 	case event.GateResult:
 		if b != nil && e.Gate != nil {
 			b.last, b.line = e.Time, "gate "+e.Gate.Kind+" "+e.Gate.Status
