@@ -148,9 +148,9 @@ func TestRealCLIFailuresAreNeverCommitted(t *testing.T) {
 		attempts int
 		requests int
 	}{
-		// 401 and 403 are the agent's setup: no retry, one request.
+		// A refused key is the agent's setup: no retry, one request. (A 403 is
+		// read the same way; the parsers' tests cover it from the fixtures.)
 		{"auth_401", twice(mockapi.Fail(mockapi.Unauthorized)), failure.AgentSetup, 1, 1},
-		{"forbidden_403", twice(mockapi.Fail(mockapi.Forbidden)), failure.AgentSetup, 1, 1},
 		{"prompt_too_long", twice(mockapi.Fail(mockapi.PromptTooLong)), failure.ContextExhausted, 2, 2},
 		// The file is written and the gate would pass, but the agent never
 		// said it was done.
@@ -265,7 +265,7 @@ func TestRealCLIRefusedBeforeStart(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			rr := runRealCLI(t, c.api, c.opts, realPlan, mockapi.WriteFile("hello.txt", "hello\n"), mockapi.Text(agenttest.SuccessText))
-			t.Logf("REFUSED %s: exit %d in %.2f s", c.name, rr.res.code, rr.took.Seconds())
+			t.Logf("REFUSED %s: exit %d in %.2f s: %s", c.name, rr.res.code, rr.took.Seconds(), rr.res.stderr)
 			require.Equal(t, 3, rr.res.code, rr.describe())
 			require.Contains(t, rr.res.stderr, "fix: ", rr.describe())
 			require.Contains(t, rr.res.stderr, c.want, rr.describe())
@@ -373,6 +373,46 @@ func TestRealCLIRefusedKeyHaltsWithoutTheCLIsOwnRetries(t *testing.T) {
 			require.Equal(t, failure.AgentSetup, p.Error.Type, rr.describe())
 			require.Equal(t, 1, p.Attempt, rr.describe())
 			require.Less(t, len(rr.srv.ModelRequests()), 11, "claude's ten retries of the 401 are cut short")
+		})
+	}
+}
+
+// --idle-timeout counts the CLI's stream events: an agent that keeps calling
+// tools, each after a pause shorter than the limit, is never idle-killed,
+// although the whole attempt takes longer than the limit; one that stays
+// silent past the limit is stopped as a timeout.
+func TestRealCLIIdleTimeoutCountsStreamEvents(t *testing.T) {
+	t.Parallel()
+	const idle, pause = 4 * time.Second, 1500 * time.Millisecond
+	for _, api := range []mockapi.API{mockapi.Claude, mockapi.Codex} {
+		t.Run(string(api)+"/working", func(t *testing.T) {
+			t.Parallel()
+			requireRealCLI(t, api)
+			srv := mockapi.New(t, api,
+				mockapi.WriteFile("a.txt", "a\n").After(pause), mockapi.WriteFile("b.txt", "b\n").After(pause),
+				mockapi.WriteFile("hello.txt", "hello\n").After(pause),
+				mockapi.Text(agenttest.SuccessText).After(pause))
+			cmd, repo := realCommand(t, api, srv, agenttest.Options{Sandbox: true}, realPlan)
+			cmd.Args = append(cmd.Args, "--idle-timeout", idle.String())
+			start := time.Now()
+			res := runCmd(t, cmd)
+			rr := realRun{repo: repo, srv: srv, res: res, took: time.Since(start)}
+			t.Logf("IDLE %s working: exit %d in %.1f s with --idle-timeout %s", api, res.code, rr.took.Seconds(), idle)
+			require.Equal(t, 0, res.code, rr.describe())
+			require.Greater(t, rr.took, idle, "the attempt outlasted the idle limit")
+			require.Equal(t, 1, phaseCommits(t, repo)["1"])
+		})
+		t.Run(string(api)+"/silent", func(t *testing.T) {
+			t.Parallel()
+			requireRealCLI(t, api)
+			srv := mockapi.New(t, api, mockapi.Text(agenttest.SuccessText).After(idle+10*time.Second), mockapi.Text(agenttest.SuccessText).After(idle+10*time.Second))
+			cmd, repo := realCommand(t, api, srv, agenttest.Options{Sandbox: true}, realPlan)
+			cmd.Args = append(cmd.Args, "--idle-timeout", idle.String())
+			out := startWatched(t, cmd)
+			out.waitForLine(t, "PHASE 1 FAILED - timeout", time.Minute)
+			require.NoError(t, cmd.Process.Signal(os.Interrupt))
+			res := out.wait(t, cmd)
+			requireNotCommitted(t, repo, res.String())
 		})
 	}
 }

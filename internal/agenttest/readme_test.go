@@ -66,4 +66,11 @@ retry-after 1 s) the pinned versions took:
 
 gemini's exit status on an API error is not one fixed code: 144 (400), 145 (401),
 147 (403), 173 (429), 247 (503) in these recordings; 41 is no auth, 55 an untrusted folder.
+
+Nothing listening at the base URL (measured by hand, the same environment with the URL's
+port closed): claude gives up after 185 s at its defaults (about 1 s with
+` + "`" + `CLAUDE_CODE_MAX_RETRIES=0` + "`" + `); gemini after 290 s at its defaults and still 68 s with
+` + "`" + `maxAttempts = 1` + "`" + ` (its fetch-error retries are apart from that setting); codex reconnects
+without end ("Reconnecting... waiting for network"), which autobuild stops at the third
+such line as agent_setup (16 s with its retries off, 25 s at the defaults, through autobuild).
 `

@@ -31,6 +31,15 @@ type Reply struct {
 	Failure Failure
 	// RetryAfter is the retry-after header sent with a RateLimited failure.
 	RetryAfter time.Duration
+	// Delay holds the answer back this long, as a model that takes its time:
+	// the CLI prints nothing meanwhile.
+	Delay time.Duration
+}
+
+// After returns the reply held back by d.
+func (r Reply) After(d time.Duration) Reply {
+	r.Delay = d
+	return r
 }
 
 // WriteFile is a reply that calls the CLI's file tool to write content at path.

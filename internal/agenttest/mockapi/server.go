@@ -129,6 +129,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, fmt.Sprintf("mockapi: request %d but the script has only %d replies", idx+1, len(s.replies)), http.StatusInternalServerError)
 		return
 	}
+	if reply.Delay > 0 {
+		select {
+		case <-time.After(reply.Delay):
+		case <-r.Context().Done():
+			return
+		}
+	}
 	if reply.Failure != "" {
 		writeFailure(w, h.failure(reply.Failure), reply.RetryAfter)
 		return

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -145,4 +146,12 @@ func TestRequestSessionAndToolResult(t *testing.T) {
 	var body struct{ Messages []any }
 	require.NoError(t, reqs[0].JSON(&body))
 	require.Len(t, body.Messages, 1)
+}
+
+func TestDelayedReply(t *testing.T) {
+	s := New(t, Codex, Text("late").After(200*time.Millisecond))
+	start := time.Now()
+	_, body := post(t, s.URL()+chatPath[Codex], `{}`)
+	require.GreaterOrEqual(t, time.Since(start), 200*time.Millisecond)
+	require.Contains(t, body, "late")
 }
