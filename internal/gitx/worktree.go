@@ -16,6 +16,11 @@ import (
 func (r *Repo) AddWorktree(ctx context.Context, path, branch, start string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	unlock, err := r.lockWorktrees(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	p := r.path(path)
 	if err := r.guard(p); err != nil {
 		return err
@@ -29,7 +34,7 @@ func (r *Repo) AddWorktree(ctx context.Context, path, branch, start string) erro
 		// "checked out" there.
 		return err
 	}
-	_, err := r.write(ctx, "", runOpts{}, "worktree", "add", "-f", "-B", branch, p, start)
+	_, err = r.write(ctx, "", runOpts{}, "worktree", "add", "-f", "-B", branch, p, start)
 	return withDiskNote(err, filepath.Dir(p))
 }
 
@@ -38,6 +43,11 @@ func (r *Repo) AddWorktree(ctx context.Context, path, branch, start string) erro
 func (r *Repo) RemoveWorktree(ctx context.Context, path string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	unlock, err := r.lockWorktrees(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	p := r.path(path)
 	if err := r.guard(p); err != nil {
 		return err
@@ -80,7 +90,12 @@ func (r *Repo) guard(p string) error {
 func (r *Repo) Prune(ctx context.Context) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	_, err := r.write(ctx, "", runOpts{}, "worktree", "prune")
+	unlock, err := r.lockWorktrees(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	_, err = r.write(ctx, "", runOpts{}, "worktree", "prune")
 	return err
 }
 
@@ -127,6 +142,11 @@ func (r *Repo) Branches(ctx context.Context, prefix string) ([]string, error) {
 func (r *Repo) CleanStale(ctx context.Context, worktreesDir, branchPrefix string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	unlock, err := r.lockWorktrees(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	dir := r.path(worktreesDir)
 	if err := r.guard(dir); err != nil {
 		return err

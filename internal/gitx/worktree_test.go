@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -161,4 +162,32 @@ func TestCleanStaleRemovesLinksNotTheirTargets(t *testing.T) {
 	require.FileExists(t, filepath.Join(mine, "work.txt"))
 	require.FileExists(t, filepath.Join(other, "precious.txt"))
 	require.Contains(t, gitT(t, root, "worktree", "list"), mine, "your worktree is still registered")
+}
+
+// Two Repos of one repository stand for two autobuild processes (runs in
+// sibling worktrees): one's worktree changes wait for the other's, since
+// git's prune in one would delete an entry the other's add is filling in.
+func TestWorktreeChangesWaitForOtherProcesses(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r, root := newRepo(t)
+	other, err := Open(ctx, root)
+	require.NoError(t, err)
+	head, err := r.Head(ctx, "")
+	require.NoError(t, err)
+
+	other.mu.Lock()
+	unlock, err := other.lockWorktrees(ctx)
+	require.NoError(t, err)
+	wt := filepath.Join(root, ".autobuild", "worktrees", "phase-1")
+	short, cancel := context.WithTimeout(ctx, 150*time.Millisecond)
+	defer cancel()
+	err = r.AddWorktree(short, wt, "autobuild/phase-1", head)
+	require.ErrorContains(t, err, "locking the repository's worktree list")
+	require.NoDirExists(t, wt, "nothing done while the other process holds the list")
+
+	unlock()
+	other.mu.Unlock()
+	require.NoError(t, r.AddWorktree(ctx, wt, "autobuild/phase-1", head))
+	require.NoError(t, r.RemoveWorktree(ctx, wt))
 }
