@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+
+	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
 // Result is the result object an agent may end its output with (SPEC §4).
@@ -16,6 +18,10 @@ type Result struct {
 	CommitMessage string       `json:"commit_message"`
 	Files         ResultFiles  `json:"files"`
 	Error         *ResultError `json:"error"`
+	// Usage is what the attempt cost, for an agent that reports it in its
+	// result object (the simulated agent's scenarios can); the agent CLIs'
+	// own reports are read by their adapters.
+	Usage *state.Usage `json:"usage,omitempty"`
 }
 
 // ResultTasks counts the phase's tasks and how many the agent completed.

@@ -87,7 +87,7 @@ what failed and why, and how to resume.`,
 	root.SetErr(s.Err)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr("%v (see autobuild --help)", err) })
 	opts.register(root)
-	root.AddCommand(newValidate(s), newStatus(s), newWatch(s), newDemo(s), newSimAgent(s))
+	root.AddCommand(newValidate(s), newStatus(s), newWatch(s), newDemo(s), newSimAgent(s), newReport(s))
 	return root
 }
 

@@ -205,11 +205,17 @@ func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req a
 		}
 	}
 	ev.ResultRequired = req.Agent.RequiresResult
+	// An agent without structured usage (a plain command, the sim) may put
+	// it in its result object.
+	var usage *state.Usage
 	if result, err := agent.ParseResult(run.final); err == nil {
 		ev.ResultFound = true
 		ev.ResultStatus = result.Status
 		ev.TasksTotal, ev.TasksCompleted = result.Tasks.Total, result.Tasks.Completed
 		commitMsg = result.CommitMessage
+		if run.usage == nil {
+			usage = result.Usage
+		}
 		if result.Error != nil {
 			ev.ResultErrorType, ev.ResultErrorMessage = result.Error.Type, result.Error.Message
 		}
@@ -226,6 +232,9 @@ func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req a
 	ev.FilesChanged = files
 	ev.Worktree = wt
 	r.rec.phase(p.ID, func(ps *state.Phase) {
+		if n := len(ps.Attempts); n > 0 && usage != nil {
+			ps.Attempts[n-1].Usage = usage
+		}
 		ps.Verification.AgentClaimed = claimed(ev)
 		if ev.TasksTotal > 0 {
 			ps.Tasks = state.Tasks{Total: ev.TasksTotal, Completed: ev.TasksCompleted}

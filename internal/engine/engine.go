@@ -21,6 +21,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gates"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/history"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -189,6 +190,7 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 	}
 	res.CommitMode = run.CommitMode
 	rec := newRecorder(store, cfg.Sink, cfg.Now, run, phases)
+	rec.history = history.NewObserver(store.HistoryPath(), cfg.Now())
 	integDir := filepath.Join(store.WorktreesDir(), "integration")
 	st.at("checking the run's line against git")
 	tip, err := reconcile(ctx, &cfg, repo, rec, integDir, st)

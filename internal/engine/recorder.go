@@ -17,10 +17,22 @@ type recorder struct {
 	sink  event.Sink
 	now   func() time.Time
 
+	// history, when set, is told of every attempt's end and of the run's
+	// end (package history); written once before the run starts.
+	history historyHook
+
 	mu     sync.Mutex // guards everything below
 	run    *state.Run
 	phases map[string]*state.Phase
 	err    error // the first failed write; the run stops on it
+}
+
+// historyHook keeps the record across runs (history.Observer). The recorder
+// calls it under its lock, right after the state file is written.
+type historyHook interface {
+	AttemptEnded(run state.Run, p state.Phase)
+	// RunEnded returns a line for the summary, or "".
+	RunEnded(run state.Run, phases []state.Phase) string
 }
 
 func newRecorder(store *state.Store, sink event.Sink, now func() time.Time, run *state.Run, phases map[string]*state.Phase) *recorder {
@@ -35,9 +47,13 @@ func (r *recorder) phase(id string, f func(p *state.Phase)) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	p := r.phases[id]
+	before := lastOutcome(p)
 	f(p)
 	if err := r.store.SavePhase(p); err != nil && r.err == nil {
 		r.err = fmt.Errorf("writing state of phase %s: %w", p.DisplayID, err)
+	}
+	if r.history != nil && attemptEnded(before, p) {
+		r.history.AttemptEnded(*r.run, *p)
 	}
 }
 
@@ -52,8 +68,10 @@ func (r *recorder) get(id string) state.Phase {
 func (r *recorder) updateRun(f func(run *state.Run)) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	wasRunning := r.run.Status == state.RunRunning
 	f(r.run)
 	r.run.Updated = r.now().UTC()
+	r.historyRunEnd(wasRunning)
 	if err := r.store.SaveRun(r.run); err != nil && r.err == nil {
 		r.err = fmt.Errorf("writing run state: %w", err)
 	}

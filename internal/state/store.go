@@ -91,8 +91,9 @@ func (s *Store) Init() error {
 // Remove deletes the state directory's contents (for --fresh); the engine
 // removes the worktrees through git first. The lock file is kept: the caller
 // normally holds it, and deleting it would let a second run lock a new file
-// of the same name while this one is still running. A missing directory is
-// not an error.
+// of the same name while this one is still running. The history files are
+// kept too: they are the record across runs. A missing directory is not an
+// error.
 func (s *Store) Remove() error {
 	entries, err := os.ReadDir(s.Dir())
 	if errors.Is(err, os.ErrNotExist) {
@@ -102,7 +103,7 @@ func (s *Store) Remove() error {
 		return fmt.Errorf("reading %s: %w", s.Dir(), err)
 	}
 	for _, e := range entries {
-		if e.Name() == filepath.Base(s.LockPath()) {
+		if s.keptByRemove(e.Name()) {
 			continue
 		}
 		if err := os.RemoveAll(filepath.Join(s.Dir(), e.Name())); err != nil {

@@ -53,6 +53,10 @@ type Run struct {
 	Started    time.Time  `json:"started"`
 	Updated    time.Time  `json:"updated"`
 	Finished   *time.Time `json:"finished,omitempty"`
+	// HistoryNote is what the history across runs says about how this run
+	// ended, when it says something ("phase 2B has failed with
+	// test_failure in 3 of its last 4 runs"); the summary shows it.
+	HistoryNote string `json:"history_note,omitempty"`
 }
 
 // PhaseStatus is the status of one phase in the run.

@@ -91,6 +91,7 @@ func halted(in Input, width int) string {
 		b.section("SYSTEMIC CAUSE")
 		b.text(cause, 0)
 	}
+	historyNote(b, in.Run)
 	if ps := groups[state.PhaseBlocked]; len(ps) > 0 {
 		b.section("BLOCKED PHASES")
 		for _, p := range ps {
@@ -192,9 +193,20 @@ func complete(in Input, width int) string {
 			}
 		}
 	}
+	historyNote(b, in.Run)
 	b.blank()
 	b.rule("╚", "═", "╝")
 	return b.String()
+}
+
+// historyNote adds what the history across runs says about this run's
+// failures (see history.Note), when it says something.
+func historyNote(b *box, run *state.Run) {
+	if run == nil || run.HistoryNote == "" {
+		return
+	}
+	b.section("HISTORY")
+	b.text(sentence(run.HistoryNote)+" (autobuild report for more).", 0)
 }
 
 func completedRow(b *box, p *state.Phase) {
