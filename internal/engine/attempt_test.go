@@ -54,19 +54,25 @@ func (e *events) Emit(ev event.Event) {
 	e.list = append(e.list, ev)
 }
 
-// runPlanWith is runPlan with the configuration changed by change.
-func runPlanWith(t *testing.T, planText, agentShell string, change func(*Config)) (Result, string, *events) {
+// baseConfig runs planText in repo with a shell command as the agent.
+func baseConfig(t *testing.T, repo, planText, agentShell string, sink event.Sink) Config {
 	t.Helper()
-	repo := gitRepo(t, planText)
 	pl, err := plan.Parse(filepath.Join(repo, "plan.md"), []byte(planText))
 	require.NoError(t, err)
-	sink := &events{}
-	cfg := Config{
+	return Config{
 		Dir: repo, Plan: pl, CommitMode: CommitAuto,
 		Agents: []agent.Agent{{Name: "script", Shell: agentShell}},
 		Grace:  time.Second,
 		Sink:   sink,
 	}
+}
+
+// runPlanWith is runPlan with the configuration changed by change.
+func runPlanWith(t *testing.T, planText, agentShell string, change func(*Config)) (Result, string, *events) {
+	t.Helper()
+	repo := gitRepo(t, planText)
+	sink := &events{}
+	cfg := baseConfig(t, repo, planText, agentShell, sink)
 	change(&cfg)
 	res, err := Run(context.Background(), cfg)
 	require.NoError(t, err)
