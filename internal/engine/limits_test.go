@@ -177,7 +177,7 @@ func TestSchedulerRetryGoesToTheAgentAfterTheOneThatFailed(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newSchedFixture(t, singlePlan, 1, map[string][]fakeStep{"0": {
 			{dur: time.Second, fail: failure.RateLimited, resetIn: time.Hour}, // one is limited: two takes over
-			{dur: time.Second, fail: failure.TestFailure},                      // two fails: the retry goes to three
+			{dur: time.Second, fail: failure.TestFailure},                     // two fails: the retry goes to three
 		}})
 		f.sched.agents = []agent.Agent{{Name: "one"}, {Name: "two"}, {Name: "three"}}
 		status, _ := f.sched.execute(context.Background())
