@@ -28,9 +28,10 @@ func (claudeAdapter) Args() []string {
 }
 
 // Env turns off what an unattended run does not need: the auto-updater
-// (which would change the CLI under a run) and telemetry.
+// (which would change the CLI under a run) and telemetry; and it holds
+// claude's own retries to RetryBudget (see there).
 func (claudeAdapter) Env() []string {
-	return []string{"DISABLE_AUTOUPDATER=1"}
+	return []string{"DISABLE_AUTOUPDATER=1", claudeRetryEnv}
 }
 
 var claudeFixes = fixes{
