@@ -41,6 +41,9 @@ type Reply struct {
 	Failure Failure
 	// RetryAfter is the retry-after header sent with a RateLimited failure.
 	RetryAfter time.Duration
+	// Message, when set, replaces the failure's error message (a usage
+	// limit with a reset time of the test's choosing).
+	Message string
 }
 
 // WriteFile is a reply that calls the CLI's file tool to write content at path.
