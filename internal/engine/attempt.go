@@ -171,7 +171,7 @@ func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req a
 	spec := proc.Spec{
 		Args: args, Shell: req.Agent.Shell, Dir: wt,
 		Env: append(agent.Env(agent.EnvInput{PhaseID: p.ID, Attempt: req.Number, MaxAttempts: MaxAttempts,
-			PlanPath: absPlan, PromptFile: promptFile, SimScenario: r.cfg.SimScenario}), req.Agent.Env...),
+			PlanPath: absPlan, PromptFile: promptFile, SimScenario: r.cfg.SimScenario, AgentRun: req.Run}), req.Agent.Env...),
 		Stdin: strings.NewReader(prompt), Timeout: req.Timeout, IdleTimeout: r.cfg.IdleTimeout,
 		Grace: r.cfg.Grace, HardStop: r.cfg.HardStop, Output: log,
 		OnLine: r.outputLine(p, req.Number, "agent"),

@@ -279,3 +279,14 @@ func (c *Config) limitPolicy() limitPolicy {
 	}
 	return lp
 }
+
+// nextRun counts one more run of phase id's agent in this run of autobuild.
+func (s *scheduler) nextRun(id string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.runs == nil {
+		s.runs = map[string]int{}
+	}
+	s.runs[id]++
+	return s.runs[id]
+}

@@ -35,6 +35,9 @@ type attemptRequest struct {
 	// summarizes the work done (see continuation).
 	Session string
 	Compact bool
+	// Run counts the runs of the phase's agent in this run of autobuild,
+	// repeats after a limit included (agent.EnvAgentRun).
+	Run int
 }
 
 // attemptResult is how an attempt ended.
@@ -78,6 +81,8 @@ type scheduler struct {
 	// blocked holds each agent's provider limit (by agent name) until it
 	// lifts.
 	blocked map[string]block
+	// runs counts each phase's agent runs in this run of autobuild.
+	runs map[string]int
 }
 
 // execute runs every batch and returns the run's final status and reason.
@@ -204,6 +209,7 @@ func (s *scheduler) attempt(ctx context.Context, p *plan.Phase, group []*plan.Ph
 	var res attemptResult
 	var waited time.Duration
 	for repeat := 0; ; repeat++ {
+		req.Run = s.nextRun(p.ID)
 		res = s.runner.attempt(ctx, req)
 		if res.Outcome != state.OutcomeFailed || res.Report.Type != failure.RateLimited || ctx.Err() != nil {
 			break
