@@ -36,7 +36,7 @@ func readString(t *testing.T, path string) string {
 	return string(b)
 }
 
-// SPEC §4: the agent runs in the phase's worktree, on its branch, with the
+// docs/agents.md: the agent runs in the phase's worktree, on its branch, with the
 // prompt on stdin and in $AUTOBUILD_PROMPT_FILE and the AUTOBUILD_* variables;
 // the prompt holds the phase's section, the gates, the siblings and the rules.
 func TestAgentRunsInItsWorktreeWithPromptAndEnv(t *testing.T) {
@@ -51,7 +51,7 @@ func TestAgentRunsInItsWorktreeWithPromptAndEnv(t *testing.T) {
 	require.NoError(t, err)
 	wt := filepath.Join(root, ".autobuild", "worktrees", "phase-1a")
 	require.Equal(t, wt+"\n", readString(t, filepath.Join(out, "pwd-1a-1")))
-	require.Equal(t, "autobuild/phase-1a\n", readString(t, filepath.Join(out, "branch-1a-1")))
+	require.Equal(t, "autobuild/"+loadRun(t, repo).RunID+"/phase-1a\n", readString(t, filepath.Join(out, "branch-1a-1")))
 
 	env := readString(t, filepath.Join(out, "env-1a-1"))
 	promptFile := filepath.Join(root, ".autobuild", "prompts", "phase-1a.attempt-1.md")
@@ -76,7 +76,7 @@ func TestAgentRunsInItsWorktreeWithPromptAndEnv(t *testing.T) {
 	require.NotContains(t, prompt, "## Phase 1B: Right", "another phase's section is not in the prompt")
 
 	// .autobuild/ stays out of git by itself, and nothing of the phases is left.
-	require.Contains(t, readString(t, filepath.Join(repo, ".git", "info", "exclude")), "/.autobuild/\n")
+	require.Contains(t, readString(t, filepath.Join(repo, ".git", "info", "exclude")), "/.autobuild\n")
 	require.Empty(t, git(t, repo, "status", "--porcelain", "--ignored=no"))
 	require.Equal(t, 1, strings.Count(git(t, repo, "worktree", "list"), "\n")+1, "only the main work tree is left")
 	require.Equal(t, "* main", git(t, repo, "branch"))
@@ -252,7 +252,7 @@ func TestDetectedGateWithMissingToolIsNotRun(t *testing.T) {
 	cmd.Env = append(cmd.Env, "PATH="+bin)
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, string(out))
-	require.Contains(t, string(out), "PHASE 1 GATE build NOT RUN (tool missing) - go build ./...")
+	require.Contains(t, string(out), "PHASE 1 GATE build NOT RUN (tool missing) - go build -o /dev/null ./...")
 	require.Contains(t, string(out), "PHASE 1 COMPLETE")
 
 	p := loadPhase(t, repo, "1")

@@ -181,7 +181,7 @@ func TestDirtyTreeIsRefused(t *testing.T) {
 	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", "true")
 	require.Equal(t, 3, r.code, r.String())
 	require.Contains(t, r.stderr, "uncommitted changes")
-	require.Contains(t, r.stderr, "commit or stash them first")
+	require.Contains(t, r.stderr, "git stash -u")
 	require.Contains(t, r.stderr, "README.md")
 	require.Equal(t, "M README.md", git(t, repo, "status", "--porcelain"), "the user's changes are left alone")
 }
@@ -261,7 +261,8 @@ func isAncestorOf(t *testing.T, repo, a, b string) bool {
 
 // --resume and --fresh remove what an earlier run left behind: worktrees
 // under .autobuild/worktrees (registered or plain directories) and their
-// autobuild/phase-* branches, even when the new run halts again.
+// phase branches (autobuild/<run-id>/phase-*), even when the new run halts
+// again.
 func TestResumeAndFreshCleanStaleWorktrees(t *testing.T) {
 	t.Parallel()
 	repo := newRepo(t, fivePhases)
@@ -273,7 +274,8 @@ func TestResumeAndFreshCleanStaleWorktrees(t *testing.T) {
 
 	for _, flag := range []string{"--resume", "--fresh"} {
 		stale := filepath.Join(repo, ".autobuild", "worktrees", "phase-zz")
-		git(t, repo, "worktree", "add", "-q", "-b", "autobuild/phase-zz", stale)
+		branch := "autobuild/" + loadRun(t, repo).RunID + "/phase-zz"
+		git(t, repo, "worktree", "add", "-q", "-b", branch, stale)
 		writeFile(t, filepath.Join(repo, ".autobuild", "worktrees", "phase-yy", "junk.txt"), "left by a crash\n")
 
 		r := autobuild(t, repo, "plan.md", "--no-tui", flag, "--agent", agent)
@@ -281,6 +283,6 @@ func TestResumeAndFreshCleanStaleWorktrees(t *testing.T) {
 		require.NoDirExists(t, stale, flag)
 		require.NoDirExists(t, filepath.Join(repo, ".autobuild", "worktrees", "phase-yy"), flag)
 		require.NotContains(t, git(t, repo, "worktree", "list"), "phase-zz", flag)
-		require.NotContains(t, git(t, repo, "branch"), "autobuild/phase-zz", flag)
+		require.NotContains(t, git(t, repo, "branch"), branch, flag)
 	}
 }

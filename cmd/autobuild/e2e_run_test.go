@@ -165,13 +165,13 @@ func TestHaltSummaryAfterFailedRetry(t *testing.T) {
 
 	// status reads the same state.
 	st := autobuild(t, repo, "status")
-	require.Equal(t, 0, st.code, st.String())
+	require.Equal(t, 1, st.code, "status exits with the halted run's code\n%s", st)
 	require.Regexp(t, `2A\s+Api service\s+failed\s+2/2`, st.stdout)
 	require.Contains(t, st.stdout, "blocked by 2A")
 	require.Contains(t, st.stdout, "halted")
 
 	st = autobuild(t, t.TempDir(), "status", "--json", repo)
-	require.Equal(t, 0, st.code, st.String())
+	require.Equal(t, 1, st.code, st.String())
 	var snap state.Snapshot
 	require.NoError(t, json.Unmarshal([]byte(st.stdout), &snap), st.stdout)
 	require.Equal(t, state.RunHalted, snap.Run.Status)
@@ -333,7 +333,7 @@ func TestJSONOutputOfAHaltedRun(t *testing.T) {
 	require.NotContains(t, r.stdout, "AUTOBUILD HALTED", "no summary box on the JSON stream")
 }
 
-// Hand edits of phase files are documented recovery (SPEC §3): a phase file
+// Hand edits of phase files are documented recovery (docs/running.md): a phase file
 // set to pending, or deleted, makes --resume run that phase again, even
 // though its commit already landed; the other complete phases stay done.
 func TestHandEditedPhaseFilesRunAgain(t *testing.T) {
@@ -505,7 +505,7 @@ func TestStatusContinueCommandWorksAsPrinted(t *testing.T) {
 
 	elsewhere := t.TempDir()
 	st := autobuild(t, elsewhere, "status", repo)
-	require.Equal(t, 0, st.code, st.String())
+	require.Equal(t, 1, st.code, "status exits with the halted run's code\n%s", st)
 	line := hintLine(t, st.stdout, "Continue it with: ")
 	line = strings.TrimSuffix(line, " (complete phases stay complete)")
 	require.NotContains(t, line, "--agent")

@@ -204,7 +204,7 @@ func TestKill9LeavesNoProcess(t *testing.T) {
 	}
 
 	st := autobuild(t, repo, "status")
-	require.Equal(t, 0, st.code, st.String())
+	require.Equal(t, 130, st.code, "a stopped run is an interrupted one\n%s", st)
 	require.Contains(t, st.stdout, fmt.Sprintf("stopped (its autobuild process, pid %d, is gone)", cmd.Process.Pid),
 		"run.json still says running; status tells the truth")
 	require.Contains(t, st.stdout, "autobuild plan.md --resume")

@@ -152,7 +152,7 @@ func (tm *term) exitCode(timeout time.Duration) int {
 	return 0
 }
 
-// The whole story of SPEC §9 in one run: the demo halts, the halt screen
+// The whole story of the README's terminal UI in one run: the demo halts, the halt screen
 // shows the failure, `l` opens the failed phase's log, the user fixes the
 // code in another terminal, `r` resumes in place, and the run completes.
 func TestTUIHaltFixResume(t *testing.T) {

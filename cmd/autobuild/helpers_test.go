@@ -169,10 +169,14 @@ func jsonValid(t *testing.T, path string) {
 // write <phase>.child).
 func waitForBothChildren(t *testing.T, pids string) {
 	t.Helper()
+	// The shell creates a pid file before it writes the pid: wait for the
+	// content, not the file.
+	written := func(name string) bool {
+		b, err := os.ReadFile(filepath.Join(pids, name))
+		return err == nil && strings.HasSuffix(string(b), "\n")
+	}
 	waitFor(t, "both agents to start their children", 20*time.Second, func() bool {
-		_, e1 := os.Stat(filepath.Join(pids, "1a.child"))
-		_, e2 := os.Stat(filepath.Join(pids, "1b.child"))
-		return e1 == nil && e2 == nil
+		return written("1a.pid") && written("1a.child") && written("1b.pid") && written("1b.child")
 	})
 }
 

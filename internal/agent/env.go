@@ -2,7 +2,7 @@ package agent
 
 import "strconv"
 
-// Environment variables the engine sets for an agent (SPEC §4).
+// Environment variables the engine sets for an agent (docs/agents.md).
 const (
 	EnvPhaseID     = "AUTOBUILD_PHASE_ID"
 	EnvAttempt     = "AUTOBUILD_ATTEMPT"

@@ -34,7 +34,7 @@ type PromptInput struct {
 	Continues bool
 }
 
-// BuildPrompt writes the markdown prompt of one phase attempt (SPEC §4): who
+// BuildPrompt writes the markdown prompt of one phase attempt (docs/agents.md): who
 // the agent is and what it works on, the phase's own section verbatim, the
 // gates that decide when it is done, the phases running alongside it, the
 // rules, the result object to end with and, on a retry, the failure it
@@ -58,7 +58,7 @@ func BuildPrompt(in PromptInput) string {
 	}
 	w("\n\nYour working directory is a git worktree made for this phase; the phases it depends on are already done in it.\n\n")
 
-	w("## Your phase\n\nThe phase's section of the plan, verbatim:\n\n")
+	w("## Your phase\n\n%s\n\n", phaseSource(p))
 	writeFenced(&b, "markdown", p.Body)
 
 	writeGates(&b, in.Gates)

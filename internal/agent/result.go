@@ -10,7 +10,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
-// Result is the result object an agent may end its output with (SPEC §4).
+// Result is the result object an agent may end its output with (docs/agents.md).
 type Result struct {
 	PhaseID       string       `json:"phase_id"`
 	Status        string       `json:"status"`

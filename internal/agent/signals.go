@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/autobuild-sh/autobuild/internal/failure"
-	"github.com/autobuild-sh/autobuild/internal/textwrap"
+	"github.com/autobuild-sh/autobuild/internal/sanitize"
 )
 
 // setupKind is a kind of setup problem an agent CLI reports: each CLI names
@@ -118,7 +118,7 @@ func (f fixes) fromText(cli, s string) *Signal {
 // characters and escape sequences dropped, runs of space folded, at most
 // 300 characters.
 func cleanLine(s string) string {
-	s = strings.Join(strings.Fields(textwrap.CleanLine(strings.ReplaceAll(s, "\n", " "))), " ")
+	s = strings.Join(strings.Fields(sanitize.Line(strings.ReplaceAll(s, "\n", " "))), " ")
 	if r := []rune(s); len(r) > 300 {
 		s = string(r[:299]) + "…"
 	}

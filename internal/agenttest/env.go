@@ -109,7 +109,10 @@ func baseEnv(t testing.TB, home string) []string {
 // codexConfig is a config.toml with one custom provider at url. codex
 // ignores OPENAI_BASE_URL; a provider of its own, on the Responses API over
 // plain HTTP (no websockets), is the way to point it elsewhere. Its
-// analytics and update check are off, and with noRetries its retries.
+// analytics and update check are off, and with noRetries its retries. The
+// features that fetch plugins and apps are off too: with them on, codex
+// 0.169.0 looks up github.com, api.github.com and chatgpt.com at start
+// (seen with strace; with them off it makes no DNS lookup at all).
 func codexConfig(url string, noRetries bool) string {
 	retries := ""
 	if noRetries {
@@ -121,6 +124,13 @@ check_for_update_on_startup = false
 
 [analytics]
 enabled = false
+
+[features]
+plugins = false
+remote_plugin = false
+plugin_sharing = false
+apps = false
+in_app_updates = false
 
 [model_providers.mock]
 name = "mock"

@@ -19,17 +19,21 @@ environment of ` + "`agenttest.Env`" + `:
 - claude: ` + "`ANTHROPIC_BASE_URL=<mock>`, `ANTHROPIC_API_KEY=dummy`, `CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1`, `DISABLE_TELEMETRY=1`, `DISABLE_AUTOUPDATER=1`, `DISABLE_ERROR_REPORTING=1`, `CLAUDE_CODE_MAX_RETRIES=0`, `IS_SANDBOX=1`" + ` (not in root_refusal).
 - codex: ` + "`CODEX_HOME=<home>/.codex`" + ` whose config.toml sets a custom provider
   (` + "`base_url = \"<mock>/v1\"`, `wire_api = \"responses\"`, `supports_websockets = false`, `request_max_retries = 0`, `stream_max_retries = 0`, key from `MOCKAPI_KEY=dummy`" + `),
-  model ` + "`gpt-5.5`" + `, analytics and the update check off.
+  model ` + "`gpt-5.5`" + `, analytics, the update check and the plugin and app features off.
 - gemini: ` + "`GOOGLE_GEMINI_BASE_URL=<mock>`, `GEMINI_API_KEY=dummy`" + `, and
   ` + "`~/.gemini/settings.json`" + ` with ` + "`security.auth.selectedType = \"gemini-api-key\"`" + `,
   ` + "`general.maxAttempts = 1`" + `, auto update, usage statistics and telemetry off.
+
+Checked with ` + "`strace -f -e trace=connect,sendto`" + ` over every case: the CLIs connect to
+127.0.0.1 only and make no DNS lookup.
 
 CLI versions:
 
 `
 
 const readmeTail = `
-"model requests" counts the requests that reached the mock's chat endpoint
+"time" is wall time with every case running at once on a shared two-core machine: a
+case alone takes about a third of it. "model requests" counts the requests that reached the mock's chat endpoint
 (with the CLI's internal retries turned down, one per model turn).
 
 ## Cases

@@ -62,7 +62,7 @@ func TestMainUsageErrors(t *testing.T) {
 		{[]string{"validate", "a.md", "b.md"}, "validate takes one plan file (got 2 arguments)"},
 		{[]string{"validate", missing}, "autobuild: read plan: open " + missing},
 		{[]string{"status", "a", "b"}, "autobuild: accepts at most 1 arg(s), received 2\n"},
-		{[]string{"no-such-command"}, "autobuild: read plan: open no-such-command"},
+		{[]string{"no-such-command"}, "autobuild: unknown command \"no-such-command\", and there is no plan file of that name"},
 	}
 	for _, tt := range tests {
 		code, out, errOut := run(t, tt.args...)
@@ -118,7 +118,7 @@ func TestMainValidateWarnings(t *testing.T) {
 	t.Parallel()
 	code, out, errOut := run(t, "validate", plans+"/warnings.md")
 	require.Equal(t, 0, code, "warnings do not make a plan invalid")
-	require.Equal(t, "../../testdata/plans/warnings.md:7: warning: phase 5 is in the table but has no section\n"+
+	require.Equal(t, "../../testdata/plans/warnings.md:7: warning: phase 5 has no body: no section (## Phase 5: …) and no linked file; a run refuses it unless --allow-empty-phases\n"+
 		"../../testdata/plans/warnings.md:17: warning: section \"Phase 6\" is not in the phase table\n", errOut)
 	require.True(t, strings.HasPrefix(out, "Plan with loose ends (../../testdata/plans/warnings.md)\n4 phases in 3 batches"), out)
 }
@@ -227,13 +227,13 @@ func TestMainStatus(t *testing.T) {
 
 	for _, d := range []string{dir, sub} {
 		code, out, errOut := run(t, "status", d)
-		require.Equal(t, 0, code, errOut)
+		require.Equal(t, engine.ExitHalted, code, "the sample run halted: status exits with its code")
 		require.Equal(t, sampleStatusIn(dir), out, "from %s", d)
 		require.Empty(t, errOut)
 	}
 
 	code, out, errOut := run(t, "status", "--json", sub)
-	require.Equal(t, 0, code, errOut)
+	require.Equal(t, engine.ExitHalted, code, errOut)
 	require.True(t, json.Valid([]byte(out)), out)
 	var got state.Snapshot
 	dec := json.NewDecoder(strings.NewReader(out))

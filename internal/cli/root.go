@@ -75,6 +75,9 @@ what failed and why, and how to resume.`,
 			if len(args) == 0 {
 				return cmd.Help()
 			}
+			if err := mistypedCommand(cmd, args[0]); err != nil {
+				return err
+			}
 			if len(args) > 1 {
 				return usageErr("one plan at a time: got %d arguments (%v)", len(args), args)
 			}
@@ -87,7 +90,10 @@ what failed and why, and how to resume.`,
 	root.SetErr(s.Err)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr("%v (see autobuild --help)", err) })
 	opts.register(root)
-	root.AddCommand(newValidate(s), newStatus(s), newWatch(s), newDemo(s), newSimAgent(s), newReport(s))
+	root.AddCommand(newValidate(s), newStatus(s), newWatch(s), newDemo(s), newSimAgent(s), newReport(s), newVersion(s))
+	root.ValidArgsFunction = completePlanFile
+	root.SuggestionsMinimumDistance = 2
+	registerCompletions(root)
 	return root
 }
 

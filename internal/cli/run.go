@@ -30,7 +30,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/summary"
 )
 
-// runOptions are the run flags of SPEC §1.
+// runOptions are the run flags (README, "Using it").
 type runOptions struct {
 	planPath     string
 	commit       string
@@ -46,7 +46,15 @@ type runOptions struct {
 	json         bool
 	verbose      bool
 	scenario     string
+	allowEmpty   bool
 	flags        *pflag.FlagSet
+	// identityNote, set by engineConfig, says that commits will carry
+	// autobuild's fallback identity (git has none here).
+	identityNote string
+	// runMode is the commit mode the run will use: the flag's or the
+	// file's, else (--fresh or a resume without --commit) the previous
+	// run's, for the UI's header and the commands it shows.
+	runMode string
 	// commands, when set, builds the resume and fresh command lines shown
 	// in the summary (the demo's differ from the command that was run).
 	commands func(mode string) string
@@ -55,6 +63,9 @@ type runOptions struct {
 	fixStep string
 	// preflight, when set, replaces the agents' setup checks (tests).
 	preflight *preflightEnv
+	// agentsFromRun are the agents taken from run.json (no --agent given),
+	// which are named before they run. Set by engineConfig.
+	agentsFromRun []string
 }
 
 func (o *runOptions) register(cmd *cobra.Command) {
@@ -72,10 +83,17 @@ func (o *runOptions) register(cmd *cobra.Command) {
 	f.BoolVar(&o.json, "json", false, "print one JSON event per line on stdout")
 	f.BoolVarP(&o.verbose, "verbose", "v", false, "with --no-tui: also print the agents' and gates' output lines")
 	f.StringVar(&o.scenario, "scenario", "", "scenario file for the simulated agent (--agent sim)")
+	f.BoolVar(&o.allowEmpty, "allow-empty-phases", false, "run phases that have no section or linked file from their table row alone (refused otherwise)")
 }
 
 // runPlan is `autobuild PLAN.md`: parse, configure, run, summarize.
 func runPlan(ctx context.Context, s Streams, o *runOptions) error {
+	if o.flags != nil && o.flags.Changed("max-parallel") && o.maxParallel < 1 {
+		return usageErr("--max-parallel %d: at least 1 phase must be able to run; leave the flag out for the default (the number of CPUs, at least 2)", o.maxParallel)
+	}
+	if o.dryRun && o.json {
+		return printPlanJSON(s.Out, o.planPath)
+	}
 	pl, err := loadPlan(s, o.planPath)
 	if err != nil {
 		return err
@@ -84,10 +102,21 @@ func runPlan(ctx context.Context, s Streams, o *runOptions) error {
 		printPlan(s.Out, pl)
 		return nil
 	}
+	if err := checkBodies(pl, o.allowEmpty); err != nil {
+		return err
+	}
+	if done := alreadyComplete(pl, o); done != "" {
+		fmt.Fprintln(s.Out, done)
+		return nil
+	}
 	cfg, err := o.engineConfig(pl)
 	if err != nil {
 		return err
 	}
+	if o.identityNote != "" {
+		fmt.Fprintln(s.Err, "autobuild: warning: "+o.identityNote)
+	}
+	noteRecordedAgents(s, o)
 	if o.json {
 		return runHeadless(ctx, s, o, cfg, printer.NewJSON(s.Out).Print, false)
 	}
@@ -129,6 +158,9 @@ func (o *runOptions) engineConfig(pl *plan.Plan) (engine.Config, error) {
 	root := wd
 	if repo, err := gitx.Open(context.Background(), wd); err == nil {
 		root = repo.Root()
+		if o.commit != "message-only" {
+			o.identityNote = repo.IdentityNote()
+		}
 	}
 	fc, err := config.Load(root)
 	if err != nil {
@@ -144,6 +176,10 @@ func (o *runOptions) engineConfig(pl *plan.Plan) (engine.Config, error) {
 		// The file's mode applies to new runs only; a resumed run keeps the
 		// mode it was started with.
 		cfg.CommitMode = fc.Commit
+	}
+	o.runMode = cfg.CommitMode
+	if prev := previousRun(root); o.runMode == "" && prev != nil {
+		o.runMode = prev.CommitMode
 	}
 	if o.maxParallel > 0 {
 		cfg.MaxParallel = o.maxParallel
@@ -174,6 +210,7 @@ func (o *runOptions) engineConfig(pl *plan.Plan) (engine.Config, error) {
 		// its commit mode: the printed resume commands need no --agent.
 		if prev := previousRun(root); prev != nil {
 			specs = prev.AgentSpecs
+			o.agentsFromRun = specs
 			cfg.SimScenario = cmp.Or(cfg.SimScenario, prev.Scenario)
 		}
 	}
@@ -235,6 +272,16 @@ func runHeadless(ctx context.Context, s Streams, o *runOptions, cfg engine.Confi
 	bus := event.NewBus()
 	sub := bus.Subscribe(1 << 16)
 	cfg.Sink = bus
+	if box {
+		// Plain lines: a phase that runs long and quietly still gets a
+		// line every HeartbeatEvery, so a CI job never looks hung.
+		hb := &printer.Heartbeat{W: s.Out}
+		print = hb.Wrap(print)
+		tick := time.NewTicker(heartbeatEvery())
+		hbCtx, stopBeats := context.WithCancel(ctx)
+		defer func() { stopBeats(); tick.Stop() }()
+		go hb.Run(hbCtx, tick.C)
+	}
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
@@ -257,6 +304,15 @@ func runHeadless(ctx context.Context, s Streams, o *runOptions, cfg engine.Confi
 		fmt.Fprintln(s.Err, "autobuild: "+err.Error())
 	}
 	return &exitError{code: res.ExitCode()}
+}
+
+// heartbeatEvery is printer.HeartbeatEvery, or $AUTOBUILD_HEARTBEAT (a Go
+// duration such as 10s) when it is set.
+func heartbeatEvery() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("AUTOBUILD_HEARTBEAT")); err == nil && d > 0 {
+		return d
+	}
+	return printer.HeartbeatEvery
 }
 
 // renderSummary renders the halt or completion summary from the state files.
@@ -305,13 +361,14 @@ func freshCommand(o *runOptions, mode string) string {
 	return line
 }
 
-// interrupts turns the first Ctrl-C or SIGTERM into a graceful halt (ctx is
-// canceled) and the second into a hard stop (every process killed at once).
+// interrupts turns the first Ctrl-C, SIGTERM or SIGHUP (the terminal
+// closed) into a graceful halt (ctx is canceled) and the second into a hard
+// stop (every process killed at once).
 func interrupts(parent context.Context, s Streams) (context.Context, <-chan struct{}, func()) {
 	ctx, cancel := context.WithCancel(parent)
 	hard := make(chan struct{})
 	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	done := make(chan struct{})
 	go func() {
 		n := 0

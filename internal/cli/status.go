@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/autobuild-sh/autobuild/internal/engine"
+	"github.com/autobuild-sh/autobuild/internal/sanitize"
 	"github.com/autobuild-sh/autobuild/internal/shell"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/summary"
@@ -48,12 +49,18 @@ func newStatus(s Streams) *cobra.Command {
 				enc.SetIndent("", "  ")
 				// The run's usage is the sum of its attempts' (each
 				// attempt in the phases carries its own).
-				return enc.Encode(struct {
+				if err := enc.Encode(struct {
 					*state.Snapshot
 					Usage *state.Usage `json:"usage,omitempty"`
-				}{snap, state.RunUsage(snap.Phases)})
+				}{snap, state.RunUsage(snap.Phases)}); err != nil {
+					return err
+				}
+			} else {
+				printStatus(s.Out, snap, root)
 			}
-			printStatus(s.Out, snap, root)
+			if code := statusExitCode(snap.Run); code != 0 {
+				return &exitError{code: code}
+			}
 			return nil
 		},
 	}
@@ -61,7 +68,28 @@ func newStatus(s Streams) *cobra.Command {
 	return cmd
 }
 
+// statusExitCode is the exit code of the run as status reports it, the
+// one the run itself ended (or will end) with (docs/exit-codes.md): 0 for
+// a complete or still running run, 1 halted, 130 interrupted or stopped
+// (its process gone without a word).
+func statusExitCode(r *state.Run) int {
+	switch r.Status {
+	case state.RunHalted:
+		return engine.ExitHalted
+	case state.RunInterrupted:
+		return engine.ExitInterrupted
+	case state.RunRunning:
+		if r.PID > 0 && !processAlive(r.PID) {
+			return engine.ExitInterrupted
+		}
+	}
+	return 0
+}
+
 func printStatus(w io.Writer, snap *state.Snapshot, root string) {
+	// Titles, names, messages and output lines come from the plan and the
+	// agents: none of it may drive the terminal.
+	w = sanitize.Writer{W: w}
 	r := snap.Run
 	status := string(r.Status)
 	if r.Status == state.RunRunning && r.PID > 0 && !processAlive(r.PID) {

@@ -35,13 +35,13 @@ func TestMainStatusUsage(t *testing.T) {
 	total := &state.Usage{InputTokens: int64(1000 * attempts), OutputTokens: int64(200 * attempts), CostUSD: 0.05 * float64(attempts), Turns: 3 * attempts}
 
 	code, out, errOut := run(t, "status", dir)
-	require.Equal(t, 0, code, errOut)
+	require.Equal(t, statusExitCode(snap.Run), code, errOut)
 	require.Contains(t, out, "Usage: "+total.Summary()+"\n")
 	require.Contains(t, out, "TOKENS")
 	require.Contains(t, out, "1k/200")
 
 	code, out, errOut = run(t, "status", "--json", dir)
-	require.Equal(t, 0, code, errOut)
+	require.Equal(t, statusExitCode(snap.Run), code, errOut)
 	var got struct {
 		Usage *state.Usage `json:"usage"`
 	}

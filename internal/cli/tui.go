@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -11,7 +12,9 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/engine"
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/printer"
+	"github.com/autobuild-sh/autobuild/internal/shell"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/tui"
 )
@@ -41,10 +44,10 @@ func runTUI(ctx context.Context, s Streams, o *runOptions, cfg engine.Config) er
 		agentName = cfg.Agents[0].Name
 	}
 	m := tui.New(tui.Options{
-		Title: cfg.Plan.Title, PlanPath: cfg.Plan.Path, CommitMode: cfg.CommitMode, Agent: agentName,
+		Title: cfg.Plan.Title, PlanPath: cfg.Plan.Path, CommitMode: cmp.Or(cfg.CommitMode, o.runMode), Agent: agentName,
 		Batches: tui.BatchesFromPlan(cfg.Plan.Batches()), Controller: ctrl, Context: ctx,
-		ResumeCommand: commandLine(o, "--resume"), FreshCommand: freshCommand(o, cfg.CommitMode), FixStep: o.fixStep,
-		StateDir: ".autobuild/", NoColor: os.Getenv("NO_COLOR") != "",
+		ResumeCommand: commandLine(o, "--resume"), FreshCommand: freshCommand(o, cmp.Or(cfg.CommitMode, o.runMode)), FixStep: o.fixStep,
+		StateDir: ".autobuild/", NoColor: os.Getenv("NO_COLOR") != "", Notice: startNotice(cfg.Plan, o.identityNote),
 	})
 	prog := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(s.In), tea.WithOutput(s.Out))
 	// Ctrl-C reaches the model as a key press (raw mode); a SIGTERM from
@@ -280,4 +283,26 @@ func (c *engineController) Snapshot() (*state.Snapshot, error) {
 		root = r
 	}
 	return state.Open(root).Snapshot()
+}
+
+// startNotice is the first screen's notice: the identity warning, which
+// matters most, else the plan's warnings.
+func startNotice(pl *plan.Plan, identityNote string) string {
+	if identityNote != "" {
+		return "Warning: " + identityNote
+	}
+	return planNotice(pl)
+}
+
+// planNotice sums up the plan's warnings for the UI's first screen: they
+// were printed before the UI started, and its screen would hide them.
+func planNotice(pl *plan.Plan) string {
+	switch n := len(pl.Warnings); n {
+	case 0:
+		return ""
+	case 1:
+		return "Plan warning: " + pl.Warnings[0].String()
+	default:
+		return fmt.Sprintf("%d plan warnings (autobuild validate %s lists them); first: %s", n, shell.Quote(pl.Path), pl.Warnings[0].String())
+	}
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -12,16 +13,22 @@ import (
 )
 
 func newValidate(s Streams) *cobra.Command {
-	return &cobra.Command{
+	var asJSON bool
+	cmd := &cobra.Command{
 		Use:   "validate PLAN.md",
 		Short: "Parse and check a plan and print its batches; run nothing",
 		Long: `Parse and check a plan: unknown dependencies, duplicate ids, cycles, metadata
 that contradicts the table, Parallel With naming a dependent. Every problem is
 printed as file:line: message and the exit status is 2; a valid plan prints its
-phases and batches and exits 0.`,
-		Example: "  autobuild validate docs/plan.md",
+phases and batches and exits 0. With --json, one JSON document on stdout (phases,
+dependencies, batches, gates, warnings and errors with their lines; see
+docs/plan-format.md), for editors and CI.`,
+		Example: "  autobuild validate docs/plan.md\n  autobuild validate --json docs/plan.md | jq .batches",
 		Args:    exactArgs(1, "validate takes one plan file"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if asJSON {
+				return printPlanJSON(s.Out, args[0])
+			}
 			pl, err := loadPlan(s, args[0])
 			if err != nil {
 				return err
@@ -30,13 +37,20 @@ phases and batches and exits 0.`,
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the plan as one JSON document (for editors and CI)")
+	return cmd
 }
 
 // printPlan prints the phases batch by batch: what validate and --dry-run show.
 func printPlan(w io.Writer, pl *plan.Plan) {
 	batches := pl.Batches()
-	fmt.Fprintf(w, "%s (%s)\n", pl.Title, pl.Path)
-	fmt.Fprintf(w, "%d phases in %d batches", len(pl.Phases), len(batches))
+	if pl.Title == filepath.Base(pl.Path) {
+		// A plan without an H1 is titled by its file name: say it once.
+		fmt.Fprintln(w, pl.Path)
+	} else {
+		fmt.Fprintf(w, "%s (%s)\n", pl.Title, pl.Path)
+	}
+	fmt.Fprintf(w, "%s in %s", plural(len(pl.Phases), "phase"), plural(len(batches), "batch"))
 	if len(pl.Gates) > 0 {
 		var kinds []string
 		for _, g := range pl.Gates {
@@ -75,7 +89,7 @@ func printPlan(w io.Writer, pl *plan.Plan) {
 }
 
 // batchNote says how a batch's phases run: together, or in groups one after
-// another (the Parallel With rule of SPEC §3).
+// another (the Parallel With rule of docs/running.md).
 func batchNote(b plan.Batch) string {
 	if len(b.Phases) < 2 {
 		return ""
@@ -92,6 +106,17 @@ func batchNote(b plan.Batch) string {
 		groups = append(groups, strings.Join(ids, "+"))
 	}
 	return " (one after another: " + strings.Join(groups, " then ") + ")"
+}
+
+// plural is "1 batch", "2 batches", "3 phases".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if strings.HasSuffix(noun, "ch") || strings.HasSuffix(noun, "s") {
+		return fmt.Sprintf("%d %ses", n, noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func displayIDs(pl *plan.Plan, ids []string) []string {

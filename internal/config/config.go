@@ -1,5 +1,5 @@
 // Package config reads autobuild.toml, the optional file at the root of a
-// repository that sets what the run flags set (SPEC §1), so a team can
+// repository that sets what the run flags set (README), so a team can
 // commit them; flags override it. Every key is optional:
 //
 //	# autobuild.toml
@@ -52,7 +52,7 @@ import (
 // FileName is the config file's name at the repository root.
 const FileName = "autobuild.toml"
 
-// Commit modes (SPEC §7).
+// Commit modes (docs/running.md).
 var commitModes = []string{"auto", "message-only", "single"}
 
 // Config is autobuild.toml, checked. The zero Config means "no file".

@@ -80,6 +80,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	}
 	fmt.Fprintf(log, "# autobuild: phase %s attempt %d/%d, agent %s, worktree %s, base %s, time limit %s\n",
 		p.DisplayID, req.Number, MaxAttempts, req.Agent.Name, r.rel(wt), clip.SHA(base), req.Timeout)
+	outside := r.integ.snapshotOutside(ctx)
 
 	ev, commitMsg, interrupted, err := r.runAgentAndGates(ctx, p, req, wt, base, continues, started, log, seq)
 	if interrupted {
@@ -92,6 +93,10 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	}
 	ev.Attempt = req.Number
 	ev.Duration = r.cfg.Now().Sub(started)
+	if rep := r.integ.checkOutside(ctx, outside, wt, log); rep != nil {
+		rep.Attempt, rep.DurationSeconds = req.Number, ev.Duration.Seconds()
+		return r.fail(p, req, started, seq, wt, *rep)
+	}
 	if failed(ev) {
 		rep := r.classifier.Classify(ev)
 		rep.Retryable = rep.Type.Retryable()
@@ -134,7 +139,7 @@ func (r *phaseRunner) prepareWorktree(ctx context.Context, p *plan.Phase, req at
 		}
 	}
 	tip := r.integ.Tip()
-	if err := r.repo.AddWorktree(ctx, wt, branchFor(p.ID), tip); err != nil {
+	if err := r.repo.AddWorktree(ctx, wt, r.integ.refs.phase(p.ID), tip); err != nil {
 		return "", false, fmt.Errorf("creating the worktree of phase %s: %w", p.DisplayID, err)
 	}
 	r.integ.mu.Lock()
@@ -203,8 +208,6 @@ func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req a
 		}
 	}
 	ev.ResultRequired = req.Agent.RequiresResult
-	// An agent without structured usage (a plain command, the sim) may put
-	// it in its result object.
 	var usage *state.Usage
 	if result, err := agent.ParseResult(run.final); err == nil {
 		ev.ResultFound = true
@@ -219,6 +222,10 @@ func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req a
 		}
 	} else if !errors.Is(err, agent.ErrNoResult) {
 		ev.ResultParseErr = err.Error()
+	}
+	if run.usage != nil {
+		// What the CLI itself counted beats what its message claims.
+		usage = run.usage
 	}
 	files, err := r.tidyWorktree(ctx, p, wt, base, log)
 	if err != nil {
@@ -241,7 +248,19 @@ func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req a
 	if agentFailed(ev) {
 		return ev, commitMsg, false, nil
 	}
+	// What the gates create or change (a binary, a coverage file, a
+	// formatter's rewrite) is no part of the phase's work: the worktree is
+	// put back as the agent left it before anything is committed.
+	agentTree, snapErr := gitx.SnapshotTree(ctx, wt)
+	if snapErr != nil && ctx.Err() == nil {
+		return ev, "", false, fmt.Errorf("recording phase %s's worktree before the gates: %w", p.DisplayID, snapErr)
+	}
 	gate, timedOut, interrupted := r.runGates(ctx, p, req, wt, log, started.Add(req.Timeout))
+	if snapErr == nil {
+		if err := restoreAfterGates(context.WithoutCancel(ctx), wt, agentTree, log); err != nil {
+			return ev, "", false, fmt.Errorf("phase %s: %w", p.DisplayID, err)
+		}
+	}
 	if interrupted {
 		return ev, "", true, nil
 	}
@@ -432,7 +451,7 @@ func (r *phaseRunner) complete(ctx context.Context, p *plan.Phase, req attemptRe
 		Commit: commit, Line: line})
 	// The worktree's work is on the run's line now; drop it and its branch.
 	_ = r.repo.RemoveWorktree(context.WithoutCancel(ctx), wt)
-	_ = r.repo.DeleteBranch(context.WithoutCancel(ctx), branchFor(p.ID))
+	_ = r.repo.DeleteBranch(context.WithoutCancel(ctx), r.integ.refs.phase(p.ID))
 	return attemptResult{Outcome: state.OutcomeComplete}
 }
 
@@ -564,6 +583,10 @@ func (r *phaseRunner) rel(path string) string {
 // infraFailure reports a failure of autobuild's own machinery (git, the
 // file system) during an attempt as an agent_error, so it gets the retry.
 func infraFailure(req attemptRequest, started time.Time, err error) failure.Report {
+	if rep, ok := diskFullReport(err); ok {
+		rep.Attempt = req.Number
+		return rep
+	}
 	return failure.Report{Type: failure.AgentError, Message: err.Error(), Retryable: true, Attempt: req.Number}
 }
 
@@ -612,5 +635,3 @@ func gatePlan(gs []gates.Gate) []plan.Gate {
 	}
 	return out
 }
-
-func branchFor(id string) string { return "autobuild/phase-" + state.FileID(id) }

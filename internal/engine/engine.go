@@ -76,7 +76,7 @@ type Result struct {
 	CommitMode     string
 }
 
-// ExitCode maps the run's status to the process exit code of SPEC §1.
+// ExitCode maps the run's status to the process exit code of docs/exit-codes.md.
 func (r Result) ExitCode() int {
 	switch r.Status {
 	case state.RunComplete:
@@ -128,7 +128,7 @@ func (c *Config) defaults() error {
 	if c.Resume && c.Fresh {
 		return usage("--resume and --fresh contradict each other: pick one")
 	}
-	return nil
+	return checkLookAlikeIDs(c.Plan)
 }
 
 // Run executes the plan. It returns an error (with an exit code, see
@@ -181,8 +181,8 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 	store := state.Open(root)
 	res := Result{Root: root, StateDir: store.Dir()}
 
-	if err := repo.Exclude("/.autobuild/"); err != nil {
-		return res, refused("keeping .autobuild/ out of git: %w", err)
+	if err := checkStateDir(ctx, repo, store); err != nil {
+		return res, err
 	}
 	if err := store.Init(); err != nil {
 		return res, refused("creating %s: %w", store.Dir(), err)
@@ -196,7 +196,7 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 	if dirty, err := repo.Dirty(ctx); err != nil {
 		return res, refused("checking the work tree: %w", err)
 	} else if len(dirty) > 0 {
-		return res, refused("%s:\n  %s", dirtyAdvice(store), joinMax(dirty, 10))
+		return res, refused("%s:\n  %s", untrackedAdvice(dirty, dirtyAdvice(store)), joinMax(dirty, 10))
 	}
 
 	st.at("preparing the run's state and worktrees in .autobuild/")
@@ -216,6 +216,7 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 
 	resolved := gates.Resolve(cfg.Plan.Gates, cfg.ConfigGates, root, exec.LookPath)
 	integ := newIntegrator(repo, rec, run.CommitMode, integDir, root, tip)
+	integ.lockHeld = lock.Held
 	runner := &phaseRunner{cfg: &cfg, root: root, repo: repo, store: store, rec: rec, gates: resolved,
 		classifier: cfg.Classifier, integ: integ, bases: map[string]string{}}
 	sched := &scheduler{plan: cfg.Plan, runner: runner, rec: rec, maxParallel: cfg.MaxParallel,
@@ -227,6 +228,7 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 		r.Status = state.RunRunning
 		r.PID = os.Getpid()
 		r.HaltReason = ""
+		startSession(r, cfg.Now().UTC())
 		r.Finished = nil
 	})
 	rec.emit(event.Event{Kind: event.RunStarted, Line: fmt.Sprintf("%s: %d phases, commit=%s, agent %s",
@@ -268,7 +270,14 @@ func finish(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 			reason = "all phases complete; changes are uncommitted in the work tree, commit them with: sh .autobuild/commits.sh"
 		}
 		if err == nil {
-			_ = repo.CleanStale(ctx, store.WorktreesDir(), "autobuild/")
+			// The run's own branches only: autobuild/<run-id>/…, or for a
+			// run without an id its fixed names one by one.
+			refs := refsOf(run)
+			_ = repo.CleanStale(ctx, store.WorktreesDir(), refs.prefix())
+			if refs.id == "" {
+				_ = refs.deletePhaseBranches(ctx, repo, cfg.Plan)
+				_ = repo.DeleteBranch(ctx, refs.integration())
+			}
 		}
 	}
 	now := cfg.Now().UTC()
@@ -286,7 +295,8 @@ func finish(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 	if kind == "" {
 		kind = event.RunHalted
 	}
-	rec.emit(event.Event{Kind: kind, Line: reason, DurationSeconds: now.Sub(run.Started).Seconds(), Usage: rec.usage()})
+	wall := rec.runCopy()
+	rec.emit(event.Event{Kind: kind, Line: reason, DurationSeconds: wall.WallSeconds(), Usage: rec.usage()})
 	res.Status, res.Reason = status, reason
 	if err := rec.failed(); err != nil {
 		return res, fmt.Errorf("the run's state could not be written completely: %w", err)
@@ -299,7 +309,7 @@ func finish(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 // a complete message-only run, or left by a run killed while it brought its
 // changes onto the branch at the end (message-only, single).
 func dirtyAdvice(store *state.Store) string {
-	const plain = "the work tree has uncommitted changes; commit or stash them first, so autobuild's commits contain only its own work"
+	const plain = plainDirtyAdvice
 	run, err := store.LoadRun()
 	if err != nil || run.CommitMode == CommitAuto {
 		return plain

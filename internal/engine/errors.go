@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Exit codes of SPEC §1.
+// Exit codes of docs/exit-codes.md.
 const (
 	ExitComplete    = 0
 	ExitHalted      = 1

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -12,21 +13,17 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/sanitize"
 	"github.com/autobuild-sh/autobuild/internal/shell"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
-// Commit modes (SPEC §7).
+// Commit modes (docs/running.md).
 const (
 	CommitAuto        = "auto"
 	CommitMessageOnly = "message-only"
 	CommitSingle      = "single"
 )
-
-// integrationBranch is the run's line: completed phases are cherry-picked
-// onto it in completion order, in its own worktree. In auto mode the user's
-// branch is fast-forwarded to it after every phase.
-const integrationBranch = "autobuild/integration"
 
 // integrator brings completed phases onto the run's line, one at a time.
 type integrator struct {
@@ -35,6 +32,14 @@ type integrator struct {
 	mode    string
 	dir     string // the integration worktree
 	mainDir string // the user's work tree
+	// refs names the run's branches; refs.integration() is the run's line:
+	// completed phases are cherry-picked onto it in completion order, in
+	// its own worktree. In auto mode the user's branch is fast-forwarded to
+	// it after every phase.
+	refs runRefs
+	// lockHeld reports whether the run still holds its lock; nil in tests
+	// that run an integrator without one. Written once before the run.
+	lockHeld func() error
 
 	mu     sync.Mutex // guards the fields below and phaseRunner.bases
 	tip    string
@@ -46,13 +51,15 @@ type integrator struct {
 // conflict with a phase that lands after it.
 type landedPhase struct {
 	displayID string
+	who       string // names a change that is not a phase (the user's commits)
 	base, sha string // the phase's own commit and the commit it started from
 	files     []string
 	tipIndex  int // index in tips of the tip this phase produced
 }
 
 func newIntegrator(repo *gitx.Repo, rec *recorder, mode, dir, mainDir, tip string) *integrator {
-	return &integrator{repo: repo, rec: rec, mode: mode, dir: dir, mainDir: mainDir, tip: tip, tips: []string{tip}}
+	return &integrator{repo: repo, rec: rec, mode: mode, dir: dir, mainDir: mainDir, tip: tip, tips: []string{tip},
+		refs: refsOf(rec.runCopy())}
 }
 
 // Tip returns the run's current integration commit.
@@ -86,6 +93,14 @@ func (in *integrator) land(ctx context.Context, p *plan.Phase, wt, base, agentMs
 
 	in.mu.Lock()
 	defer in.mu.Unlock()
+	if rep := in.checkLock(p); rep != nil {
+		return nil, rep, nil
+	}
+	if in.mode == CommitAuto {
+		if rep := in.followUser(ctx, p, allFiles(ch)); rep != nil {
+			return nil, rep, nil
+		}
+	}
 	newSHA, conflicted, err := in.repo.CherryPick(ctx, in.dir, sha)
 	if err != nil {
 		return nil, nil, fmt.Errorf("integrating phase %s: %w", p.DisplayID, err)
@@ -94,6 +109,7 @@ func (in *integrator) land(ctx context.Context, p *plan.Phase, wt, base, agentMs
 		return nil, in.conflictReport(ctx, p, base, sha, conflicted), nil
 	}
 	crashAt("after-integrate", p.ID)
+	prevTip := in.tip
 	in.tip = newSHA
 	in.tips = append(in.tips, newSHA)
 	in.landed = append(in.landed, landedPhase{displayID: p.DisplayID, base: base, sha: sha,
@@ -101,7 +117,7 @@ func (in *integrator) land(ctx context.Context, p *plan.Phase, wt, base, agentMs
 	in.rec.updateRun(func(r *state.Run) { r.IntegrationCommit = newSHA })
 	if in.mode == CommitAuto {
 		if err := in.repo.FastForward(ctx, in.mainDir, newSHA); err != nil {
-			return nil, nil, fmt.Errorf("moving your branch to phase %s's commit (did something else commit on it during the run?): %w", p.DisplayID, err)
+			return nil, in.undoLanding(ctx, p, prevTip, err), nil
 		}
 		commit.SHA = newSHA
 	}
@@ -125,16 +141,17 @@ func (in *integrator) conflictReport(ctx context.Context, p *plan.Phase, base, s
 				continue
 			}
 			theirs, _ := gitx.ChangedRanges(ctx, in.mainDir, l.base, l.sha, f)
-			line += fmt.Sprintf(", phase %s changed lines %s", l.displayID, ranges(theirs))
-			if !slices.Contains(others, l.displayID) {
-				others = append(others, l.displayID)
+			name := cmp.Or(l.who, "phase "+l.displayID)
+			line += fmt.Sprintf(", %s changed lines %s", name, ranges(theirs))
+			if !slices.Contains(others, name) {
+				others = append(others, name)
 			}
 		}
 		details = append(details, line)
 	}
 	who := "a phase that landed first"
 	if len(others) > 0 {
-		who = "phase " + strings.Join(others, ", ")
+		who = strings.Join(others, ", ")
 	}
 	rep := failure.Report{
 		Type:         failure.FileConflict,
@@ -152,9 +169,19 @@ func (in *integrator) conflictReport(ctx context.Context, p *plan.Phase, base, s
 // makes one commit, message-only leaves the changes in the work tree and
 // writes commits.sh. It returns the single commit's sha, if one was made.
 func (in *integrator) finish(ctx context.Context, title string, phases []*state.Phase, scriptPath string) (string, error) {
+	if in.lockHeld != nil {
+		if err := in.lockHeld(); err != nil {
+			return "", err
+		}
+	}
+	if in.mode != CommitAuto {
+		if err := in.stillOnBranch(ctx); err != nil {
+			return "", err
+		}
+	}
 	switch in.mode {
 	case CommitSingle:
-		if err := in.repo.SquashMerge(ctx, in.mainDir, integrationBranch); err != nil {
+		if err := in.repo.SquashMerge(ctx, in.mainDir, in.refs.integration()); err != nil {
 			return "", fmt.Errorf("bringing the run's changes onto your branch: %w", err)
 		}
 		sha, _, err := in.repo.CommitAll(ctx, in.mainDir, singleMessage(title, phases))
@@ -168,7 +195,7 @@ func (in *integrator) finish(ctx context.Context, title string, phases []*state.
 		if err != nil {
 			return "", fmt.Errorf("writing the commands of %s: %w", scriptPath, err)
 		}
-		if err := in.repo.SquashMerge(ctx, in.mainDir, integrationBranch); err != nil {
+		if err := in.repo.SquashMerge(ctx, in.mainDir, in.refs.integration()); err != nil {
 			return "", fmt.Errorf("bringing the run's changes into your work tree: %w", err)
 		}
 		if err := in.repo.UnstageAll(ctx, in.mainDir); err != nil {
@@ -185,10 +212,13 @@ func (in *integrator) finish(ctx context.Context, title string, phases []*state.
 // a conventional message from the phase; both carry the phase trailer that
 // resume reconciles from.
 func commitMessage(p *plan.Phase, agentMsg string, files []string) string {
+	// The agent's message becomes the git subject, printed by git log, the
+	// status command and the printers: no escape sequence may survive.
+	agentMsg = sanitize.Text(agentMsg)
 	if strings.TrimSpace(agentMsg) != "" {
 		return strings.TrimRight(agentMsg, "\n") + "\n\n" + gitx.TrailerKey + ": " + p.ID + "\n"
 	}
-	return gitx.ConventionalMessage(gitx.MessageInput{PhaseID: p.ID, DisplayID: p.DisplayID, Name: p.Name, Files: files})
+	return sanitize.Text(gitx.ConventionalMessage(gitx.MessageInput{PhaseID: p.ID, DisplayID: p.DisplayID, Name: p.Name, Files: files}))
 }
 
 // singleMessage is the message of the one commit of --commit=single: the
@@ -210,7 +240,8 @@ func singleMessage(title string, phases []*state.Phase) string {
 	if trailers.Len() > 0 {
 		b.WriteString("\n" + trailers.String())
 	}
-	return b.String()
+	// The title and the names are the plan's.
+	return sanitize.Text(b.String())
 }
 
 // scriptStep is one phase's commit in commits.sh.
@@ -228,11 +259,11 @@ type scriptStep struct {
 // its phase's work and the last one leaves nothing uncommitted.
 func (in *integrator) commitsScript(ctx context.Context, phases []*state.Phase, patchDir string) (string, error) {
 	base := in.rec.runCopy().BaseCommit
-	shas, err := in.repo.Commits(ctx, base, integrationBranch)
+	shas, err := in.repo.Commits(ctx, base, in.refs.integration())
 	if err != nil {
 		return "", err
 	}
-	byPhase, err := in.repo.PhaseCommits(ctx, base, integrationBranch)
+	byPhase, err := in.repo.PhaseCommits(ctx, base, in.refs.integration())
 	if err != nil {
 		return "", err
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
-// prepare decides between a new run and a resumed one (SPEC §3) and returns
+// prepare decides between a new run and a resumed one (docs/running.md) and returns
 // the run and the phases' states, written to disk.
 func prepare(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Store) (*state.Run, map[string]*state.Phase, error) {
 	existing, err := store.LoadRun()
@@ -29,11 +29,19 @@ func prepare(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Sto
 			// unless the command line names another.
 			cfg.CommitMode = existing.CommitMode
 		}
-		if err := cleanPhaseWorktrees(ctx, repo, store); err != nil {
+		// Only the branches the earlier run recorded are deleted: with its
+		// run.json unreadable, none are.
+		var old *runRefs
+		if existing != nil {
+			old = &runRefs{id: existing.RunID}
+		}
+		if err := cleanPhaseWorktrees(ctx, repo, store, old, cfg.Plan); err != nil {
 			return nil, nil, refused("removing the worktrees of the earlier run: %w", err)
 		}
 		_ = repo.RemoveWorktree(ctx, filepath.Join(store.WorktreesDir(), "integration"))
-		_ = repo.DeleteBranch(ctx, integrationBranch)
+		if old != nil {
+			_ = repo.DeleteBranch(ctx, old.integration())
+		}
 		if err := store.Remove(); err != nil {
 			return nil, nil, refused("removing %s: %w", store.Dir(), err)
 		}
@@ -55,13 +63,15 @@ func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 	if err := checkCommitMode(cfg.CommitMode); err != nil {
 		return nil, nil, err
 	}
+	if err := checkTargetBranch(ctx, repo, nil); err != nil {
+		return nil, nil, err
+	}
 	// A directory left without run.json (a crash before the first write)
-	// may still hold worktrees.
-	if err := cleanPhaseWorktrees(ctx, repo, store); err != nil {
+	// may still hold worktrees. Their branches are not known, so they stay.
+	if err := cleanPhaseWorktrees(ctx, repo, store, nil, cfg.Plan); err != nil {
 		return nil, nil, refused("removing stale worktrees: %w", err)
 	}
 	_ = repo.RemoveWorktree(ctx, filepath.Join(store.WorktreesDir(), "integration"))
-	_ = repo.DeleteBranch(ctx, integrationBranch)
 	base, err := repo.Head(ctx, "")
 	if err != nil {
 		return nil, nil, refused("%w", err)
@@ -72,7 +82,7 @@ func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 	}
 	now := cfg.Now().UTC()
 	run := &state.Run{
-		SchemaVersion: state.SchemaVersion, PlanPath: cfg.Plan.Path, PlanHash: cfg.Plan.Hash(),
+		SchemaVersion: state.SchemaVersion, RunID: newRunID(now), PlanPath: recordedPlanPath(repo.Root(), cfg.Dir, cfg.Plan.Path), PlanHash: cfg.Plan.Hash(),
 		PlanTitle: cfg.Plan.Title, CommitMode: cfg.CommitMode, Agents: agentNames(cfg),
 		AgentSpecs: agentSpecs(cfg), Scenario: cfg.SimScenario,
 		Branch: branch, BaseCommit: base, IntegrationCommit: base, Status: state.RunRunning,
@@ -101,11 +111,14 @@ func resumeRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.S
 	if cfg.CommitMode != "" && cfg.CommitMode != run.CommitMode {
 		return nil, nil, usage("this run was started with --commit=%s: resume it with the same mode, or start over with --fresh", run.CommitMode)
 	}
+	if err := checkTargetBranch(ctx, repo, run); err != nil {
+		return nil, nil, err
+	}
 	stored, err := store.LoadPhases()
 	if err != nil {
 		return nil, nil, refused("%w", err)
 	}
-	if err := cleanPhaseWorktrees(ctx, repo, store); err != nil {
+	if err := cleanPhaseWorktrees(ctx, repo, store, &runRefs{id: run.RunID}, cfg.Plan); err != nil {
 		return nil, nil, refused("removing stale worktrees: %w", err)
 	}
 	phases := map[string]*state.Phase{}
@@ -133,7 +146,7 @@ func resumeRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.S
 			return nil, nil, refused("writing phase state: %w", err)
 		}
 	}
-	run.PlanPath, run.PlanHash, run.PlanTitle, run.Agents = cfg.Plan.Path, cfg.Plan.Hash(), cfg.Plan.Title, agentNames(cfg)
+	run.PlanPath, run.PlanHash, run.PlanTitle, run.Agents = recordedPlanPath(repo.Root(), cfg.Dir, cfg.Plan.Path), cfg.Plan.Hash(), cfg.Plan.Title, agentNames(cfg)
 	run.AgentSpecs, run.Scenario = agentSpecs(cfg), cfg.SimScenario
 	return run, phases, nil
 }
@@ -154,9 +167,10 @@ func refreshFromPlan(ps *state.Phase, pl *plan.Plan, p *plan.Phase, batch int) {
 	}
 }
 
-// cleanPhaseWorktrees removes the phase worktrees and branches a stopped run
-// left behind; the integration worktree stays.
-func cleanPhaseWorktrees(ctx context.Context, repo *gitx.Repo, store *state.Store) error {
+// cleanPhaseWorktrees removes the phase worktrees a stopped run left behind
+// and, when refs is known, its phase branches; the integration worktree
+// stays.
+func cleanPhaseWorktrees(ctx context.Context, repo *gitx.Repo, store *state.Store, refs *runRefs, pl *plan.Plan) error {
 	entries, err := os.ReadDir(store.WorktreesDir())
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
@@ -170,16 +184,10 @@ func cleanPhaseWorktrees(ctx context.Context, repo *gitx.Repo, store *state.Stor
 		}
 	}
 	_ = repo.Prune(ctx)
-	branches, err := repo.Branches(ctx, "autobuild/phase-")
-	if err != nil {
-		return err
+	if refs == nil {
+		return nil
 	}
-	for _, b := range branches {
-		if err := repo.DeleteBranch(ctx, b); err != nil {
-			return err
-		}
-	}
-	return nil
+	return refs.deletePhaseBranches(ctx, repo, pl)
 }
 
 func checkCommitMode(mode string) error {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -20,12 +21,13 @@ import (
 func reconcile(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *recorder, integDir string, st *startup) (string, error) {
 	run := rec.runCopy()
 	if _, err := os.Stat(integDir); err != nil {
+		line := refsOf(run).integration()
 		start := run.IntegrationCommit
-		if bs, _ := repo.Branches(ctx, integrationBranch); len(bs) > 0 {
-			start = integrationBranch
+		if bs, _ := repo.Branches(ctx, line); slices.Contains(bs, line) {
+			start = line
 		}
 		start = cmp.Or(run.ReplayFrom, start)
-		if err := repo.AddWorktree(ctx, integDir, integrationBranch, start); err != nil {
+		if err := repo.AddWorktree(ctx, integDir, line, start); err != nil {
 			return "", refused("creating the integration worktree: %w", err)
 		}
 	} else {

@@ -85,7 +85,7 @@ func describe(e Event) string {
 
 // gateStatus names a gate's status in a log line: PASSED, FAILED, NOT RUN,
 // and "NOT RUN (tool missing)" for a detected gate whose tool is not
-// installed (SPEC §3).
+// installed (docs/running.md).
 func gateStatus(status string) string {
 	if status == state.GateMissing {
 		return "NOT RUN (tool missing)"

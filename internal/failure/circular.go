@@ -5,7 +5,7 @@ import (
 	"unicode"
 )
 
-// Circular-fix detection (SPEC §5, after the seeds' CIRCULAR_FIX).
+// Circular-fix detection (docs/failures.md, after the seeds' CIRCULAR_FIX).
 const (
 	// circularThreshold is the Jaccard similarity above which two attempts
 	// count as the same fix.

@@ -1,14 +1,14 @@
-// Package failure names the ways a phase can fail (SPEC §5), classifies an
+// Package failure names the ways a phase can fail (docs/failures.md), classifies an
 // attempt's evidence into one of them, and writes the failure report that
 // goes into the phase file, the retry prompt, the TUI and the halt summary.
 package failure
 
 import "time"
 
-// Type is a failure type of SPEC §5.
+// Type is a failure type of docs/failures.md.
 type Type string
 
-// The failure types of SPEC §5.
+// The failure types of docs/failures.md.
 const (
 	TestFailure          Type = "test_failure"
 	LintError            Type = "lint_error"
@@ -46,7 +46,7 @@ func (t Type) Retryable() bool {
 // one retry. Rate limiting does not: the attempt is repeated after a backoff.
 func (t Type) ConsumesRetry() bool { return t != RateLimited }
 
-// Report is the structured account of one failed attempt (SPEC §5). It is
+// Report is the structured account of one failed attempt (docs/failures.md). It is
 // stored in the phase file, put in the retry prompt and shown to the user.
 type Report struct {
 	Type    Type   `json:"type"`
@@ -70,7 +70,7 @@ type Report struct {
 	FailingTests []string `json:"failing_tests,omitempty"`
 	// MissingTool names the command that was not found (dependency_missing).
 	MissingTool string `json:"missing_tool,omitempty"`
-	// Circular is set when the same fix was tried again (SPEC §5): the run
+	// Circular is set when the same fix was tried again (docs/failures.md): the run
 	// halts instead of retrying.
 	Circular         bool     `json:"circular,omitempty"`
 	SuggestedActions []string `json:"suggested_actions,omitempty"`

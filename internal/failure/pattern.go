@@ -24,7 +24,7 @@ type Pattern struct {
 	In string `json:"in,omitempty" toml:"in"`
 }
 
-// defaultPatterns is the built-in table. Sources: SPEC §5 and the failure
+// defaultPatterns is the built-in table. Sources: docs/failures.md and the failure
 // classifications of the seeds (BROKEN_BUILD, VERIFICATION_FAILED,
 // CONTEXT_EXHAUSTED, API rate limit, missing dependency).
 var defaultPatterns = []Pattern{
@@ -111,7 +111,7 @@ func compile(p Pattern) (rule, error) {
 // appliesTo reports whether the rule looks in the given place.
 func (r rule) appliesTo(in string) bool { return r.In == InAny || r.In == in }
 
-// known reports whether t is one of the types of SPEC §5.
+// known reports whether t is one of the types of docs/failures.md.
 func known(t Type) bool {
 	for _, k := range allTypes {
 		if t == k {

@@ -52,7 +52,7 @@ func InstallHint(tool string) string {
 	return "install " + tool + " and make sure it is on PATH"
 }
 
-// Suggest returns recovery actions specific to the report's type (SPEC §5),
+// Suggest returns recovery actions specific to the report's type (docs/failures.md),
 // most useful first. Classify calls it; code that builds a Report by hand
 // (a file conflict, say) calls it too.
 func Suggest(r Report) []string {

@@ -3,7 +3,7 @@ package failure
 import "fmt"
 
 // Systemic looks for one cause behind several failures (for the halt
-// summary, SPEC §6): two or more reports of one type with the same missing
+// summary, docs/running.md): two or more reports of one type with the same missing
 // tool, or with the same message. It returns one sentence naming the cause
 // and true, or "" and false. The largest group wins; on a tie, a shared
 // missing tool beats a shared message, then the earlier report.

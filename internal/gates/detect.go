@@ -24,7 +24,7 @@ func goGates(dir string) []Gate {
 		return nil
 	}
 	return []Gate{
-		{Kind: "build", Command: "go build ./...", Tool: "go"},
+		{Kind: "build", Command: "go build -o /dev/null ./...", Tool: "go"},
 		{Kind: "lint", Command: "go vet ./...", Tool: "go"},
 		{Kind: "format", Command: `test -z "$(gofmt -l . 2>&1 | tee /dev/stderr)"`, Tool: "gofmt"},
 		{Kind: "test", Command: "go test ./...", Tool: "go"},

@@ -1,4 +1,4 @@
-// Package gates decides which quality gates a phase must pass (SPEC §3
+// Package gates decides which quality gates a phase must pass (docs/running.md
 // "Gates"): the plan's "## Quality Gates", else autobuild.toml's [gates],
 // else what the repository's manifests suggest (go.mod, package.json,
 // pyproject.toml, Cargo.toml). It also says which gates' tools are not

@@ -53,7 +53,7 @@ func TestDetectEcosystems(t *testing.T) {
 	}{
 		{"empty", nil, nil},
 		{"go", map[string]string{"go.mod": "module x\n"}, []string{
-			"build: go build ./...", "lint: go vet ./...",
+			"build: go build -o /dev/null ./...", "lint: go vet ./...",
 			`format: test -z "$(gofmt -l . 2>&1 | tee /dev/stderr)"`, "test: go test ./...",
 		}},
 		{"rust", map[string]string{"Cargo.toml": "[package]\nname = \"x\"\n"}, []string{
@@ -95,7 +95,7 @@ strict = true
 			[]string{"test: uv run pytest"}},
 		{"python with nothing to run", map[string]string{"pyproject.toml": "[project]\nname = \"x\"\n"}, nil},
 		{"several ecosystems", map[string]string{"go.mod": "module x\n", "package.json": `{"scripts": {"lint": "eslint ."}}`}, []string{
-			"build: go build ./...", "lint: go vet ./...", "lint: npm run lint",
+			"build: go build -o /dev/null ./...", "lint: go vet ./...", "lint: npm run lint",
 			`format: test -z "$(gofmt -l . 2>&1 | tee /dev/stderr)"`, "test: go test ./...",
 		}},
 	}
@@ -154,7 +154,7 @@ func TestMissingTools(t *testing.T) {
 		missing[g.Command] = g.ToolMissing
 	}
 	require.Equal(t, map[string]bool{
-		"go build ./...": false, "go vet ./...": false, `test -z "$(gofmt -l . 2>&1 | tee /dev/stderr)"`: true,
+		"go build -o /dev/null ./...": false, "go vet ./...": false, `test -z "$(gofmt -l . 2>&1 | tee /dev/stderr)"`: true,
 		"go test ./...": false, "cargo build": false, "cargo clippy -- -D warnings": true,
 		"cargo fmt --check": false, "cargo test": false,
 	}, missing)

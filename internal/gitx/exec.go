@@ -13,6 +13,18 @@ import (
 	"time"
 )
 
+// noHooks turns off the repository's hooks for every git command autobuild
+// runs, its landing on the user's branch included: the gates verify the
+// work, and a hook (post-commit, reference-transaction, a hanging
+// pre-commit) would otherwise run a dozen times per phase, outside any
+// phase's supervision and time limit.
+const noHooks = "core.hooksPath=/dev/null"
+
+// commandTimeout bounds one git command: none of autobuild's takes minutes,
+// and a git stuck on a lock, a filter or a credential helper must not hold
+// a run forever.
+const commandTimeout = 10 * time.Minute
+
 // killGrace is how long a canceled git command gets after SIGTERM before it
 // is killed: git removes its lock files on SIGTERM, so it deserves a moment.
 const killGrace = 5 * time.Second
@@ -58,14 +70,17 @@ func label(args []string) string {
 }
 
 // run runs git with args in dir and returns its stdout. Every command gets
-// core.quotepath=off (paths print as they are), LC_ALL=C (messages we match
-// on stay English) and GIT_TERMINAL_PROMPT=0 (never wait for a password).
+// core.quotepath=off (paths print as they are), no hooks (noHooks), LC_ALL=C
+// (messages we match on stay English), GIT_TERMINAL_PROMPT=0 (never wait for
+// a password) and at most commandTimeout.
 // The command runs in its own process group, so a Ctrl-C meant for autobuild
 // does not kill git half-way through rewriting a ref or the index; ctx
 // cancellation sends SIGTERM to the group instead.
 func run(ctx context.Context, dir string, o runOpts, args ...string) (string, error) {
-	full := make([]string, 0, len(args)+2+2*len(o.config))
-	full = append(full, "-c", "core.quotepath=off")
+	ctx, cancel := context.WithTimeout(ctx, commandTimeout)
+	defer cancel()
+	full := make([]string, 0, len(args)+4+2*len(o.config))
+	full = append(full, "-c", "core.quotepath=off", "-c", noHooks)
 	for _, c := range o.config {
 		full = append(full, "-c", c)
 	}

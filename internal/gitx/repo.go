@@ -1,9 +1,9 @@
-// Package gitx is every git operation of the engine (SPEC §3 and §7): the
+// Package gitx is every git operation of the engine (docs/running.md): the
 // repository checks before a run, the phases' worktrees and branches,
 // committing a phase's work, bringing it onto the run's line by cherry-pick,
 // and moving the user's branch. It shells out to the git binary so the
-// user's own git, configuration and hooks apply, and so the result is
-// exactly what the user would get by hand.
+// user's own git and configuration apply, and so the result is exactly what
+// the user would get by hand; the repository's hooks do not run (noHooks).
 //
 // Git is not safe for concurrent metadata operations (parallel "git worktree
 // add" races on .git/worktrees), so every method of Repo that changes

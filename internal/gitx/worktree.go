@@ -30,7 +30,7 @@ func (r *Repo) AddWorktree(ctx context.Context, path, branch, start string) erro
 		return err
 	}
 	_, err := r.write(ctx, "", runOpts{}, "worktree", "add", "-f", "-B", branch, p, start)
-	return err
+	return withDiskNote(err, filepath.Dir(p))
 }
 
 // RemoveWorktree removes the worktree at path, modified or not, and prunes
@@ -48,6 +48,15 @@ func (r *Repo) RemoveWorktree(ctx context.Context, path string) error {
 // removeWorktree removes p whether git knows it as a worktree or not. The
 // caller holds r.mu and has checked p with guard.
 func (r *Repo) removeWorktree(ctx context.Context, p string) error {
+	// A symbolic link is removed as a link: git would remove the worktree
+	// it points at (your own, elsewhere), and a plain removal stays on
+	// this side of it.
+	if fi, err := os.Lstat(p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		if err := os.Remove(p); err != nil {
+			return fmt.Errorf("removing the link %s: %w", p, err)
+		}
+		return nil
+	}
 	// Not a worktree (a leftover directory) or already gone: the directory
 	// removal below does the job, so this error says nothing useful.
 	_, _ = r.write(ctx, "", runOpts{}, "worktree", "remove", "--force", "--force", p)

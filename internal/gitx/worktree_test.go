@@ -133,3 +133,32 @@ func TestCleanStale(t *testing.T) {
 
 	require.NoError(t, r.CleanStale(ctx, filepath.Join(root, "nothing-here"), "autobuild/"), "nothing to clean is fine")
 }
+
+// A link under the worktrees directory is removed as a link: the worktree
+// (or directory) it points at, the user's own, stays whole.
+func TestCleanStaleRemovesLinksNotTheirTargets(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r, root := newRepo(t)
+	head, err := r.Head(ctx, "")
+	require.NoError(t, err)
+	mine := filepath.Join(t.TempDir(), "my-worktree")
+	gitT(t, root, "worktree", "add", "-q", "-b", "mine", mine, head)
+	writeFile(t, mine, "work.txt", "mine\n")
+	other := t.TempDir()
+	writeFile(t, other, "precious.txt", "keep\n")
+	wts := filepath.Join(root, ".autobuild", "worktrees")
+	require.NoError(t, os.MkdirAll(wts, 0o755))
+	require.NoError(t, os.Symlink(mine, filepath.Join(wts, "phase-1")))
+	require.NoError(t, os.Symlink(other, filepath.Join(wts, "phase-2")))
+
+	require.NoError(t, r.RemoveWorktree(ctx, filepath.Join(wts, "phase-1")))
+	require.NoError(t, r.CleanStale(ctx, wts, ""))
+
+	entries, err := os.ReadDir(wts)
+	require.NoError(t, err)
+	require.Empty(t, entries, "the links are gone")
+	require.FileExists(t, filepath.Join(mine, "work.txt"))
+	require.FileExists(t, filepath.Join(other, "precious.txt"))
+	require.Contains(t, gitT(t, root, "worktree", "list"), mine, "your worktree is still registered")
+}

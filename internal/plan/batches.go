@@ -34,11 +34,17 @@ func (p *Plan) Dependents(id string) []string {
 // Hash is the sha256 of the plan's source, in hex: a run records it to
 // notice that the plan changed before a resume.
 func (p *Plan) Hash() string {
-	sum := sha256.Sum256(p.src)
-	return hex.EncodeToString(sum[:])
+	// A plan without linked files hashes as it always did, so runs
+	// started before linked files were read still resume.
+	h := sha256.New()
+	h.Write(p.src)
+	for _, l := range p.linked {
+		h.Write(l)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
-// Batches returns the plan's topological layers (SPEC §3): a phase is in
+// Batches returns the plan's topological layers (docs/running.md): a phase is in
 // the first batch after all of its dependencies. Phases the plan marks done
 // are included; the engine skips them. Dependencies on unknown phases are
 // ignored, and phases caught in a cycle (a plan that failed validation)
@@ -137,7 +143,16 @@ func (p *Plan) groups(phases []*Phase) [][]*Phase {
 		}
 		return i
 	}
+	anyRoot := -1
 	for i, ph := range phases {
+		if ph.ParallelAny {
+			if anyRoot < 0 {
+				anyRoot = i
+			} else {
+				a, b := find(i), find(anyRoot)
+				parent[max(a, b)] = min(a, b)
+			}
+		}
 		for _, other := range ph.ParallelWith {
 			if j, ok := pos[other]; ok {
 				// The lower root wins so a group's root is its first phase.

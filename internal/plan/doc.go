@@ -1,5 +1,5 @@
 // Package plan reads implementation plans written in the "superplan" markdown
-// layout (SPEC §2): an overview table of phases with their dependencies, one
+// layout (docs/plan-format.md): an overview table of phases with their dependencies, one
 // section per phase, and an optional list of quality gates. It checks the plan
 // before anything runs and computes the batches the engine executes.
 //

@@ -38,7 +38,7 @@ func FuzzParse(f *testing.F) {
 			panic("slow input")
 		})
 		defer timer.Stop()
-		p, err := parse("fuzz.md", src)
+		p, err := parse("fuzz.md", src, nil)
 		require.NotNil(t, p)
 		lines := bytes.Count(src, []byte("\n")) + 1
 		var problems []Problem

@@ -9,7 +9,8 @@ import (
 
 // NormalizeID turns a phase id as written into the key used everywhere:
 // a leading "Phase" word is dropped, letters are lowercased, and spaces,
-// hyphens and punctuation are dropped ("Phase 2-A" → "2a").
+// hyphens and punctuation are dropped ("Phase 2-A" → "2a"), except the dots
+// inside an id: "1.1" and "11" are two phases, and "0.5" stays "0.5".
 func NormalizeID(s string) string {
 	s = trimPhaseWord(strings.TrimSpace(s))
 	if isNormal(s) {
@@ -17,19 +18,31 @@ func NormalizeID(s string) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s))
+	dot := false // a dot waits until a rune follows it: none at either end, never two
 	for _, r := range s {
-		if isIDRune(r) {
+		switch {
+		case isIDRune(r):
+			if dot && b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			dot = false
 			b.WriteRune(unicode.ToLower(r))
+		case r == '.':
+			dot = true
 		}
 	}
 	return b.String()
 }
 
 // isNormal reports whether s is already a normalized id (lowercase ASCII
-// letters and digits): the common case, which needs no copy.
+// letters and digits, single dots inside): the common case, which needs no
+// copy.
 func isNormal(s string) bool {
+	if s == "" || s[0] == '.' || s[len(s)-1] == '.' || strings.Contains(s, "..") {
+		return s == ""
+	}
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'z') {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'z') && c != '.' {
 			return false
 		}
 	}

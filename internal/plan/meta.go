@@ -32,7 +32,9 @@ var metaKeys = map[string]column{
 // read takes metadata from a block's lines. In a blockquote any "Key:
 // value" line counts; in plain paragraphs and lists only lines whose key is
 // bold, so prose such as "Status: tricky" is left alone.
-func (m *sectionMeta) read(lines []rawLine, boldOnly bool) {
+// It reports whether any line held a metadata key.
+func (m *sectionMeta) read(lines []rawLine, boldOnly bool) bool {
+	found := false
 	for _, l := range lines {
 		if boldOnly && !strings.HasPrefix(l.text, "**") && !strings.HasPrefix(l.text, "__") {
 			continue
@@ -40,8 +42,10 @@ func (m *sectionMeta) read(lines []rawLine, boldOnly bool) {
 		for _, e := range splitMetaLine(l.text) {
 			e.line = l.line
 			m.set(e)
+			found = true
 		}
 	}
+	return found
 }
 
 // set records e under its key unless that key was already given.

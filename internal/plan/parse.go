@@ -15,14 +15,22 @@ func ParseFile(path string) (*Plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read plan: %w", err)
 	}
-	return Parse(path, src)
+	return parseGuarded(path, src, newLinkReader(path))
 }
 
 // Parse parses a plan's source; path names it in problems and gives the
 // title when the plan has no H1. A plan with problems is returned as far as
 // it could be read, together with a *ValidationError listing every problem.
 // Warnings alone are not an error: they are in Plan.Warnings.
+//
+// Phase files linked from the table are not read (Phase.BodyFile names
+// them); ParseFile reads them.
 func Parse(path string, src []byte) (p *Plan, err error) {
+	return parseGuarded(path, src, nil)
+}
+
+// parseGuarded is parse with a guard against panics.
+func parseGuarded(path string, src []byte, read linkReader) (p *Plan, err error) {
 	defer func() {
 		// The parser is fuzzed not to panic; should it still, the user gets
 		// an invalid plan rather than a crash.
@@ -34,7 +42,7 @@ func Parse(path string, src []byte) (p *Plan, err error) {
 			}}}
 		}
 	}()
-	return parse(path, src)
+	return parse(path, src, read)
 }
 
 // phaseSource is what a phase was read from, kept while the plan is built.
@@ -60,7 +68,7 @@ type builder struct {
 }
 
 // parse is Parse without the panic guard; the fuzz test calls it.
-func parse(path string, src []byte) (*Plan, error) {
+func parse(path string, src []byte, read linkReader) (*Plan, error) {
 	b := &builder{
 		path: path,
 		doc:  newDoc(bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))),
@@ -69,24 +77,36 @@ func parse(path string, src []byte) (*Plan, error) {
 	}
 	ov := b.doc.findOverview()
 	tableIDs := map[string]bool{}
+	tableNames := map[string]string{}
 	tableLine := 0
 	if ov != nil {
 		tableLine = ov.line
 		for _, r := range ov.rows {
 			tableIDs[r.t.id] = true
+			if _, dup := tableNames[r.t.id]; !dup {
+				tableNames[r.t.id] = r.name
+			}
 		}
 	}
-	out := b.doc.readOutline(tableLine, tableIDs)
+	out := b.doc.readOutline(tableLine, tableIDs, tableNames)
 	b.plan.Title = out.title
 	if b.plan.Title == "" {
 		b.plan.Title = filepath.Base(path)
 	}
 	if ov == nil {
-		b.problem(1, CodePlanInvalid, `no phase table found (need a table with "Phase" and "Depends On" columns)`)
+		msg := `no phase table found (need a table with "Phase" and "Depends On" columns)`
+		line := 1
+		if fenced := b.doc.fencedOverview(); fenced > 0 {
+			line = fenced
+			msg = fmt.Sprintf("no phase table found: the phase table at line %d is inside a code fence (```), so markdown shows it as code, not as a table; remove the fence lines around it", fenced)
+		}
+		b.problem(line, CodePlanInvalid, msg)
 	} else {
 		b.addRows(ov)
 	}
 	b.addSections(ov, out.sections)
+	b.readLinked(read)
+	b.warnNoBody()
 	for _, src := range b.sources {
 		b.plan.Phases = append(b.plan.Phases, src.phase)
 	}
@@ -132,9 +152,15 @@ func (b *builder) addRows(ov *overview) {
 	if len(ov.rows) == 0 {
 		b.problem(ov.line, CodePlanInvalid, "the phase table lists no phases")
 	}
+	hinted := false
 	for _, r := range ov.rows {
 		if first, dup := b.byID[r.t.id]; dup {
-			b.problem(r.line, CodePlanInvalid, fmt.Sprintf("duplicate phase id %q (first defined at line %d)", r.t.display, first.row.line))
+			msg := fmt.Sprintf("duplicate phase id %q (first defined at line %d)", r.t.display, first.row.line)
+			if ov.hint != "" && !hinted {
+				msg += ": " + ov.hint
+				hinted = true
+			}
+			b.problem(r.line, CodePlanInvalid, msg)
 			continue
 		}
 		ph := &Phase{
@@ -181,15 +207,22 @@ func (b *builder) addSections(ov *overview, sections []*section) {
 			src.deps = parseRefs(m.value, m.line)
 		}
 		if m := s.meta.par; m != nil {
-			src.par = parseRefs(m.value, m.line)
+			src.par = parseParallel(m.value, m.line)
 		}
 		b.sources = append(b.sources, src)
 		b.byID[ph.ID] = src
 		b.fillFromSection(src, s)
 	}
+}
+
+// warnNoBody warns about each phase to run with no section and no linked
+// file: its agent would get nothing but the table row, so a run refuses it.
+func (b *builder) warnNoBody() {
 	for _, src := range b.sources {
-		if src.row != nil && src.sec == nil {
-			b.warn(src.row.line, fmt.Sprintf("phase %s is in the table but has no section", src.phase.DisplayID))
+		// A phase the plan marks done never runs: it needs no body.
+		if src.row != nil && src.phase.Body == "" && !src.phase.Done() {
+			b.warn(src.row.line, fmt.Sprintf("phase %s has no body: no section (## Phase %s: …) and no linked file; "+
+				"a run refuses it unless --allow-empty-phases", src.phase.DisplayID, src.phase.DisplayID))
 		}
 	}
 }
@@ -199,7 +232,7 @@ func (b *builder) addSections(ov *overview, sections []*section) {
 // resolve once all ids are known.
 func (b *builder) attachSection(ov *overview, src *phaseSource, s *section) {
 	if !ov.hasPar && s.meta.par != nil {
-		src.par = parseRefs(s.meta.par.value, s.meta.par.line)
+		src.par = parseParallel(s.meta.par.value, s.meta.par.line)
 	}
 	if m := s.meta.status; m != nil {
 		if st, said := parseStatus(m.value); said && src.row.statusSaid && st != src.row.status {

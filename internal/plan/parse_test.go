@@ -201,7 +201,7 @@ func TestParseWarnings(t *testing.T) {
 	p, err := parseCorpus(t, "warnings.md")
 	require.NoError(t, err, "warnings alone are not an error")
 	require.Equal(t, []string{
-		"warnings.md:7: warning: phase 5 is in the table but has no section",
+		"warnings.md:7: warning: phase 5 has no body: no section (## Phase 5: …) and no linked file; a run refuses it unless --allow-empty-phases",
 		`warnings.md:17: warning: section "Phase 6" is not in the phase table`,
 	}, problemLines(p.Warnings))
 	require.Equal(t, []string{"1", "2", "5", "6"}, ids(p.Phases))

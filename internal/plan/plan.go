@@ -12,7 +12,8 @@ const (
 	// StatusComplete (✅, "Complete", "Done") means the phase is not run and
 	// counts as complete for its dependents.
 	StatusComplete PlanStatus = "complete"
-	// StatusSkipped (⏭️, "Skipped") is treated like StatusComplete.
+	// StatusSkipped (⏭️, "Skipped", "Waived", "Deferred", "N/A") is treated
+	// like StatusComplete: not run, complete for its dependents.
 	StatusSkipped PlanStatus = "skipped"
 )
 
@@ -35,8 +36,10 @@ type Plan struct {
 	// a section without a row).
 	Warnings []Problem
 
-	// src is the plan's source as read, kept for Hash.
-	src []byte
+	// src is the plan's source as read, and linked the linked phase files,
+	// kept for Hash.
+	src    []byte
+	linked [][]byte
 }
 
 // Phase is one phase of the plan.
@@ -52,6 +55,9 @@ type Phase struct {
 	// ParallelWith holds normalized ids from the "Parallel With" column or the
 	// section's "Can Run With" metadata.
 	ParallelWith []string
+	// ParallelAny is set by a Parallel cell saying "Yes" without naming a
+	// phase: the phase may run alongside the other such phases of its batch.
+	ParallelAny bool
 	// Estimate is the table's Estimate cell or the heading's "(est N)", verbatim.
 	Estimate string
 	// Status is the plan's own status for the phase.
@@ -63,6 +69,9 @@ type Phase struct {
 	// Body is the phase's section verbatim, heading included: it becomes the
 	// agent's prompt.
 	Body string
+	// BodyFile is the local markdown file the table row links, as written
+	// (relative to the plan); its content is part of Body.
+	BodyFile string
 	// Tasks counts the "- [ ]" and "- [x]" items in the section; TasksDone
 	// counts the checked ones.
 	Tasks     int
@@ -97,7 +106,7 @@ type Gate struct {
 // GateKinds lists the gate kinds in the order gates run when detected.
 var GateKinds = []string{"build", "typecheck", "lint", "format", "test"}
 
-// Problem codes, used in Problem.Code; the failure types of SPEC §5 where
+// Problem codes, used in Problem.Code; the failure types of docs/failures.md where
 // one applies.
 const (
 	CodePlanInvalid        = "plan_invalid"
@@ -127,7 +136,7 @@ func (p Problem) String() string {
 }
 
 // Batch is one topological layer of the plan. Groups run one after another
-// in plan order; the phases of one group run concurrently (SPEC §3: phases of
+// in plan order; the phases of one group run concurrently (docs/running.md: phases of
 // a batch run together when the plan has no Parallel With column or when they
 // name each other there).
 type Batch struct {

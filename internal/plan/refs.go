@@ -15,6 +15,11 @@ type ref struct {
 	id      string // normalized id; empty for a range
 	isRange bool
 	lo, hi  int // inclusive bounds of a range
+	// prefix is a range's normalized letter prefix: "f" in "F1–F3", "wu"
+	// in "WU-01–03"; empty for a range of plain numbers.
+	prefix string
+	// all is "all" in a dependency cell: every phase above this one.
+	all bool
 }
 
 // refList is a parsed Depends On or Parallel With cell (or metadata value).
@@ -26,6 +31,18 @@ type refList struct {
 	// ("Phase 0 (or nothing if skipped)"): a reference naming no phase is
 	// then dropped, not reported.
 	optional bool
+	// anyParallel is a Parallel cell saying "Yes" without naming phases:
+	// the phase may run alongside any other such phase of its batch.
+	anyParallel bool
+}
+
+// allWords are the ways people write "every phase above this one" in a
+// dependency cell.
+var allWords = map[string]bool{
+	"all": true, "all phases": true, "all above": true, "all previous": true,
+	"all prior": true, "all previous phases": true, "all prior phases": true,
+	"all of the above": true, "all phases above": true, "everything above": true,
+	"everything": true, "all others": true,
 }
 
 var (
@@ -84,6 +101,10 @@ func parseRefs(raw string, line int) refList {
 	}
 	list.optional = strings.Contains(s, "(") && optionalAside.MatchString(s)
 	s = dropParentheticals(s)
+	if allWords[strings.Join(strings.Fields(strings.ToLower(strings.TrimRight(s, ". "))), " ")] {
+		list.refs = []ref{{text: s, all: true}}
+		return list
+	}
 	for _, part := range splitRefs(s) {
 		part = strings.TrimSpace(part)
 		part, _ = cutPhaseWord(part)
@@ -99,6 +120,12 @@ func parseRefs(raw string, line int) refList {
 		if token == "" {
 			// Nothing id-like: keep it so the user hears about it.
 			list.refs = append(list.refs, ref{text: part})
+			continue
+		}
+		if r := strings.TrimLeft(rest, " \t"); strings.HasPrefix(r, "–") || strings.HasPrefix(r, "—") {
+			// A range parseRange cannot read ("F1–G3", "2A–2C"): naming its
+			// first id alone would run the phase too early.
+			list.refs = append(list.refs, ref{text: strings.TrimSpace(part)})
 			continue
 		}
 		list.refs = append(list.refs, ref{text: token, id: NormalizeID(token)})
@@ -171,9 +198,40 @@ func isASCIIWord(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'z'
 }
 
+// parseParallel reads a Parallel With cell or metadata value. Besides the
+// references parseRefs reads, people answer the column's question: "Yes:
+// with Phase 3", "Yes (2B)", "Yes", "No". A "Yes" naming no phase sets
+// anyParallel.
+func parseParallel(raw string, line int) refList {
+	clean := cleanCell(raw)
+	word, rest := clean, ""
+	if i := strings.IndexFunc(clean, func(r rune) bool { return !unicode.IsLetter(r) }); i >= 0 {
+		word, rest = clean[:i], clean[i:]
+	}
+	switch strings.ToLower(word) {
+	case "yes", "y", "true":
+	default:
+		return parseRefs(raw, line)
+	}
+	const punct = " \t:,;-–—()"
+	rest = strings.Trim(rest, punct)
+	for _, w := range []string{"with ", "alongside ", "in parallel with "} {
+		if len(rest) >= len(w) && strings.EqualFold(rest[:len(w)], w) {
+			rest = strings.Trim(rest[len(w):], punct)
+		}
+	}
+	list := parseRefs(rest, line)
+	list.raw = clean
+	list.anyParallel = len(list.refs) == 0
+	return list
+}
+
 // parseRange reads ranges of two plain numbers: "1-4", "1–4", "1 to 4",
-// "1..4", "1 - Phase 4". "2-A" is not one: it is an id.
+// "1..4", "1 - Phase 4", and of two ids with one letter prefix: "F1–F3",
+// "F1-F3", "WU-01–03", "WU-01–WU-03". "2-A" and "WU-01" are not ranges:
+// they are ids.
 func parseRange(s string) (ref, bool) {
+	prefix, s := cutIDPrefix(s)
 	lo, rest, ok := cutNumber(s)
 	if !ok {
 		return ref{}, false
@@ -194,6 +252,15 @@ func parseRange(s string) (ref, bool) {
 		return ref{}, false // "1 tomorrow"
 	}
 	after, _ = cutPhaseWord(strings.TrimLeft(after, " \t"))
+	if prefix != "" {
+		// The second id may repeat the prefix ("F1–F3") or not ("WU-01–03").
+		if p2, a2 := cutIDPrefix(after); p2 != "" {
+			if NormalizeID(p2) != NormalizeID(prefix) {
+				return ref{}, false
+			}
+			after = a2
+		}
+	}
 	hi, tail, ok := cutNumber(after)
 	if !ok {
 		return ref{}, false
@@ -203,11 +270,32 @@ func parseRange(s string) (ref, bool) {
 			return ref{}, false // "1-4b"
 		}
 	}
-	text := s[:len(s)-len(tail)]
+	text := prefix + s[:len(s)-len(tail)]
 	if lo > hi {
 		lo, hi = hi, lo
 	}
-	return ref{text: text, isRange: true, lo: lo, hi: hi}, true
+	return ref{text: text, isRange: true, lo: lo, hi: hi, prefix: NormalizeID(prefix)}, true
+}
+
+// cutIDPrefix cuts the letters in front of an id's number, with a hyphen or
+// underscore joining them: "F" of "F1", "WU-" of "WU-01". It cuts nothing
+// unless a digit follows.
+func cutIDPrefix(s string) (prefix, rest string) {
+	i := 0
+	for i < len(s) && (s[i]|0x20 >= 'a' && s[i]|0x20 <= 'z') {
+		i++
+	}
+	if i == 0 {
+		return "", s
+	}
+	j := i
+	if j < len(s) && (s[j] == '-' || s[j] == '_') {
+		j++
+	}
+	if j < len(s) && s[j] >= '0' && s[j] <= '9' {
+		return s[:j], s[j:]
+	}
+	return "", s
 }
 
 // cutNumber reads the decimal number at the start of s.
@@ -237,6 +325,10 @@ func parseStatus(s string) (status PlanStatus, stated bool) {
 		return StatusComplete, true
 	}
 	s = cleanCell(s)
+	if low := strings.ToLower(s); strings.HasPrefix(low, "n/a") {
+		// "N/A" says the phase does not apply, not that the cell is empty.
+		return StatusSkipped, true
+	}
 	if isNone(s) {
 		return StatusOpen, false
 	}
@@ -260,11 +352,34 @@ func parseStatus(s string) (status PlanStatus, stated bool) {
 	if len(word) == 0 {
 		return StatusOpen, true
 	}
+	next := func(i int) string {
+		if i < len(word) {
+			return word[i]
+		}
+		return ""
+	}
 	switch word[0] {
 	case "complete", "completed", "done", "finished":
 		return StatusComplete, true
-	case "skipped", "skip":
+	case "skipped", "skip", "waived", "deferred", "dropped", "cancelled", "canceled",
+		"obsolete", "superseded", "wontfix":
 		return StatusSkipped, true
+	case "n":
+		if next(1) == "a" { // "N/A"
+			return StatusSkipped, true
+		}
+	case "won":
+		if next(1) == "t" { // "Won't do"
+			return StatusSkipped, true
+		}
+	case "not":
+		if next(1) == "applicable" || next(1) == "needed" {
+			return StatusSkipped, true
+		}
+	case "out":
+		if next(1) == "of" && next(2) == "scope" {
+			return StatusSkipped, true
+		}
 	}
 	return StatusOpen, true
 }

@@ -3,6 +3,7 @@ package plan
 import (
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
@@ -46,7 +47,12 @@ var gatesHeadings = map[string]bool{"qualitygates": true, "qualitygate": true, "
 // deeper heading naming the section's own phase ("#### Phase 2A checks")
 // is part of the body. The first heading, when it is an H1 above the
 // overview table, is the plan's title and never a phase.
-func (d *doc) readOutline(tableLine int, tableIDs map[string]bool) outline {
+//
+// A heading may name a phase by its id alone ("### F1 — Schema", "## WU-01:
+// Auth") when the id is in the table: for an id with a letter that is
+// enough; a number ("### 1.1 Lexer errors") must also carry the table's
+// name for it, so a numbered chapter ("## 1. Background") is no phase.
+func (d *doc) readOutline(tableLine int, tableIDs map[string]bool, tableNames map[string]string) outline {
 	var out outline
 	var open *section
 	var gates *gatesSection
@@ -64,6 +70,9 @@ func (d *doc) readOutline(tableLine int, tableIDs map[string]bool) outline {
 			out.title = text
 		}
 		t, isPhase := parseTitle(text, true)
+		if !isPhase {
+			t, isPhase = idHeading(text, tableNames)
+		}
 		isPhase = isPhase && !isTitle && looksLikePhaseID(t.id, tableIDs)
 		if isPhase && open != nil && h.Level > open.level && t.id == open.t.id {
 			continue
@@ -116,8 +125,17 @@ func (d *doc) finishSection(s *section) {
 		endLine = d.nodeLine(d.blocks[bodyEnd])
 	}
 	s.body = d.verbatim(s.line, endLine)
-	inPreamble := true // Metadata comes before the section's first subheading.
-	for _, n := range d.blocks[s.first+1 : s.end] {
+	d.scanBlocks(s, d.blocks[s.first+1:s.end], true)
+}
+
+// scanBlocks reads the tasks, files and, with meta, the metadata of a
+// section's blocks. Metadata is only what stands at the top: the blocks
+// before the first subheading, code or block that holds no metadata key. A
+// blockquote further down ("> **Status:** Phase 5 is now substantially
+// complete…") is prose of the body.
+func (d *doc) scanBlocks(s *section, blocks []ast.Node, meta bool) {
+	inPreamble := meta
+	for _, n := range blocks {
 		if h, ok := n.(*ast.Heading); ok {
 			inPreamble = false
 			if path, ok := d.filePath(h); ok {
@@ -126,12 +144,14 @@ func (d *doc) finishSection(s *section) {
 			continue
 		}
 		if inPreamble {
+			found := false
 			switch n.(type) {
 			case *ast.Blockquote:
-				s.meta.read(d.rawLines(n), false)
+				found = s.meta.read(d.rawLines(n), false)
 			case *ast.Paragraph, *ast.List:
-				s.meta.read(d.rawLines(n), true)
+				found = s.meta.read(d.rawLines(n), true)
 			}
+			inPreamble = found
 		}
 		_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
 			if box, ok := c.(*east.TaskCheckBox); ok && entering {
@@ -170,3 +190,24 @@ func (d *doc) filePath(h *ast.Heading) (string, bool) {
 // "— tests", "- optional". A parenthesis inside the path, as in Next.js's
 // "app/(auth)/page.tsx", has no space before it and stays.
 var fileAside = regexp.MustCompile(`\s+(\(.*|[—–-]\s.*)$`)
+
+// idHeading reads a heading that names a phase by its table id alone (see
+// readOutline).
+func idHeading(text string, tableNames map[string]string) (title, bool) {
+	t, ok := parseTitle(text, false)
+	if !ok {
+		return title{}, false
+	}
+	name, inTable := tableNames[t.id]
+	if !inTable {
+		return title{}, false
+	}
+	if strings.ContainsFunc(t.id, unicode.IsLetter) {
+		return t, true
+	}
+	a, b := letters(t.name), letters(name)
+	if a == "" || b == "" {
+		return title{}, false
+	}
+	return t, strings.HasPrefix(a, b) || strings.HasPrefix(b, a)
+}

@@ -34,7 +34,7 @@ func TestParseSnippets(t *testing.T) {
 			src:      "| Phase | Depends On |\n|---|---|\n| 1 | - |\n| — | 1 |\n",
 			phases:   []string{"1"},
 			problems: []string{"p.md:4: table row has no phase id"},
-			warnings: []string{"p.md:3: warning: phase 1 is in the table but has no section"},
+			warnings: []string{"p.md:3: warning: phase 1 has no body: no section (## Phase 1: …) and no linked file; a run refuses it unless --allow-empty-phases"},
 		},
 		{
 			name:   "heading words are not phases",

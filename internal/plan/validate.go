@@ -11,28 +11,36 @@ import (
 // are known, reporting unknown ones, and compares section metadata with
 // the table row it repeats.
 func (b *builder) resolve() {
-	for _, src := range b.sources {
+	for i, src := range b.sources {
 		ph := src.phase
-		ph.DependsOn = b.resolveRefs(src.deps, func(text string) {
+		ph.DependsOn = b.resolveRefs(src.deps, i, func(text string) {
 			b.problem(src.deps.line, CodePlanInvalid, fmt.Sprintf("unknown dependency %q in phase %s", text, ph.DisplayID))
 		})
-		par := b.resolveRefs(src.par, func(text string) {
+		ph.ParallelAny = src.par.anyParallel
+		par := b.resolveRefs(src.par, i, func(text string) {
 			b.problem(src.par.line, CodePlanInvalid, fmt.Sprintf("unknown phase %q in Parallel With of phase %s", text, ph.DisplayID))
 		})
 		// Naming yourself as a parallel phase says nothing.
 		ph.ParallelWith = slices.DeleteFunc(par, func(id string) bool { return id == ph.ID })
 		if src.row != nil && src.sec != nil {
-			b.compareMeta(src)
+			b.compareMeta(src, i)
 		}
 	}
 }
 
 // resolveRefs returns the ids list refers to, without repeats, calling
-// unknown for each reference that names no phase.
-func (b *builder) resolveRefs(list refList, unknown func(text string)) []string {
+// unknown for each reference that names no phase. at is the position of
+// the phase whose list it is, in b.sources: "all" means the phases before.
+func (b *builder) resolveRefs(list refList, at int, unknown func(text string)) []string {
 	var ids []string
 	for _, r := range list.refs {
 		var named bool
+		if r.all {
+			for _, src := range b.sources[:at] {
+				ids = append(ids, src.phase.ID)
+			}
+			continue
+		}
 		if ids, named = b.appendMatches(ids, r); !named && !list.optional {
 			unknown(r.text)
 		}
@@ -61,7 +69,10 @@ func (b *builder) appendMatches(ids []string, r ref) (_ []string, named bool) {
 	}
 	for _, src := range b.sources {
 		id := src.phase.ID
-		if n := leadingNumber(id); n >= r.lo && n <= r.hi {
+		if !strings.HasPrefix(id, r.prefix) {
+			continue
+		}
+		if n := leadingNumber(id[len(r.prefix):]); n >= r.lo && n <= r.hi {
 			named = true
 			if !slices.Contains(ids, id) {
 				ids = append(ids, id)
@@ -73,10 +84,16 @@ func (b *builder) appendMatches(ids []string, r ref) (_ []string, named bool) {
 
 // refKey is a canonical form of a reference list, to compare the table
 // with section metadata: the sorted ids, unknown references as written.
-func (b *builder) refKey(list refList) string {
+func (b *builder) refKey(list refList, at int) string {
 	var keys []string
 	for _, r := range list.refs {
 		var named bool
+		if r.all {
+			for _, src := range b.sources[:at] {
+				keys = append(keys, src.phase.ID)
+			}
+			continue
+		}
 		if keys, named = b.appendMatches(keys, r); !named && !list.optional {
 			keys = append(keys, "?"+NormalizeID(r.text))
 		}
@@ -88,20 +105,20 @@ func (b *builder) refKey(list refList) string {
 // compareMeta reports section metadata that disagrees with the table:
 // Depends On always (the column is required), Parallel With when the table
 // has that column. Status is compared when the section is attached.
-func (b *builder) compareMeta(src *phaseSource) {
-	check := func(m *metaEntry, table refList) {
+func (b *builder) compareMeta(src *phaseSource, at int) {
+	check := func(m *metaEntry, table refList, parse func(string, int) refList) {
 		if m == nil {
 			return
 		}
-		section := parseRefs(m.value, m.line)
-		if b.refKey(section) != b.refKey(table) {
+		section := parse(m.value, m.line)
+		if b.refKey(section, at) != b.refKey(table, at) {
 			b.problem(m.line, CodePlanInvalid, fmt.Sprintf("phase %s: section says %s %q but the table says %q",
 				src.phase.DisplayID, m.key, section.raw, table.raw))
 		}
 	}
-	check(src.sec.meta.deps, src.row.deps)
+	check(src.sec.meta.deps, src.row.deps, parseRefs)
 	if b.tableHasPar {
-		check(src.sec.meta.par, src.row.par)
+		check(src.sec.meta.par, src.row.par, parseParallel)
 	}
 }
 

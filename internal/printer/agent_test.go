@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -36,4 +37,18 @@ func TestPlainAgentActionsAndUsage(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	require.JSONEq(t, `{"event":"agent_action","time":"2026-03-14T10:30:01Z","phase_id":"2a","display_id":"2A","attempt":1,"tool":"Bash","line":"Bash go test ./..."}`, lines[0])
 	require.JSONEq(t, `{"event":"run_halted","time":"2026-03-14T10:30:02Z","line":"x","usage":{"input_tokens":5,"output_tokens":6,"cost_usd":0.01}}`, lines[1])
+}
+
+// A tool call is output for the heartbeat too: the phase is not quiet.
+func TestHeartbeatCountsToolCalls(t *testing.T) {
+	t.Parallel()
+	t0 := time.Date(2026, 3, 14, 10, 30, 0, 0, time.UTC)
+	now := t0.Add(30 * time.Second)
+	var out bytes.Buffer
+	h := &Heartbeat{W: &out, Now: func() time.Time { return now }, Location: time.UTC}
+	print := h.Wrap(func(event.Event) {})
+	print(event.Event{Kind: event.PhaseStarted, Time: t0, PhaseID: "2a", DisplayID: "2A", Attempt: 1, MaxAttempts: 2})
+	print(event.Event{Kind: event.AgentAction, Time: t0.Add(25 * time.Second), PhaseID: "2a", Tool: "Bash", Line: "Bash go test ./..."})
+	h.Beat()
+	require.Equal(t, "[10:30:30] PHASE 2A RUNNING 30s (attempt 1/2) - last output 5s ago: → Bash go test ./...\n", out.String())
 }

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/event"
-	"github.com/autobuild-sh/autobuild/internal/textwrap"
+	"github.com/autobuild-sh/autobuild/internal/sanitize"
 )
 
 // Plain prints one line per event: "[10:30:00] PHASE 2A FAILED - test_failure
@@ -32,22 +32,22 @@ func (p *Plain) Print(e event.Event) {
 	ts := e.Time.In(loc).Format("15:04:05")
 	if e.Kind == event.PhaseOutput {
 		if p.Verbose {
-			fmt.Fprintf(p.W, "[%s]   %s | %s\n", ts, e.DisplayID, e.Line)
+			fmt.Fprintf(p.W, "[%s]   %s | %s\n", ts, sanitize.Line(e.DisplayID), sanitize.Line(e.Line))
 		}
 		return
 	}
 	if e.Kind == event.AgentAction {
 		// A tool call is progress worth seeing without -v: one short line.
-		fmt.Fprintf(p.W, "[%s]   %s → %s\n", ts, e.DisplayID, textwrap.CleanLine(e.Line))
+		fmt.Fprintf(p.W, "[%s]   %s → %s\n", ts, sanitize.Line(e.DisplayID), sanitize.Line(e.Line))
 		return
 	}
 	line := event.Describe(e)
 	if line == "" {
 		return
 	}
-	fmt.Fprintf(p.W, "[%s] %s\n", ts, line)
+	fmt.Fprintf(p.W, "[%s] %s\n", ts, sanitize.Line(line))
 	if e.Kind == event.PhaseFailed && e.Failure != nil && e.Failure.Details != "" {
-		fmt.Fprintf(p.W, "           %s\n", indentTail(e.Failure.Details))
+		fmt.Fprintf(p.W, "           %s\n", indentTail(sanitize.Text(e.Failure.Details)))
 	}
 }
 

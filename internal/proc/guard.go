@@ -52,7 +52,11 @@ func guardMain() {
 		_, _ = io.Copy(io.Discard, parent)
 	}
 	// EOF: autobuild has exited (or closed the pipe because the child is
-	// done). Pid 0 is the caller's own process group.
+	// done). First whatever left the group (setsid daemons), which the
+	// group's signal would miss; then the group, pid 0, this one included.
+	if m := os.Getenv(guardMarkerEnv); m != "" {
+		killMarked(m)
+	}
 	_ = syscall.Kill(0, syscall.SIGKILL)
 	os.Exit(1) // not reached: the signal includes this process
 }
@@ -69,7 +73,7 @@ type guard struct {
 // nil when no guard could be started (the binary is gone, no descriptors
 // left); the child then leads its own group as before, without protection
 // against autobuild's kill -9.
-func startGuard() *guard {
+func startGuard(marker string) *guard {
 	exe := selfExe()
 	if exe == "" {
 		return nil
@@ -81,7 +85,7 @@ func startGuard() *guard {
 	cmd := &exec.Cmd{
 		Path:       exe,
 		Args:       []string{guardName},
-		Env:        []string{guardEnv + "=1", "GOMAXPROCS=1"},
+		Env:        []string{guardEnv + "=1", "GOMAXPROCS=1", guardMarkerEnv + "=" + marker},
 		ExtraFiles: []*os.File{r},
 		// No parent-death signal: the guard must outlive autobuild to
 		// do its work.

@@ -126,7 +126,9 @@ func run(ctx context.Context, spec Spec) Result {
 			}
 		}
 	}
-	g := startGuard()
+	marker := newMarker()
+	cmd.Env = append(cmd.Env, marker+"=1")
+	g := startGuard(marker)
 	if g != nil {
 		cmd.SysProcAttr = sysProcAttr(g.pgid())
 		defer g.stop()
@@ -168,6 +170,7 @@ func run(ctx context.Context, spec Spec) Result {
 	}
 	res := supervise(ctx, spec, pgid, waited, out, errOut)
 	killGroup(pgid, syscall.SIGKILL) // no orphans
+	killMarked(marker)               // nor any that left the group
 	select {
 	case <-drained:
 	case <-time.After(drainWait):

@@ -2,10 +2,13 @@ package state
 
 import (
 	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,7 +50,7 @@ func writeAtomic(path string, write func(io.Writer) error) (err error) {
 	if dir == "" {
 		dir = "."
 	}
-	f, err := os.CreateTemp(dir, "."+base+tempMarker+"*")
+	f, err := createTemp(dir, "."+base+tempMarker)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
@@ -57,10 +60,6 @@ func writeAtomic(path string, write func(io.Writer) error) (err error) {
 			_ = os.Remove(f.Name())
 		}
 	}()
-	// CreateTemp makes 0o600 files; state files are ordinary project files.
-	if err := f.Chmod(0o644); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
 	if err := write(f); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
@@ -74,6 +73,22 @@ func writeAtomic(path string, write func(io.Writer) error) (err error) {
 		return fmt.Errorf("replacing %s: %w", path, err)
 	}
 	return syncDir(dir)
+}
+
+// createTemp creates a new file in dir named prefix and a random suffix,
+// with mode 0o644 less the umask: state files are ordinary project files,
+// private ones under umask 077 (os.CreateTemp's fixed 0o600, widened by a
+// chmod, would ignore the umask).
+func createTemp(dir, prefix string) (*os.File, error) {
+	for range 100 {
+		var b [6]byte
+		_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
+		f, err := os.OpenFile(filepath.Join(dir, prefix+hex.EncodeToString(b[:])), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+	}
+	return nil, fmt.Errorf("creating a temporary file in %s: too many name collisions", dir)
 }
 
 // syncDir fsyncs a directory so a rename in it is durable. File systems that

@@ -19,7 +19,7 @@ var ErrNoPhase = errors.New("no phase file")
 var ErrNewerSchema = errors.New("newer schema_version")
 
 // CorruptError is a state file that cannot be read. It is never silently
-// replaced (SPEC §8): the message names the file and the way out.
+// replaced (docs/state.md): the message names the file and the way out.
 type CorruptError struct {
 	// Path is the file's full path.
 	Path string

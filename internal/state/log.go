@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/autobuild-sh/autobuild/internal/sanitize"
 )
 
 // FormatLogLine formats one execution.log line: the time in RFC 3339, UTC
@@ -23,7 +25,9 @@ func (s *Store) AppendEvent(line string) error {
 		return fmt.Errorf("creating %s: %w", s.LogsDir(), err)
 	}
 	line = strings.TrimRight(line, "\r\n")
-	line = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(line) + "\n"
+	line = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(line)
+	// The log is read with cat and tail: nothing in it may drive a terminal.
+	line = sanitize.Line(line) + "\n"
 	f, err := os.OpenFile(s.ExecutionLogPath(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return fmt.Errorf("opening %s: %w", displayPath(s.ExecutionLogPath()), err)

@@ -11,7 +11,7 @@ import (
 // DirName is the name of the state directory at the repository root.
 const DirName = ".autobuild"
 
-// Store reads and writes one repository's .autobuild/ directory (SPEC §8).
+// Store reads and writes one repository's .autobuild/ directory (docs/state.md).
 // It holds no open files and no cached state, so several Stores (or
 // processes, such as `autobuild watch`) may look at one directory at once;
 // the run's writer serializes itself with Lock.
@@ -80,12 +80,16 @@ func (s *Store) Exists() bool {
 // Init creates the state directory and its phases, logs and worktrees
 // subdirectories. It is idempotent and leaves existing files alone.
 func (s *Store) Init() error {
+	if err := s.CheckOwned(); err != nil {
+		return err
+	}
 	for _, dir := range []string{s.PhasesDir(), s.LogsDir(), s.WorktreesDir()} {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return fmt.Errorf("creating %s: %w", dir, err)
 		}
 	}
-	return nil
+	// Checked again: MkdirAll follows a link that appeared meanwhile.
+	return s.CheckOwned()
 }
 
 // Remove deletes the state directory's contents (for --fresh); the engine
@@ -95,6 +99,10 @@ func (s *Store) Init() error {
 // kept too: they are the record across runs. A missing directory is not an
 // error.
 func (s *Store) Remove() error {
+	// Never empty what a link points at.
+	if err := s.CheckOwned(); err != nil {
+		return err
+	}
 	entries, err := os.ReadDir(s.Dir())
 	if errors.Is(err, os.ErrNotExist) {
 		return nil

@@ -12,7 +12,7 @@ const SchemaVersion = 1
 // RunStatus is the status of the run as a whole.
 type RunStatus string
 
-// Run statuses (SPEC §8).
+// Run statuses (docs/state.md).
 const (
 	RunRunning     RunStatus = "running"
 	RunComplete    RunStatus = "complete"
@@ -57,12 +57,34 @@ type Run struct {
 	// ended, when it says something ("phase 2B has failed with
 	// test_failure in 3 of its last 4 runs"); the summary shows it.
 	HistoryNote string `json:"history_note,omitempty"`
+	// SessionStarted is when the latest start or resume began, and
+	// ActiveSeconds the time spent running in the sessions that ended
+	// before it: the wall time, without the time spent halted between
+	// sessions.
+	SessionStarted *time.Time `json:"session_started,omitempty"`
+	ActiveSeconds  float64    `json:"active_seconds,omitempty"`
+	// RunID names the run's branches (autobuild/<run_id>/…): the run
+	// deletes only branches under it. Empty for runs started before ids.
+	RunID string `json:"run_id,omitempty"`
+}
+
+// WallSeconds is how long the run has run: its sessions' time, halted time
+// between them excluded. A run from before sessions were recorded counts
+// from its first start.
+func (r *Run) WallSeconds() float64 {
+	if r.Finished == nil {
+		return 0
+	}
+	if r.SessionStarted == nil {
+		return r.Finished.Sub(r.Started).Seconds()
+	}
+	return r.ActiveSeconds + max(0, r.Finished.Sub(*r.SessionStarted).Seconds())
 }
 
 // PhaseStatus is the status of one phase in the run.
 type PhaseStatus string
 
-// Phase statuses (SPEC §8).
+// Phase statuses (docs/state.md).
 const (
 	PhasePending  PhaseStatus = "pending"
 	PhaseRunning  PhaseStatus = "running"

@@ -1,4 +1,4 @@
-// Package summary renders the boxed halt summary of SPEC §6 and the
+// Package summary renders the boxed halt summary of docs/running.md and the
 // completion summary from the state files alone, so the plain printer, the
 // TUI and `autobuild watch` all show the same text.
 package summary
@@ -169,7 +169,7 @@ func complete(in Input, width int) string {
 	b.blank()
 	elapsed := ""
 	if in.Run != nil && in.Run.Finished != nil {
-		elapsed = ", wall time " + Duration(in.Run.Finished.Sub(in.Run.Started).Seconds())
+		elapsed = ", wall time " + Duration(in.Run.WallSeconds())
 	}
 	b.text(fmt.Sprintf("%s, %s%s.", plural(len(in.Phases), "1 phase", fmt.Sprintf("%d phases", len(in.Phases))),
 		plural(commits, "1 commit", fmt.Sprintf("%d commits", commits)), elapsed), 0)

@@ -153,3 +153,15 @@ func TestFixStepComesFirst(t *testing.T) {
 	require.Contains(t, out, "2. Fix the failing tests: TestFormat")
 	require.Contains(t, out, "3. Run: autobuild plan.md --agent claude --resume")
 }
+
+// The wall time of a run halted and resumed two hours later counts its two
+// sessions only.
+func TestCompleteSummaryWallTimeExcludesHaltedTime(t *testing.T) {
+	in := haltedInput()
+	resumed := in.Run.Started.Add(2 * time.Hour)
+	fin := resumed.Add(4 * time.Minute)
+	in.Run.Status, in.Run.Finished = state.RunComplete, &fin
+	in.Run.SessionStarted, in.Run.ActiveSeconds = &resumed, 300
+	in.Phases = in.Phases[:3]
+	require.Contains(t, Render(in, 80), ", wall time 9m00s.")
+}

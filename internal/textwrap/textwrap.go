@@ -10,38 +10,19 @@ import (
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/autobuild-sh/autobuild/internal/sanitize"
 )
 
 // TabWidth is the tab stop CleanLine expands tabs to.
-const TabWidth = 8
+const TabWidth = sanitize.TabWidth
 
 // CleanLine makes one line of tool output safe to lay out in a fixed width:
-// colour codes go, a carriage return keeps what a terminal would have shown
-// last (progress bars), tabs become spaces to the next tab stop, and other
-// control characters are dropped. Left in, any of them would make the line's
-// printed width differ from its measured one and break a border.
-func CleanLine(s string) string {
-	s = ansi.Strip(s)
-	if i := strings.LastIndexByte(strings.TrimRight(s, "\r"), '\r'); i >= 0 {
-		s = s[i+1:]
-	}
-	var b strings.Builder
-	col := 0
-	for _, r := range s {
-		switch {
-		case r == '\t':
-			n := TabWidth - col%TabWidth
-			b.WriteString(strings.Repeat(" ", n))
-			col += n
-		case r < 0x20 || r == 0x7f:
-			// Dropped: not printable.
-		default:
-			b.WriteRune(r)
-			col += ansi.StringWidth(string(r))
-		}
-	}
-	return b.String()
-}
+// sanitize.Line, the one cleaner of text from plans, agents and logs, with
+// its tabs expanded to spaces.
+// Left in, an escape or control character would make the line's printed
+// width differ from its measured one and break a border.
+func CleanLine(s string) string { return sanitize.ExpandTabs(sanitize.Line(s)) }
 
 // Words breaks one line of plain text into lines of at most width columns;
 // lines after the first get at most width-indent columns (the caller indents

@@ -1,4 +1,4 @@
-// Package tui is autobuild's terminal UI (SPEC §9): a Bubble Tea program that
+// Package tui is autobuild's terminal UI (README, "The terminal UI"): a Bubble Tea program that
 // supervises a run live, shows the halt summary and resumes with a key, or
 // follows a run started elsewhere (`autobuild watch`), read-only.
 //
@@ -26,7 +26,7 @@
 //	q          quit; while a run is going it asks "Halt the run and quit? y/n",
 //	           then halts gracefully like ctrl+c and quits once the run ended
 //	ctrl+c     halt the run gracefully and quit when it has; twice: kill the
-//	           running phases at once (SPEC §3)
+//	           running phases at once (docs/running.md)
 //	l          the log of the failed phase
 //	r          after a halt: resume in place (the same process re-runs the
 //	           engine with --resume semantics); read-only: shows the command;

@@ -7,7 +7,6 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/state"
-	"github.com/autobuild-sh/autobuild/internal/textwrap"
 )
 
 // runInfo is what the header knows about the run as a whole.
@@ -86,10 +85,9 @@ func (m *Model) applyEvent(e event.Event) {
 		r.log.add(line)
 		r.last = r.log.last()
 	case event.AgentAction:
-		// One line per tool call: "→ Write calc/format.go". The engine
-		// cleaned it; cleaning again costs little and keeps the row safe
-		// from any producer.
-		r.log.add("→ " + textwrap.CleanLine(e.Line))
+		// One line per tool call: "→ Write calc/format.go" (the log
+		// sanitizes every line it keeps).
+		r.log.add("→ " + e.Line)
 		r.last = r.log.last()
 	case event.GateResult:
 		if g := e.Gate; g != nil {

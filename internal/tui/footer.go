@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"strings"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/lipgloss/v2"
@@ -42,9 +41,7 @@ func (m *Model) footerLines(w int) []string {
 		}
 	}
 	if m.fullHelp {
-		for _, l := range strings.Split(m.help.FullHelpView(m.fullHelpGroups()), "\n") {
-			lines = append(lines, truncateStyled(l, w))
-		}
+		lines = append(lines, m.fullHelpLines(w)...)
 	}
 	return lines
 }
@@ -88,6 +85,9 @@ func (m *Model) shortHelp() []key.Binding {
 	case m.screen == screenSummary && m.summaryIn != nil:
 		first = append([]key.Binding{helpKey(k.Down, "↑/↓", "scroll")}, m.runControls(true)...)
 		rest = []key.Binding{helpKey(k.Back, "esc", "phases")}
+		if m.ended() && !m.complete() {
+			rest = append([]key.Binding{k.Copy}, rest...)
+		}
 	case len(m.rows) == 0:
 	case m.focus == focusDetail:
 		first = []key.Binding{helpKey(k.Down, "↑/↓", "scroll")}
@@ -141,7 +141,8 @@ func (m *Model) fullHelpGroups() [][]key.Binding {
 		{helpKey(k.Follow, "G/end", "follow the log"), k.Search, helpKey(k.Next, "n/N", "next/prev match"),
 			helpKey(k.Left, "←/→", "scroll sideways")},
 		{helpKey(k.Resume, "r", "resume after a halt"), helpKey(k.Fresh, "F", "start fresh (asks)"),
-			helpKey(k.Log, "l", "log of the failed phase"), helpKey(k.Summary, "s", "summary")},
+			helpKey(k.Copy, "c", "copy the resume command"), helpKey(k.Log, "l", "log of the failed phase"),
+			helpKey(k.Summary, "s", "summary")},
 		{helpKey(k.Quit, "q", "quit (asks while running)"), helpKey(k.Interrupt, "ctrl+c", "halt (twice: kill)"),
 			helpKey(k.Help, "?", "close help")},
 	}

@@ -38,6 +38,8 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.Log):
 		m.showFailedLog()
 		return nil
+	case key.Matches(k, keys.Copy):
+		return m.copyResume()
 	case key.Matches(k, keys.Summary) && m.summaryIn != nil:
 		m.screen = screenSummary
 		return nil
@@ -285,6 +287,10 @@ func (m *Model) summaryKey(k tea.KeyPressMsg) {
 		vp.GotoTop()
 	case key.Matches(k, keys.Bottom):
 		vp.GotoBottom()
+	case key.Matches(k, keys.Left):
+		vp.ScrollLeft(8)
+	case key.Matches(k, keys.Right):
+		vp.ScrollRight(8)
 	case key.Matches(k, keys.Back), key.Matches(k, keys.Focus):
 		m.screen, m.focus = screenRun, focusList
 	}

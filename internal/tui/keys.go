@@ -18,6 +18,7 @@ type KeyMap struct {
 	Fresh   key.Binding
 	Log     key.Binding
 	Summary key.Binding
+	Copy    key.Binding
 
 	Help      key.Binding
 	Quit      key.Binding
@@ -52,6 +53,7 @@ func DefaultKeyMap() KeyMap {
 		Fresh:   b([]string{"F"}, "F", "fresh"),
 		Log:     b([]string{"l"}, "l", "failed log"),
 		Summary: b([]string{"s"}, "s", "summary"),
+		Copy:    b([]string{"c"}, "c", "copy resume"),
 
 		Help:      b([]string{"?"}, "?", "help"),
 		Quit:      b([]string{"q"}, "q", "quit"),

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/autobuild-sh/autobuild/internal/event"
+	clean "github.com/autobuild-sh/autobuild/internal/sanitize"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/summary"
 )
@@ -132,6 +133,7 @@ func New(o Options) *Model {
 	if m.now == nil {
 		m.now = time.Now
 	}
+	m.notice = o.Notice
 	if m.ctx == nil {
 		m.ctx = context.Background()
 	}
@@ -293,7 +295,14 @@ func (m *Model) handleSnapshot(msg snapshotMsg) {
 		// which counts from the run's first start: after `r`, the events
 		// only knew when the resumed part began.
 		if r := msg.snap.Run; r.Status == m.run.status && !r.Started.IsZero() && r.Finished != nil {
-			m.run.started, m.run.ended = r.Started, *r.Finished
+			// Time spent halted between sessions is not counted.
+			m.run.started = r.Finished.Add(-time.Duration(r.WallSeconds() * float64(time.Second)))
+			m.run.ended = *r.Finished
+		}
+		if m.run.commitMode == "" {
+			// A --fresh or resume without --commit keeps the run's mode:
+			// the header learns it from the state.
+			m.run.commitMode = msg.snap.Run.CommitMode
 		}
 		if m.run.status != "" && m.run.status != state.RunRunning {
 			// The terminal event is the truth about this process's run,
@@ -441,11 +450,14 @@ func (m *Model) ended() bool {
 
 // View draws the screen.
 func (m *Model) View() tea.View {
-	v := tea.NewView(m.render())
+	// Names, titles and output lines come from plans and agents: whatever
+	// reached a view without being cleaned leaves it here.
+	v := tea.NewView(clean.Frame(m.render()))
 	v.AltScreen = true
 	v.WindowTitle = "autobuild"
 	if m.run.title != "" {
-		v.WindowTitle = "autobuild · " + m.run.title
+		// The title is the plan's: an OSC sequence in it would reach the terminal.
+		v.WindowTitle = "autobuild · " + clean.Line(m.run.title)
 	}
 	return v
 }

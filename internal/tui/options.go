@@ -41,7 +41,7 @@ type Controller interface {
 	// Start begins a run in the background and returns its events; the
 	// channel is closed after the run's terminal event.
 	Start(ctx context.Context, mode StartMode) (<-chan event.Event, error)
-	// Interrupt asks the run for a graceful halt (SPEC §3, Ctrl-C); a
+	// Interrupt asks the run for a graceful halt (docs/running.md, Ctrl-C); a
 	// second call kills the phases at once. It is meant for the run the
 	// model started last, even one whose Start has not returned yet, or
 	// not even begun: the controller then stops that start (or the run as
@@ -122,4 +122,7 @@ type Options struct {
 	// NoColor renders without colors (NO_COLOR); the model also drops colors
 	// when the terminal's color profile has none.
 	NoColor bool
+	// Notice is shown in the footer from the first frame, until a key is
+	// pressed: the plan's warnings, which the screen would otherwise hide.
+	Notice string
 }

@@ -3,7 +3,7 @@ package tui
 import (
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
+	clean "github.com/autobuild-sh/autobuild/internal/sanitize"
 )
 
 // maxLineBytes caps one stored output line: a phase that prints a gigabyte on
@@ -65,8 +65,8 @@ func (r *ring) reset() {
 }
 
 // sanitize makes an output line safe to draw: it is clipped to maxLineBytes,
-// its escape sequences are removed (an agent's colors or cursor moves must
-// not reach our screen), tabs become spaces and other control characters go.
+// then cleaned by package sanitize (an agent's colors or cursor moves must
+// not reach our screen).
 func sanitize(s string) string {
 	if len(s) > maxLineBytes {
 		cut := maxLineBytes
@@ -80,14 +80,7 @@ func sanitize(s string) string {
 	if strings.IndexFunc(s, isControl) < 0 {
 		return s
 	}
-	s = ansi.Strip(s)
-	s = strings.ReplaceAll(s, "\t", "    ")
-	return strings.Map(func(r rune) rune {
-		if isControl(r) {
-			return -1
-		}
-		return r
-	}, s)
+	return strings.ReplaceAll(clean.Line(s), "\t", "    ")
 }
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }

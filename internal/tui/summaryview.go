@@ -8,7 +8,7 @@ import (
 )
 
 // renderSummary renders the halt or completion summary (the same text the
-// plain printer prints, SPEC §6) into the summary viewport. The viewport
+// plain printer prints, docs/running.md) into the summary viewport. The viewport
 // scrolls, so a summary taller than the screen loses no line.
 func (m *Model) renderSummary() {
 	if m.summaryIn == nil {
@@ -18,7 +18,7 @@ func (m *Model) renderSummary() {
 	m.lay.summaryWidth = w
 	// The text ends with a newline; kept, it would be a blank line that
 	// makes a summary that fits look scrollable.
-	m.summaryVP.SetContent(strings.TrimRight(summary.Render(*m.summaryIn, w), "\n"))
+	m.summaryVP.SetContent(strings.TrimRight(summary.Render(*m.summaryIn, w), "\n") + m.unbrokenCommands())
 }
 
 // failedRow returns the index of the phase `l` shows: the first failed

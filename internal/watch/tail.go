@@ -23,7 +23,7 @@ const (
 	maxPartial = 64 << 10
 )
 
-// logName matches the attempt logs of SPEC §8: phase-<id>.attempt-<n>.log.
+// logName matches the attempt logs of docs/state.md: phase-<id>.attempt-<n>.log.
 var logName = regexp.MustCompile(`^phase-(.+)\.attempt-(\d+)\.log$`)
 
 // tailer remembers how far each attempt log has been read.

@@ -1,4 +1,4 @@
-// Package watch follows a run from its state directory alone (SPEC §9,
+// Package watch follows a run from its state directory alone (the README,
 // `autobuild watch`): it watches the .autobuild/ directories with fsnotify,
 // and on every burst of changes re-reads the state snapshot and the log lines
 // appended since the last look. It works for a run started anywhere: another

@@ -26,6 +26,7 @@ func APIs() []API { return []API{Claude, Codex, Gemini} }
 
 // Request is one HTTP request a server received.
 type Request struct {
+	API    API         `json:"api"`
 	Time   time.Time   `json:"time"`
 	Method string      `json:"method"`
 	Path   string      `json:"path"` // with the query
@@ -62,6 +63,10 @@ func New(t testing.TB, api API, replies ...Reply) *Server {
 // URL is the server's base address, http://127.0.0.1:port.
 func (s *Server) URL() string { return s.srv.URL }
 
+// Close stops the server before the test ends: the CLI then finds nothing
+// listening at its URL, as when the API is unreachable.
+func (s *Server) Close() { s.srv.Close() }
+
 // API is the API the server speaks.
 func (s *Server) API() API { return s.api }
 
@@ -94,7 +99,7 @@ func (s *Server) Used() int {
 // serve logs the request and hands it to the API's handler.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
-	req := Request{Time: time.Now(), Method: r.Method, Path: r.URL.RequestURI(), Header: r.Header.Clone(), Body: body, Reply: -1}
+	req := Request{API: s.api, Time: time.Now(), Method: r.Method, Path: r.URL.RequestURI(), Header: r.Header.Clone(), Body: body, Reply: -1}
 	var h handler
 	switch s.api {
 	case Claude:

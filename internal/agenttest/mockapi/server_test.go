@@ -127,3 +127,22 @@ func TestGeminiSideCallsUseNoReply(t *testing.T) {
 	require.Len(t, s.Requests(), 1)
 	require.Equal(t, -1, s.Requests()[0].Reply)
 }
+
+func TestRequestSessionAndToolResult(t *testing.T) {
+	s := New(t, Claude, Text("a"), Text("b"))
+	req, err := http.NewRequest(http.MethodPost, s.URL()+chatPath[Claude], strings.NewReader(`{"messages":[{"content":[{"type":"tool_result"}]}]}`))
+	require.NoError(t, err)
+	req.Header.Set("X-Claude-Code-Session-Id", "s-1")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	post(t, s.URL()+chatPath[Claude], `{"messages":[]}`)
+	reqs := s.ModelRequests()
+	require.Equal(t, "s-1", reqs[0].Session())
+	require.True(t, reqs[0].ToolResult())
+	require.Equal(t, "", reqs[1].Session())
+	require.False(t, reqs[1].ToolResult())
+	var body struct{ Messages []any }
+	require.NoError(t, reqs[0].JSON(&body))
+	require.Len(t, body.Messages, 1)
+}

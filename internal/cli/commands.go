@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/autobuild-sh/autobuild/internal/agent"
+)
+
+// mistypedCommand catches a subcommand typed wrong ("autobuild stauts"),
+// which would otherwise be read as a plan path and fail as a missing file.
+// A file of that name always wins: it is a plan.
+func mistypedCommand(root *cobra.Command, arg string) error {
+	if _, err := os.Stat(arg); err == nil {
+		return nil
+	}
+	if strings.ContainsAny(arg, "/.") {
+		return nil // a path, not a command
+	}
+	if suggestions := root.SuggestionsFor(arg); len(suggestions) > 0 {
+		return usageErr("unknown command %q: did you mean %s? (a plan is a markdown file: autobuild PLAN.md; see autobuild --help)",
+			arg, strings.Join(suggestions, " or "))
+	}
+	return usageErr("unknown command %q, and there is no plan file of that name; commands: validate, status, watch, demo, version (see autobuild --help)", arg)
+}
+
+// newVersion is `autobuild version`, the same as --version.
+func newVersion(s Streams) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print autobuild's version",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fmt.Fprintln(s.Out, "autobuild version "+version())
+			return nil
+		},
+	}
+}
+
+// completePlanFile completes a plan argument: markdown files and
+// directories, and at the top level the subcommands too (cobra adds them).
+func completePlanFile(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	if len(args) > 0 {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	return []string{"md", "markdown"}, cobra.ShellCompDirectiveFilterFileExt
+}
+
+// registerCompletions completes the values of --commit and --agent, and the
+// directory arguments of status and watch.
+func registerCompletions(root *cobra.Command) {
+	_ = root.RegisterFlagCompletionFunc("commit", cobra.FixedCompletions(
+		[]string{"auto\ta commit per phase", "message-only\tchanges left uncommitted, plus commits.sh", "single\tone commit at the end"},
+		cobra.ShellCompDirectiveNoFileComp))
+	_ = root.RegisterFlagCompletionFunc("agent", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		// Any command line is an agent too: files stay offered.
+		return append(agent.Presets(), agent.SimName+"\tthe built-in simulated agent"), cobra.ShellCompDirectiveDefault
+	})
+	for _, c := range root.Commands() {
+		switch c.Name() {
+		case "validate":
+			c.ValidArgsFunction = completePlanFile
+		case "status", "watch":
+			c.ValidArgsFunction = func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+				if len(args) > 0 {
+					return nil, cobra.ShellCompDirectiveNoFileComp
+				}
+				return nil, cobra.ShellCompDirectiveFilterDirs
+			}
+		}
+	}
+}

@@ -1,0 +1,142 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+
+	"github.com/autobuild-sh/autobuild/internal/engine"
+	"github.com/autobuild-sh/autobuild/internal/plan"
+)
+
+// planDocVersion is the version of the validate --json document. Fields
+// are only ever added within a version (docs/plan-format.md).
+const planDocVersion = 1
+
+// planDoc is what `validate --json` prints: everything an editor or CI
+// needs to show the plan as autobuild reads it.
+type planDoc struct {
+	Version  int          `json:"version"`
+	File     string       `json:"file"`
+	Title    string       `json:"title"`
+	Valid    bool         `json:"valid"`
+	Phases   []phaseDoc   `json:"phases"`
+	Batches  []batchDoc   `json:"batches"`
+	Gates    []gateDoc    `json:"gates"`
+	Warnings []problemDoc `json:"warnings"`
+	Errors   []problemDoc `json:"errors"`
+}
+
+type phaseDoc struct {
+	ID           string   `json:"id"`
+	DisplayID    string   `json:"display_id"`
+	Name         string   `json:"name"`
+	Line         int      `json:"line"`
+	SectionLine  int      `json:"section_line"`
+	BodyFile     string   `json:"body_file"`
+	DependsOn    []string `json:"depends_on"`
+	ParallelWith []string `json:"parallel_with"`
+	Estimate     string   `json:"estimate"`
+	Status       string   `json:"status"`
+	WillRun      bool     `json:"will_run"`
+	HasBody      bool     `json:"has_body"`
+	Tasks        int      `json:"tasks"`
+	TasksDone    int      `json:"tasks_done"`
+	Files        []string `json:"files"`
+}
+
+type batchDoc struct {
+	Index  int        `json:"index"`
+	Phases []string   `json:"phases"`
+	Groups [][]string `json:"groups"`
+}
+
+type gateDoc struct {
+	Kind    string `json:"kind"`
+	Command string `json:"command"`
+	Line    int    `json:"line"`
+}
+
+type problemDoc struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// printPlanJSON parses the plan at path and prints its document; an
+// invalid plan is printed too (with its errors) and exits 2. Only a plan
+// that cannot be read at all is an error without a document.
+func printPlanJSON(w io.Writer, path string) error {
+	pl, err := plan.ParseFile(path)
+	var verr *plan.ValidationError
+	if err != nil && !errors.As(err, &verr) {
+		return usageErr("%w", err)
+	}
+	doc := newPlanDoc(pl, verr)
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return err
+	}
+	if !doc.Valid {
+		return &exitError{code: engine.ExitUsage}
+	}
+	return nil
+}
+
+func newPlanDoc(pl *plan.Plan, verr *plan.ValidationError) planDoc {
+	doc := planDoc{Version: planDocVersion, File: pl.Path, Title: pl.Title, Valid: verr == nil,
+		Phases: []phaseDoc{}, Batches: []batchDoc{}, Gates: []gateDoc{}, Warnings: problems(pl.Warnings), Errors: []problemDoc{}}
+	if verr != nil {
+		doc.Errors = problems(verr.Problems)
+	}
+	for _, ph := range pl.Phases {
+		status := string(ph.Status)
+		if status == "" {
+			status = "open"
+		}
+		doc.Phases = append(doc.Phases, phaseDoc{
+			ID: ph.ID, DisplayID: ph.DisplayID, Name: ph.Name, Line: ph.Line, SectionLine: ph.SectionLine,
+			BodyFile: ph.BodyFile, DependsOn: nonNil(ph.DependsOn), ParallelWith: nonNil(ph.ParallelWith),
+			Estimate: ph.Estimate, Status: status, WillRun: !ph.Done(), HasBody: ph.Body != "",
+			Tasks: ph.Tasks, TasksDone: ph.TasksDone, Files: nonNil(ph.Files),
+		})
+	}
+	for _, g := range pl.Gates {
+		doc.Gates = append(doc.Gates, gateDoc{Kind: g.Kind, Command: g.Command, Line: g.Line})
+	}
+	if verr != nil && verr.Code() == plan.CodeCircularDependency {
+		return doc // Batches of a cycle mean nothing.
+	}
+	for _, b := range pl.Batches() {
+		bd := batchDoc{Index: b.Index, Phases: []string{}, Groups: [][]string{}}
+		for _, ph := range b.Phases {
+			bd.Phases = append(bd.Phases, ph.ID)
+		}
+		for _, g := range b.Groups {
+			ids := []string{}
+			for _, ph := range g {
+				ids = append(ids, ph.ID)
+			}
+			bd.Groups = append(bd.Groups, ids)
+		}
+		doc.Batches = append(doc.Batches, bd)
+	}
+	return doc
+}
+
+func problems(ps []plan.Problem) []problemDoc {
+	out := []problemDoc{}
+	for _, p := range ps {
+		out = append(out, problemDoc{File: p.File, Line: p.Line, Code: p.Code, Message: p.Message})
+	}
+	return out
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

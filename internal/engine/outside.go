@@ -1,0 +1,146 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/state"
+)
+
+// outsideState is what an attempt must not change: the status of the
+// user's work tree and the repository's config file. An agent is told to
+// work in its worktree only; one that writes into your checkout or edits
+// .git/config (a remote, an alias, a hooks path) is caught here.
+type outsideState struct {
+	status []string // the work tree's status entries, sorted
+	config []byte   // .git/config, nil when unreadable
+	ok     bool     // false when the status could not be read: nothing to compare
+}
+
+// snapshotOutside records the outside state before an attempt. It holds
+// in.mu, which every landing holds too: a status read while another
+// phase's commit is being checked out in your checkout would see its files
+// half updated.
+func (in *integrator) snapshotOutside(ctx context.Context) outsideState {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return readOutside(ctx, in.repo)
+}
+
+// readOutside reads the outside state; the caller holds in.mu.
+func readOutside(ctx context.Context, repo *gitx.Repo) outsideState {
+	out, err := repo.MainStatus(ctx)
+	if err != nil {
+		return outsideState{}
+	}
+	cfg, _ := os.ReadFile(repo.ConfigPath())
+	return outsideState{status: statusEntries(out), config: cfg, ok: true}
+}
+
+// statusEntries splits `status -z` output into entries; a rename's source
+// stays with its entry.
+func statusEntries(out string) []string {
+	var entries []string
+	fields := strings.Split(out, "\x00")
+	for i := 0; i < len(fields); i++ {
+		f := fields[i]
+		if len(f) < 4 {
+			continue
+		}
+		if strings.ContainsAny(f[:2], "RC") && i+1 < len(fields) {
+			f += " <- " + fields[i+1]
+			i++
+		}
+		entries = append(entries, f)
+	}
+	slices.Sort(entries)
+	return entries
+}
+
+// checkOutside compares the outside state after an attempt with before and
+// checks the worktree's change for a nested repository. What it finds is
+// written to the attempt log and returned as the attempt's failure; nil
+// when all is well. Outside changes are left as they are: they are not
+// autobuild's to undo.
+func (in *integrator) checkOutside(ctx context.Context, before outsideState, wt string, log io.Writer) *failure.Report {
+	repo := in.repo
+	if files, err := gitx.StatusFiles(ctx, wt); err == nil {
+		var nested []string
+		for _, f := range files {
+			if f == state.DirName || strings.HasPrefix(f, state.DirName+"/") {
+				// Only a forced add gets it past the exclude rule.
+				msg := fmt.Sprintf("the phase's change holds %s (%s), autobuild's state directory: it would replace "+
+					"autobuild's own state in your checkout; remove it from the change", state.DirName, f)
+				fmt.Fprintf(log, "# autobuild: %s\n", msg)
+				rep := failure.Report{Type: failure.OutsideWorktree, Message: msg, Retryable: true, FilesChanged: []string{f}}
+				rep.SuggestedActions = failure.Suggest(rep)
+				return &rep
+			}
+			if strings.HasSuffix(f, "/") {
+				nested = append(nested, strings.TrimSuffix(f, "/"))
+			}
+		}
+		if len(nested) > 0 {
+			msg := fmt.Sprintf("the phase's change holds a git repository of its own (%s): committed, it would be a bare "+
+				"gitlink and its files would be lost; add the files without their .git directory (or use a submodule on purpose, by hand)",
+				strings.Join(nested, ", "))
+			fmt.Fprintf(log, "# autobuild: %s\n", msg)
+			rep := failure.Report{Type: failure.NestedRepository, Message: msg, Retryable: true, FilesChanged: nested}
+			rep.SuggestedActions = failure.Suggest(rep)
+			return &rep
+		}
+	}
+	if !before.ok {
+		return nil
+	}
+	after := in.snapshotOutside(ctx)
+	if !after.ok {
+		return nil
+	}
+	var changed []string
+	for _, e := range symmetricDiff(before.status, after.status) {
+		changed = append(changed, strings.TrimSpace(e[3:]))
+	}
+	slices.Sort(changed)
+	changed = slices.Compact(changed)
+	if !bytes.Equal(before.config, after.config) {
+		changed = append(changed, ".git/config")
+	}
+	if len(changed) == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("files outside the phase's worktree changed during the attempt, by the agent or by you: %s "+
+		"(in your checkout at %s); autobuild left them as they are: an agent must work in its worktree only; "+
+		"look at them (git status, git diff), keep or undo them, then resume",
+		strings.Join(changed, ", "), repo.Root())
+	fmt.Fprintf(log, "# autobuild: %s\n", strings.ReplaceAll(msg, "\n", " "))
+	// Not retried: a retry would find the changes already made and pass,
+	// and they may be yours; a person has to look at them first.
+	rep := failure.Report{Type: failure.OutsideWorktree, Message: msg, Retryable: false, FilesChanged: changed,
+		BlockedOn: "changes outside the worktree"}
+	rep.SuggestedActions = failure.Suggest(rep)
+	return &rep
+}
+
+// symmetricDiff returns the entries of sorted a and b that are not in both.
+func symmetricDiff(a, b []string) []string {
+	var out []string
+	for _, x := range a {
+		if _, found := slices.BinarySearch(b, x); !found {
+			out = append(out, x)
+		}
+	}
+	for _, y := range b {
+		if _, found := slices.BinarySearch(a, y); !found {
+			out = append(out, y)
+		}
+	}
+	return out
+}

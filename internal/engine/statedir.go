@@ -1,0 +1,34 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/state"
+)
+
+// excludePattern keeps .autobuild out of git in every form: without a
+// trailing slash the rule matches a file and a symbolic link too, so an
+// agent's `ln -s /somewhere .autobuild` is never committed.
+const excludePattern = "/" + state.DirName
+
+// checkStateDir refuses a .autobuild that autobuild must not write into (a
+// symbolic link, a file, another user's directory, or one that git tracks,
+// as a cloned repository may hold), and keeps it out of git.
+func checkStateDir(ctx context.Context, repo *gitx.Repo, store *state.Store) error {
+	if err := store.CheckOwned(); err != nil {
+		return refused("%w", err)
+	}
+	tracked, err := repo.Tracked(ctx, state.DirName)
+	if err != nil {
+		return refused("checking whether git tracks %s: %w", state.DirName, err)
+	}
+	if len(tracked) > 0 {
+		return refused("git tracks %s in this repository (%s): autobuild keeps its own state there; "+
+			"remove it from git (git rm -r --cached %s, then commit) and run again", state.DirName, joinMax(tracked, 3), state.DirName)
+	}
+	if err := repo.Exclude(excludePattern); err != nil {
+		return refused("keeping %s out of git: %w", state.DirName, err)
+	}
+	return nil
+}
