@@ -27,6 +27,10 @@ const (
 	// waitTick is how often a long wait says it is still waiting: --no-tui
 	// prints a line each time.
 	waitTick = 5 * time.Minute
+	// maxLimitRepeats stops a phase whose agent keeps reporting a limit
+	// that needs no wait (a reset already past, switching agents that
+	// refuse in turn): the back-off cap cannot.
+	maxLimitRepeats = 50
 )
 
 // DefaultBackoff is the wait before the n-th repeat (0-based) of a
@@ -83,9 +87,13 @@ func noteLimit(rep *failure.Report, said string, now time.Time) {
 // until the limit lifts, moves the phase to another agent free of limits,
 // or waits for the agent whose limit lifts first, within the caps.
 func (s *scheduler) afterLimit(p *plan.Phase, a agent.Agent, rep *failure.Report, repeat int, waited time.Duration) limitStep {
-	now := s.limits.now()
+	now := s.now()
+	if repeat >= maxLimitRepeats {
+		return limitStep{halt: fmt.Sprintf("Phase %s: still limited by %s after %d tries: resume later (autobuild --resume)",
+			p.DisplayID, a.Name, repeat+1)}
+	}
 	b := block{until: now}
-	if rep.ResetsAt != nil {
+	if rep.ResetsAt != nil && rep.ResetsAt.After(now) {
 		b = block{until: maxTime(*rep.ResetsAt, now), usage: true}
 	} else {
 		wait := s.backoff(repeat)
@@ -173,7 +181,7 @@ func (s *scheduler) freestAgent(a agent.Agent, now time.Time) (agent.Agent, bloc
 // attempt failed (when several were given), so a retry gets a fresh pair
 // of eyes. Agents blocked by a limit are passed over while another is free.
 func (s *scheduler) agentFor(id string, number int) agent.Agent {
-	now := s.limits.now()
+	now := s.now()
 	last := s.agents[len(s.agents)-1] // so the search starts at the first
 	if number > 1 {
 		ps := s.rec.get(id)
@@ -210,16 +218,16 @@ func (s *scheduler) agentFor(id string, number int) agent.Agent {
 // at the start and every few minutes. It returns false when ctx ended the
 // wait (Ctrl-C): no attempt follows.
 func (s *scheduler) waitOut(ctx context.Context, p *plan.Phase, number int, step limitStep) bool {
-	until := s.limits.now().Add(step.wait)
+	until := s.now().Add(step.wait)
 	for {
-		left := until.Sub(s.limits.now())
+		left := until.Sub(s.now())
 		if left <= 0 {
 			return true
 		}
 		var line string
 		if step.usage {
 			line = fmt.Sprintf("usage limit · resumes %s (in %s) with %s; does not use up the retry",
-				localClock(until, s.limits.now()), roundWait(left), step.agent.Name)
+				localClock(until, s.now()), roundWait(left), step.agent.Name)
 		} else {
 			line = fmt.Sprintf("rate limited: trying again in %s with %s (does not use up the retry)", roundWait(left), step.agent.Name)
 		}
@@ -289,4 +297,13 @@ func (s *scheduler) nextRun(id string) int {
 	}
 	s.runs[id]++
 	return s.runs[id]
+}
+
+// now is the scheduler's clock: the run's (Config.Now), or the system's
+// for a scheduler built without one.
+func (s *scheduler) now() time.Time {
+	if s.limits.now == nil {
+		return time.Now()
+	}
+	return s.limits.now()
 }

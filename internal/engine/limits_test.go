@@ -185,3 +185,34 @@ func TestSchedulerRetryGoesToTheAgentAfterTheOneThatFailed(t *testing.T) {
 		require.Equal(t, []string{"0:one", "0:two", "0:three"}, f.runner.agents)
 	})
 }
+
+// A usage limit whose reset is already past is backed off like a rate
+// limit, not repeated at once.
+func TestSchedulerBacksOffAResetInThePast(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newSchedFixture(t, singlePlan, 1, map[string][]fakeStep{"0": {{dur: time.Second, fail: failure.RateLimited, resetIn: -time.Hour}}})
+		f.sched.agents = f.sched.agents[:1]
+		f.sched.backoff = DefaultBackoff
+		start := time.Now()
+		status, _ := f.sched.execute(context.Background())
+		require.Equal(t, state.RunComplete, status)
+		require.Equal(t, 2*time.Second+15*time.Second, time.Since(start))
+	})
+}
+
+// An agent that keeps reporting a limit needing no wait is stopped after
+// maxLimitRepeats tries.
+func TestSchedulerStopsEndlessInstantLimits(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		steps := make([]fakeStep, 200)
+		for i := range steps {
+			steps[i] = fakeStep{dur: time.Second, fail: failure.RateLimited}
+		}
+		f := newSchedFixture(t, singlePlan, 1, map[string][]fakeStep{"0": steps})
+		f.sched.backoff = func(int) time.Duration { return 0 }
+		status, reason := f.sched.execute(context.Background())
+		require.Equal(t, state.RunHalted, status)
+		require.Equal(t, maxLimitRepeats+1, f.runner.calls["0"])
+		require.Contains(t, reason, "still limited by")
+	})
+}
