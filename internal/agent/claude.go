@@ -3,6 +3,7 @@ package agent
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -31,7 +32,13 @@ func (claudeAdapter) Args() []string {
 // (which would change the CLI under a run) and telemetry; and it holds
 // claude's own retries to RetryBudget (see there).
 func (claudeAdapter) Env() []string {
-	return []string{"DISABLE_AUTOUPDATER=1", claudeRetryEnv}
+	env := []string{"DISABLE_AUTOUPDATER=1"}
+	if os.Getenv(claudeRetryVar) == "" {
+		// A budget of the user's own, in the environment autobuild runs
+		// in (or in autobuild.toml, which comes after this), wins.
+		env = append(env, claudeRetryEnv)
+	}
+	return env
 }
 
 var claudeFixes = fixes{

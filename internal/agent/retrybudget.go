@@ -18,6 +18,8 @@ import "fmt"
 // limits").
 const RetryBudget = 2
 
-// claudeRetryEnv is the adapter's environment entry that sets claude's
-// budget; the user's own CLAUDE_CODE_MAX_RETRIES (autobuild.toml) wins.
-var claudeRetryEnv = fmt.Sprintf("CLAUDE_CODE_MAX_RETRIES=%d", RetryBudget)
+// claudeRetryVar sets claude's budget; the adapter sets it to RetryBudget
+// unless the user set it (their environment, or autobuild.toml).
+const claudeRetryVar = "CLAUDE_CODE_MAX_RETRIES"
+
+var claudeRetryEnv = fmt.Sprintf("%s=%d", claudeRetryVar, RetryBudget)
