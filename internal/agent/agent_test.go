@@ -86,7 +86,7 @@ func TestWithConfig(t *testing.T) {
 	require.NoError(t, err)
 	a = a.WithConfig([]string{"--max-turns", "40"}, []string{"IS_SANDBOX=1"})
 	require.Equal(t, append(claudeAdapter{}.Args(), "--max-turns", "40", "--model", "opus"), a.Args)
-	require.Equal(t, []string{"DISABLE_AUTOUPDATER=1", "IS_SANDBOX=1"}, a.Env)
+	require.Equal(t, []string{"DISABLE_AUTOUPDATER=1", "CLAUDE_CODE_MAX_RETRIES=2", "IS_SANDBOX=1"}, a.Env)
 	require.Equal(t, "claude --model opus", a.Spec, "run.json keeps the --agent value, not the file's arguments")
 	plain, err := Resolve("my-agent", nil)
 	require.NoError(t, err)

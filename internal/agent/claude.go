@@ -3,6 +3,7 @@ package agent
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -28,9 +29,16 @@ func (claudeAdapter) Args() []string {
 }
 
 // Env turns off what an unattended run does not need: the auto-updater
-// (which would change the CLI under a run) and telemetry.
+// (which would change the CLI under a run) and telemetry; and it holds
+// claude's own retries to RetryBudget (see there).
 func (claudeAdapter) Env() []string {
-	return []string{"DISABLE_AUTOUPDATER=1"}
+	env := []string{"DISABLE_AUTOUPDATER=1"}
+	if os.Getenv(claudeRetryVar) == "" {
+		// A budget of the user's own, in the environment autobuild runs
+		// in (or in autobuild.toml, which comes after this), wins.
+		env = append(env, claudeRetryEnv)
+	}
+	return env
 }
 
 var claudeFixes = fixes{

@@ -26,6 +26,9 @@ type EnvInput struct {
 	PlanPath    string
 	PromptFile  string
 	SimScenario string
+	// AgentRun is the n-th run of the phase's agent in this run of
+	// autobuild (EnvAgentRun); 0 leaves it out.
+	AgentRun int
 }
 
 // Env returns the AUTOBUILD_* variables of an attempt as KEY=value entries.
@@ -37,6 +40,9 @@ func Env(in EnvInput) []string {
 		EnvMaxAttempts + "=" + strconv.Itoa(in.MaxAttempts),
 		EnvPlan + "=" + in.PlanPath,
 		EnvPromptFile + "=" + in.PromptFile,
+	}
+	if in.AgentRun > 0 {
+		env = append(env, EnvAgentRun+"="+strconv.Itoa(in.AgentRun))
 	}
 	if in.SimScenario != "" {
 		env = append(env, EnvSimScenario+"="+in.SimScenario)

@@ -45,7 +45,9 @@ import (
 //
 // "phases" maps phase ids (normalized like the plan's: "Phase 2-B" is "2b")
 // to the phase's attempts, first attempt first; an attempt past the end of
-// the list plays the last entry. A phase that is not listed plays "default";
+// the list plays the last entry. A rate-limited attempt that autobuild runs
+// again plays the next entry (entries count the agent's runs in this run
+// of autobuild, $AUTOBUILD_AGENT_RUN). A phase that is not listed plays "default";
 // without "default", a built-in one prints a few lines and succeeds.
 //
 // An attempt plays its steps in order, then prints its "stderr" lines on
@@ -62,6 +64,9 @@ import (
 //	{"append": "path", "content": "…"} append to a file (created if missing)
 //	{"delete": "path"}                 remove a file or directory (if present)
 //	{"sleep": "2s"}                    wait
+//	{"limit": "usage 5s"}              stop as a provider's limit stops an agent:
+//	                                   "usage 5s" (a usage limit resetting in 5 s),
+//	                                   "rate" (a 429) or "context" (prompt too long)
 //
 // Paths are relative to the worktree and may not leave it (no absolute
 // paths, no ".."). Durations are Go durations ("150ms", "2s"). Unknown keys
@@ -83,7 +88,7 @@ type Attempt struct {
 }
 
 // Step is one action of an attempt; exactly one of Say, Write, Append,
-// Delete and Sleep is set (Kind says which).
+// Delete, Sleep and Limit is set (Kind says which).
 type Step struct {
 	Say     string `json:"say,omitempty"`
 	Write   string `json:"write,omitempty"`
@@ -91,7 +96,10 @@ type Step struct {
 	Content string `json:"content,omitempty"`
 	Delete  string `json:"delete,omitempty"`
 	Sleep   string `json:"sleep,omitempty"`
-	Delay   string `json:"delay,omitempty"`
+	// Limit prints a provider's refusal and stops the agent (status 1):
+	// "usage 5s", "rate" or "context" (see limitMessage).
+	Limit string `json:"limit,omitempty"`
+	Delay string `json:"delay,omitempty"`
 	// Kind is the step's action ("say", "write", ...), set when decoding.
 	Kind string `json:"-"`
 	// err is what was wrong with the step's JSON; it is reported by the
@@ -99,8 +107,8 @@ type Step struct {
 	err error
 }
 
-// stepKeys are the keys a step may have; the first five are its actions.
-var stepKeys = []string{"say", "write", "append", "delete", "sleep", "content", "delay"}
+// stepKeys are the keys a step may have; the first six are its actions.
+var stepKeys = []string{"say", "write", "append", "delete", "sleep", "limit", "content", "delay"}
 
 // UnmarshalJSON decodes a step and works out its kind from the keys that
 // are present, so that {"say": ""} prints an empty line. A malformed step
@@ -124,14 +132,14 @@ func (s *Step) decode(data []byte) error {
 		if i < 0 {
 			return fmt.Errorf("unknown key %q in a step (known: %s)", k, strings.Join(stepKeys, ", "))
 		}
-		if i < 5 {
+		if i < 6 {
 			kinds = append(kinds, k)
 		}
 	}
 	sort.Strings(kinds)
 	switch len(kinds) {
 	case 0:
-		return errors.New("a step needs one of say, write, append, delete, sleep")
+		return errors.New("a step needs one of say, write, append, delete, sleep, limit")
 	case 1:
 	default:
 		return fmt.Errorf("a step does one thing, this one has %s", strings.Join(kinds, " and "))
@@ -143,6 +151,11 @@ func (s *Step) decode(data []byte) error {
 	}
 	*s = Step(p)
 	s.Kind = kinds[0]
+	if s.Kind == "limit" {
+		if _, err := limitMessage(s.Limit); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -231,7 +244,7 @@ func (s Step) check() error {
 		return s.err
 	}
 	if s.Kind == "" {
-		return errors.New("a step needs one of say, write, append, delete, sleep")
+		return errors.New("a step needs one of say, write, append, delete, sleep, limit")
 	}
 	if s.Content != "" && s.Kind != "write" && s.Kind != "append" {
 		return fmt.Errorf("content belongs to write and append, not %s", s.Kind)
@@ -244,7 +257,7 @@ func (s Step) check() error {
 			return fmt.Errorf("sleep: %w", err)
 		}
 	}
-	if p := s.Path(); s.Kind != "say" && s.Kind != "sleep" {
+	if p := s.Path(); s.Kind != "say" && s.Kind != "sleep" && s.Kind != "limit" {
 		if err := checkPath(p); err != nil {
 			return fmt.Errorf("%s: %w", s.Kind, err)
 		}

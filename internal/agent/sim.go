@@ -2,6 +2,7 @@ package agent
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -50,6 +51,9 @@ func SimMain(args []string, env func(string) string, stdin io.Reader, stdout, st
 	attempt, err := strconv.Atoi(env(EnvAttempt))
 	if err != nil || attempt < 1 {
 		attempt = 1
+	}
+	if n, err := strconv.Atoi(env(EnvAgentRun)); err == nil && n >= 1 {
+		attempt = n
 	}
 	a := sc.Pick(phase, attempt)
 	if a.IgnoreSigterm {
@@ -128,7 +132,11 @@ type player struct {
 // exit status (1 when a step could not be carried out).
 func (p player) play(a Attempt) int {
 	for i, s := range a.Steps {
-		if err := p.step(s); err != nil {
+		err := p.step(s)
+		if errors.Is(err, errLimited) {
+			return 1
+		}
+		if err != nil {
 			fmt.Fprintf(p.stderr, "sim-agent: step %d: %v\n", i+1, err)
 			return 1
 		}
@@ -191,6 +199,13 @@ func (p player) step(s Step) error {
 		return f.Close()
 	case "delete":
 		return os.RemoveAll(target)
+	case "limit":
+		msg, err := limitMessage(s.Limit)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(p.stderr, msg)
+		return errLimited
 	default:
 		return fmt.Errorf("unknown step %q", s.Kind)
 	}

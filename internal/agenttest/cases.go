@@ -54,9 +54,12 @@ func Cases(cli string) []Case {
 	}
 	switch cli {
 	case "claude":
-		cs = append(cs, Case{Name: "root_refusal", Replies: success, NoSandbox: true, OnlyRoot: true})
+		cs = append(cs, Case{Name: "root_refusal", Replies: success, NoSandbox: true, OnlyRoot: true},
+			Case{Name: "usage_limit", Replies: []mockapi.Reply{mockapi.Fail(mockapi.UsageLimit)}})
 	case "codex":
 		cs = append(cs,
+			Case{Name: "usage_limit", Replies: []mockapi.Reply{mockapi.Fail(mockapi.UsageLimit)}},
+			Case{Name: "high_demand", Replies: []mockapi.Reply{mockapi.Fail(mockapi.HighDemand)}},
 			Case{Name: "prompt_echo", Prompt: EchoPrompt, Replies: []mockapi.Reply{mockapi.Fail(mockapi.Unauthorized)}},
 			Case{Name: "prompt_echo_text", Prompt: EchoPrompt, Replies: []mockapi.Reply{mockapi.Fail(mockapi.Unauthorized)}, TextMode: true},
 		)

@@ -50,6 +50,10 @@ case alone takes about a third of it. "model requests" counts the requests that 
   ` + "`--json`" + ` mode does not echo the prompt. **prompt_echo_text** is the same in text mode,
   where codex echoes the whole prompt on stderr.
 - **untrusted** (gemini): without ` + "`--skip-trust`" + `, in a folder never trusted.
+- **usage_limit** (claude, codex): a subscription's usage limit. claude gets a 429 whose message is
+  ` + "`Claude AI usage limit reached|1800000000`" + `; codex a 429 ` + "`usage_limit_reached`" + ` with ` + "`resets_at`" + `,
+  which it words "try again at Jan 15th, 2027 8:00 AM".
+- **high_demand** (codex): a 500, which codex words "We’re currently experiencing high demand".
 
 ## The CLIs' own retries
 

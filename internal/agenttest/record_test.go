@@ -64,8 +64,12 @@ func TestRecord(t *testing.T) {
 	t.Cleanup(func() {
 		// The README's table lists every case: a run of some (-run
 		// TestRecord/codex/...) rewrites only their files.
-		if !t.Failed() && len(recs) == total {
+		switch {
+		case t.Failed():
+		case len(recs) == total:
 			require.NoError(t, writeReadme(recs))
+		default:
+			require.NoError(t, updateReadmeRows(recs))
 		}
 	})
 }
@@ -117,4 +121,45 @@ func writeReadme(recs []recording) error {
 	}
 	b.WriteString(readmeTail)
 	return os.WriteFile(filepath.Join(fixtureDir, "README.md"), []byte(b.String()), 0o644)
+}
+
+// updateReadmeRows replaces (or adds) the README table's rows of the cases
+// just recorded, for a run of some of them, keeping the other rows.
+func updateReadmeRows(recs []recording) error {
+	path := filepath.Join(fixtureDir, "README.md")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	lines := strings.Split(string(data), "\n")
+	start := -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, "| CLI | case |") {
+			start = i + 2
+			break
+		}
+	}
+	if start < 0 {
+		return fmt.Errorf("%s has no table of cases", path)
+	}
+	end := start
+	rows := map[string]string{}
+	for ; end < len(lines) && strings.HasPrefix(lines[end], "| "); end++ {
+		cells := strings.Split(lines[end], " | ")
+		rows[strings.TrimPrefix(cells[0], "| ")+"/"+cells[1]] = lines[end]
+	}
+	for _, r := range recs {
+		rows[r.cli+"/"+r.name] = fmt.Sprintf("| %s | %s | `%s` | %d | %.1f s | %d |", r.cli, r.name, r.command, r.exit, r.duration.Seconds(), r.requests)
+	}
+	keys := make([]string, 0, len(rows))
+	for k := range rows {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	table := make([]string, 0, len(keys))
+	for _, k := range keys {
+		table = append(table, rows[k])
+	}
+	out := append(append(append([]string{}, lines[:start]...), table...), lines[end:]...)
+	return os.WriteFile(path, []byte(strings.Join(out, "\n")), 0o644)
 }

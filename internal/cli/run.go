@@ -41,6 +41,7 @@ type runOptions struct {
 	maxParallel  int
 	phaseTimeout time.Duration
 	idleTimeout  time.Duration
+	waitLimit    time.Duration
 	noTUI        bool
 	json         bool
 	verbose      bool
@@ -77,6 +78,7 @@ func (o *runOptions) register(cmd *cobra.Command) {
 	f.IntVar(&o.maxParallel, "max-parallel", 0, "at most N phases at once (default: number of CPUs, at least 2)")
 	f.DurationVar(&o.phaseTimeout, "phase-timeout", 0, "time limit per attempt (default 30m); a retry after a timeout gets twice as long")
 	f.DurationVar(&o.idleTimeout, "idle-timeout", 0, "fail an attempt that prints nothing for this long (default: no limit)")
+	f.DurationVar(&o.waitLimit, "wait-limit", engine.DefaultWaitLimit, "wait up to this long for a provider's usage limit to reset, then go on without using the retry; past it the run halts with the reset time (0: never wait)")
 	f.BoolVar(&o.noTUI, "no-tui", false, "print plain log lines instead of the terminal UI")
 	f.BoolVar(&o.json, "json", false, "print one JSON event per line on stdout")
 	f.BoolVarP(&o.verbose, "verbose", "v", false, "with --no-tui: also print the agents' and gates' output lines")
@@ -187,6 +189,16 @@ func (o *runOptions) engineConfig(pl *plan.Plan) (engine.Config, error) {
 	}
 	if o.idleTimeout > 0 {
 		cfg.IdleTimeout = o.idleTimeout
+	}
+	cfg.WaitLimit = engine.DefaultWaitLimit
+	if fc.WaitLimit != nil {
+		cfg.WaitLimit = fc.WaitLimit.Duration
+	}
+	if o.flags.Changed("wait-limit") {
+		if o.waitLimit < 0 {
+			return cfg, usageErr("--wait-limit must be 0 (never wait) or more, not %s", o.waitLimit)
+		}
+		cfg.WaitLimit = o.waitLimit
 	}
 	specs := o.agents
 	if len(specs) == 0 {

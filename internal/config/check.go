@@ -78,6 +78,19 @@ func (c *checker) duration(key, s string) Duration {
 	return Duration{d}
 }
 
+// durationOrZero reads a duration that may be 0 ("0" or "0s").
+func (c *checker) durationOrZero(key, s string) Duration {
+	if s == "0" {
+		return Duration{}
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		c.fail(key, "%q is not a duration of 0 or more (write e.g. 6h, 90m, or 0 to never wait)", s)
+		return Duration{}
+	}
+	return Duration{d}
+}
+
 // gates reads [gates]: kind = "command" or kind = ["command", ...], in the
 // order of plan.GateKinds.
 func (c *checker) gates(table map[string]any) []plan.Gate {

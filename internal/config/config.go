@@ -7,6 +7,7 @@
 //	max_parallel = 4                 # phases at once (0: the number of CPUs, at least 2)
 //	phase_timeout = "45m"            # per attempt; a timed-out retry gets twice the time
 //	idle_timeout = "10m"             # an attempt silent for this long times out
+//	wait_limit = "6h"                # longest wait for a usage limit's reset; "0" never waits
 //	commit = "auto"                  # auto, message-only or single: the mode of new runs
 //	scenario = "testdata/sim.json"   # the simulated agent's script, relative to this file
 //
@@ -64,6 +65,8 @@ type Config struct {
 	// PhaseTimeout and IdleTimeout are zero when not set.
 	PhaseTimeout Duration
 	IdleTimeout  Duration
+	// WaitLimit is wait_limit, nil when not set ("0" is set: never wait).
+	WaitLimit *Duration
 	// Commit is auto, message-only, single, or "" when not set.
 	Commit string
 	// Scenario is the sim agent's scenario file, made absolute against the
@@ -96,6 +99,7 @@ type fileConfig struct {
 	MaxParallel  int                  `toml:"max_parallel"`
 	PhaseTimeout string               `toml:"phase_timeout"`
 	IdleTimeout  string               `toml:"idle_timeout"`
+	WaitLimit    string               `toml:"wait_limit"`
 	Commit       string               `toml:"commit"`
 	Scenario     string               `toml:"scenario"`
 	Gates        map[string]any       `toml:"gates"`
@@ -149,6 +153,10 @@ func Parse(text, path string) (*Config, error) {
 	cfg.MaxParallel = fc.MaxParallel
 	cfg.PhaseTimeout = c.duration("phase_timeout", fc.PhaseTimeout)
 	cfg.IdleTimeout = c.duration("idle_timeout", fc.IdleTimeout)
+	if fc.WaitLimit != "" {
+		d := c.durationOrZero("wait_limit", fc.WaitLimit)
+		cfg.WaitLimit = &d
+	}
 	if fc.Commit != "" && !slices.Contains(commitModes, fc.Commit) {
 		c.fail("commit", "must be %s, not %q", strings.Join(commitModes, ", "), fc.Commit)
 	}
@@ -196,6 +204,7 @@ var expected = map[string]string{
 	"max_parallel":  "a whole number, such as 4",
 	"phase_timeout": `a quoted duration, such as "30m"`,
 	"idle_timeout":  `a quoted duration, such as "10m"`,
+	"wait_limit":    `a quoted duration, such as "6h", or "0" to never wait`,
 	"commit":        `"auto", "message-only" or "single", quoted`,
 	"scenario":      "a quoted path",
 }
@@ -241,5 +250,5 @@ func knownKeys(k toml.Key) string {
 	case len(k) >= 3 && k[0] == "agents":
 		return "args, env"
 	}
-	return "agent, max_parallel, phase_timeout, idle_timeout, commit, scenario, [gates], [agents.NAME], [[classify]]"
+	return "agent, max_parallel, phase_timeout, idle_timeout, wait_limit, commit, scenario, [gates], [agents.NAME], [[classify]]"
 }

@@ -26,6 +26,8 @@ type agentRun struct {
 	output, final string
 	signal        *failure.AgentSignal
 	usage         *state.Usage
+	// session is the CLI's session or thread id, "" when it named none.
+	session string
 }
 
 // runAgent runs the agent described by spec. A plain command (or the sim)
@@ -95,7 +97,7 @@ func (r *phaseRunner) runAgent(ctx context.Context, p *plan.Phase, req attemptRe
 		out.Signal = stopped
 	}
 	mu.Unlock()
-	run := agentRun{res: res, output: out.Said, final: out.Final, usage: out.Usage}
+	run := agentRun{res: res, output: out.Said, final: out.Final, usage: out.Usage, session: out.Session}
 	if s := out.Signal; s != nil {
 		run.signal = &failure.AgentSignal{Type: s.Type, Message: s.Message, Fix: s.Fix}
 		fmt.Fprintf(log, "# autobuild: %s reported: %s: %s\n", req.Agent.Name, s.Type, s.Message)

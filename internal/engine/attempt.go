@@ -100,6 +100,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	if failed(ev) {
 		rep := r.classifier.Classify(ev)
 		rep.Retryable = rep.Type.Retryable()
+		noteLimit(&rep, ev.AgentOutput, r.cfg.Now())
 		// A rate-limited attempt is repeated, not fixed: its repeats are
 		// neither a circular fix nor history a fix could repeat.
 		if rep.Retryable && rep.Type.ConsumesRetry() && failure.IsCircular(rep, fixAttempts(req.Previous)) {
@@ -166,30 +167,27 @@ func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req a
 			Output: g.Tool + ": not found (checked before the agent was started)"}
 		return ev, "", false, nil
 	}
-	prompt := agent.BuildPrompt(agent.PromptInput{
-		PlanPath: r.cfg.Plan.Path, PlanTitle: r.cfg.Plan.Title, Phase: p, Gates: gatePlan(r.gates),
-		Siblings: req.Siblings, Landed: req.Landed, Attempt: req.Number, MaxAttempts: MaxAttempts, Previous: req.Previous, Continues: continues,
-		PreviousDiffPath: r.abs(r.previousDiff(p.ID)),
-	})
+	prompt, args := r.promptFor(p, req, continues, log)
 	promptFile := filepath.Join(r.store.Dir(), "prompts", fmt.Sprintf("phase-%s.attempt-%d.md", state.FileID(p.ID), seq))
 	if err := os.MkdirAll(filepath.Dir(promptFile), 0o755); err == nil {
 		_ = os.WriteFile(promptFile, []byte(prompt), 0o644)
 	}
 	absPlan, _ := filepath.Abs(r.cfg.Plan.Path)
 	spec := proc.Spec{
-		Args: req.Agent.Args, Shell: req.Agent.Shell, Dir: wt,
+		Args: args, Shell: req.Agent.Shell, Dir: wt,
 		Env: append(agent.Env(agent.EnvInput{PhaseID: p.ID, Attempt: req.Number, MaxAttempts: MaxAttempts,
-			PlanPath: absPlan, PromptFile: promptFile, SimScenario: r.cfg.SimScenario}), req.Agent.Env...),
+			PlanPath: absPlan, PromptFile: promptFile, SimScenario: r.cfg.SimScenario, AgentRun: req.Run}), req.Agent.Env...),
 		Stdin: strings.NewReader(prompt), Timeout: req.Timeout, IdleTimeout: r.cfg.IdleTimeout,
 		Grace: r.cfg.Grace, HardStop: r.cfg.HardStop, Output: log,
 		OnLine: r.outputLine(p, req.Number, "agent"),
 	}
 	run := r.runAgent(ctx, p, req, spec, prompt, wt, log, seq)
 	res := run.res
-	if run.usage != nil {
+	if run.usage != nil || run.session != "" {
 		r.rec.phase(p.ID, func(ps *state.Phase) {
 			if n := len(ps.Attempts); n > 0 {
 				ps.Attempts[n-1].Usage = run.usage
+				ps.Attempts[n-1].Session = run.session
 			}
 		})
 	}
@@ -216,7 +214,9 @@ func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req a
 		ev.ResultStatus = result.Status
 		ev.TasksTotal, ev.TasksCompleted = result.Tasks.Total, result.Tasks.Completed
 		commitMsg = result.CommitMessage
-		usage = result.Usage
+		if run.usage == nil {
+			usage = result.Usage
+		}
 		if result.Error != nil {
 			ev.ResultErrorType, ev.ResultErrorMessage = result.Error.Type, result.Error.Message
 		}

@@ -54,6 +54,31 @@ func (e *events) Emit(ev event.Event) {
 	e.list = append(e.list, ev)
 }
 
+// baseConfig runs planText in repo with a shell command as the agent.
+func baseConfig(t *testing.T, repo, planText, agentShell string, sink event.Sink) Config {
+	t.Helper()
+	pl, err := plan.Parse(filepath.Join(repo, "plan.md"), []byte(planText))
+	require.NoError(t, err)
+	return Config{
+		Dir: repo, Plan: pl, CommitMode: CommitAuto,
+		Agents: []agent.Agent{{Name: "script", Shell: agentShell}},
+		Grace:  time.Second,
+		Sink:   sink,
+	}
+}
+
+// runPlanWith is runPlan with the configuration changed by change.
+func runPlanWith(t *testing.T, planText, agentShell string, change func(*Config)) (Result, string, *events) {
+	t.Helper()
+	repo := gitRepo(t, planText)
+	sink := &events{}
+	cfg := baseConfig(t, repo, planText, agentShell, sink)
+	change(&cfg)
+	res, err := Run(context.Background(), cfg)
+	require.NoError(t, err)
+	return res, repo, sink
+}
+
 // runPlan runs planText in a fresh repository with a shell command as the
 // agent and no waiting between rate-limited repeats.
 func runPlan(t *testing.T, planText, agentShell string) (Result, string, *events) {
@@ -75,18 +100,24 @@ func runPlan(t *testing.T, planText, agentShell string) (Result, string, *events
 
 const onePhase = "# One\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: Only\n\n## Quality Gates\n\n- test: `true`\n"
 
-// Rate-limited repeats are not a fix tried again: after the repeats the
-// phase gets its retry, and it halts as a failed retry, not as circular.
+// Rate-limited repeats are not a fix tried again, and never use up the
+// retry: the attempt is repeated after growing back-offs until their total
+// would pass the cap, then the run halts (to be resumed later), not as a
+// failed retry and not as circular.
 func TestRateLimitRepeatsAreNotCircular(t *testing.T) {
 	t.Parallel()
-	res, repo, _ := runPlan(t, onePhase, `echo "working"; echo "Error: 429 rate limit exceeded" >&2; exit 1`)
+	clock := newFakeClock()
+	res, repo, _ := runPlanWith(t, onePhase, `echo "working"; echo "Error: 429 rate limit exceeded" >&2; exit 1`, func(c *Config) {
+		c.Backoff, c.Now, c.Sleep, c.NoJitter = nil, clock.now, clock.sleep, true
+	})
 	require.Equal(t, state.RunHalted, res.Status)
-	require.Equal(t, "Phase 1 failed after retry (rate_limited)", res.Reason)
+	require.Contains(t, res.Reason, "Phase 1: still rate limited by script after 10 tries and 27m45s of back-off (the cap is 30m)")
 
 	p, err := state.Open(repo).LoadPhase("1")
 	require.NoError(t, err)
-	require.Len(t, p.Attempts, 2*(maxRateLimitRepeats+1), "each attempt is repeated, then the retry is used")
+	require.Len(t, p.Attempts, 10, "15s, 30s, 1m, 2m, 4m and 5m back-offs fit in the 30-minute cap")
 	for _, a := range p.Attempts {
+		require.Equal(t, 1, a.Number, "the retry is never used")
 		require.Equal(t, failure.RateLimited, a.Error.Type)
 		require.False(t, a.Error.Circular)
 	}

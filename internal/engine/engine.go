@@ -53,8 +53,18 @@ type Config struct {
 	Now      func() time.Time
 	// LogCap bounds each attempt log (head and tail are kept).
 	LogCap int64
-	// Backoff is the wait before the n-th repeat of a rate-limited attempt.
-	Backoff func(n int) time.Duration
+	// Backoff is the wait before the n-th repeat of a rate-limited attempt
+	// (DefaultBackoff when nil), spread by ±20 % unless NoJitter.
+	Backoff  func(n int) time.Duration
+	NoJitter bool
+	// WaitLimit is the longest a phase waits for a usage limit to reset
+	// (--wait-limit); 0 never waits: the run halts with the reset time.
+	WaitLimit time.Duration
+	// RateLimitCap bounds the back-off of one attempt's rate limits
+	// (RateLimitWaitCap when 0).
+	RateLimitCap time.Duration
+	// Sleep waits d or until ctx ends (tests give a fake clock's).
+	Sleep func(ctx context.Context, d time.Duration)
 }
 
 // Result is how a run ended.
@@ -94,7 +104,13 @@ func (c *Config) defaults() error {
 		c.LogCap = 16 << 20
 	}
 	if c.Backoff == nil {
-		c.Backoff = func(n int) time.Duration { return min(30*time.Second<<n, 5*time.Minute) }
+		c.Backoff = DefaultBackoff
+	}
+	if c.RateLimitCap <= 0 {
+		c.RateLimitCap = RateLimitWaitCap
+	}
+	if c.Sleep == nil {
+		c.Sleep = sleepCtx
 	}
 	if c.Sink == nil {
 		c.Sink = event.Discard
@@ -204,7 +220,8 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 	runner := &phaseRunner{cfg: &cfg, root: root, repo: repo, store: store, rec: rec, gates: resolved,
 		classifier: cfg.Classifier, integ: integ, bases: map[string]string{}}
 	sched := &scheduler{plan: cfg.Plan, runner: runner, rec: rec, maxParallel: cfg.MaxParallel,
-		timeout: cfg.PhaseTimeout, agents: cfg.Agents, backoff: cfg.Backoff, sleep: sleepCtx,
+		timeout: cfg.PhaseTimeout, agents: cfg.Agents, backoff: cfg.Backoff, sleep: cfg.Sleep,
+		limits:   cfg.limitPolicy(),
 		complete: map[string]bool{}, failed: map[string]*failure.Report{}}
 
 	rec.updateRun(func(r *state.Run) {

@@ -18,10 +18,6 @@ import (
 // MaxAttempts is the single-retry rule: one attempt and exactly one retry.
 const MaxAttempts = 2
 
-// maxRateLimitRepeats bounds how often a rate-limited attempt is repeated
-// (after a backoff, without using up the retry) before it counts as failed.
-const maxRateLimitRepeats = 3
-
 // attemptRequest is one attempt the scheduler asks the runner to make.
 type attemptRequest struct {
 	Phase  *plan.Phase
@@ -34,6 +30,14 @@ type attemptRequest struct {
 	// Previous holds the failures of this phase's earlier attempts, oldest
 	// first, across resumes.
 	Previous []failure.Report
+	// Session, after a context_exhausted attempt, is the agent CLI's
+	// session to continue; Compact asks a fresh session for a prompt that
+	// summarizes the work done (see continuation).
+	Session string
+	Compact bool
+	// Run counts the runs of the phase's agent in this run of autobuild,
+	// repeats after a limit included (agent.EnvAgentRun).
+	Run int
 }
 
 // attemptResult is how an attempt ended.
@@ -41,6 +45,9 @@ type attemptResult struct {
 	// Outcome is state.OutcomeComplete, OutcomeFailed or OutcomeInterrupted.
 	Outcome string
 	Report  *failure.Report // set when Outcome is failed
+	// Halt, when set, halts the run with this reason: a limit that lifts
+	// too late to wait for.
+	Halt string
 }
 
 // runner makes attempts. The real one runs agents and gates in worktrees; the
@@ -65,11 +72,17 @@ type scheduler struct {
 	// rate-limited attempt; sleep waits for it or for ctx.
 	backoff func(n int) time.Duration
 	sleep   func(ctx context.Context, d time.Duration)
+	limits  limitPolicy
 
 	mu       sync.Mutex // guards the fields below
 	complete map[string]bool
 	failed   map[string]*failure.Report
 	halt     string // why the run halts; "" while it goes on
+	// blocked holds each agent's provider limit (by agent name) until it
+	// lifts.
+	blocked map[string]block
+	// runs counts each phase's agent runs in this run of autobuild.
+	runs map[string]int
 }
 
 // execute runs every batch and returns the run's final status and reason.
@@ -175,8 +188,9 @@ func (s *scheduler) runAll(ctx context.Context, phases, group []*plan.Phase, num
 	return results
 }
 
-// attempt makes one attempt (repeating it after a backoff while it is rate
-// limited) and records what its end means for the run.
+// attempt makes one attempt and records what its end means for the run.
+// A rate-limited attempt is repeated without using up the retry: on another
+// agent free of limits, or after waiting the limit out (afterLimit).
 func (s *scheduler) attempt(ctx context.Context, p *plan.Phase, group []*plan.Phase, number int) attemptResult {
 	prev := s.previousFailures(p.ID)
 	req := attemptRequest{
@@ -184,26 +198,47 @@ func (s *scheduler) attempt(ctx context.Context, p *plan.Phase, group []*plan.Ph
 		Number:   number,
 		Siblings: s.siblings(p, group, false),
 		Landed:   s.siblings(p, group, true),
-		Agent:    s.agentFor(number),
+		Agent:    s.agentFor(p.ID, number),
 		Timeout:  s.timeout,
 		Previous: prev,
 	}
 	if number > 1 && len(prev) > 0 && prev[len(prev)-1].Type == failure.Timeout {
 		req.Timeout = 2 * s.timeout
 	}
+	s.continuation(p.ID, &req)
 	var res attemptResult
+	var waited time.Duration
 	for repeat := 0; ; repeat++ {
+		req.Run = s.nextRun(p.ID)
 		res = s.runner.attempt(ctx, req)
-		if res.Outcome != state.OutcomeFailed || res.Report.Type != failure.RateLimited ||
-			repeat >= maxRateLimitRepeats || ctx.Err() != nil {
+		if res.Outcome != state.OutcomeFailed || res.Report.Type != failure.RateLimited || ctx.Err() != nil {
 			break
 		}
-		wait := s.backoff(repeat)
-		s.rec.emit(event.Event{Kind: event.PhaseRetrying, PhaseID: p.ID, DisplayID: p.DisplayID,
-			PhaseName: p.Name, Attempt: number, MaxAttempts: MaxAttempts,
-			Line: fmt.Sprintf("rate limited: trying again in %s (does not use up the retry)", wait)})
-		s.sleep(ctx, wait)
+		step := s.afterLimit(p, req.Agent, res.Report, repeat, waited)
+		if step.halt != "" {
+			res.Halt = step.halt
+			break
+		}
+		if step.wait == 0 {
+			s.rec.emit(event.Event{Kind: event.PhaseRetrying, PhaseID: p.ID, DisplayID: p.DisplayID,
+				PhaseName: p.Name, Attempt: number, MaxAttempts: MaxAttempts, Agent: step.agent.Name,
+				Line: fmt.Sprintf("%s is limited: moving to %s (does not use up the retry)", req.Agent.Name, step.agent.Name)})
+		} else if !s.waitOut(ctx, p, number, step) {
+			// Ctrl-C during the wait: no attempt follows; the phase
+			// runs again on resume.
+			s.rec.phase(p.ID, func(ps *state.Phase) { ps.Status = state.PhasePending })
+			s.rec.emit(event.Event{Kind: event.PhaseInterrupted, PhaseID: p.ID, DisplayID: p.DisplayID,
+				PhaseName: p.Name, Attempt: number, MaxAttempts: MaxAttempts,
+				Line: "interrupted while waiting out a limit; the agent was not started again"})
+			res = attemptResult{Outcome: state.OutcomeInterrupted}
+			break
+		}
+		if !step.usage {
+			waited += step.wait
+		}
+		req.Agent = step.agent
 		req.Previous = s.previousFailures(p.ID)
+		s.continuation(p.ID, &req)
 	}
 	s.settle(p, number, res)
 	return res
@@ -227,6 +262,8 @@ func (s *scheduler) settle(p *plan.Phase, number int, res attemptResult) {
 		r := res.Report
 		var why string
 		switch {
+		case res.Halt != "":
+			why = res.Halt
 		case r.Circular:
 			why = fmt.Sprintf("Phase %s: same fix tried again: needs a person (%s)", p.DisplayID, r.Type)
 		case !r.Retryable:
@@ -333,15 +370,6 @@ func (s *scheduler) previousFailures(id string) []failure.Report {
 		}
 	}
 	return out
-}
-
-// agentFor picks the agent of an attempt: the first one, and for a retry a
-// different one than the agent that failed, when several were given.
-func (s *scheduler) agentFor(number int) agent.Agent {
-	if number == 1 || len(s.agents) == 1 {
-		return s.agents[0]
-	}
-	return s.agents[1]
 }
 
 // siblings lists the other phases of p's group that are complete (landed)

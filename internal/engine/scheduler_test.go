@@ -24,6 +24,9 @@ import (
 type fakeStep struct {
 	dur  time.Duration
 	fail failure.Type
+	// resetIn makes a rate_limited failure a usage limit that lifts this
+	// long after the attempt ends; retryAfter is a rate limit's.
+	resetIn, retryAfter time.Duration
 }
 
 // fakeRunner plays scripted attempts and records when each started and
@@ -40,6 +43,7 @@ type fakeRunner struct {
 	siblings   map[string][2][]string // key "2a#2": {running alongside, landed}
 	running    int
 	maxRunning int
+	agents     []string // "id:agent" per call, in order
 }
 
 func (f *fakeRunner) attempt(ctx context.Context, req attemptRequest) attemptResult {
@@ -57,6 +61,7 @@ func (f *fakeRunner) attempt(ctx context.Context, req attemptRequest) attemptRes
 	f.timeouts[key] = req.Timeout
 	f.siblings[key] = [2][]string{phaseIDs(req.Siblings), phaseIDs(req.Landed)}
 	f.log = append(f.log, "start "+key)
+	f.agents = append(f.agents, id+":"+req.Agent.Name)
 	f.running++
 	f.maxRunning = max(f.maxRunning, f.running)
 	f.mu.Unlock()
@@ -81,10 +86,15 @@ func (f *fakeRunner) attempt(ctx context.Context, req attemptRequest) attemptRes
 		return attemptResult{Outcome: state.OutcomeComplete}
 	}
 	rep := failure.Report{Type: step.fail, Message: "scripted " + string(step.fail) + " " + key, Retryable: step.fail.Retryable(), Attempt: req.Number}
+	if step.resetIn > 0 {
+		at := time.Now().Add(step.resetIn)
+		rep.UsageLimit, rep.ResetsAt = true, &at
+	}
+	rep.RetryAfterSeconds = step.retryAfter.Seconds()
 	f.rec.phase(id, func(p *state.Phase) {
 		p.Status = state.PhaseFailed
 		p.Error = &rep
-		p.Attempts = append(p.Attempts, state.Attempt{Number: req.Number, Outcome: state.OutcomeFailed, Error: &rep})
+		p.Attempts = append(p.Attempts, state.Attempt{Number: req.Number, Agent: req.Agent.Name, Outcome: state.OutcomeFailed, Error: &rep})
 	})
 	return attemptResult{Outcome: state.OutcomeFailed, Report: &rep}
 }
@@ -137,7 +147,8 @@ func newSchedFixture(t *testing.T, src string, maxParallel int, script map[strin
 		siblings: map[string][2][]string{}}
 	s := &scheduler{plan: pl, runner: fr, rec: rec, maxParallel: maxParallel, timeout: time.Minute,
 		agents: []agent.Agent{{Name: "one"}, {Name: "two"}}, backoff: func(int) time.Duration { return time.Second },
-		sleep: sleepCtx, complete: map[string]bool{}, failed: map[string]*failure.Report{}}
+		sleep: sleepCtx, complete: map[string]bool{}, failed: map[string]*failure.Report{},
+		limits: limitPolicy{waitLimit: DefaultWaitLimit, rateCap: RateLimitWaitCap, now: time.Now}}
 	return schedFixture{sched: s, runner: fr, events: events}
 }
 
@@ -328,9 +339,10 @@ func strip(e event.Event) event.Event {
 
 func TestSchedulerRetryUsesTheSecondAgent(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		f := newSchedFixture(t, diamondPlan, 3, nil)
-		require.Equal(t, "one", f.sched.agentFor(1).Name)
-		require.Equal(t, "two", f.sched.agentFor(2).Name)
+		f := newSchedFixture(t, diamondPlan, 3, map[string][]fakeStep{"0": {{dur: time.Second, fail: failure.TestFailure}}})
+		status, _ := f.sched.execute(context.Background())
+		require.Equal(t, state.RunComplete, status)
+		require.Equal(t, []string{"0:one", "0:two"}, f.runner.agents[:2], "the retry goes to the other agent")
 	})
 }
 

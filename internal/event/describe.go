@@ -60,6 +60,8 @@ func describe(e Event) string {
 		return fmt.Sprintf("PHASE %s FAILED - %s%s", id, msg, attempt)
 	case PhaseRetrying:
 		return fmt.Sprintf("PHASE %s RETRYING%s - %s", id, attempt, e.Line)
+	case PhaseWaiting:
+		return fmt.Sprintf("PHASE %s WAITING%s - %s", id, attempt, e.Line)
 	case PhaseInterrupted:
 		return fmt.Sprintf("PHASE %s INTERRUPTED%s", id, attempt)
 	case PhaseCompleted:

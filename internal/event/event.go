@@ -15,15 +15,18 @@ type Kind string
 
 // Event kinds, in roughly the order a run produces them.
 const (
-	RunStarted       Kind = "run_started"
-	BatchStarted     Kind = "batch_started"
-	PhaseSkipped     Kind = "phase_skipped"  // the plan marks it done, or an earlier run completed it
-	PhaseStarted     Kind = "phase_started"  // an attempt began
-	PhaseOutput      Kind = "phase_output"   // one line of agent or gate output
-	AgentAction      Kind = "agent_action"   // a preset agent called a tool (Tool, Line: "Write calc/format.go")
-	GateResult       Kind = "gate_result"    // one gate finished
-	PhaseFailed      Kind = "phase_failed"   // an attempt failed (Failure set)
-	PhaseRetrying    Kind = "phase_retrying" // the retry is about to start
+	RunStarted    Kind = "run_started"
+	BatchStarted  Kind = "batch_started"
+	PhaseSkipped  Kind = "phase_skipped"  // the plan marks it done, or an earlier run completed it
+	PhaseStarted  Kind = "phase_started"  // an attempt began
+	PhaseOutput   Kind = "phase_output"   // one line of agent or gate output
+	AgentAction   Kind = "agent_action"   // a preset agent called a tool (Tool, Line: "Write calc/format.go")
+	GateResult    Kind = "gate_result"    // one gate finished
+	PhaseFailed   Kind = "phase_failed"   // an attempt failed (Failure set)
+	PhaseRetrying Kind = "phase_retrying" // the retry is about to start
+	// PhaseWaiting: a rate-limited phase waits for its provider's limit to
+	// lift (Until); sent when the wait starts and every few minutes.
+	PhaseWaiting     Kind = "phase_waiting"
 	PhaseInterrupted Kind = "phase_interrupted"
 	PhaseCompleted   Kind = "phase_completed"  // agent and gates succeeded
 	PhaseIntegrated  Kind = "phase_integrated" // its commit is on the run's line
@@ -74,6 +77,8 @@ type Event struct {
 	// whole run so far (RunHalted, RunComplete, RunInterrupted), as the
 	// preset agent CLIs reported it; nil when none reported any.
 	Usage *state.Usage `json:"usage,omitempty"`
+	// Until is when a waiting phase (PhaseWaiting) runs again.
+	Until *time.Time `json:"until,omitempty"`
 }
 
 // Gate describes a finished gate (GateResult).

@@ -3,6 +3,8 @@
 // goes into the phase file, the retry prompt, the TUI and the halt summary.
 package failure
 
+import "time"
+
 // Type is a failure type of docs/failures.md.
 type Type string
 
@@ -76,4 +78,10 @@ type Report struct {
 	// the reinstall command of a broken agent CLI, or the fix a preset
 	// CLI's setup problem needs ("set IS_SANDBOX=1 …", "codex login").
 	Fix string `json:"fix,omitempty"`
+	// UsageLimit marks a rate_limited failure that is a subscription's
+	// usage limit; ResetsAt is when it lifts, and RetryAfterSeconds a rate
+	// limit's "try again in", when the provider said (see ReadLimit).
+	UsageLimit        bool       `json:"usage_limit,omitempty"`
+	ResetsAt          *time.Time `json:"resets_at,omitempty"`
+	RetryAfterSeconds float64    `json:"retry_after_seconds,omitempty"`
 }

@@ -40,6 +40,12 @@ var defaultPatterns = []Pattern{
 	{RateLimited, `too many requests`, InOutput},
 	{RateLimited, `overloaded`, InOutput},
 	{RateLimited, `(?:status|code|error|http|api)[^\n]{0,12}\b429\b`, InOutput},
+	// A subscription's usage limit (claude's "Claude AI usage limit
+	// reached|<epoch>", codex's "You've hit your usage limit"): waited out
+	// until its reset when that is near (see ReadLimit).
+	{RateLimited, `usage limit|hit your (?:usage )?limit`, InOutput},
+	// codex's 5xx "We're currently experiencing high demand": an overload.
+	{RateLimited, `experiencing high demand`, InOutput},
 
 	// The model ran out of context.
 	{ContextExhausted, `context[ _-]length`, InOutput},
@@ -47,6 +53,9 @@ var defaultPatterns = []Pattern{
 	{ContextExhausted, `token limit`, InOutput},
 	{ContextExhausted, `maximum context`, InOutput},
 	{ContextExhausted, `prompt is too long`, InOutput},
+	// gemini: "The input token count (1200000) exceeds the maximum number
+	// of tokens allowed (1048576)".
+	{ContextExhausted, `input token count[^\n]{0,40}exceeds the maximum number of tokens`, InOutput},
 
 	// The code does not build (the seeds' BROKEN_BUILD).
 	{TypecheckError, `syntax ?error`, InOutput},

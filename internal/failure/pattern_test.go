@@ -23,24 +23,27 @@ func TestDefaultPatternRows(t *testing.T) {
 		`too many requests`:                                {"HTTP/1.1 Too Many Requests", ""},
 		`overloaded`:                                       {`{"type":"overloaded_error"}`, ""},
 		`(?:status|code|error|http|api)[^\n]{0,12}\b429\b`: {"API Error: 429", "x.go:429: undefined: y"},
-		`context[ _-]length`:                               {"context_length_exceeded", ""},
-		`context window`:                                   {"exceeds the model's context window", ""},
-		`token limit`:                                      {"token limit reached", ""},
-		`maximum context`:                                  {"maximum context length is 128000 tokens", ""},
-		`prompt is too long`:                               {"prompt is too long: 210000 tokens", ""},
-		`syntax ?error`:                                    {"SyntaxError: invalid syntax", ""},
-		`compilation (?:error|failed)`:                     {"Compilation failed", ""},
-		`\berror TS\d+:`:                                   {"src/a.ts(3,5): error TS2345: Argument", "error TSX"},
-		`cannot find module`:                               {"Error: Cannot find module './utils' from 'src/index.js'", ""},
-		`module[ _]?not[ _]?found`:                         {"ModuleNotFoundError: No module named 'x'", ""},
-		`unexpected token`:                                 {"SyntaxError: Unexpected token '}'", ""},
-		`indentation ?error`:                               {"IndentationError: unexpected indent", ""},
-		`import ?error`:                                    {"ImportError: cannot import name 'x'", ""},
-		`\berror\[E\d{4}\]`:                                {"error[E0308]: mismatched types", ""},
-		`(?m)^\s*--- FAIL: `:                               {"--- FAIL: TestAdd (0.00s)", "FAIL ok"},
-		`(?m)^FAILED \S+::`:                                {"FAILED tests/test_x.py::test_y - assert 1 == 2", ""},
-		`assertion ?error`:                                 {"AssertionError: Expected 200 but got 404", ""},
-		`\btests? failed\b`:                                {"3 tests failed", "contested failed"},
+		`usage limit|hit your (?:usage )?limit`:            {"API Error: Request rejected (429) · Claude AI usage limit reached|1800000000", "limited usage"},
+		`experiencing high demand`:                         {"We’re currently experiencing high demand, which may cause temporary errors.", ""},
+		`input token count[^\n]{0,40}exceeds the maximum number of tokens`: {"The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).", ""},
+		`context[ _-]length`:           {"context_length_exceeded", ""},
+		`context window`:               {"exceeds the model's context window", ""},
+		`token limit`:                  {"token limit reached", ""},
+		`maximum context`:              {"maximum context length is 128000 tokens", ""},
+		`prompt is too long`:           {"prompt is too long: 210000 tokens", ""},
+		`syntax ?error`:                {"SyntaxError: invalid syntax", ""},
+		`compilation (?:error|failed)`: {"Compilation failed", ""},
+		`\berror TS\d+:`:               {"src/a.ts(3,5): error TS2345: Argument", "error TSX"},
+		`cannot find module`:           {"Error: Cannot find module './utils' from 'src/index.js'", ""},
+		`module[ _]?not[ _]?found`:     {"ModuleNotFoundError: No module named 'x'", ""},
+		`unexpected token`:             {"SyntaxError: Unexpected token '}'", ""},
+		`indentation ?error`:           {"IndentationError: unexpected indent", ""},
+		`import ?error`:                {"ImportError: cannot import name 'x'", ""},
+		`\berror\[E\d{4}\]`:            {"error[E0308]: mismatched types", ""},
+		`(?m)^\s*--- FAIL: `:           {"--- FAIL: TestAdd (0.00s)", "FAIL ok"},
+		`(?m)^FAILED \S+::`:            {"FAILED tests/test_x.py::test_y - assert 1 == 2", ""},
+		`assertion ?error`:             {"AssertionError: Expected 200 but got 404", ""},
+		`\btests? failed\b`:            {"3 tests failed", "contested failed"},
 	}
 	require.Len(t, defaultPatterns, len(examples), "every row has an example")
 	for _, p := range defaultPatterns {
@@ -72,11 +75,14 @@ func TestDefaultRowsClassify(t *testing.T) {
 			text = map[string]string{
 				`rate[ _-]?limit`: "rate limit", `too many requests`: "Too Many Requests", `overloaded`: "Overloaded",
 				`(?:status|code|error|http|api)[^\n]{0,12}\b429\b`: "status code 429",
+				`usage limit|hit your (?:usage )?limit`:            "You’ve hit your usage limit. Try again at Jan 15th, 2027 8:00 AM.",
+				`experiencing high demand`:                         "We’re currently experiencing high demand",
 			}[p.Match]
 		case ContextExhausted:
 			text = map[string]string{
 				`context[ _-]length`: "context length exceeded", `context window`: "context window full",
 				`token limit`: "token limit", `maximum context`: "maximum context", `prompt is too long`: "prompt is too long",
+				`input token count[^\n]{0,40}exceeds the maximum number of tokens`: "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).",
 			}[p.Match]
 		case TypecheckError:
 			text = map[string]string{

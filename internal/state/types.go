@@ -211,4 +211,7 @@ type Attempt struct {
 	Error           *failure.Report `json:"error,omitempty"`
 	// Usage is what the attempt cost at the provider, if the agent said.
 	Usage *Usage `json:"usage,omitempty"`
+	// Session is the agent CLI's session or thread id, which a retry after
+	// an exhausted context continues.
+	Session string `json:"session,omitempty"`
 }

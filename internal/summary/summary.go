@@ -215,6 +215,9 @@ func completedRow(b *box, p *state.Phase) {
 		status = "complete " + Duration(d)
 	}
 	b.dotted(label(p), status)
+	if who := doneBy(p); who != "" {
+		b.text("  Done by: "+who, 11)
+	}
 	usageRow(b, p)
 	if p.Commit == nil {
 		return

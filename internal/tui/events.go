@@ -59,6 +59,9 @@ func (m *Model) applyEvent(e event.Event) {
 		return
 	}
 	r := m.rowFor(e)
+	if e.Kind != event.PhaseWaiting && !e.Kind.Droppable() {
+		r.until = time.Time{}
+	}
 	switch e.Kind {
 	case event.PhaseSkipped:
 		// A phase an earlier run completed keeps its check mark on resume.
@@ -96,6 +99,11 @@ func (m *Model) applyEvent(e event.Event) {
 		r.duration = attemptDuration(e, r, at)
 	case event.PhaseRetrying:
 		r.status, r.note = stRetrying, e.Line
+	case event.PhaseWaiting:
+		r.status, r.note = stRetrying, e.Line
+		if e.Until != nil {
+			r.until, r.waitUsage = *e.Until, strings.HasPrefix(e.Line, "usage limit")
+		}
 	case event.PhaseInterrupted:
 		r.status = stInterrupted
 		r.duration = attemptDuration(e, r, at)

@@ -23,6 +23,9 @@ func (m *Model) renderHeader(w int) []string {
 		title = m.opts.PlanPath
 	}
 	var right []string
+	if r := m.firstWaiting(); r != nil {
+		right = append(right, waitText(r, m.now()))
+	}
 	if m.run.commitMode != "" {
 		right = append(right, "commit "+m.run.commitMode)
 	}

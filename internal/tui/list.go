@@ -166,6 +166,9 @@ func (m *Model) rowDetail(r *phaseRow) string {
 		}
 		return "starting…"
 	case stRetrying:
+		if !r.until.IsZero() {
+			return waitText(r, m.now())
+		}
 		if r.note != "" {
 			return "retry: " + r.note
 		}

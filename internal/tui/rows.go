@@ -51,6 +51,11 @@ type phaseRow struct {
 	gates       []gateRow
 	failure     *failure.Report
 	commit      *state.Commit
+	// until is when a phase waiting out a provider's limit runs again
+	// (zero when it is not waiting); waitUsage says the limit is a usage
+	// limit rather than a rate limit.
+	until     time.Time
+	waitUsage bool
 
 	log *ring
 }

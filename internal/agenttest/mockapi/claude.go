@@ -87,6 +87,7 @@ var claudeFailures = map[Failure]struct {
 	RateLimited:   {429, "rate_limit_error", "This request would exceed your organization's rate limit of 30,000 input tokens per minute."},
 	Overloaded:    {529, "overloaded_error", "Overloaded"},
 	PromptTooLong: {400, "invalid_request_error", "prompt is too long: 212345 tokens > 200000 maximum"},
+	UsageLimit:    {429, "rate_limit_error", fmt.Sprintf("Claude AI usage limit reached|%d", UsageLimitReset)},
 }
 
 func (claudeHandler) failure(f Failure) failureResponse {

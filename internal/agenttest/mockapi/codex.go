@@ -63,11 +63,19 @@ var codexFailures = map[Failure]struct {
 	RateLimited:   {429, "tokens", "rate_limit_exceeded", "Rate limit reached for gpt-5.5 on tokens per min (TPM): Limit 30000, Used 30000, Requested 1200. Please try again in 1s."},
 	Overloaded:    {503, "server_error", "server_is_overloaded", "The server is overloaded or not ready yet."},
 	PromptTooLong: {400, "invalid_request_error", "context_length_exceeded", "Your input exceeds the context window of this model. Please adjust your input and try again."},
+	UsageLimit:    {429, "usage_limit_reached", "usage_limit_reached", "The usage limit has been reached"},
+	HighDemand:    {500, "server_error", "internal_server_error", "The server had an error while processing your request."},
 }
 
 func (codexHandler) failure(f Failure) failureResponse {
 	e := codexFailures[f]
-	return failureResponse{status: e.status, body: map[string]any{
-		"error": map[string]any{"message": e.text, "type": e.kind, "param": nil, "code": e.code},
-	}}
+	body := map[string]any{"message": e.text, "type": e.kind, "param": nil, "code": e.code}
+	if f == UsageLimit {
+		// ChatGPT's usage limit, as codex reads it: the plan and when the
+		// window resets (4 days 3 hours 2 minutes from now).
+		body["plan_type"] = "plus"
+		body["resets_in_seconds"] = 4*86400 + 3*3600 + 2*60
+		body["resets_at"] = UsageLimitReset
+	}
+	return failureResponse{status: e.status, body: map[string]any{"error": body}}
 }

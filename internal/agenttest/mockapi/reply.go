@@ -12,7 +12,17 @@ const (
 	RateLimited   Failure = "rate_limited"    // 429, with a retry-after header
 	Overloaded    Failure = "overloaded"      // claude 529, codex and gemini 503
 	PromptTooLong Failure = "prompt_too_long" // 400: the prompt exceeds the context window
+	// UsageLimit is a subscription's usage limit with its reset time (claude
+	// and codex only): claude's "Claude AI usage limit reached|<epoch>",
+	// codex's usage_limit_reached with resets_in_seconds.
+	UsageLimit Failure = "usage_limit"
+	// HighDemand is codex's 5xx "We're currently experiencing high demand".
+	HighDemand Failure = "high_demand"
 )
+
+// UsageLimitReset is the reset moment the mocks' usage limits name:
+// 2027-01-15 08:00 UTC.
+const UsageLimitReset = 1800000000
 
 // Failures lists every Failure, for table tests.
 func Failures() []Failure {
@@ -34,6 +44,9 @@ type Reply struct {
 	// Delay holds the answer back this long, as a model that takes its time:
 	// the CLI prints nothing meanwhile.
 	Delay time.Duration
+	// Message, when set, replaces the failure's error message (a usage
+	// limit with a reset time of the test's choosing).
+	Message string
 }
 
 // After returns the reply held back by d.

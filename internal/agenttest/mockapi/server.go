@@ -137,7 +137,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if reply.Failure != "" {
-		writeFailure(w, h.failure(reply.Failure), reply.RetryAfter)
+		f := h.failure(reply.Failure)
+		if reply.Message != "" {
+			setMessage(f.body, reply.Message)
+		}
+		writeFailure(w, f, reply.RetryAfter)
 		return
 	}
 	h.serveReply(w, body, reply, idx)
@@ -161,6 +165,17 @@ type handler interface {
 type failureResponse struct {
 	status int
 	body   any
+}
+
+// setMessage replaces the error message in an API's error body.
+func setMessage(body any, msg string) {
+	m, ok := body.(map[string]any)
+	if !ok {
+		return
+	}
+	if e, ok := m["error"].(map[string]any); ok {
+		e["message"] = msg
+	}
 }
 
 func writeFailure(w http.ResponseWriter, f failureResponse, retryAfter time.Duration) {

@@ -1,0 +1,309 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/state"
+)
+
+// Provider limits. A rate-limited attempt never uses up the phase's retry:
+// it is repeated, on another agent when one is free of limits, or after a
+// wait: until a usage limit's reset (at most --wait-limit away), or after a
+// back-off for a rate limit (at most RateLimitWaitCap in all per attempt).
+const (
+	// DefaultWaitLimit is --wait-limit's default: claude's and codex's usage
+	// windows are five hours, so an overnight run waits out one of them.
+	DefaultWaitLimit = 6 * time.Hour
+	// RateLimitWaitCap bounds the back-offs of one attempt's rate limits;
+	// past it the run halts (resume later).
+	RateLimitWaitCap = 30 * time.Minute
+	// waitTick is how often a long wait says it is still waiting: --no-tui
+	// prints a line each time.
+	waitTick = 5 * time.Minute
+	// maxLimitRepeats stops a phase whose agent keeps reporting a limit
+	// that needs no wait (a reset already past, switching agents that
+	// refuse in turn): the back-off cap cannot.
+	maxLimitRepeats = 50
+)
+
+// DefaultBackoff is the wait before the n-th repeat (0-based) of a
+// rate-limited attempt: 15 s doubling to at most 5 minutes, before jitter.
+// The agent CLIs have retried a few times by themselves already (see
+// agent.RetryBudget).
+func DefaultBackoff(n int) time.Duration { return min(15*time.Second<<min(n, 10), 5*time.Minute) }
+
+// jitter spreads a back-off over ±20 %, so parallel phases refused together
+// do not come back together.
+func jitter(d time.Duration) time.Duration {
+	return time.Duration(float64(d) * (0.8 + 0.4*rand.Float64()))
+}
+
+// limitPolicy is how the scheduler waits out providers' limits.
+type limitPolicy struct {
+	// waitLimit is the longest wait for a usage limit's reset; 0 never
+	// waits.
+	waitLimit time.Duration
+	// rateCap bounds the total back-off of one attempt's rate limits.
+	rateCap time.Duration
+	// jitter spreads a back-off (nil: none, for tests).
+	jitter func(time.Duration) time.Duration
+	now    func() time.Time
+}
+
+// limitStep is what to do after a rate-limited attempt: run it again with
+// agent after wait, or halt the run (halt set).
+type limitStep struct {
+	agent agent.Agent
+	wait  time.Duration
+	// usage is set when the wait is for a usage limit's reset.
+	usage bool
+	halt  string
+}
+
+// noteLimit reads a rate_limited report's limit from the message and what
+// the agent said: whether it is a usage limit, and when it lifts.
+func noteLimit(rep *failure.Report, said string, now time.Time) {
+	if rep.Type != failure.RateLimited {
+		return
+	}
+	l := failure.ReadLimit(rep.Message+"\n"+said, now)
+	rep.UsageLimit = l.Usage
+	if !l.ResetsAt.IsZero() {
+		t := l.ResetsAt
+		rep.ResetsAt = &t
+	}
+	rep.RetryAfterSeconds = l.RetryAfter.Seconds()
+}
+
+// afterLimit decides what follows a rate-limited attempt of p by a (its
+// repeat-th, with waited spent in back-offs so far): it blocks a's provider
+// until the limit lifts, moves the phase to another agent free of limits,
+// or waits for the agent whose limit lifts first, within the caps.
+func (s *scheduler) afterLimit(p *plan.Phase, a agent.Agent, rep *failure.Report, repeat int, waited time.Duration) limitStep {
+	now := s.now()
+	if repeat >= maxLimitRepeats {
+		return limitStep{halt: fmt.Sprintf("Phase %s: still limited by %s after %d tries: resume later (autobuild --resume)",
+			p.DisplayID, a.Name, repeat+1)}
+	}
+	b := block{until: now}
+	if rep.ResetsAt != nil && rep.ResetsAt.After(now) {
+		b = block{until: maxTime(*rep.ResetsAt, now), usage: true}
+	} else {
+		wait := s.backoff(repeat)
+		if s.limits.jitter != nil {
+			wait = s.limits.jitter(wait)
+		}
+		b.until = now.Add(max(wait, time.Duration(rep.RetryAfterSeconds*float64(time.Second))))
+	}
+	s.block(a.Name, b)
+	next, nb := s.freestAgent(a, now)
+	wait := max(nb.until.Sub(now), 0)
+	if wait == 0 {
+		return limitStep{agent: next}
+	}
+	if nb.usage {
+		if s.limits.waitLimit <= 0 || wait > s.limits.waitLimit {
+			return limitStep{halt: fmt.Sprintf("Phase %s: %s's usage limit resets at %s (in %s), past --wait-limit %s: "+
+				"resume after the reset (autobuild --resume), or give a longer --wait-limit",
+				p.DisplayID, next.Name, localClock(nb.until, now), roundWait(wait), waitLimitText(s.limits.waitLimit))}
+		}
+		return limitStep{agent: next, wait: wait, usage: true}
+	}
+	if waited+wait > s.limits.rateCap {
+		return limitStep{halt: fmt.Sprintf("Phase %s: still rate limited by %s after %d tries and %s of back-off (the cap is %s): "+
+			"resume later (autobuild --resume)", p.DisplayID, a.Name, repeat+1, roundWait(waited), roundWait(s.limits.rateCap))}
+	}
+	return limitStep{agent: next, wait: wait}
+}
+
+// block is a provider's limit: refused until until; usage for a usage
+// limit's reset rather than a rate limit's back-off.
+type block struct {
+	until time.Time
+	usage bool
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+// block records that agent name's provider refuses work until b.until.
+func (s *scheduler) block(name string, b block) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.blocked == nil {
+		s.blocked = map[string]block{}
+	}
+	if b.until.After(s.blocked[name].until) {
+		s.blocked[name] = b
+	}
+}
+
+// freestAgent is the agent to run next after a hit a limit: the first one
+// after a (in --agent order, a itself last) that no limit blocks at now,
+// or else the one whose limit lifts first, with its block.
+func (s *scheduler) freestAgent(a agent.Agent, now time.Time) (agent.Agent, block) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	start := 0
+	for i, x := range s.agents {
+		if x.Name == a.Name {
+			start = i + 1
+			break
+		}
+	}
+	best, bestBlock := a, s.blocked[a.Name]
+	for k := range s.agents {
+		x := s.agents[(start+k)%len(s.agents)]
+		b := s.blocked[x.Name]
+		if !b.until.After(now) {
+			return x, block{until: now}
+		}
+		if b.until.Before(bestBlock.until) {
+			best, bestBlock = x, b
+		}
+	}
+	return best, bestBlock
+}
+
+// agentFor picks the agent of an attempt: the first agent no limit blocks
+// for a first attempt; for a retry, the next one after the agent whose
+// attempt failed (when several were given), so a retry gets a fresh pair
+// of eyes. Agents blocked by a limit are passed over while another is free.
+func (s *scheduler) agentFor(id string, number int) agent.Agent {
+	now := s.now()
+	last := s.agents[len(s.agents)-1] // so the search starts at the first
+	if number > 1 {
+		ps := s.rec.get(id)
+		for i := len(ps.Attempts) - 1; i >= 0; i-- {
+			if ps.Attempts[i].Outcome == state.OutcomeFailed {
+				for _, x := range s.agents {
+					if x.Name == ps.Attempts[i].Agent {
+						last = x
+					}
+				}
+				break
+			}
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	start := 0
+	for i, x := range s.agents {
+		if x.Name == last.Name {
+			start = i + 1
+			break
+		}
+	}
+	for k := range s.agents {
+		x := s.agents[(start+k)%len(s.agents)]
+		if !s.blocked[x.Name].until.After(now) {
+			return x
+		}
+	}
+	return s.agents[start%len(s.agents)]
+}
+
+// waitOut waits d before a rate-limited attempt of p runs again, saying so
+// at the start and every few minutes. It returns false when ctx ended the
+// wait (Ctrl-C): no attempt follows.
+func (s *scheduler) waitOut(ctx context.Context, p *plan.Phase, number int, step limitStep) bool {
+	until := s.now().Add(step.wait)
+	for {
+		left := until.Sub(s.now())
+		if left <= 0 {
+			return true
+		}
+		var line string
+		if step.usage {
+			line = fmt.Sprintf("usage limit · resumes %s (in %s) with %s; does not use up the retry",
+				localClock(until, s.now()), roundWait(left), step.agent.Name)
+		} else {
+			line = fmt.Sprintf("rate limited: trying again in %s with %s (does not use up the retry)", roundWait(left), step.agent.Name)
+		}
+		u := until
+		s.rec.emit(event.Event{Kind: event.PhaseWaiting, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
+			Attempt: number, MaxAttempts: MaxAttempts, Agent: step.agent.Name, Until: &u, Line: line})
+		s.sleep(ctx, min(left, waitTick))
+		if ctx.Err() != nil {
+			return false
+		}
+	}
+}
+
+// localClock shows t in local time: "03:10", or "Tue 25 Nov 03:10 CET"
+// when it is not today.
+func localClock(t, now time.Time) string {
+	t, now = t.Local(), now.Local()
+	if t.YearDay() == now.YearDay() && t.Year() == now.Year() {
+		return t.Format("15:04")
+	}
+	return t.Format("Mon 2 Jan 15:04 MST")
+}
+
+// roundWait shows a wait the way a person reads it: "1h42m", "32s".
+func roundWait(d time.Duration) string {
+	switch {
+	case d >= time.Hour:
+		return trimZero(d.Round(time.Minute))
+	case d >= time.Minute:
+		return trimZero(d.Round(time.Second))
+	}
+	return d.Round(100 * time.Millisecond).String()
+}
+
+func trimZero(d time.Duration) string {
+	s := d.String()
+	for _, suf := range []string{"0s", "0m"} {
+		if len(s) > len(suf) && s[len(s)-len(suf):] == suf && s[len(s)-len(suf)-1] >= 'a' {
+			s = s[:len(s)-len(suf)]
+		}
+	}
+	return s
+}
+
+func waitLimitText(d time.Duration) string {
+	if d <= 0 {
+		return "0 (never wait)"
+	}
+	return roundWait(d)
+}
+
+// limitPolicy is the run's policy for providers' limits.
+func (c *Config) limitPolicy() limitPolicy {
+	lp := limitPolicy{waitLimit: c.WaitLimit, rateCap: c.RateLimitCap, now: c.Now, jitter: jitter}
+	if c.NoJitter {
+		lp.jitter = nil
+	}
+	return lp
+}
+
+// nextRun counts one more run of phase id's agent in this run of autobuild.
+func (s *scheduler) nextRun(id string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.runs == nil {
+		s.runs = map[string]int{}
+	}
+	s.runs[id]++
+	return s.runs[id]
+}
+
+// now is the scheduler's clock: the run's (Config.Now), or the system's
+// for a scheduler built without one.
+func (s *scheduler) now() time.Time {
+	if s.limits.now == nil {
+		return time.Now()
+	}
+	return s.limits.now()
+}
