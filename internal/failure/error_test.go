@@ -30,3 +30,12 @@ func TestTypeRetry(t *testing.T) {
 		require.Equal(t, typ != RateLimited, typ.ConsumesRetry(), string(typ))
 	}
 }
+
+// The repository's own troubles are never retried: a retry would land on
+// the wrong branch, over another run's state or on a full disk.
+func TestRepositoryTypesAreNotRetried(t *testing.T) {
+	t.Parallel()
+	for _, typ := range []Type{BranchChanged, LockLost, DiskFull} {
+		require.False(t, typ.Retryable(), string(typ))
+	}
+}

@@ -36,7 +36,7 @@ const (
 // Retryable reports whether a failure of this type gets the single retry.
 func (t Type) Retryable() bool {
 	switch t {
-	case DependencyMissing, CircularDependency, FileConflict, PlanInvalid, AgentSetup:
+	case DependencyMissing, CircularDependency, FileConflict, PlanInvalid, AgentSetup, BranchChanged, LockLost, DiskFull:
 		return false
 	}
 	return true
