@@ -209,17 +209,7 @@ func (p *claudeParser) Stdout(line string) []Note {
 }
 
 func (p *claudeParser) Stderr(line string) []Note {
-	if p.prompt.echoed(line) {
-		return nil
-	}
-	l := cleanLine(line)
-	if l == "" {
-		return nil
-	}
-	p.mu.Lock()
-	p.stderr.add(l)
-	p.mu.Unlock()
-	return []Note{{Text: l}}
+	return stderrNote(p.prompt, &p.mu, &p.stderr, line, false)
 }
 
 func (p *claudeParser) Finish(exitCode int) (out Outcome) {

@@ -259,17 +259,7 @@ func unwrapShell(cmd string) string {
 func (p *codexParser) Stderr(line string) []Note {
 	// codex's text mode echoes the whole prompt on stderr; --json should
 	// not, but whatever of the prompt shows up here is not codex speaking.
-	if p.prompt.echoed(line) {
-		return nil
-	}
-	l := cleanLine(line)
-	if l == "" {
-		return nil
-	}
-	p.mu.Lock()
-	p.stderr.add(l)
-	p.mu.Unlock()
-	return []Note{{Text: l}}
+	return stderrNote(p.prompt, &p.mu, &p.stderr, line, false)
 }
 
 func (p *codexParser) Finish(exitCode int) (out Outcome) {

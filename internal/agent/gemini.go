@@ -189,17 +189,8 @@ func (p *geminiParser) flush() []Note {
 }
 
 func (p *geminiParser) Stderr(line string) []Note {
-	if p.prompt.echoed(line) {
-		return nil
-	}
-	l := cleanLine(line)
-	if l == "" {
-		return nil
-	}
-	p.mu.Lock()
-	p.stderr.add(line)
-	p.mu.Unlock()
-	return []Note{{Text: l}}
+	// gemini's error object on stderr is read back as JSON: kept raw.
+	return stderrNote(p.prompt, &p.mu, &p.stderr, line, true)
 }
 
 func (p *geminiParser) Finish(exitCode int) (out Outcome) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
@@ -154,4 +155,26 @@ func (t *tail) String() string {
 		l = l[len(l)-t.n:]
 	}
 	return strings.Join(l, "\n")
+}
+
+// stderrNote handles a line a preset CLI printed on stderr: an echo of the
+// prompt is not the agent speaking and is dropped; anything else is kept in
+// t (under mu; as printed when keepRaw, else cleaned) for the classifier and
+// shown as a note.
+func stderrNote(prompt promptLines, mu *sync.Mutex, t *tail, line string, keepRaw bool) []Note {
+	if prompt.echoed(line) {
+		return nil
+	}
+	l := cleanLine(line)
+	if l == "" {
+		return nil
+	}
+	kept := l
+	if keepRaw {
+		kept = line
+	}
+	mu.Lock()
+	t.add(kept)
+	mu.Unlock()
+	return []Note{{Text: l}}
 }
