@@ -1,6 +1,9 @@
 package event
 
-import "sync"
+import (
+	"context"
+	"sync"
+)
 
 // Bus fans events out to subscribers without ever blocking the emitter. Each
 // subscriber has its own queue; when a subscriber falls behind by more than
@@ -24,6 +27,9 @@ type Subscription struct {
 	out      chan Event
 	wake     chan struct{}
 	maxLines int
+	bus      *Bus
+	done     chan struct{} // closed by Unsubscribe
+	once     sync.Once
 
 	mu      sync.Mutex // guards queue, closed and Dropped
 	queue   []Event
@@ -39,7 +45,7 @@ func (b *Bus) Subscribe(maxLines int) *Subscription {
 		maxLines = 16
 	}
 	out := make(chan Event)
-	s := &Subscription{C: out, out: out, wake: make(chan struct{}, 1), maxLines: maxLines}
+	s := &Subscription{C: out, out: out, wake: make(chan struct{}, 1), maxLines: maxLines, bus: b, done: make(chan struct{})}
 	b.mu.Lock()
 	if b.closed {
 		s.closed = true
@@ -48,6 +54,38 @@ func (b *Bus) Subscribe(maxLines int) *Subscription {
 	b.mu.Unlock()
 	go s.pump()
 	return s
+}
+
+// SubscribeContext is Subscribe for a consumer that lives as long as ctx:
+// when ctx ends, the subscription is unsubscribed.
+func (b *Bus) SubscribeContext(ctx context.Context, maxLines int) *Subscription {
+	s := b.Subscribe(maxLines)
+	context.AfterFunc(ctx, s.Unsubscribe)
+	return s
+}
+
+// Unsubscribe ends the subscription at once, whatever is still queued: the
+// bus forgets it, C closes, and the goroutine that delivered its events
+// ends even when nobody reads C any more (a consumer that stopped reading
+// would otherwise park it for good).
+func (s *Subscription) Unsubscribe() {
+	s.once.Do(func() {
+		s.bus.remove(s)
+		close(s.done)
+	})
+}
+
+// remove forgets a subscription.
+func (b *Bus) remove(s *Subscription) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	subs := make([]*Subscription, 0, len(b.subs))
+	for _, o := range b.subs {
+		if o != s {
+			subs = append(subs, o)
+		}
+	}
+	b.subs = subs
 }
 
 // Emit queues the event for every subscriber and returns at once.
@@ -134,7 +172,12 @@ func (s *Subscription) pump() {
 				close(s.out)
 				return
 			}
-			<-s.wake
+			select {
+			case <-s.wake:
+			case <-s.done:
+				close(s.out)
+				return
+			}
 			continue
 		}
 		e := s.queue[0]
@@ -144,6 +187,11 @@ func (s *Subscription) pump() {
 			s.lines--
 		}
 		s.mu.Unlock()
-		s.out <- e
+		select {
+		case s.out <- e:
+		case <-s.done:
+			close(s.out)
+			return
+		}
 	}
 }
