@@ -12,7 +12,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/spf13/cobra"
 
-	"github.com/autobuild-sh/autobuild/internal/engine"
+	"github.com/autobuild-sh/autobuild/internal/exitcode"
 	"github.com/autobuild-sh/autobuild/internal/history"
 	"github.com/autobuild-sh/autobuild/internal/metrics"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -42,7 +42,7 @@ completed attempt (emergency).`,
 			}
 			root, err := findRoot(dir)
 			if err != nil {
-				return &engine.Error{Code: engine.ExitRefused, Err: err}
+				return &exitcode.Error{Code: exitcode.Refused, Err: err}
 			}
 			var f metrics.Filter
 			now := time.Now()
@@ -58,7 +58,7 @@ completed attempt (emergency).`,
 			}
 			recs, warnings, err := history.Read(state.Open(root).HistoryPath())
 			if err != nil {
-				return &engine.Error{Code: engine.ExitRefused, Err: err}
+				return &exitcode.Error{Code: exitcode.Refused, Err: err}
 			}
 			rep := metrics.Compute(recs, f, now)
 			rep.Warnings = append(rep.Warnings, warnings...)

@@ -13,7 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/autobuild-sh/autobuild/internal/engine"
+	"github.com/autobuild-sh/autobuild/internal/exitcode"
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
 	"github.com/autobuild-sh/autobuild/internal/shell"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -38,11 +38,11 @@ func newStatus(s Streams) *cobra.Command {
 			}
 			snap, err := state.Open(root).Snapshot()
 			if errors.Is(err, state.ErrNoRun) || (err == nil && snap.Run == nil) {
-				return &engine.Error{Code: engine.ExitRefused,
+				return &exitcode.Error{Code: exitcode.Refused,
 					Err: errors.New("no autobuild run in " + filepath.Join(root, ".autobuild") + ": start one with autobuild PLAN.md --commit=auto --agent ...")}
 			}
 			if err != nil {
-				return &engine.Error{Code: engine.ExitRefused, Err: err}
+				return &exitcode.Error{Code: exitcode.Refused, Err: err}
 			}
 			if asJSON {
 				enc := json.NewEncoder(s.Out)
@@ -75,12 +75,12 @@ func newStatus(s Streams) *cobra.Command {
 func statusExitCode(r *state.Run) int {
 	switch r.Status {
 	case state.RunHalted:
-		return engine.ExitHalted
+		return exitcode.Halted
 	case state.RunInterrupted:
-		return engine.ExitInterrupted
+		return exitcode.Interrupted
 	case state.RunRunning:
 		if r.PID > 0 && !processAlive(r.PID) {
-			return engine.ExitInterrupted
+			return exitcode.Interrupted
 		}
 	}
 	return 0

@@ -10,7 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
 
-	"github.com/autobuild-sh/autobuild/internal/engine"
+	"github.com/autobuild-sh/autobuild/internal/exitcode"
 	"github.com/autobuild-sh/autobuild/internal/shell"
 	"github.com/autobuild-sh/autobuild/internal/tui"
 	"github.com/autobuild-sh/autobuild/internal/watch"
@@ -36,7 +36,7 @@ run to appear if there is none yet. Quitting it never touches the run.`,
 				return err
 			}
 			if !isTerminal(s.Out) || !isTerminal(s.In) {
-				return &engine.Error{Code: engine.ExitUsage,
+				return &exitcode.Error{Code: exitcode.Usage,
 					Err: errors.New("watch needs a terminal; for a script, read the state with: autobuild status --json")}
 			}
 			return watchRun(cmd.Context(), s, root)
@@ -53,7 +53,7 @@ func watchRun(ctx context.Context, s Streams, root string) error {
 	defer cancel()
 	updates, err := watch.Watch(ctx, root, watch.DefaultDebounce)
 	if err != nil {
-		return &engine.Error{Code: engine.ExitRefused, Err: err}
+		return &exitcode.Error{Code: exitcode.Refused, Err: err}
 	}
 	// PLAN.md stands for the run's plan, which the UI learns from
 	// run.json; the run's agents come back from run.json by themselves.

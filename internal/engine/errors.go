@@ -1,44 +1,26 @@
 package engine
 
-import (
-	"errors"
-	"fmt"
-)
+import "github.com/autobuild-sh/autobuild/internal/exitcode"
 
-// Exit codes of docs/exit-codes.md.
+// Exit codes of docs/exit-codes.md; they live in package exitcode, these
+// names stay for the engine's callers.
 const (
-	ExitComplete    = 0
-	ExitHalted      = 1
-	ExitUsage       = 2
-	ExitRefused     = 3
-	ExitInterrupted = 130
+	ExitComplete    = exitcode.Complete
+	ExitHalted      = exitcode.Halted
+	ExitUsage       = exitcode.Usage
+	ExitRefused     = exitcode.Refused
+	ExitInterrupted = exitcode.Interrupted
 )
 
-// Error is an engine error that carries the process exit code it maps to.
-type Error struct {
-	Code int
-	Err  error
-}
-
-func (e *Error) Error() string { return e.Err.Error() }
-func (e *Error) Unwrap() error { return e.Err }
+// Error is an error that carries the process exit code it maps to.
+type Error = exitcode.Error
 
 // ExitCode returns the exit code that err maps to: the code of an *Error in
 // its chain, else 1.
-func ExitCode(err error) int {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Code
-	}
-	return 1
-}
+func ExitCode(err error) int { return exitcode.Of(err) }
 
 // refused builds an exit-3 error: autobuild would not start.
-func refused(format string, args ...any) error {
-	return &Error{Code: ExitRefused, Err: fmt.Errorf(format, args...)}
-}
+func refused(format string, args ...any) error { return exitcode.Refusedf(format, args...) }
 
 // usage builds an exit-2 error.
-func usage(format string, args ...any) error {
-	return &Error{Code: ExitUsage, Err: fmt.Errorf(format, args...)}
-}
+func usage(format string, args ...any) error { return exitcode.Usagef(format, args...) }
