@@ -54,7 +54,7 @@ type runOptions struct {
 	// runMode is the commit mode the run will use: the flag's or the
 	// file's, else (--fresh or a resume without --commit) the previous
 	// run's, for the UI's header and the commands it shows.
-	runMode string
+	runMode state.CommitMode
 	// commands, when set, builds the resume and fresh command lines shown
 	// in the summary (the demo's differ from the command that was run).
 	commands func(mode string) string
@@ -158,7 +158,7 @@ func (o *runOptions) engineConfig(pl *plan.Plan) (engine.Config, error) {
 	root := wd
 	if repo, err := gitx.Open(context.Background(), wd); err == nil {
 		root = repo.Root()
-		if o.commit != "message-only" {
+		if o.commit != string(state.CommitMessageOnly) {
 			o.identityNote = repo.IdentityNote()
 		}
 	}
@@ -171,11 +171,11 @@ func (o *runOptions) engineConfig(pl *plan.Plan) (engine.Config, error) {
 		IdleTimeout: fc.IdleTimeout.Duration, SimScenario: fc.Scenario}
 	switch {
 	case o.flags.Changed("commit"):
-		cfg.CommitMode = o.commit
+		cfg.CommitMode = state.CommitMode(o.commit)
 	case o.fresh || !stateExists(root):
 		// The file's mode applies to new runs only; a resumed run keeps the
 		// mode it was started with.
-		cfg.CommitMode = fc.Commit
+		cfg.CommitMode = state.CommitMode(fc.Commit)
 	}
 	o.runMode = cfg.CommitMode
 	if prev := previousRun(root); o.runMode == "" && prev != nil {
@@ -353,10 +353,10 @@ func commandLine(o *runOptions, mode string) string {
 
 // freshCommand is the command line to start over; it names the commit mode
 // when the original command took it from run.json.
-func freshCommand(o *runOptions, mode string) string {
+func freshCommand(o *runOptions, mode state.CommitMode) string {
 	line := commandLine(o, "--fresh")
 	if !strings.Contains(line, "--commit") {
-		line += " --commit=" + mode
+		line += " --commit=" + string(mode)
 	}
 	return line
 }

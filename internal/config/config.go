@@ -47,13 +47,13 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
 // FileName is the config file's name at the repository root.
 const FileName = "autobuild.toml"
 
 // Commit modes (docs/running.md).
-var commitModes = []string{"auto", "message-only", "single"}
 
 // Config is autobuild.toml, checked. The zero Config means "no file".
 type Config struct {
@@ -157,8 +157,8 @@ func Parse(text, path string) (*Config, error) {
 		d := c.durationOrZero("wait_limit", fc.WaitLimit)
 		cfg.WaitLimit = &d
 	}
-	if fc.Commit != "" && !slices.Contains(commitModes, fc.Commit) {
-		c.fail("commit", "must be %s, not %q", strings.Join(commitModes, ", "), fc.Commit)
+	if _, err := state.ParseCommitMode(fc.Commit); fc.Commit != "" && err != nil {
+		c.fail("commit", "must be %s, not %q", state.CommitModeNames(), fc.Commit)
 	}
 	cfg.Commit = fc.Commit
 	if fc.Scenario != "" {

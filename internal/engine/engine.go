@@ -33,7 +33,7 @@ type Config struct {
 	Plan *plan.Plan
 	// CommitMode is auto, message-only or single; required for a new run,
 	// taken from run.json on resume.
-	CommitMode string
+	CommitMode state.CommitMode
 	// Agents in order of preference: attempt 1 uses the first, a retry the
 	// second when there is one.
 	Agents       []agent.Agent
@@ -73,7 +73,7 @@ type Result struct {
 	Reason string
 	// Root is the repository root; StateDir its .autobuild directory.
 	Root, StateDir string
-	CommitMode     string
+	CommitMode     state.CommitMode
 }
 
 // ExitCode maps the run's status to the process exit code of docs/exit-codes.md.

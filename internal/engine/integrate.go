@@ -18,18 +18,18 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
-// Commit modes (docs/running.md).
+// Commit modes (docs/running.md); the type lives in package state.
 const (
-	CommitAuto        = "auto"
-	CommitMessageOnly = "message-only"
-	CommitSingle      = "single"
+	CommitAuto        = state.CommitAuto
+	CommitMessageOnly = state.CommitMessageOnly
+	CommitSingle      = state.CommitSingle
 )
 
 // integrator brings completed phases onto the run's line, one at a time.
 type integrator struct {
 	repo    *gitx.Repo
 	rec     *recorder
-	mode    string
+	mode    state.CommitMode
 	dir     string // the integration worktree
 	mainDir string // the user's work tree
 	// refs names the run's branches; refs.integration() is the run's line:
@@ -57,7 +57,7 @@ type landedPhase struct {
 	tipIndex  int // index in tips of the tip this phase produced
 }
 
-func newIntegrator(repo *gitx.Repo, rec *recorder, mode, dir, mainDir, tip string) *integrator {
+func newIntegrator(repo *gitx.Repo, rec *recorder, mode state.CommitMode, dir, mainDir, tip string) *integrator {
 	return &integrator{repo: repo, rec: rec, mode: mode, dir: dir, mainDir: mainDir, tip: tip, tips: []string{tip},
 		refs: refsOf(rec.runCopy())}
 }

@@ -190,14 +190,14 @@ func cleanPhaseWorktrees(ctx context.Context, repo *gitx.Repo, store *state.Stor
 	return refs.deletePhaseBranches(ctx, repo, pl)
 }
 
-func checkCommitMode(mode string) error {
-	switch mode {
-	case CommitAuto, CommitMessageOnly, CommitSingle:
-		return nil
-	case "":
+func checkCommitMode(mode state.CommitMode) error {
+	if mode == "" {
 		return usage("--commit is required for a new run: --commit=auto (one commit per phase), --commit=message-only (changes left uncommitted, with a script of commits) or --commit=single (one commit at the end)")
 	}
-	return usage("unknown commit mode %q: use auto, message-only or single", mode)
+	if _, err := state.ParseCommitMode(string(mode)); err != nil {
+		return usage("%v", err)
+	}
+	return nil
 }
 
 func batchIndex(pl *plan.Plan) map[string]int {

@@ -22,12 +22,12 @@ const (
 
 // Run is .autobuild/run.json.
 type Run struct {
-	SchemaVersion int      `json:"schema_version"`
-	PlanPath      string   `json:"plan_path"`
-	PlanHash      string   `json:"plan_hash"`
-	PlanTitle     string   `json:"plan_title"`
-	CommitMode    string   `json:"commit_mode"`
-	Agents        []string `json:"agents"`
+	SchemaVersion int        `json:"schema_version"`
+	PlanPath      string     `json:"plan_path"`
+	PlanHash      string     `json:"plan_hash"`
+	PlanTitle     string     `json:"plan_title"`
+	CommitMode    CommitMode `json:"commit_mode"`
+	Agents        []string   `json:"agents"`
 	// AgentSpecs are the --agent values that give the agents back, and
 	// Scenario the simulated agent's scenario file: a resume without --agent
 	// runs the same agents.

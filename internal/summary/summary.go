@@ -163,7 +163,7 @@ func complete(in Input, width int) string {
 			total += p.Timestamps.DurationSeconds
 		}
 	}
-	if in.Run != nil && in.Run.CommitMode == "single" && in.Run.FinalCommit != "" {
+	if in.Run != nil && in.Run.CommitMode == state.CommitSingle && in.Run.FinalCommit != "" {
 		commits = 1 // the phases' work landed as the run's one commit
 	}
 	b.blank()
@@ -178,10 +178,10 @@ func complete(in Input, width int) string {
 	}
 	if in.Run != nil {
 		switch in.Run.CommitMode {
-		case "message-only":
+		case state.CommitMessageOnly:
 			b.text("Changes are uncommitted in the work tree; commit them phase by phase with: sh "+
 				filepath.ToSlash(filepath.Join(orDefault(in.StateDir, ".autobuild/"), "commits.sh")), 2)
-		case "single":
+		case state.CommitSingle:
 			if in.Run.FinalCommit != "" {
 				b.text("All phases were committed as one commit: "+clip.SHA(in.Run.FinalCommit)+" on "+orDefault(in.Run.Branch, "HEAD")+".", 2)
 			} else {

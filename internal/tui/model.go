@@ -302,7 +302,7 @@ func (m *Model) handleSnapshot(msg snapshotMsg) {
 		if m.run.commitMode == "" {
 			// A --fresh or resume without --commit keeps the run's mode:
 			// the header learns it from the state.
-			m.run.commitMode = msg.snap.Run.CommitMode
+			m.run.commitMode = string(msg.snap.Run.CommitMode)
 		}
 		if m.run.status != "" && m.run.status != state.RunRunning {
 			// The terminal event is the truth about this process's run,
@@ -329,7 +329,7 @@ func (m *Model) handleSnapshot(msg snapshotMsg) {
 // runFromRows describes the run from what the events said, for a summary
 // when the state files cannot be read.
 func (m *Model) runFromRows() *state.Run {
-	r := &state.Run{PlanPath: m.opts.PlanPath, PlanTitle: m.run.title, CommitMode: m.run.commitMode,
+	r := &state.Run{PlanPath: m.opts.PlanPath, PlanTitle: m.run.title, CommitMode: state.CommitMode(m.run.commitMode),
 		Status: m.run.status, HaltReason: m.run.haltReason, Started: m.run.started}
 	if m.run.agent != "" {
 		r.Agents = []string{m.run.agent}

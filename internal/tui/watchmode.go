@@ -74,7 +74,7 @@ func (m *Model) applyRunFile(r *state.Run) {
 	if m.run.title == "" {
 		m.run.title = r.PlanPath
 	}
-	m.run.commitMode = r.CommitMode
+	m.run.commitMode = string(r.CommitMode)
 	m.run.planPath, m.run.agents = r.PlanPath, r.Agents
 	m.run.agent = strings.Join(r.Agents, ", ")
 	m.run.started = r.Started

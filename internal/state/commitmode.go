@@ -1,0 +1,44 @@
+package state
+
+import (
+	"fmt"
+	"strings"
+)
+
+// CommitMode is how a run's work becomes commits (docs/running.md). run.json
+// keeps it as its plain string.
+type CommitMode string
+
+// The commit modes.
+const (
+	// CommitAuto makes a commit per phase on the current branch.
+	CommitAuto CommitMode = "auto"
+	// CommitMessageOnly leaves the changes uncommitted, with a script of the
+	// commits to make (.autobuild/commits.sh).
+	CommitMessageOnly CommitMode = "message-only"
+	// CommitSingle makes one commit at the end.
+	CommitSingle CommitMode = "single"
+)
+
+// CommitModes lists the commit modes, for help texts and completion.
+func CommitModes() []CommitMode { return []CommitMode{CommitAuto, CommitMessageOnly, CommitSingle} }
+
+// ParseCommitMode checks a commit mode given by a person (a flag, a config
+// file); "" is not a mode.
+func ParseCommitMode(s string) (CommitMode, error) {
+	for _, m := range CommitModes() {
+		if s == string(m) {
+			return m, nil
+		}
+	}
+	return "", fmt.Errorf("unknown commit mode %q: use %s", s, CommitModeNames())
+}
+
+// CommitModeNames is "auto, message-only, single", for messages.
+func CommitModeNames() string {
+	names := make([]string, 0, 3)
+	for _, m := range CommitModes() {
+		names = append(names, string(m))
+	}
+	return strings.Join(names, ", ")
+}
