@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 	"sync"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
@@ -44,7 +43,7 @@ func (r *phaseRunner) runAgent(ctx context.Context, p *plan.Phase, req attemptRe
 		return agentRun{res: res, output: res.Tail, final: res.Tail}
 	}
 	parser := ad.NewParser(prompt, wt)
-	streamPath := strings.TrimSuffix(r.store.AttemptLogPath(p.ID, seq), ".log") + ".stream"
+	streamPath := r.store.AttemptStreamPath(p.ID, seq)
 	stream, err := proc.CreateCapped(streamPath, r.cfg.LogCap)
 	if err == nil {
 		defer stream.Close()

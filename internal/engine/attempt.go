@@ -46,7 +46,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	prior := r.rec.get(p.ID)
 	seq := len(prior.Attempts) + 1 // log files count every attempt ever
 	logPath := r.store.AttemptLogPath(p.ID, seq)
-	wt := filepath.Join(r.store.WorktreesDir(), "phase-"+state.FileID(p.ID))
+	wt := r.store.PhaseWorktreePath(p.ID)
 
 	r.rec.phase(p.ID, func(ps *state.Phase) {
 		ps.Status = state.PhaseRunning
@@ -168,7 +168,7 @@ func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req a
 		return ev, "", false, nil
 	}
 	prompt, args := r.promptFor(p, req, continues, log)
-	promptFile := filepath.Join(r.store.Dir(), "prompts", fmt.Sprintf("phase-%s.attempt-%d.md", state.FileID(p.ID), seq))
+	promptFile := r.store.PromptPath(p.ID, seq)
 	if err := os.MkdirAll(filepath.Dir(promptFile), 0o755); err == nil {
 		_ = os.WriteFile(promptFile, []byte(prompt), 0o644)
 	}

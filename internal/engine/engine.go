@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 	"time"
 
@@ -207,7 +206,7 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 	res.CommitMode = run.CommitMode
 	rec := newRecorder(store, cfg.Sink, cfg.Now, run, phases)
 	rec.history = history.NewObserver(store.HistoryPath(), cfg.Now())
-	integDir := filepath.Join(store.WorktreesDir(), "integration")
+	integDir := store.IntegrationWorktreePath()
 	st.at("checking the run's line against git")
 	tip, err := reconcile(ctx, &cfg, repo, rec, integDir, st)
 	if err != nil {

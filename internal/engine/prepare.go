@@ -38,7 +38,7 @@ func prepare(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Sto
 		if err := cleanPhaseWorktrees(ctx, repo, store, old, cfg.Plan); err != nil {
 			return nil, nil, refused("removing the worktrees of the earlier run: %w", err)
 		}
-		_ = repo.RemoveWorktree(ctx, filepath.Join(store.WorktreesDir(), "integration"))
+		_ = repo.RemoveWorktree(ctx, store.IntegrationWorktreePath())
 		if old != nil {
 			_ = repo.DeleteBranch(ctx, old.integration())
 		}
@@ -71,7 +71,7 @@ func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 	if err := cleanPhaseWorktrees(ctx, repo, store, nil, cfg.Plan); err != nil {
 		return nil, nil, refused("removing stale worktrees: %w", err)
 	}
-	_ = repo.RemoveWorktree(ctx, filepath.Join(store.WorktreesDir(), "integration"))
+	_ = repo.RemoveWorktree(ctx, store.IntegrationWorktreePath())
 	base, err := repo.Head(ctx, "")
 	if err != nil {
 		return nil, nil, refused("%w", err)
@@ -176,7 +176,7 @@ func cleanPhaseWorktrees(ctx context.Context, repo *gitx.Repo, store *state.Stor
 		return err
 	}
 	for _, e := range entries {
-		if e.Name() == "integration" {
+		if e.Name() == state.IntegrationWorktreeName {
 			continue
 		}
 		if err := repo.RemoveWorktree(ctx, filepath.Join(store.WorktreesDir(), e.Name())); err != nil {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 )
 
 // DirName is the name of the state directory at the repository root.
@@ -49,13 +48,13 @@ func (s *Store) LogsDir() string { return filepath.Join(s.Dir(), "logs") }
 // AttemptLogPath returns logs/phase-<id>.attempt-<n>.log: the full agent and
 // gate output of attempt n of phase id.
 func (s *Store) AttemptLogPath(id string, n int) string {
-	return filepath.Join(s.LogsDir(), "phase-"+FileID(id)+".attempt-"+strconv.Itoa(n)+".log")
+	return filepath.Join(s.LogsDir(), AttemptFileName(id, n, "log"))
 }
 
 // AttemptDiffPath returns logs/phase-<id>.attempt-<n>.diff: the diff a failed
 // attempt left in its worktree, kept for the user.
 func (s *Store) AttemptDiffPath(id string, n int) string {
-	return filepath.Join(s.LogsDir(), "phase-"+FileID(id)+".attempt-"+strconv.Itoa(n)+".diff")
+	return filepath.Join(s.LogsDir(), AttemptFileName(id, n, "diff"))
 }
 
 // ExecutionLogPath returns logs/execution.log, one line per event.

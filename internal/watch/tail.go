@@ -8,9 +8,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
-	"strconv"
+
+	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
 // Bounds that keep a watcher's memory flat however much a phase prints: the
@@ -23,9 +23,6 @@ const (
 	maxPartial = 64 << 10
 )
 
-// logName matches the attempt logs of docs/state.md: phase-<id>.attempt-<n>.log.
-var logName = regexp.MustCompile(`^phase-(.+)\.attempt-(\d+)\.log$`)
-
 // tailer remembers how far each attempt log has been read.
 type tailer struct {
 	dir   string
@@ -33,7 +30,8 @@ type tailer struct {
 }
 
 type tailFile struct {
-	phase   string
+	name    string // the file's name in the logs directory
+	phase   string // the phase's file id, read from the name
 	attempt int
 	info    os.FileInfo // of the file as last read, to notice a replacement
 	offset  int64
@@ -56,15 +54,14 @@ func (t *tailer) poll() map[string][]string {
 	seen := map[string]bool{}
 	var order []*tailFile
 	for _, e := range entries {
-		m := logName.FindStringSubmatch(e.Name())
-		if m == nil || e.IsDir() {
+		fileID, n, ext, ok := state.ParseAttemptFileName(e.Name())
+		if !ok || ext != "log" || e.IsDir() {
 			continue
 		}
-		n, _ := strconv.Atoi(m[2])
 		seen[e.Name()] = true
 		f := t.files[e.Name()]
 		if f == nil {
-			f = &tailFile{phase: m[1], attempt: n}
+			f = &tailFile{name: e.Name(), phase: fileID, attempt: n}
 			t.files[e.Name()] = f
 		}
 		order = append(order, f)
@@ -79,10 +76,9 @@ func (t *tailer) poll() map[string][]string {
 	})
 	out := map[string][]string{}
 	for _, f := range order {
-		name := "phase-" + f.phase + ".attempt-" + strconv.Itoa(f.attempt) + ".log"
-		lines, err := f.read(filepath.Join(t.dir, name))
+		lines, err := f.read(filepath.Join(t.dir, f.name))
 		if errors.Is(err, fs.ErrNotExist) {
-			delete(t.files, name)
+			delete(t.files, f.name)
 			continue
 		}
 		if len(lines) > 0 {

@@ -1,0 +1,75 @@
+package state
+
+import (
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// The layout of .autobuild/ (docs/state.md) lives here: every path under it
+// is built by a Store method, and the per-attempt file names by
+// AttemptFileName, which ParseAttemptFileName reads back (watch follows the
+// logs by their names).
+
+// AttemptFileName is "phase-<file id>.attempt-<n>.<ext>": the name of an
+// attempt's log ("log"), diff ("diff"), raw agent stream ("stream") or
+// prompt ("md").
+func AttemptFileName(id string, n int, ext string) string {
+	return "phase-" + FileID(id) + ".attempt-" + strconv.Itoa(n) + "." + ext
+}
+
+// ParseAttemptFileName reads a name made by AttemptFileName: the phase's file
+// id (not its plan id: FileID is one-way), the attempt number and the
+// extension.
+func ParseAttemptFileName(name string) (fileID string, n int, ext string, ok bool) {
+	rest, found := strings.CutPrefix(name, "phase-")
+	if !found {
+		return "", 0, "", false
+	}
+	dot := strings.LastIndexByte(rest, '.')
+	if dot < 0 {
+		return "", 0, "", false
+	}
+	rest, ext = rest[:dot], rest[dot+1:]
+	at := strings.LastIndex(rest, ".attempt-")
+	if at <= 0 || ext == "" {
+		return "", 0, "", false
+	}
+	num := rest[at+len(".attempt-"):]
+	n, err := strconv.Atoi(num)
+	if err != nil || n < 0 || strconv.Itoa(n) != num {
+		return "", 0, "", false
+	}
+	return rest[:at], n, ext, true
+}
+
+// AttemptStreamPath returns logs/phase-<id>.attempt-<n>.stream: a preset
+// agent CLI's raw stdout.
+func (s *Store) AttemptStreamPath(id string, n int) string {
+	return filepath.Join(s.LogsDir(), AttemptFileName(id, n, "stream"))
+}
+
+// PromptsDir returns the directory holding the prompts the agents got.
+func (s *Store) PromptsDir() string { return filepath.Join(s.Dir(), "prompts") }
+
+// PromptPath returns prompts/phase-<id>.attempt-<n>.md.
+func (s *Store) PromptPath(id string, n int) string {
+	return filepath.Join(s.PromptsDir(), AttemptFileName(id, n, "md"))
+}
+
+// PatchesDir returns the directory of the patches commits.sh stages.
+func (s *Store) PatchesDir() string { return filepath.Join(s.Dir(), "patches") }
+
+// PhaseWorktreePath returns worktrees/phase-<id>, the phase's worktree.
+func (s *Store) PhaseWorktreePath(id string) string {
+	return filepath.Join(s.WorktreesDir(), "phase-"+FileID(id))
+}
+
+// IntegrationWorktreePath returns worktrees/integration, the worktree of
+// the run's line in message-only and single modes.
+func (s *Store) IntegrationWorktreePath() string {
+	return filepath.Join(s.WorktreesDir(), IntegrationWorktreeName)
+}
+
+// IntegrationWorktreeName is the integration worktree's directory name.
+const IntegrationWorktreeName = "integration"
