@@ -34,7 +34,7 @@ func TestLayoutPaths(t *testing.T) {
 	require.Equal(t, "/repo/.autobuild/logs/phase-2a.attempt-1.log", s.AttemptLogPath("2a", 1))
 	require.Equal(t, "/repo/.autobuild/logs/phase-2a.attempt-1.stream", s.AttemptStreamPath("2a", 1))
 	require.Equal(t, "/repo/.autobuild/prompts/phase-2a.attempt-3.md", s.PromptPath("2a", 3))
-	require.Equal(t, filepath.Join("/repo/.autobuild/worktrees", "phase-2a"), s.PhaseWorktreePath("2A"))
+	require.Equal(t, filepath.Join("/repo/.autobuild/worktrees", "phase-2a"), s.PhaseWorktreePath("2a"))
 	require.Equal(t, "/repo/.autobuild/worktrees/integration", s.IntegrationWorktreePath())
 	require.Equal(t, "/repo/.autobuild/patches", s.PatchesDir())
 }
