@@ -6,7 +6,7 @@ package event
 import (
 	"time"
 
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -63,10 +63,10 @@ type Event struct {
 	// Stream is "agent", "agent:stderr" or "gate:<kind>" for PhaseOutput.
 	Stream string `json:"stream,omitempty"`
 	// Tool is the tool an agent called (AgentAction): "Write", "Bash".
-	Tool    string          `json:"tool,omitempty"`
-	Gate    *Gate           `json:"gate,omitempty"`
-	Failure *failure.Report `json:"failure,omitempty"`
-	Commit  *state.Commit   `json:"commit,omitempty"`
+	Tool    string             `json:"tool,omitempty"`
+	Gate    *Gate              `json:"gate,omitempty"`
+	Failure *failreport.Report `json:"failure,omitempty"`
+	Commit  *state.Commit      `json:"commit,omitempty"`
 	// BlockedBy names the failed phases (display ids) blocking a phase.
 	BlockedBy []string `json:"blocked_by,omitempty"`
 	// Phases lists the display ids of a batch (BatchStarted).

@@ -1,5 +1,5 @@
 package event
 
-import "github.com/autobuild-sh/autobuild/internal/failure"
+import "github.com/autobuild-sh/autobuild/internal/failreport"
 
-var failureReport = failure.Report{Type: failure.TestFailure, Message: "2 tests failing"}
+var failureReport = failreport.Report{Type: failreport.TestFailure, Message: "2 tests failing"}

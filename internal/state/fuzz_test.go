@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 )
 
 // seedRun and seedPhase are real state files, as a run writes them.
@@ -23,7 +23,7 @@ func seedFiles(t testing.TB) (run, phase []byte) {
 		Status: RunHalted, HaltReason: "phase 2A failed", PID: 42, Started: now, Updated: now, Finished: &now, RunID: "20261124-100000-abcdef"}))
 	require.NoError(t, s.SavePhase(&Phase{PhaseID: "2a", DisplayID: "2A", PhaseName: "Api", Batch: 1, Status: PhaseFailed,
 		Attempt: 2, MaxAttempts: 2, Attempts: []Attempt{{Number: 1, Agent: "claude", Started: now, Outcome: OutcomeFailed}},
-		Error:  &failure.Report{Type: failure.TestFailure, Message: "1 test failing", Retryable: true},
+		Error:  &failreport.Report{Type: failreport.TestFailure, Message: "1 test failing", Retryable: true},
 		Commit: &Commit{SHA: "0123456789abcdef", Message: "feat: x\n\nAutobuild-Phase: 2a\n"}}))
 	run, err := os.ReadFile(s.RunPath())
 	require.NoError(t, err)

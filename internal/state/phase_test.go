@@ -7,13 +7,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/stretchr/testify/require"
 )
 
 func fullPhase() *Phase {
 	now := time.Date(2026, 11, 22, 10, 30, 0, 0, time.UTC)
-	rep := &failure.Report{Type: failure.TestFailure, Message: "test gate failed", Retryable: true, Attempt: 1,
+	rep := &failreport.Report{Type: failreport.TestFailure, Message: "test gate failed", Retryable: true, Attempt: 1,
 		FailingTests: []string{"TestAdd"}, SuggestedActions: []string{"fix it"}}
 	return &Phase{
 		PhaseID: "2a", DisplayID: "2A", PhaseName: "Backend <API>", Batch: 2, Status: PhaseFailed,

@@ -3,7 +3,7 @@ package state
 import (
 	"time"
 
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 )
 
 // SchemaVersion is written to run.json; a newer version is refused.
@@ -114,7 +114,7 @@ type Phase struct {
 	// Attempts holds every attempt ever made, across resumes.
 	Attempts []Attempt `json:"attempts,omitempty"`
 	// Error is the current failure, if the phase failed.
-	Error *failure.Report `json:"error,omitempty"`
+	Error *failreport.Report `json:"error,omitempty"`
 	// BlockedBy names the failed phases (display ids) that block this one.
 	BlockedBy []string `json:"blocked_by,omitempty"`
 	// LastOutput is the last line the phase printed, for watchers.
@@ -200,15 +200,15 @@ const (
 
 // Attempt is one attempt at a phase.
 type Attempt struct {
-	Number          int             `json:"number"`
-	Agent           string          `json:"agent"`
-	Started         time.Time       `json:"started"`
-	Completed       *time.Time      `json:"completed,omitempty"`
-	DurationSeconds float64         `json:"duration_seconds"`
-	Outcome         string          `json:"outcome"`
-	LogPath         string          `json:"log_path"`
-	DiffPath        string          `json:"diff_path,omitempty"`
-	Error           *failure.Report `json:"error,omitempty"`
+	Number          int                `json:"number"`
+	Agent           string             `json:"agent"`
+	Started         time.Time          `json:"started"`
+	Completed       *time.Time         `json:"completed,omitempty"`
+	DurationSeconds float64            `json:"duration_seconds"`
+	Outcome         string             `json:"outcome"`
+	LogPath         string             `json:"log_path"`
+	DiffPath        string             `json:"diff_path,omitempty"`
+	Error           *failreport.Report `json:"error,omitempty"`
 	// Usage is what the attempt cost at the provider, if the agent said.
 	Usage *Usage `json:"usage,omitempty"`
 	// Session is the agent CLI's session or thread id, which a retry after

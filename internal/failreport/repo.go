@@ -1,4 +1,4 @@
-package failure
+package failreport
 
 // Failure types about the user's repository rather than the phase's work.
 const (
