@@ -2,8 +2,6 @@ package metrics
 
 import (
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -14,20 +12,14 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/require"
 
+	goldenfile "github.com/autobuild-sh/autobuild/internal/golden"
 	"github.com/autobuild-sh/autobuild/internal/history"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files")
-
+// golden compares got with testdata/name (rewritten with -update).
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test -update to create %s", path)
-	require.Equal(t, string(want), got)
+	goldenfile.Equal(t, filepath.Join("testdata", name), got)
 }
 
 func weekReport() Report {

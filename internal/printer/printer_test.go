@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,10 +13,9 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/failure"
+	goldenfile "github.com/autobuild-sh/autobuild/internal/golden"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // base is the run's start: 10:30:00 UTC, printed as 11:30:00 in the
 // printer's fixed zone (UTC+1), so a printer that ignored Location would
@@ -129,14 +126,7 @@ func printJSON(events []event.Event) string {
 // golden compares got with testdata/name, or rewrites it with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		require.NoError(t, os.MkdirAll("testdata", 0o755))
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test -update to create it")
-	require.Equal(t, string(want), got)
+	goldenfile.Equal(t, filepath.Join("testdata", name), got)
 }
 
 func TestPlainGolden(t *testing.T) {

@@ -1,8 +1,6 @@
 package summary
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,20 +10,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/failure"
+	goldenfile "github.com/autobuild-sh/autobuild/internal/golden"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files")
-
+// golden compares got with testdata/name (rewritten with -update).
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test -update to create %s", path)
-	require.Equal(t, string(want), got)
+	goldenfile.Equal(t, filepath.Join("testdata", name), got)
 }
 
 func haltedInput() Input {

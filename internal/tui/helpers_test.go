@@ -2,8 +2,6 @@ package tui
 
 import (
 	"context"
-	"flag"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -13,27 +11,12 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/failure"
+	goldenfile "github.com/autobuild-sh/autobuild/internal/golden"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
-
-// The -update flag rewrites the golden files in testdata/. The teatest
-// dependency (through x/exp/golden) already registers a flag of that name,
-// so it is shared rather than defined twice, which would panic.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite the golden files in testdata/")
-	}
-}
-
-// updating reports whether -update was given.
-func updating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 // t0 is when the test run starts; the clock reads t0+3m12s unless a test
 // moves it.
@@ -258,14 +241,7 @@ func (h *harness) screen() string { return ansi.Strip(h.m.View().Content) }
 // golden compares got with testdata/<name>.golden (rewritten with -update).
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if updating() {
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "missing golden file; run go test -update")
-	require.Equal(t, string(want), got, "screen differs from %s (go test -update rewrites it)", path)
+	goldenfile.Equal(t, filepath.Join("testdata", name+".golden"), got)
 }
 
 // The test plan: four batches, three phases in parallel in the third.
