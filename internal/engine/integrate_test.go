@@ -1,0 +1,174 @@
+package engine
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/state"
+)
+
+func TestSingleMessage(t *testing.T) {
+	t.Parallel()
+	phases := []*state.Phase{
+		{PhaseID: "1", DisplayID: "1", PhaseName: "Model", Status: state.PhaseComplete},
+		{PhaseID: "2a", DisplayID: "2A", PhaseName: "API \x1b]52;c;aGk=\x07", Status: state.PhaseComplete},
+		{PhaseID: "3", DisplayID: "3", PhaseName: "Not run", Status: state.PhaseBlocked},
+	}
+	require.Equal(t, "feat: Todo app\n\nImplemented by autobuild, phase by phase:\n"+
+		"- Phase 1: Model\n- Phase 2A: API \n\n"+
+		gitx.TrailerKey+": 1\n"+gitx.TrailerKey+": 2a\n", singleMessage("  Todo app ", phases))
+	require.Equal(t, "feat: implement the plan\n\nImplemented by autobuild, phase by phase:\n", singleMessage("", phases[2:]),
+		"no title, nothing complete: no trailer")
+}
+
+// messageOnlyLine builds a repository whose run's line holds two phase
+// commits on top of base: phase 1 writes a.txt and b.txt, phase 2 changes
+// b.txt again. It returns the integrator of that run (message-only mode)
+// and the repository.
+func messageOnlyLine(t *testing.T) (*integrator, string) {
+	t.Helper()
+	ctx := context.Background()
+	dir := gitRepo(t, "# plan\n")
+	base := runGit(t, dir, "rev-parse", "HEAD")
+	run := &state.Run{RunID: "r1", BaseCommit: base, CommitMode: state.CommitMessageOnly}
+	refs := refsOf(*run)
+	runGit(t, dir, "switch", "-q", "-c", refs.integration())
+	write := func(name, content string) {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644))
+	}
+	write("a.txt", "a from 1\n")
+	write("b.txt", "one\ntwo\nthree\n")
+	runGit(t, dir, "add", "-A")
+	runGit(t, dir, "commit", "-q", "-m", "feat: phase one\n\n"+gitx.TrailerKey+": 1")
+	write("b.txt", "one\ntwo\nthree, by 2\n")
+	runGit(t, dir, "add", "-A")
+	runGit(t, dir, "commit", "-q", "-m", "feat: phase two\n\n"+gitx.TrailerKey+": 2")
+	runGit(t, dir, "switch", "-q", "main")
+
+	repo, err := gitx.Open(ctx, dir)
+	require.NoError(t, err)
+	rec := newRecorder(state.Open(dir), nil, time.Now, run, map[string]*state.Phase{})
+	return newIntegrator(repo, rec, state.CommitMessageOnly, "", dir, base), dir
+}
+
+// commits.sh stages each phase's own change: a file a later phase changes
+// again comes from a patch, so the first commit holds only phase 1's
+// version and the script leaves nothing uncommitted.
+func TestCommitsScriptMakesOneCommitPerPhase(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	in, dir := messageOnlyLine(t)
+	phases := []*state.Phase{
+		{PhaseID: "1", DisplayID: "1", PhaseName: "One", Status: state.PhaseComplete},
+		{PhaseID: "2", DisplayID: "2", PhaseName: "Two", Status: state.PhaseComplete},
+	}
+	patches := filepath.Join(dir, ".autobuild", "patches")
+	script, err := in.commitsScript(ctx, phases, patches)
+	require.NoError(t, err)
+	require.Contains(t, script, "# Phase 1: One\ngit apply --cached .autobuild/patches/01-phase-1.patch && git add -A -- a.txt && git commit -m")
+	require.Contains(t, script, "# Phase 2: Two\ngit add -A -- b.txt && git commit -m")
+
+	// Run it as a person would: the run's changes in the work tree, unstaged.
+	runGit(t, dir, "merge", "-q", "--squash", in.refs.integration())
+	runGit(t, dir, "reset", "-q")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".git", "info", "exclude"), []byte("/.autobuild\n"), 0o644))
+	cmd := exec.Command("sh", "-c", script)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+
+	require.Equal(t, "feat: phase two\nfeat: phase one\ninitial", runGit(t, dir, "log", "--format=%s"))
+	require.Equal(t, "one\ntwo\nthree", runGit(t, dir, "show", "HEAD~1:b.txt"), "phase 1's commit holds its own b.txt")
+	require.Equal(t, "a.txt\nb.txt", runGit(t, dir, "show", "--format=", "--name-only", "HEAD~1"))
+	require.Equal(t, "b.txt", runGit(t, dir, "show", "--format=", "--name-only", "HEAD"))
+	require.Empty(t, runGit(t, dir, "status", "--porcelain"), "nothing left uncommitted")
+	require.True(t, strings.HasSuffix(runGit(t, dir, "log", "-1", "--format=%B", "HEAD~1"), gitx.TrailerKey+": 1"))
+}
+
+// finish in single mode makes one commit holding the whole line, with a
+// trailer per phase; in message-only mode it leaves the changes in the work
+// tree, unstaged, and writes commits.sh.
+func TestFinishModes(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	phases := []*state.Phase{
+		{PhaseID: "1", DisplayID: "1", PhaseName: "One", Status: state.PhaseComplete},
+		{PhaseID: "2", DisplayID: "2", PhaseName: "Two", Status: state.PhaseComplete},
+	}
+
+	single, dir := messageOnlyLine(t)
+	single.mode = state.CommitSingle
+	sha, err := single.finish(ctx, "Plan", phases, filepath.Join(dir, ".autobuild", "commits.sh"))
+	require.NoError(t, err)
+	require.Equal(t, sha, runGit(t, dir, "rev-parse", "HEAD"))
+	require.Equal(t, "one\ntwo\nthree, by 2", runGit(t, dir, "show", "HEAD:b.txt"))
+	msg := runGit(t, dir, "log", "-1", "--format=%B")
+	require.Contains(t, msg, gitx.TrailerKey+": 1\n"+gitx.TrailerKey+": 2")
+
+	mo, dir := messageOnlyLine(t)
+	scriptPath := filepath.Join(dir, ".autobuild", "commits.sh")
+	require.NoError(t, os.MkdirAll(filepath.Dir(scriptPath), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".git", "info", "exclude"), []byte("/.autobuild\n"), 0o644))
+	sha, err = mo.finish(ctx, "Plan", phases, scriptPath)
+	require.NoError(t, err)
+	require.Empty(t, sha, "message-only makes no commit")
+	require.Equal(t, "initial", runGit(t, dir, "log", "-1", "--format=%s"))
+	require.Equal(t, "?? a.txt\n?? b.txt", runGit(t, dir, "status", "--porcelain"), "the changes are left unstaged")
+	require.FileExists(t, scriptPath)
+}
+
+// A conflict names both phases and the lines each changed; a phase that
+// landed before this one started (its tip is this one's base) is not named.
+func TestConflictReportNamesBothSides(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := gitRepo(t, "# plan\n")
+	lines := func(edit map[int]string) string {
+		var b strings.Builder
+		for i := 1; i <= 10; i++ {
+			if e, ok := edit[i]; ok {
+				b.WriteString(e + "\n")
+				continue
+			}
+			b.WriteString("line\n")
+		}
+		return b.String()
+	}
+	commit := func(content, msg string) string {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "f.txt"), []byte(content), 0o644))
+		runGit(t, dir, "add", "-A")
+		runGit(t, dir, "commit", "-q", "-m", msg)
+		return runGit(t, dir, "rev-parse", "HEAD")
+	}
+	early := commit(lines(nil), "early phase")
+	runGit(t, dir, "switch", "-q", "-c", "a")
+	shaA := commit(lines(map[int]string{3: "A3", 4: "A4"}), "2A")
+	runGit(t, dir, "switch", "-q", "-c", "b", early)
+	shaB := commit(lines(map[int]string{4: "B4", 5: "B5"}), "2B")
+
+	repo, err := gitx.Open(ctx, dir)
+	require.NoError(t, err)
+	run := &state.Run{RunID: "r1"}
+	in := newIntegrator(repo, newRecorder(state.Open(dir), nil, time.Now, run, map[string]*state.Phase{}), state.CommitAuto, "", dir, early)
+	in.tips = []string{"root", early, shaA}
+	in.landed = []landedPhase{
+		{displayID: "1", base: "root", sha: early, files: []string{"f.txt"}, tipIndex: 1},
+		{displayID: "2A", base: early, sha: shaA, files: []string{"f.txt"}, tipIndex: 2},
+	}
+	rep := in.conflictReport(ctx, &plan.Phase{ID: "2b", DisplayID: "2B"}, early, shaB, []string{"f.txt"})
+	require.Equal(t, failure.FileConflict, rep.Type)
+	require.False(t, rep.Retryable)
+	require.Equal(t, "phase 2B and phase 2A changed overlapping lines of f.txt", rep.Message)
+	require.Equal(t, "f.txt: phase 2B changed lines 4-5, phase 2A changed lines 3-4", rep.Details)
+	require.NotEmpty(t, rep.SuggestedActions)
+}
