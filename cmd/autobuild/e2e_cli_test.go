@@ -108,26 +108,6 @@ autobuild: `+path+` is not a valid plan (circular_dependency): nothing was run
 	require.Equal(t, r.stderr, d.stderr)
 }
 
-func TestValidateCycleNamesTheCycle(t *testing.T) {
-	t.Parallel()
-	r := autobuild(t, repoRoot(t), "validate", "testdata/plans/invalid/cycle.md")
-	require.Equal(t, 2, r.code, r.String())
-	require.Empty(t, r.stdout)
-	require.Equal(t, "testdata/plans/invalid/cycle.md:6: circular_dependency: 2A → 3 → 4 → 2A\n"+
-		"autobuild: testdata/plans/invalid/cycle.md is not a valid plan (circular_dependency): nothing was run\n", r.stderr)
-}
-
-func TestUsageErrors(t *testing.T) {
-	t.Parallel()
-	r := autobuild(t, t.TempDir(), "validate")
-	require.Equal(t, 2, r.code, r.String())
-	r = autobuild(t, t.TempDir(), "--no-such-flag", "plan.md")
-	require.Equal(t, 2, r.code, r.String())
-	r = autobuild(t, t.TempDir(), "validate", "missing.md")
-	require.Equal(t, 2, r.code, r.String())
-	require.Contains(t, r.stderr, "missing.md")
-}
-
 func TestHelpAndVersion(t *testing.T) {
 	t.Parallel()
 	r := autobuild(t, t.TempDir(), "--help")
