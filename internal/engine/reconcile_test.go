@@ -1,0 +1,94 @@
+package engine
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/exitcode"
+	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/state"
+)
+
+// replaySetup makes a message-only run whose line holds one phase commit
+// (a.txt) on top of the commit the run started from, with the line's
+// worktree checked out; the user's branch is still at that start.
+func replaySetup(t *testing.T) (repo *gitx.Repo, rec *recorder, dir, integDir, base, tip string) {
+	t.Helper()
+	dir = gitRepo(t, "# plan\n")
+	base = runGit(t, dir, "rev-parse", "HEAD")
+	store := state.Open(dir)
+	require.NoError(t, store.Init())
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".git", "info", "exclude"), []byte("/.autobuild\n"), 0o644))
+	run := &state.Run{RunID: "r1", BaseCommit: base, IntegrationCommit: base, CommitMode: state.CommitMessageOnly,
+		Status: state.RunRunning}
+	rec = newRecorder(store, nil, time.Now, run, map[string]*state.Phase{})
+	integDir = store.IntegrationWorktreePath()
+	runGit(t, dir, "worktree", "add", "-q", "-b", refsOf(*run).integration(), integDir, base)
+	require.NoError(t, os.WriteFile(filepath.Join(integDir, "a.txt"), []byte("a\n"), 0o644))
+	runGit(t, integDir, "add", "-A")
+	runGit(t, integDir, "commit", "-q", "-m", "feat: phase one\n\n"+gitx.TrailerKey+": 1")
+	tip = runGit(t, integDir, "rev-parse", "HEAD")
+	var err error
+	repo, err = gitx.Open(context.Background(), dir)
+	require.NoError(t, err)
+	return repo, rec, dir, integDir, base, tip
+}
+
+// A fix the user committed on the branch since the run started is under the
+// run's line after a resume: the phase commits are replayed on top of it,
+// and the fix becomes the run's base.
+func TestReplayOnFixesPutsTheRunOnTopOfYourFix(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	repo, rec, dir, integDir, base, tip := replaySetup(t)
+
+	got, err := replayOnFixes(ctx, repo, rec, integDir, tip, &startup{})
+	require.NoError(t, err)
+	require.Equal(t, tip, got, "no fix since the start: the line stays")
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "fix.txt"), []byte("fix\n"), 0o644))
+	runGit(t, dir, "add", "fix.txt")
+	runGit(t, dir, "commit", "-q", "-m", "fix by hand")
+	fix := runGit(t, dir, "rev-parse", "HEAD")
+
+	got, err = replayOnFixes(ctx, repo, rec, integDir, tip, &startup{})
+	require.NoError(t, err)
+	require.NotEqual(t, tip, got)
+	require.Equal(t, fix, runGit(t, dir, "rev-parse", got+"^"), "the phase commit sits on the fix")
+	require.Equal(t, "feat: phase one", runGit(t, dir, "log", "-1", "--format=%s", got))
+	run := rec.runCopy()
+	require.Equal(t, fix, run.BaseCommit)
+	require.Equal(t, got, run.IntegrationCommit)
+	require.Empty(t, run.ReplayFrom, "the replay finished")
+	require.NotEqual(t, base, run.BaseCommit)
+}
+
+// A fix that conflicts with the run's work is refused (exit 3) with the
+// commit and file named, and the run's line is put back as it was.
+func TestReplayOnFixesRefusesAConflictAndRestoresTheLine(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	repo, rec, dir, integDir, _, tip := replaySetup(t)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.txt"), []byte("mine\n"), 0o644))
+	runGit(t, dir, "add", "a.txt")
+	runGit(t, dir, "commit", "-q", "-m", "my own a.txt")
+
+	_, err := replayOnFixes(ctx, repo, rec, integDir, tip, &startup{})
+	require.Error(t, err)
+	require.Equal(t, exitcode.Refused, exitcode.Of(err))
+	require.Contains(t, err.Error(), "conflict with the run's work")
+	require.Contains(t, err.Error(), "a.txt")
+	require.Equal(t, tip, runGit(t, integDir, "rev-parse", "HEAD"), "the line is back at its tip")
+	require.Empty(t, rec.runCopy().ReplayFrom)
+
+	// A branch that no longer holds the run's start is refused too.
+	runGit(t, dir, "checkout", "-q", "--orphan", "rewritten")
+	runGit(t, dir, "commit", "-q", "--allow-empty", "-m", "rewritten history")
+	_, err = replayOnFixes(ctx, repo, rec, integDir, tip, &startup{})
+	require.ErrorContains(t, err, "no longer contains the commit the run started from")
+}
