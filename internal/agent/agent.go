@@ -89,8 +89,34 @@ func (a Agent) WithConfig(args, env []string) Agent {
 	}
 	base := adapters[a.Preset].Args()
 	a.Args = append(append(append([]string(nil), base...), args...), a.Extra...)
-	a.Env = append(append([]string(nil), a.Env...), env...)
+	a.Env = mergeEnv(a.Env, env)
 	return a
+}
+
+// mergeEnv returns base with over's entries laid on top: an entry of over
+// replaces base's entry of the same name in place (so a value the user set
+// in autobuild.toml, such as CLAUDE_CODE_MAX_RETRIES, is the one the agent
+// sees and the only one a log shows), and new names are added in order.
+func mergeEnv(base, over []string) []string {
+	out := append([]string(nil), base...)
+	at := make(map[string]int, len(out))
+	for i, kv := range out {
+		at[envName(kv)] = i
+	}
+	for _, kv := range over {
+		if i, ok := at[envName(kv)]; ok {
+			out[i] = kv
+			continue
+		}
+		at[envName(kv)] = len(out)
+		out = append(out, kv)
+	}
+	return out
+}
+
+func envName(kv string) string {
+	name, _, _ := strings.Cut(kv, "=")
+	return name
 }
 
 // shellJoin quotes words for a command line that splits back into them.

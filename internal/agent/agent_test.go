@@ -93,6 +93,19 @@ func TestWithConfig(t *testing.T) {
 	require.Equal(t, plain, plain.WithConfig([]string{"x"}, nil), "a plain command takes no preset arguments")
 }
 
+// claude's retry budget is autobuild's default only: a value in
+// autobuild.toml replaces it, and one in the environment autobuild runs in
+// keeps the adapter from setting it at all.
+func TestClaudeRetryBudgetYieldsToTheUser(t *testing.T) {
+	a, err := Resolve("claude", nil)
+	require.NoError(t, err)
+	a = a.WithConfig(nil, []string{"CLAUDE_CODE_MAX_RETRIES=9", "IS_SANDBOX=1"})
+	require.Equal(t, []string{"DISABLE_AUTOUPDATER=1", "CLAUDE_CODE_MAX_RETRIES=9", "IS_SANDBOX=1"}, a.Env)
+
+	t.Setenv("CLAUDE_CODE_MAX_RETRIES", "5")
+	require.Equal(t, []string{"DISABLE_AUTOUPDATER=1"}, claudeAdapter{}.Env())
+}
+
 func TestAgentCommand(t *testing.T) {
 	t.Parallel()
 	require.Equal(t, "claude -p", Agent{Args: []string{"claude", "-p"}}.Command())
