@@ -226,20 +226,11 @@ func TestResumeAfterAFixInNonAutoModes(t *testing.T) {
 	for _, mode := range []string{"message-only", "single"} {
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()
-			repo := newRepo(t, fivePhases)
-			calls := filepath.Join(t.TempDir(), "calls")
-			agent := haltingAgent(t, calls)
-			r := autobuild(t, repo, "plan.md", "--no-tui", "--commit="+mode, "--agent", agent)
-			require.Equal(t, 1, r.code, r.String())
-
+			repo, calls, agent := haltedRun(t, mode)
 			commitFix(t, repo)
 			fix := git(t, repo, "rev-parse", "HEAD")
 
-			r = autobuild(t, repo, "plan.md", "--no-tui", "--resume", "--agent", agent)
-			require.Equal(t, 0, r.code, r.String())
-			for _, id := range []string{"0", "1", "2b"} {
-				require.Equal(t, 1, countCalls(t, calls, id), "phase %s is not re-run", id)
-			}
+			resumeRerunsNothing(t, repo, calls, agent)
 			require.True(t, isAncestorOf(t, repo, fix, "HEAD"), "the fix stays on the branch")
 			requireEveryPhasesWork(t, repo)
 			if mode == "single" {
@@ -265,11 +256,7 @@ func isAncestorOf(t *testing.T, repo, a, b string) bool {
 // again.
 func TestResumeAndFreshCleanStaleWorktrees(t *testing.T) {
 	t.Parallel()
-	repo := newRepo(t, fivePhases)
-	calls := filepath.Join(t.TempDir(), "calls")
-	agent := haltingAgent(t, calls)
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", agent)
-	require.Equal(t, 1, r.code, r.String())
+	repo, _, agent := haltedRun(t, "auto")
 	require.DirExists(t, filepath.Join(repo, ".autobuild", "worktrees", "phase-2a"), "the failed attempt's work is kept until the next run")
 
 	for _, flag := range []string{"--resume", "--fresh"} {

@@ -138,6 +138,31 @@ func commitFix(t *testing.T, repo string) {
 	git(t, repo, "commit", "-q", "-m", "fix: what 2A needed")
 }
 
+// haltedRun runs the five-phase plan in a new repository with an agent
+// that fails phase 2A twice, under the given commit mode: the run halts.
+// It returns the repository, the agent's call log and the agent.
+func haltedRun(t *testing.T, mode string) (repo, calls, agent string) {
+	t.Helper()
+	repo = newRepo(t, fivePhases)
+	calls = filepath.Join(t.TempDir(), "calls")
+	agent = haltingAgent(t, calls)
+	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit="+mode, "--agent", agent)
+	require.Equal(t, 1, r.code, r.String())
+	return repo, calls, agent
+}
+
+// resumeRerunsNothing resumes a halted run of the five-phase plan, which
+// must complete without running again the phases that had completed.
+func resumeRerunsNothing(t *testing.T, repo, calls, agent string) result {
+	t.Helper()
+	r := autobuild(t, repo, "plan.md", "--no-tui", "--resume", "--agent", agent)
+	require.Equal(t, 0, r.code, r.String())
+	for _, id := range []string{"0", "1", "2b"} {
+		require.Equal(t, 1, countCalls(t, calls, id), "phase %s is not re-run", id)
+	}
+	return r
+}
+
 func haltingAgent(t *testing.T, calls string) string {
 	return workingAgent(t, calls, `if [ "$AUTOBUILD_PHASE_ID" = 2a ] && [ ! -f FIXED ]; then echo BROKEN > "$f"; echo "could not fix it"; exit 0; fi`)
 }
@@ -189,21 +214,13 @@ func TestHaltSummaryAfterFailedRetry(t *testing.T) {
 
 func TestResumeAfterAFixDoesNotRerunCompletedPhases(t *testing.T) {
 	t.Parallel()
-	repo := newRepo(t, fivePhases)
-	calls := filepath.Join(t.TempDir(), "calls")
-	agent := haltingAgent(t, calls)
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", agent)
-	require.Equal(t, 1, r.code, r.String())
+	repo, calls, agent := haltedRun(t, "auto")
 
 	// The person's fix, committed on the branch.
 	commitFix(t, repo)
 
-	r = autobuild(t, repo, "plan.md", "--no-tui", "--resume", "--agent", agent)
-	require.Equal(t, 0, r.code, r.String())
+	r := resumeRerunsNothing(t, repo, calls, agent)
 	require.Contains(t, r.stdout, "PHASE 2B SKIPPED - completed in an earlier run")
-	for _, id := range []string{"0", "1", "2b"} {
-		require.Equal(t, 1, countCalls(t, calls, id), "phase %s is not re-run", id)
-	}
 	require.Equal(t, 3, countCalls(t, calls, "2a"))
 	require.Equal(t, map[string]int{"0": 1, "1": 1, "2a": 1, "2b": 1, "3": 1}, phaseCommits(t, repo), "no duplicate commit")
 	p := loadPhase(t, repo, "2a")
@@ -213,10 +230,7 @@ func TestResumeAfterAFixDoesNotRerunCompletedPhases(t *testing.T) {
 
 func TestResumeIsTheDefaultWhenStateExists(t *testing.T) {
 	t.Parallel()
-	repo := newRepo(t, fivePhases)
-	calls := filepath.Join(t.TempDir(), "calls")
-	agent := haltingAgent(t, calls)
-	require.Equal(t, 1, autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", agent).code)
+	repo, calls, agent := haltedRun(t, "auto")
 	commitFix(t, repo)
 	r := autobuild(t, repo, "plan.md", "--no-tui", "--agent", agent)
 	require.Equal(t, 0, r.code, r.String())
@@ -225,10 +239,7 @@ func TestResumeIsTheDefaultWhenStateExists(t *testing.T) {
 
 func TestFreshStartsOver(t *testing.T) {
 	t.Parallel()
-	repo := newRepo(t, fivePhases)
-	calls := filepath.Join(t.TempDir(), "calls")
-	agent := haltingAgent(t, calls)
-	require.Equal(t, 1, autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", agent).code)
+	repo, calls, agent := haltedRun(t, "auto")
 	r := autobuild(t, repo, "plan.md", "--no-tui", "--fresh", "--commit=auto", "--agent", agent)
 	require.Equal(t, 1, r.code, r.String())
 	require.Equal(t, 2, countCalls(t, calls, "0"), "fresh re-runs the first phase")
@@ -405,11 +416,7 @@ func TestCorruptRunFileIsKeptUntilFresh(t *testing.T) {
 // loses none of them: the next resume starts the replay over.
 func TestKill9DuringReplayOnAFix(t *testing.T) {
 	t.Parallel()
-	repo := newRepo(t, fivePhases)
-	calls := filepath.Join(t.TempDir(), "calls")
-	agent := haltingAgent(t, calls)
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=message-only", "--agent", agent)
-	require.Equal(t, 1, r.code, r.String())
+	repo, calls, agent := haltedRun(t, "message-only")
 	commitFix(t, repo)
 
 	crash := command(repo, "plan.md", "--no-tui", "--resume", "--agent", agent)
@@ -417,11 +424,7 @@ func TestKill9DuringReplayOnAFix(t *testing.T) {
 	out, _ := crash.CombinedOutput()
 	require.Equal(t, -1, crash.ProcessState.ExitCode(), "killed in the middle of the replay:\n%s", out)
 
-	r = autobuild(t, repo, "plan.md", "--no-tui", "--resume", "--agent", agent)
-	require.Equal(t, 0, r.code, r.String())
-	for _, id := range []string{"0", "1", "2b"} {
-		require.Equal(t, 1, countCalls(t, calls, id), "phase %s is not re-run", id)
-	}
+	resumeRerunsNothing(t, repo, calls, agent)
 	requireEveryPhasesWork(t, repo)
 }
 

@@ -59,15 +59,23 @@ func exitCode(err error) int {
 	return 0
 }
 
-func TestInterruptHaltsGracefullyAndLeavesNoProcess(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, twoParallel)
-	pids := t.TempDir()
-	cmd := command(repo, "plan.md", "--no-tui", "--commit=auto", "--agent", sleepyAgent(t, pids))
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
+// startTwoSleepyPhases starts a run of two parallel phases whose agents
+// (and a child each) sleep, and returns once all four processes are up.
+func startTwoSleepyPhases(t *testing.T) (repo, pids string, cmd *exec.Cmd, out *bytes.Buffer) {
+	t.Helper()
+	repo = newRepo(t, twoParallel)
+	pids = t.TempDir()
+	cmd = command(repo, "plan.md", "--no-tui", "--commit=auto", "--agent", sleepyAgent(t, pids))
+	out = new(bytes.Buffer)
+	cmd.Stdout, cmd.Stderr = out, out
 	require.NoError(t, cmd.Start())
 	waitForBothChildren(t, pids)
+	return repo, pids, cmd, out
+}
+
+func TestInterruptHaltsGracefullyAndLeavesNoProcess(t *testing.T) {
+	t.Parallel()
+	repo, pids, cmd, out := startTwoSleepyPhases(t)
 	require.NoError(t, cmd.Process.Signal(os.Interrupt))
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -188,13 +196,7 @@ func stateFiles(t *testing.T, repo string) []string {
 // kills when autobuild goes. The resume that follows runs both phases again.
 func TestKill9LeavesNoProcess(t *testing.T) {
 	t.Parallel()
-	repo := newRepo(t, twoParallel)
-	pids := t.TempDir()
-	cmd := command(repo, "plan.md", "--no-tui", "--commit=auto", "--agent", sleepyAgent(t, pids))
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	require.NoError(t, cmd.Start())
-	waitForBothChildren(t, pids)
+	repo, pids, cmd, out := startTwoSleepyPhases(t)
 	require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
 	_ = cmd.Wait()
 	for _, f := range []string{"1a.pid", "1a.child", "1b.pid", "1b.child"} {
@@ -288,28 +290,20 @@ exec ` + real + ` "$@"
 // and every completed phase's work reaches the work tree.
 func TestInterruptDuringReplayOnAFix(t *testing.T) {
 	t.Parallel()
-	repo := newRepo(t, fivePhases)
-	calls := filepath.Join(t.TempDir(), "calls")
-	agent := haltingAgent(t, calls)
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=message-only", "--agent", agent)
-	require.Equal(t, 1, r.code, r.String())
+	repo, calls, agent := haltedRun(t, "message-only")
 	commitFix(t, repo)
 
 	// Phases 0, 1 and 2B are on the run's line: interrupted at the second.
 	cmd := command(repo, "plan.md", "--no-tui", "--resume", "--agent", agent)
 	cmd.Env = append(cmd.Env, "PATH="+gitInterruptingPick(t, 2))
-	r = runCmd(t, cmd)
+	r := runCmd(t, cmd)
 	require.Equal(t, 130, r.code, r.String())
 	require.Contains(t, r.stderr, "interrupted before any phase started, while replaying the run's completed phases onto your commits")
 	require.Contains(t, r.stderr, "run the same command again to continue")
 	require.NotContains(t, r.stderr, "signal: terminated", "the step is named, not git's exit status")
 	require.Empty(t, loadRun(t, repo).ReplayFrom, "the run's line was put back, nothing left to redo")
 
-	r = autobuild(t, repo, "plan.md", "--no-tui", "--resume", "--agent", agent)
-	require.Equal(t, 0, r.code, r.String())
-	for _, id := range []string{"0", "1", "2b"} {
-		require.Equal(t, 1, countCalls(t, calls, id), "phase %s is not re-run", id)
-	}
+	resumeRerunsNothing(t, repo, calls, agent)
 	requireEveryPhasesWork(t, repo)
 }
 
