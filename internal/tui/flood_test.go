@@ -94,7 +94,7 @@ func TestEngineIsNotSlowedByAModelThatDoesNotRead(t *testing.T) {
 	h := newHarness(t, o, 80, 24)
 	ctl.fakeController.t, ctl.fakeController.updateGo = t, goroutineID()
 	h.init()
-	h.until("the end of the run", func(m *Model) bool { return !m.active && m.run.status == state.RunHalted })
+	h.until("the end of the run", func(m *Model) bool { return !m.life.active() && m.run.status == state.RunHalted })
 	require.Greater(t, sub.Dropped(), 0, "old output lines were dropped for the slow reader")
 	require.Equal(t, stFailed, h.m.byID["2b"].status, "the terminal phase event arrived")
 	require.Equal(t, stBlocked, h.m.byID["3"].status)

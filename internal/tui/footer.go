@@ -22,9 +22,9 @@ func (m *Model) footerLines(w int) []string {
 		add(s.Error, "state: "+m.watchErr.Error())
 	}
 	switch {
-	case m.active && m.quitting && m.interrupts > 1:
+	case m.life.halting() && m.life.interrupts > 1:
 		add(s.Prompt, "Killing the running phases…")
-	case m.active && m.quitting:
+	case m.life.halting():
 		add(s.Prompt, "Halting: waiting for running phases to stop (ctrl+c again kills them)…")
 	case m.watchClosed:
 		add(s.Notice, "The watch stopped; press q to quit.")
@@ -115,7 +115,7 @@ func (m *Model) runControls(onSummary bool) []key.Binding {
 	if i := m.failedRow(); i >= 0 && m.rows[i].status == stFailed && (onSummary || i != m.sel || m.focus != focusDetail) {
 		out = append(out, k.Log)
 	}
-	if m.ended() || (m.startErr != nil && !m.readOnly()) {
+	if m.ended() || (m.life.state == lifeStartFailed && !m.readOnly()) {
 		// A complete run has nothing to resume: r and F explain that when
 		// pressed, but are not offered.
 		switch {

@@ -77,13 +77,13 @@ func (m *Model) elapsed() string {
 func (m *Model) runState() (string, lipgloss.Style) {
 	s := m.styles
 	switch {
-	case m.active && m.quitting:
+	case m.life.halting():
 		return "halting", s.Blocked
-	case m.starting && m.restart != nil:
+	case m.life.state == lifeRestarting:
 		return "restarting", s.Running
-	case m.starting && m.run.status == "":
+	case m.life.state == lifeStarting && m.run.status == "":
 		return "starting", s.Running
-	case m.startErr != nil && m.run.status == "":
+	case m.life.state == lifeStartFailed && m.run.status == "":
 		return "not started", s.Failed
 	}
 	switch m.run.status {

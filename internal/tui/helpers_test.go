@@ -361,13 +361,13 @@ func completeEnd() []event.Event {
 // feed sends events straight into the model, as one batch.
 func (h *harness) feed(evs []event.Event) {
 	h.t.Helper()
-	h.send(eventsMsg{gen: h.m.gen, events: evs})
+	h.send(eventsMsg{gen: h.m.life.gen, events: evs})
 }
 
 // finish sends the last events of a run and closes its channel.
 func (h *harness) finish(evs []event.Event) {
 	h.t.Helper()
-	h.send(eventsMsg{gen: h.m.gen, events: evs, closed: true})
+	h.send(eventsMsg{gen: h.m.life.gen, events: evs, closed: true})
 }
 
 // snapshotOf is the state the engine would have written for the model's

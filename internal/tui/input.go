@@ -60,11 +60,11 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 // (a second time: kill) and quit once it has ended. Without a run it quits.
 func (m *Model) interrupt() tea.Cmd {
 	m.ask = askNothing
-	if m.readOnly() || !m.active {
+	if m.readOnly() || !m.life.active() {
 		return tea.Quit
 	}
-	m.quitting = true
-	m.interrupts++
+	m.life.on(lifeInterrupt)
+	m.life.interrupts++
 	// Sent at once even while r or F is starting the run: the controller
 	// gives it to the run being started, which may be slow to start (a
 	// resume replaying its line, a fresh start removing worktrees).
@@ -72,10 +72,10 @@ func (m *Model) interrupt() tea.Cmd {
 }
 
 func (m *Model) quit() tea.Cmd {
-	if m.readOnly() || !m.active {
+	if m.readOnly() || !m.life.active() {
 		return tea.Quit
 	}
-	if !m.quitting {
+	if !m.life.halting() {
 		m.ask = askQuit
 	}
 	return nil
@@ -135,12 +135,12 @@ func (m *Model) withPlan(hint string) string {
 // interruption, or when the first start failed; not after a complete run,
 // which has nothing left to resume.
 func (m *Model) canStart() bool {
-	return !m.readOnly() && !m.active && !m.complete() && (m.ended() || m.startErr != nil)
+	return !m.readOnly() && !m.life.active() && !m.complete() && (m.ended() || m.life.state == lifeStartFailed)
 }
 
 // complete reports whether the run shown has completed.
 func (m *Model) complete() bool {
-	return !m.active && m.run.status == state.RunComplete
+	return !m.life.active() && m.run.status == state.RunComplete
 }
 
 func (m *Model) resume() tea.Cmd {
@@ -155,7 +155,7 @@ func (m *Model) resume() tea.Cmd {
 		m.setNotice("Read-only. To resume, run: "+m.resumeHint(), false)
 	case m.canStart():
 		return m.startRun(StartResume)
-	case m.active:
+	case m.life.active():
 		m.setNotice("The run is still going; r resumes it after it stops.", false)
 	}
 	return nil
@@ -173,7 +173,7 @@ func (m *Model) fresh() tea.Cmd {
 		m.setNotice("Read-only. To start over, run: "+m.freshHint(), false)
 	case m.canStart():
 		m.ask = askFresh
-	case m.active:
+	case m.life.active():
 		m.setNotice("The run is still going; F starts over after it stops.", false)
 	}
 	return nil

@@ -123,8 +123,8 @@ func (m *Model) renderEmpty(w int) []string {
 		}
 		msg = []string{"Waiting for a run in " + dir + " …",
 			"It appears here as soon as `autobuild PLAN.md` starts there (with or without --no-tui)."}
-	case m.startErr != nil:
-		msg = []string{"The run did not start: " + m.startErr.Error()}
+	case m.life.state == lifeStartFailed:
+		msg = []string{"The run did not start: " + m.life.err.Error()}
 	default:
 		msg = []string{"Starting…"}
 	}

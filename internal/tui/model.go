@@ -9,7 +9,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
-	"github.com/autobuild-sh/autobuild/internal/event"
 	clean "github.com/autobuild-sh/autobuild/internal/sanitize"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/summary"
@@ -91,20 +90,9 @@ type Model struct {
 	summaryVP viewport.Model
 	summaryIn *summary.Input
 
-	// Live mode. gen numbers the runs started by this model; messages of an
-	// older run are dropped.
-	gen      int
-	events   <-chan event.Event
-	active   bool // a run was started and its event channel is not closed yet
-	starting bool // Start was called and has not answered
-	// restart is the mode of the run `r` or `F` is starting, until the
-	// engine accepts it; nil otherwise.
-	restart *StartMode
-	// interrupts counts ctrl+c (or q, y) sent to the run: the first halts
-	// it, the second kills its phases.
-	interrupts int
-	quitting   bool // quit once the run has ended
-	startErr   error
+	// life is the run this model drives (live mode): its lifecycle state,
+	// generation and event channel.
+	life lifecycle
 
 	// Watch mode.
 	watchErr    error
@@ -148,9 +136,7 @@ func New(o Options) *Model {
 	m.help = help.New()
 	m.summaryVP = viewport.New()
 	m.logv.reset()
-	if o.Controller != nil && !o.ReadOnly {
-		m.gen, m.active, m.starting = 1, true, true
-	}
+	m.life = newLifecycle(o.Controller != nil && !o.ReadOnly)
 	m.restyle()
 	m.relayout()
 	return m
@@ -167,7 +153,7 @@ type Result struct {
 
 // Result reports how the last run ended.
 func (m *Model) Result() Result {
-	return Result{Status: m.run.status, StartErr: m.startErr}
+	return Result{Status: m.run.status, StartErr: m.life.err}
 }
 
 // Init starts the run (live mode) or the watch, the clock, and asks the
@@ -177,8 +163,8 @@ func (m *Model) Init() tea.Cmd {
 	if !m.noTick {
 		cmds = append(cmds, tickCmd(tickSlow))
 	}
-	if m.active {
-		cmds = append(cmds, startCmd(m.ctx, m.opts.Controller, m.opts.Mode, m.gen))
+	if m.life.state == lifeStarting {
+		cmds = append(cmds, startCmd(m.ctx, m.opts.Controller, m.opts.Mode, m.life.gen))
 	}
 	if m.opts.Watch != nil {
 		cmds = append(cmds, waitWatch(m.opts.Watch))
@@ -213,31 +199,33 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		return tickCmd(tickSlow)
 	case startedMsg:
-		if msg.gen != m.gen {
+		if msg.gen != m.life.gen {
 			return nil
 		}
-		m.starting, m.events = false, msg.ch
-		if m.restart != nil {
-			m.restarted(*m.restart)
-			m.restart = nil
+		m.life.on(lifeStarted)
+		m.life.events = msg.ch
+		if mode := m.life.restart; mode != nil {
+			m.life.restart = nil
+			m.restarted(*mode)
 		}
 		return waitEvents(msg.ch, msg.gen)
 	case startFailedMsg:
-		if msg.gen != m.gen {
+		if msg.gen != m.life.gen {
 			return nil
 		}
-		m.starting, m.active, m.startErr, m.restart = false, false, msg.err, nil
+		quit := m.life.on(lifeRefused)
+		m.life.err, m.life.restart = msg.err, nil
 		m.setNotice("could not start the run: "+msg.err.Error(), true)
-		if m.quitting {
+		if quit {
 			return tea.Quit
 		}
 	case eventsMsg:
-		if msg.gen != m.gen {
+		if msg.gen != m.life.gen {
 			return nil
 		}
 		return m.handleEvents(msg)
 	case snapshotMsg:
-		if msg.gen != m.gen {
+		if msg.gen != m.life.gen {
 			return nil
 		}
 		m.handleSnapshot(msg)
@@ -263,22 +251,22 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 		if e.Kind.Terminal() {
 			m.clearNotice()
 		}
-		if e.Kind.Terminal() && !m.quitting {
-			cmds = append(cmds, snapshotCmd(m.opts.Controller, m.gen))
+		if e.Kind.Terminal() && !m.life.halting() {
+			cmds = append(cmds, snapshotCmd(m.opts.Controller, m.life.gen))
 		}
 	}
 	if msg.closed {
-		m.active, m.events = false, nil
-		if m.quitting {
+		m.life.events = nil
+		if m.life.on(lifeClosed) {
 			return tea.Quit
 		}
 		if m.run.status == "" || m.run.status == state.RunRunning {
 			// The channel closed without a terminal event: show what the
 			// state files say.
-			cmds = append(cmds, snapshotCmd(m.opts.Controller, m.gen))
+			cmds = append(cmds, snapshotCmd(m.opts.Controller, m.life.gen))
 		}
 	} else {
-		cmds = append(cmds, waitEvents(m.events, m.gen))
+		cmds = append(cmds, waitEvents(m.life.events, m.life.gen))
 	}
 	m.autoSelect()
 	return tea.Batch(cmds...)
@@ -353,15 +341,15 @@ func (m *Model) stateDir() string {
 // the run: a refused start (the fix is not committed yet, say) must not
 // lose the failure the user is reading.
 func (m *Model) startRun(mode StartMode) tea.Cmd {
-	m.gen++
-	m.active, m.starting, m.interrupts, m.startErr = true, true, 0, nil
-	m.restart = &mode
+	m.life.on(lifeRestart)
+	m.life.gen++
+	m.life.interrupts, m.life.err, m.life.restart = 0, nil, &mode
 	if mode == StartFresh {
 		m.setNotice("Starting fresh…", false)
 	} else {
 		m.setNotice("Resuming…", false)
 	}
-	return startCmd(m.ctx, m.opts.Controller, mode, m.gen)
+	return startCmd(m.ctx, m.opts.Controller, mode, m.life.gen)
 }
 
 // restarted resets the view for the run `r` or `F` started, once the
@@ -445,7 +433,7 @@ func (m *Model) readOnly() bool { return m.opts.ReadOnly || m.opts.Controller ==
 
 // ended reports whether the run has ended, so r and F make sense.
 func (m *Model) ended() bool {
-	return !m.active && m.run.status != "" && m.run.status != state.RunRunning
+	return !m.life.active() && m.run.status != "" && m.run.status != state.RunRunning
 }
 
 // View draws the screen.

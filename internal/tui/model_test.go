@@ -69,9 +69,9 @@ func TestUpdateDoesNotWaitForABlockedController(t *testing.T) {
 	go func() {
 		cmd := m.Init()
 		m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-		m.Update(eventsMsg{gen: m.gen, events: midRun()})
+		m.Update(eventsMsg{gen: m.life.gen, events: midRun()})
 		m.Update(keyPress("ctrl+c"))
-		_, c := m.Update(eventsMsg{gen: m.gen, events: haltEnd()})
+		_, c := m.Update(eventsMsg{gen: m.life.gen, events: haltEnd()})
 		m.View()
 		done <- tea.Batch(cmd, c)
 	}()
@@ -105,7 +105,7 @@ func TestQuitWithoutARunIsImmediate(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, liveOptions(&fakeController{}), 80, 24)
 	h.init()
-	h.until("the empty run to end", func(m *Model) bool { return !m.active })
+	h.until("the empty run to end", func(m *Model) bool { return !m.life.active() })
 	h.key("q")
 	h.drain()
 	require.True(t, h.quit)
@@ -162,7 +162,7 @@ func TestFreshAsksFirst(t *testing.T) {
 	require.Len(t, starts, 1)
 	h.key("F")
 	h.key("y")
-	h.until("the fresh start", func(m *Model) bool { s, _ := fake.counts(); return len(s) == 2 && !m.starting })
+	h.until("the fresh start", func(m *Model) bool { s, _ := fake.counts(); return len(s) == 2 && !m.life.awaitingStart() })
 	starts, _ = fake.counts()
 	require.Equal(t, StartFresh, starts[1])
 	require.Zero(t, h.m.byID["2b"].log.len(), "a fresh run starts with empty logs")
@@ -172,7 +172,7 @@ func TestLateMessagesOfAnOldRunAreDropped(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, liveOptions(&fakeController{}), 80, 24)
 	h.feed(midRun())
-	old := h.m.gen
+	old := h.m.life.gen
 	h.finish(haltEnd())
 	h.m.startRun(StartResume)
 	h.send(eventsMsg{gen: old, events: []event.Event{output("2a", 400, "late line")}})
@@ -186,7 +186,7 @@ func TestStartFailureIsShown(t *testing.T) {
 	fake := &fakeController{startErr: errors.New("another run holds the lock (pid 42)")}
 	h := newHarness(t, liveOptions(fake), 80, 24)
 	h.init()
-	h.until("the failure", func(m *Model) bool { return m.startErr != nil })
+	h.until("the failure", func(m *Model) bool { return m.life.err != nil })
 	require.Contains(t, h.screen(), "could not start the run: another run holds the lock (pid 42)")
 	require.ErrorContains(t, h.m.Result().StartErr, "lock")
 	h.key("q")
@@ -199,7 +199,7 @@ func TestSummaryFallsBackToEventsWhenStateIsUnreadable(t *testing.T) {
 	h := newHarness(t, liveOptions(&fakeController{}), 100, 30)
 	h.feed(midRun())
 	h.finish(haltEnd())
-	h.send(snapshotMsg{gen: h.m.gen, err: errors.New("run.json is corrupt")})
+	h.send(snapshotMsg{gen: h.m.life.gen, err: errors.New("run.json is corrupt")})
 	out := h.screen()
 	require.Contains(t, out, "AUTOBUILD HALTED")
 	require.Contains(t, out, "Phase 2B: Frontend")
@@ -317,7 +317,7 @@ func TestViewFitsEverySize(t *testing.T) {
 		check(sz[0], sz[1])
 	}
 	h.finish(haltEnd())
-	h.send(snapshotMsg{gen: h.m.gen, snap: snapshotOf(h.m, state.RunHalted, "Phase 2B failed twice")})
+	h.send(snapshotMsg{gen: h.m.life.gen, snap: snapshotOf(h.m, state.RunHalted, "Phase 2B failed twice")})
 	for _, sz := range [][2]int{{80, 24}, {100, 30}, {200, 60}, {40, 12}} {
 		check(sz[0], sz[1])
 	}
@@ -467,7 +467,7 @@ func TestHaltScreenShowsTheKnownFixFirst(t *testing.T) {
 	h.finish(haltEnd())
 	snap := snapshotOf(h.m, state.RunHalted, "Phase 2B failed twice (test_failure)")
 	fake.setSnapshot(snap)
-	h.send(snapshotMsg{gen: h.m.gen, snap: snap})
+	h.send(snapshotMsg{gen: h.m.life.gen, snap: snap})
 	h.key("G")
 	require.Contains(t, h.screen(), "1. Demo: the fix for 2B is ready: cp fix/format.go calc/")
 }

@@ -50,7 +50,7 @@ func TestCopyResumeCommand(t *testing.T) {
 	require.Contains(t, h.screen(), "Nothing to copy", "mid-run: nothing to copy")
 
 	h.finish(haltEnd())
-	h.send(snapshotMsg{gen: h.m.gen, snap: snapshotOf(h.m, state.RunHalted, "Phase 2B failed twice")})
+	h.send(snapshotMsg{gen: h.m.life.gen, snap: snapshotOf(h.m, state.RunHalted, "Phase 2B failed twice")})
 	cmd := h.m.copyResume()
 	require.NotNil(t, cmd)
 	msg := fmt.Sprintf("%v", cmd())
@@ -77,6 +77,6 @@ func TestHeaderCommitModeFromState(t *testing.T) {
 	h.finish(haltEnd())
 	snap := snapshotOf(h.m, state.RunHalted, "Phase 2B failed twice")
 	snap.Run.CommitMode = "single"
-	h.send(snapshotMsg{gen: h.m.gen, snap: snap})
+	h.send(snapshotMsg{gen: h.m.life.gen, snap: snap})
 	require.Contains(t, h.screen(), "commit single")
 }
