@@ -39,9 +39,15 @@ func (m *Model) applyEvent(e event.Event) {
 		m.run.status, m.run.haltReason = state.RunRunning, ""
 		return
 	case event.BatchStarted:
-		for _, id := range e.Phases {
-			if m.rowByDisplay(id) == nil {
-				m.addRow(&phaseRow{id: strings.ToLower(id), displayID: id, batch: e.Batch, log: newRing(m.logLines)})
+		// A phase the plan did not list gets its row here when the event
+		// names its id, else with its first event (rowFor): its id is
+		// never guessed from its display id ("2-A" is "2a").
+		for i, display := range e.Phases {
+			if i >= len(e.PhaseIDs) || e.PhaseIDs[i] == "" {
+				continue
+			}
+			if id := e.PhaseIDs[i]; m.byID[id] == nil && m.rowByDisplay(display) == nil {
+				m.addRow(&phaseRow{id: id, displayID: display, batch: e.Batch, log: newRing(m.logLines)})
 			}
 		}
 		return
@@ -144,8 +150,8 @@ func (m *Model) rowFor(e event.Event) *phaseRow {
 	if display == "" {
 		display = e.PhaseID
 	}
-	// BatchStarted may have added it by display id, before its real id was
-	// known.
+	// A row made from a PhaseInfo without an id is keyed by its display
+	// id until an event names the real one.
 	if r := m.rowByDisplay(display); r != nil {
 		delete(m.byID, r.id)
 		r.id = e.PhaseID

@@ -51,7 +51,10 @@ func (m *Model) handleWatch(msg watchMsg) tea.Cmd {
 	for id, lines := range u.Lines {
 		r := m.byID[id]
 		if r == nil {
-			r = &phaseRow{id: id, displayID: strings.ToUpper(id), log: newRing(m.logLines)}
+			// Lines of a phase whose file has not been read yet: its
+			// display id comes with the file (applyPhase), until then
+			// the row shows its id, not a guess of the display id.
+			r = &phaseRow{id: id, displayID: id, log: newRing(m.logLines)}
 			m.addRow(r)
 		}
 		for _, l := range lines {
