@@ -240,11 +240,11 @@ func TestCommitlessPhasesSayWhy(t *testing.T) {
 	messageOnly := completed("2c", 205, 103, "", "docs: document the API")
 	messageOnly[1].Commit.FilesModified = []string{"README.md"}
 	h.feed(append(nothing, messageOnly...))
-	require.Equal(t, "no changes to commit", h.m.rowDetail(h.m.byID["2a"]))
-	require.Equal(t, "docs: document the API", h.m.rowDetail(h.m.byID["2c"]))
-	require.Contains(t, trailer(h.m.byID["2a"]), "No changes to commit.")
-	require.Contains(t, trailer(h.m.byID["2c"]), "not committed yet: docs: document the API")
-	require.Contains(t, trailer(h.m.byID["2c"]), "0 created, 1 modified, 0 deleted")
+	require.Equal(t, "no changes to commit", rowDetail(h.m.phases.byID["2a"], &h.m.phases, h.m.now()))
+	require.Equal(t, "docs: document the API", rowDetail(h.m.phases.byID["2c"], &h.m.phases, h.m.now()))
+	require.Contains(t, trailer(h.m.phases.byID["2a"]), "No changes to commit.")
+	require.Contains(t, trailer(h.m.phases.byID["2c"]), "not committed yet: docs: document the API")
+	require.Contains(t, trailer(h.m.phases.byID["2c"]), "0 created, 1 modified, 0 deleted")
 }
 
 // `r` re-runs the phases that did not complete: their rows forget the
@@ -256,11 +256,11 @@ func TestResumeResetsTheRowsItReruns(t *testing.T) {
 	h.finish(haltEnd())
 	h.key("r")
 	h.until("the resumed run", func(m *Model) bool { return !m.life.awaitingStart() })
-	r := h.m.byID["2b"]
+	r := h.m.phases.byID["2b"]
 	require.Equal(t, stPending, r.status)
 	require.Empty(t, r.agent)
 	require.Empty(t, attemptText(r.attempt, r.maxAttempts))
-	require.Equal(t, "sim", h.m.byID["2a"].agent, "a completed phase keeps its row")
+	require.Equal(t, "sim", h.m.phases.byID["2a"].agent, "a completed phase keeps its row")
 }
 
 // A resume the engine refuses (the fix is not committed yet) keeps the
@@ -281,8 +281,8 @@ func TestRefusedResumeKeepsTheHaltScreen(t *testing.T) {
 	require.Contains(t, out, "AUTOBUILD HALTED")
 	require.Contains(t, out, "could not start the run: the working tree has uncommitted changes")
 	require.True(t, strings.HasPrefix(strings.Split(out, "\n")[1], "halted"), "the header still says halted")
-	require.Equal(t, stFailed, h.m.byID["2b"].status)
-	require.NotNil(t, h.m.byID["2b"].failure)
+	require.Equal(t, stFailed, h.m.phases.byID["2b"].status)
+	require.NotNil(t, h.m.phases.byID["2b"].failure)
 	require.Contains(t, h.lastLine(), "r resume")
 	h.key("l")
 	require.Contains(t, h.screen(), "failure report")

@@ -382,7 +382,7 @@ func snapshotOf(m *Model, status state.RunStatus, reason string) *state.Snapshot
 	if status != state.RunRunning {
 		run.Finished = &finished
 	}
-	phases := phasesFromRows(m.rows)
+	phases := phasesFromRows(m.phases.rows)
 	for _, p := range phases {
 		if p.Status == state.PhaseFailed {
 			p.Attempts = []state.Attempt{

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/watch"
 )
@@ -97,9 +98,10 @@ func TestModelFollowsTheLifecycle(t *testing.T) {
 	h.until("the refusal", func(m *Model) bool { return m.life.state == lifeStartFailed })
 	require.EqualError(t, h.m.Result().StartErr, "another run holds the lock")
 
+	run := make(chan event.Event, 64)
 	fake.mu.Lock()
 	fake.startErr = nil
-	fake.runs = append(fake.runs, runChan(midRun(), false))
+	fake.runs = append(fake.runs, run)
 	fake.mu.Unlock()
 	h.key("r")
 	require.Equal(t, lifeRestarting, h.m.life.state)
@@ -110,9 +112,12 @@ func TestModelFollowsTheLifecycle(t *testing.T) {
 	h.key("ctrl+c")
 	require.Equal(t, lifeHalting, h.m.life.state)
 	require.Equal(t, 1, h.m.life.interrupts)
-	h.send(eventsMsg{gen: h.m.life.gen, events: haltEnd(), closed: true})
-	require.Equal(t, lifeEnded, h.m.life.state)
+	for _, e := range append(midRun(), haltEnd()...) {
+		run <- e
+	}
+	close(run)
 	h.until("quit: the program quits once the halted run has ended", func(*Model) bool { return h.quit })
+	require.Equal(t, lifeEnded, h.m.life.state)
 	require.Equal(t, state.RunHalted, h.m.Result().Status)
 }
 

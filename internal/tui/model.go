@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"charm.land/bubbles/v2/help"
-	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
@@ -46,8 +44,10 @@ const (
 	tickSlow = time.Second
 )
 
-// Model is the root Bubble Tea model of the TUI: it owns all state; the
-// views (header, list, detail pane, summary, footer) are functions of it.
+// Model is the root Bubble Tea model of the TUI. It owns the run's data
+// (the phases, the run info, the lifecycle) and the screen's mode; the views
+// (header, phase table, log pane, summary, footer) are plain structs with
+// their own size and render, which the model feeds before drawing (views.go).
 // Update never blocks and never does I/O: engine calls and waits run in
 // tea.Cmds (commands.go) whose results come back as messages.
 type Model struct {
@@ -58,37 +58,18 @@ type Model struct {
 
 	keys   KeyMap
 	styles Styles
-	help   help.Model
 	isDark bool
 	color  bool
 
 	width, height int
 	lay           layout
 
-	run  runInfo
-	rows []*phaseRow
-	byID map[string]*phaseRow
-	sel  int
-	// userMoved is set once the user picks a phase; until then the
-	// selection follows the action (the first running or failed phase).
-	userMoved bool
-	// listTop is the first visible line of the phase list.
-	listTop int
+	run    runInfo
+	phases phaseSet
 
-	screen   screen
-	focus    focus
-	ask      question
-	fullHelp bool
-	// notice is a one-off message in the footer, cleared by the next key.
-	notice    string
-	noticeErr bool
-
-	logv      logView
-	search    searchInput
-	searching bool
-
-	summaryVP viewport.Model
-	summaryIn *summary.Input
+	screen screen
+	focus  focus
+	ask    question
 
 	// life is the run this model drives (live mode): its lifecycle state,
 	// generation and event channel.
@@ -101,6 +82,13 @@ type Model struct {
 
 	frame  int  // spinner frame
 	noTick bool // tests drive time themselves
+
+	// The views.
+	header  headerView
+	table   phaseTable
+	pane    logPane
+	summary summaryView
+	footer  footerView
 }
 
 // New returns the model for o. In live mode (o.Controller set) Init starts
@@ -114,14 +102,12 @@ func New(o Options) *Model {
 		keys:     DefaultKeyMap(),
 		isDark:   true,
 		color:    !o.NoColor,
-		byID:     map[string]*phaseRow{},
 		width:    80,
 		height:   24,
 	}
 	if m.now == nil {
 		m.now = time.Now
 	}
-	m.notice = o.Notice
 	if m.ctx == nil {
 		m.ctx = context.Background()
 	}
@@ -129,13 +115,14 @@ func New(o Options) *Model {
 		m.logLines = DefaultLogLines
 	}
 	m.run = runInfo{title: o.Title, commitMode: o.CommitMode, agent: o.Agent}
-	m.rows = rowsFromBatches(o.Batches, m.logLines)
-	for _, r := range m.rows {
-		m.byID[r.id] = r
-	}
-	m.help = help.New()
-	m.summaryVP = viewport.New()
-	m.logv.reset()
+	m.phases = newPhaseSet(rowsFromBatches(o.Batches, m.logLines))
+	m.header = headerView{styles: &m.styles, run: &m.run, phases: &m.phases}
+	m.table = phaseTable{styles: &m.styles, phases: &m.phases}
+	m.pane = logPane{styles: &m.styles, phases: &m.phases}
+	m.pane.view.reset()
+	m.summary = newSummaryView()
+	m.footer = newFooterView(&m.styles)
+	m.footer.notice = o.Notice
 	m.life = newLifecycle(o.Controller != nil && !o.ReadOnly)
 	m.restyle()
 	m.relayout()
@@ -194,7 +181,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if m.noTick {
 			return nil
 		}
-		if m.anyRunning() {
+		if m.phases.anyRunning() {
 			return tickCmd(tickFast)
 		}
 		return tickCmd(tickSlow)
@@ -215,7 +202,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		quit := m.life.on(lifeRefused)
 		m.life.err, m.life.restart = msg.err, nil
-		m.setNotice("could not start the run: "+msg.err.Error(), true)
+		m.footer.setNotice("could not start the run: "+msg.err.Error(), true)
 		if quit {
 			return tea.Quit
 		}
@@ -234,8 +221,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
 	case tea.PasteMsg:
-		if m.searching {
-			m.search.update(msg)
+		if m.pane.searching {
+			m.pane.search.update(msg)
 		}
 	}
 	return nil
@@ -249,7 +236,7 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 	for _, e := range msg.events {
 		m.applyEvent(e)
 		if e.Kind.Terminal() {
-			m.clearNotice()
+			m.footer.clearNotice()
 		}
 		if e.Kind.Terminal() && !m.life.halting() {
 			cmds = append(cmds, snapshotCmd(m.opts.Controller, m.life.gen))
@@ -303,14 +290,13 @@ func (m *Model) handleSnapshot(msg snapshotMsg) {
 			in.Run = &run
 		}
 	} else {
-		in.Run, in.Phases = m.runFromRows(), phasesFromRows(m.rows)
+		in.Run, in.Phases = m.runFromRows(), phasesFromRows(m.phases.rows)
 		if msg.err != nil {
-			m.setNotice("could not read the state files: "+msg.err.Error(), true)
+			m.footer.setNotice("could not read the state files: "+msg.err.Error(), true)
 		}
 	}
-	m.summaryIn = &in
-	m.renderSummary()
-	m.summaryVP.GotoTop()
+	m.summary.SetInput(&in)
+	m.summary.top()
 	m.screen = screenSummary
 }
 
@@ -345,9 +331,9 @@ func (m *Model) startRun(mode StartMode) tea.Cmd {
 	m.life.gen++
 	m.life.interrupts, m.life.err, m.life.restart = 0, nil, &mode
 	if mode == StartFresh {
-		m.setNotice("Starting fresh…", false)
+		m.footer.setNotice("Starting fresh…", false)
 	} else {
-		m.setNotice("Resuming…", false)
+		m.footer.setNotice("Resuming…", false)
 	}
 	return startCmd(m.ctx, m.opts.Controller, mode, m.life.gen)
 }
@@ -355,11 +341,12 @@ func (m *Model) startRun(mode StartMode) tea.Cmd {
 // restarted resets the view for the run `r` or `F` started, once the
 // engine accepted it: the rows go back to what the new run will redo.
 func (m *Model) restarted(mode StartMode) {
-	m.clearNotice()
+	m.footer.clearNotice()
 	m.run.status, m.run.haltReason = "", ""
 	m.run.started, m.run.ended = m.now(), time.Time{}
-	m.screen, m.focus, m.summaryIn = screenRun, focusList, nil
-	for _, r := range m.rows {
+	m.screen, m.focus = screenRun, focusList
+	m.summary.SetInput(nil)
+	for _, r := range m.phases.rows {
 		keep := mode == StartResume && r.done()
 		if mode == StartFresh {
 			r.log.reset()
@@ -371,61 +358,38 @@ func (m *Model) restarted(mode StartMode) {
 		r.status, r.attempt, r.maxAttempts, r.agent, r.started, r.duration = stPending, 0, 0, "", time.Time{}, 0
 		r.failure, r.gates, r.blockedBy, r.note, r.last = nil, nil, nil, "", ""
 	}
-	m.logv.reset()
-}
-
-func (m *Model) anyRunning() bool {
-	for _, r := range m.rows {
-		if r.status == stRunning {
-			return true
-		}
-	}
-	return false
+	m.pane.view.reset()
 }
 
 func (m *Model) restyle() {
 	m.styles = NewStyles(m.isDark, m.color)
-	m.help.Styles = m.styles.Help
-}
-
-func (m *Model) setNotice(s string, isErr bool) {
-	m.notice, m.noticeErr = s, isErr
-}
-
-// clearNotice drops a notice made stale by the run changing state ("the
-// run is still going", a resume hint), but keeps an error until a key.
-func (m *Model) clearNotice() {
-	if !m.noticeErr {
-		m.notice = ""
-	}
+	m.footer.restyle()
 }
 
 // selected returns the selected row, or nil when there are none.
-func (m *Model) selected() *phaseRow {
-	if m.sel < 0 || m.sel >= len(m.rows) {
-		return nil
+func (m *Model) selected() *phaseRow { return m.table.selected() }
+
+// selectRow selects row i; the log pane starts over on a new phase.
+func (m *Model) selectRow(i int) {
+	if m.table.selectRow(i) {
+		m.pane.view.reset()
 	}
-	return m.rows[m.sel]
 }
 
 // autoSelect points the selection at the action until the user moves it.
 func (m *Model) autoSelect() {
-	m.clampSelection()
-	if m.userMoved {
+	m.table.clamp()
+	if m.table.userMoved {
 		return
 	}
 	for _, want := range []rowStatus{stRunning, stRetrying, stFailed} {
-		for i, r := range m.rows {
+		for i, r := range m.phases.rows {
 			if r.status == want {
 				m.selectRow(i)
 				return
 			}
 		}
 	}
-}
-
-func (m *Model) clampSelection() {
-	m.sel = max(0, min(m.sel, len(m.rows)-1))
 }
 
 // readOnly reports whether keys that change the run are disabled.

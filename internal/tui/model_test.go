@@ -139,11 +139,11 @@ func TestResumeInPlaceAfterAHalt(t *testing.T) {
 	h.key("r")
 	require.Contains(t, h.screen(), "Resuming…")
 	h.until("the run view", func(m *Model) bool { return m.screen == screenRun })
-	require.Equal(t, stPending, h.m.byID["2b"].status)
-	require.Equal(t, stComplete, h.m.byID["2a"].status, "completed phases stay complete")
+	require.Equal(t, stPending, h.m.phases.byID["2b"].status)
+	require.Equal(t, stComplete, h.m.phases.byID["2a"].status, "completed phases stay complete")
 	h.until("the completion screen", func(m *Model) bool { return m.screen == screenSummary })
 	require.Contains(t, h.screen(), "AUTOBUILD COMPLETE")
-	require.Equal(t, stComplete, h.m.byID["0"].status, "a phase completed earlier keeps its check mark")
+	require.Equal(t, stComplete, h.m.phases.byID["0"].status, "a phase completed earlier keeps its check mark")
 	starts, _ := fake.counts()
 	require.Equal(t, []StartMode{StartNew, StartResume}, starts)
 	require.Equal(t, state.RunComplete, h.m.Result().Status)
@@ -165,7 +165,7 @@ func TestFreshAsksFirst(t *testing.T) {
 	h.until("the fresh start", func(m *Model) bool { s, _ := fake.counts(); return len(s) == 2 && !m.life.awaitingStart() })
 	starts, _ = fake.counts()
 	require.Equal(t, StartFresh, starts[1])
-	require.Zero(t, h.m.byID["2b"].log.len(), "a fresh run starts with empty logs")
+	require.Zero(t, h.m.phases.byID["2b"].log.len(), "a fresh run starts with empty logs")
 }
 
 func TestLateMessagesOfAnOldRunAreDropped(t *testing.T) {
@@ -177,7 +177,7 @@ func TestLateMessagesOfAnOldRunAreDropped(t *testing.T) {
 	h.m.startRun(StartResume)
 	h.send(eventsMsg{gen: old, events: []event.Event{output("2a", 400, "late line")}})
 	h.send(snapshotMsg{gen: old, err: errors.New("late")})
-	require.NotEqual(t, "late line", h.m.byID["2a"].log.last())
+	require.NotEqual(t, "late line", h.m.phases.byID["2a"].log.last())
 	require.Equal(t, screenRun, h.m.screen)
 }
 
@@ -225,18 +225,18 @@ func TestDetailFollowScrollAndSearch(t *testing.T) {
 	// Scrolling up pauses follow mode: new lines do not move the view.
 	h.key("k")
 	h.key("pgup")
-	require.False(t, h.m.logv.follow)
+	require.False(t, h.m.pane.view.follow)
 	require.Contains(t, h.screen(), "paused · G follows")
 	h.feed([]event.Event{output("2a", 183, "new while paused")})
 	_, pane, _ := strings.Cut(h.screen(), "paused · G follows")
 	require.NotContains(t, pane, "new while paused")
 	h.key("G")
-	require.True(t, h.m.logv.follow)
+	require.True(t, h.m.pane.view.follow)
 	require.Contains(t, h.screen(), "new while paused")
 	h.key("k")
-	require.False(t, h.m.logv.follow)
+	require.False(t, h.m.pane.view.follow)
 	h.key("end")
-	require.True(t, h.m.logv.follow, "End follows again too")
+	require.True(t, h.m.pane.view.follow, "End follows again too")
 	// tab goes back to the list and into the pane again.
 	h.key("tab")
 	require.Equal(t, focusList, h.m.focus)
@@ -245,23 +245,23 @@ func TestDetailFollowScrollAndSearch(t *testing.T) {
 
 	// Smart-case search: lower case matches both.
 	h.key("/")
-	require.True(t, h.m.searching)
+	require.True(t, h.m.pane.searching)
 	h.typeText("needlx")
 	h.key("backspace")
 	h.typeText("e")
 	require.Contains(t, h.screen(), "/needle")
 	h.key("enter")
-	require.Equal(t, 2, h.m.logv.count)
+	require.Equal(t, 2, h.m.pane.view.count)
 	require.Contains(t, h.screen(), "/needle 2 matches")
-	first := h.m.logv.cur
+	first := h.m.pane.view.cur
 	h.key("n")
-	require.Equal(t, first+1, h.m.logv.cur)
+	require.Equal(t, first+1, h.m.pane.view.cur)
 	h.key("n")
-	require.Equal(t, first, h.m.logv.cur, "n wraps around")
+	require.Equal(t, first, h.m.pane.view.cur, "n wraps around")
 	h.key("N")
-	require.Equal(t, first+1, h.m.logv.cur)
+	require.Equal(t, first+1, h.m.pane.view.cur)
 	h.key("esc")
-	require.Empty(t, h.m.logv.query, "esc clears the search first")
+	require.Empty(t, h.m.pane.view.query, "esc clears the search first")
 	h.key("esc")
 	require.Equal(t, focusList, h.m.focus)
 
@@ -269,7 +269,7 @@ func TestDetailFollowScrollAndSearch(t *testing.T) {
 	h.key("/")
 	h.typeText("NEEDLE")
 	h.key("enter")
-	require.Equal(t, 1, h.m.logv.count)
+	require.Equal(t, 1, h.m.pane.view.count)
 }
 
 func TestSelectionMovesAndResetsTheDetailPane(t *testing.T) {
@@ -363,9 +363,9 @@ func TestWatchMode(t *testing.T) {
 	live := newHarness(t, liveOptions(&fakeController{}), 80, 24)
 	live.feed(midRun())
 	ch <- watch.Update{Snapshot: snapshotOf(live.m, state.RunRunning, ""), Lines: map[string][]string{"2b": {"from the log file"}}}
-	h.until("the run", func(m *Model) bool { return len(m.rows) == 6 })
+	h.until("the run", func(m *Model) bool { return len(m.phases.rows) == 6 })
 	require.Contains(t, h.screen(), "running · 2 done")
-	require.Equal(t, "from the log file", h.m.byID["2b"].last)
+	require.Equal(t, "from the log file", h.m.phases.byID["2b"].last)
 
 	h.key("F")
 	require.Contains(t, squashSpaces(h.screen()), "Read-only. To start over, stop the run (ctrl+c where it runs), then run: autobuild plan.md --fresh")
@@ -389,7 +389,7 @@ func TestWatchMode(t *testing.T) {
 	fresh.Run.Started = t0.Add(time.Hour)
 	fresh.Phases = fresh.Phases[:1]
 	ch <- watch.Update{Snapshot: fresh, Err: errors.New(".autobuild/phases/phase-1.json is corrupt")}
-	h.until("the fresh run", func(m *Model) bool { return len(m.rows) == 1 })
+	h.until("the fresh run", func(m *Model) bool { return len(m.phases.rows) == 1 })
 	require.Contains(t, h.screen(), "state: .autobuild/phases/phase-1.json is corrupt")
 
 	close(ch)
@@ -421,7 +421,7 @@ func TestWatchHintsNameTheRunsPlan(t *testing.T) {
 	require.Contains(t, h.screen(), "To resume, run: cd repo && autobuild 'docs/my plan.md' --resume")
 	h.key("F")
 	require.Contains(t, h.screen(), "To start over, run: autobuild 'docs/my plan.md' --fresh --commit=auto")
-	require.NotContains(t, h.m.notice, "fix.sh")
+	require.NotContains(t, h.m.footer.notice, "fix.sh")
 }
 
 func TestRingKeepsTheTail(t *testing.T) {

@@ -59,10 +59,10 @@ func TestCopyResumeCommand(t *testing.T) {
 	require.NotContains(t, msg, "\x1b")
 	require.NotContains(t, msg, "\x07")
 	require.NotContains(t, msg, "52;c")
-	require.Equal(t, "Copied to the clipboard: "+want, h.m.notice)
+	require.Equal(t, "Copied to the clipboard: "+want, h.m.footer.notice)
 
-	h.m.summaryVP.GotoBottom()
-	require.Contains(t, h.m.summaryVP.GetContent(), "\nResume: "+want+"   (c copies it)\n")
+	h.m.summary.vp.GotoBottom()
+	require.Contains(t, h.m.summary.vp.GetContent(), "\nResume: "+want+"   (c copies it)\n")
 }
 
 // After --fresh without --commit the run keeps its mode, and the header

@@ -24,8 +24,8 @@ func TestRowsKeyedByRealIDNotAGuess(t *testing.T) {
 		{Kind: event.BatchStarted, Time: t0, Batch: 1, Phases: []string{"1", "2-A"}, PhaseIDs: []string{"1", "2a"}},
 		{Kind: event.PhaseStarted, Time: t0, PhaseID: "1", DisplayID: "1", Attempt: 1, MaxAttempts: 2},
 	})
-	require.Len(t, h.m.rows, 2)
-	r := h.m.byID["2a"]
+	require.Len(t, h.m.phases.rows, 2)
+	r := h.m.phases.byID["2a"]
 	require.NotNil(t, r, "the row of 2-A is keyed by its id")
 	require.Equal(t, "2-A", r.displayID)
 
@@ -35,7 +35,7 @@ func TestRowsKeyedByRealIDNotAGuess(t *testing.T) {
 			{PhaseID: "2a", DisplayID: "2-A", Status: state.PhasePending, Batch: 1},
 		}}
 	h.m.mergeSnapshot(snap)
-	require.Len(t, h.m.rows, 2, "the snapshot's 2a is the same row")
+	require.Len(t, h.m.phases.rows, 2, "the snapshot's 2a is the same row")
 	require.Contains(t, h.screen(), "2-A")
 }
 
@@ -47,10 +47,10 @@ func TestBatchWithoutIDsAddsNoGuessedRow(t *testing.T) {
 	o.Batches = nil
 	h := newHarness(t, o, 100, 30)
 	h.feed([]event.Event{{Kind: event.BatchStarted, Time: t0, Batch: 1, Phases: []string{"2-A"}}})
-	require.Empty(t, h.m.rows)
+	require.Empty(t, h.m.phases.rows)
 	h.feed([]event.Event{{Kind: event.PhaseStarted, Time: t0, PhaseID: "2a", DisplayID: "2-A", Batch: 1, Attempt: 1}})
-	require.Len(t, h.m.rows, 1)
-	require.Equal(t, "2-A", h.m.byID["2a"].displayID)
+	require.Len(t, h.m.phases.rows, 1)
+	require.Equal(t, "2-A", h.m.phases.byID["2a"].displayID)
 }
 
 // Watch: log lines of a phase whose file is not read yet show its id; the
@@ -59,11 +59,11 @@ func TestWatchLinesBeforeThePhaseFile(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Options{Watch: make(chan watch.Update), ReadOnly: true}, 100, 30)
 	h.send(watchMsg{update: watch.Update{Lines: map[string][]string{"2a": {"hello"}}}})
-	require.Len(t, h.m.rows, 1)
-	require.Equal(t, "2a", h.m.byID["2a"].displayID, "not the guess 2A")
+	require.Len(t, h.m.phases.rows, 1)
+	require.Equal(t, "2a", h.m.phases.byID["2a"].displayID, "not the guess 2A")
 	snap := &state.Snapshot{Run: &state.Run{Status: state.RunRunning, Started: t0},
 		Phases: []*state.Phase{{PhaseID: "2a", DisplayID: "2-A", Status: state.PhaseRunning, Batch: 1}}}
 	h.send(watchMsg{update: watch.Update{Snapshot: snap}})
-	require.Len(t, h.m.rows, 1)
-	require.Equal(t, "2-A", h.m.byID["2a"].displayID)
+	require.Len(t, h.m.phases.rows, 1)
+	require.Equal(t, "2-A", h.m.phases.byID["2a"].displayID)
 }
