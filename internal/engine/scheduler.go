@@ -91,16 +91,16 @@ func (s *scheduler) execute(ctx context.Context) (state.RunStatus, string) {
 		if s.stopping(ctx) {
 			break
 		}
-		var todo []string
+		var todo, ids []string
 		for _, p := range b.Phases {
 			if !s.isComplete(p.ID) {
-				todo = append(todo, p.DisplayID)
+				todo, ids = append(todo, p.DisplayID), append(ids, p.ID)
 			}
 		}
 		if len(todo) == 0 {
 			continue
 		}
-		s.rec.emit(event.Event{Kind: event.BatchStarted, Batch: b.Index, Phases: todo})
+		s.rec.emit(event.Event{Kind: event.BatchStarted, Batch: b.Index, Phases: todo, PhaseIDs: ids})
 		for _, g := range b.Groups {
 			if s.stopping(ctx) {
 				break

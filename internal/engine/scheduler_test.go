@@ -314,9 +314,10 @@ func TestSchedulerEmitsTypedEvents(t *testing.T) {
 
 		got := kinds(*f.events, event.BatchStarted, event.PhaseRetrying, event.PhaseBlocked)
 		require.Len(t, got, 5, "%+v", got)
-		require.Equal(t, event.Event{Kind: event.BatchStarted, Batch: 2, Phases: []string{"1"}}, strip(got[0]),
+		require.Equal(t, event.Event{Kind: event.BatchStarted, Batch: 2, Phases: []string{"1"}, PhaseIDs: []string{"1"}}, strip(got[0]),
 			"batch 1 holds only a completed phase: not started")
-		require.Equal(t, event.Event{Kind: event.BatchStarted, Batch: 3, Phases: []string{"2A", "2B", "2C"}}, strip(got[1]))
+		require.Equal(t, event.Event{Kind: event.BatchStarted, Batch: 3, Phases: []string{"2A", "2B", "2C"},
+			PhaseIDs: []string{"2a", "2b", "2c"}}, strip(got[1]))
 		for i, id := range []string{"2A", "2C"} {
 			e := got[2+i]
 			require.Equal(t, event.PhaseRetrying, e.Kind)

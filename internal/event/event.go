@@ -71,6 +71,9 @@ type Event struct {
 	BlockedBy []string `json:"blocked_by,omitempty"`
 	// Phases lists the display ids of a batch (BatchStarted).
 	Phases []string `json:"phases,omitempty"`
+	// PhaseIDs lists the same phases' ids, in the same order (BatchStarted):
+	// a display id ("2-A") does not give its id ("2a").
+	PhaseIDs []string `json:"phase_ids,omitempty"`
 	// Duration is the attempt's or the run's duration, where one ended.
 	DurationSeconds float64 `json:"duration_seconds,omitempty"`
 	// Usage is what an attempt cost (PhaseCompleted, PhaseFailed) or the

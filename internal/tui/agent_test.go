@@ -24,7 +24,7 @@ func TestAgentActionsAndUsage(t *testing.T) {
 	h := newHarness(t, liveOptions(&fakeController{}), 100, 24)
 	h.feed(midRun())
 	h.feed([]event.Event{action("2a", 181, "Write", "Write calc/format.go"), action("2a", 182, "Bash", "Bash go test ./...\x1b[31m")})
-	r := h.m.rowByDisplay("2A")
+	r := h.m.phases.byDisplay("2A")
 	require.Equal(t, "→ Bash go test ./...", r.last, "the row shows the last tool call, cleaned")
 	require.Contains(t, h.screen(), "→ Bash go test ./...")
 
@@ -50,6 +50,6 @@ func TestWatchShowsUsageFromTheFiles(t *testing.T) {
 	snap.Phases[0].Attempts = []state.Attempt{{Number: 1, Usage: &state.Usage{InputTokens: 2000, OutputTokens: 500, CostUSD: 0.1}}}
 	snap.Phases[1].Attempts = []state.Attempt{{Number: 1, Usage: &state.Usage{InputTokens: 1000, OutputTokens: 500, CostUSD: 0.05}}}
 	ch <- watch.Update{Snapshot: snap}
-	h.until("the run", func(m *Model) bool { return len(m.rows) == 6 })
+	h.until("the run", func(m *Model) bool { return len(m.phases.rows) == 6 })
 	require.Contains(t, strings.SplitN(h.screen(), "\n", 2)[0], "3k in · 1k out · $0.15")
 }

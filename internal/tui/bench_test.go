@@ -47,7 +47,7 @@ func benchView500(b *testing.B, w, h int) {
 			}
 		}
 	}
-	m.Update(eventsMsg{gen: m.gen, events: evs})
+	m.Update(eventsMsg{gen: m.life.gen, events: evs})
 	m.Update(keyPress("enter"))
 	b.ReportAllocs()
 	b.ResetTimer()

@@ -3,7 +3,10 @@ package tui
 import (
 	"fmt"
 	"strings"
+	"time"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
@@ -16,17 +19,71 @@ import (
 // log's attempt separators, which are drawn in the section style.
 const sectionPrefix = "── "
 
-// contentFor is what the detail pane shows for r.
-func (m *Model) contentFor(r *phaseRow) content {
-	return content{log: r.log, extra: trailer(r)}
+// logPane is the detail pane: a title bar, then the selected phase's log
+// followed by its gates, failure report and commit. It owns the scroll and
+// search state of what it shows (logView) and the search prompt.
+type logPane struct {
+	styles        *Styles
+	width, height int // height includes the title bar
+
+	// What it shows, set by the model before it renders.
+	row     *phaseRow // the selected phase; nil when none
+	phases  *phaseSet
+	now     time.Time
+	focused bool // the keys move it: the title bar is highlighted
+
+	view      logView
+	search    searchInput
+	searching bool // the search prompt takes the keys
 }
 
-// selectedContent is the content of the selected phase (empty when none).
-func (m *Model) selectedContent() content {
-	if r := m.selected(); r != nil {
-		return m.contentFor(r)
+// SetSize sets the pane's size, its title bar included.
+func (p *logPane) SetSize(w, h int) { p.width, p.height = w, h }
+
+// logHeight is the number of log lines the pane shows.
+func (p *logPane) logHeight() int { return max(1, p.height-1) }
+
+// content is what the pane scrolls through for the selected phase (empty
+// when none).
+func (p *logPane) content() content {
+	if p.row == nil {
+		return content{log: newRing(1)}
 	}
-	return content{log: newRing(1)}
+	return content{log: p.row.log, extra: trailer(p.row)}
+}
+
+// key scrolls or searches the pane for a key of its keymap; it reports
+// whether the key was one. Search and Back are the model's: they move the
+// keys elsewhere.
+func (p *logPane) key(k tea.KeyPressMsg, keys paneKeys) bool {
+	v, c, h := &p.view, p.content(), p.logHeight()
+	switch {
+	case key.Matches(k, keys.Up):
+		v.scroll(c, h, -1)
+	case key.Matches(k, keys.Down):
+		v.scroll(c, h, 1)
+	case key.Matches(k, keys.PageUp):
+		v.scroll(c, h, -max(1, h-1))
+	case key.Matches(k, keys.PageDown):
+		v.scroll(c, h, max(1, h-1))
+	case key.Matches(k, keys.Follow):
+		v.follow = true
+	case key.Matches(k, keys.Top):
+		v.home(c)
+	case key.Matches(k, keys.Left):
+		v.xoff = max(0, v.xoff-8)
+	case key.Matches(k, keys.Right):
+		v.xoff += 8
+	case key.Matches(k, keys.Next):
+		v.next(c, h, 1)
+	case key.Matches(k, keys.Prev):
+		v.next(c, h, -1)
+	case key.Matches(k, keys.Clear) && v.query != "":
+		v.setQuery("", c, h)
+	default:
+		return false
+	}
+	return true
 }
 
 // trailer is what follows the log: the gates of the latest attempt, the
@@ -112,30 +169,31 @@ func tail(lines []string, n int) []string {
 	return lines
 }
 
-// renderDetail draws the detail pane: a title bar, then h-1 lines of the
-// selected phase's content.
-func (m *Model) renderDetail(w, h int) []string {
-	r := m.selected()
+// Render draws the pane: a title bar, then height-1 lines of the selected
+// phase's content; nothing without a phase.
+func (p *logPane) Render() []string {
+	r, h, w := p.row, p.height, p.width
 	if h <= 0 || r == nil {
 		return nil
 	}
-	c := m.contentFor(r)
+	c := p.content()
 	out := make([]string, 0, h)
-	out = append(out, m.detailTitle(r, c, w))
+	out = append(out, p.title(c, w))
 	if c.end() == c.start() {
-		out = append(out, m.styles.Dim.Render(truncate("  "+m.placeholder(r), w)))
+		out = append(out, p.styles.Dim.Render(truncate("  "+p.placeholder(), w)))
 		return out
 	}
-	for i := m.logv.topFor(c, h-1); i < c.end() && len(out) < h; i++ {
-		out = append(out, m.renderLogLine(c.line(i), i, w))
+	for i := p.view.topFor(c, h-1); i < c.end() && len(out) < h; i++ {
+		out = append(out, p.renderLine(c.line(i), i, w))
 	}
 	return out
 }
 
 // placeholder stands in for a phase with nothing to show yet.
-func (m *Model) placeholder(r *phaseRow) string {
+func (p *logPane) placeholder() string {
+	r := p.row
 	if r.status == stPending {
-		if waits := m.waitingFor(r); len(waits) > 0 {
+		if waits := p.phases.waitingFor(r); len(waits) > 0 {
 			return "Not started: waits for " + strings.Join(waits, ", ") + "."
 		}
 		return "Not started yet."
@@ -146,9 +204,10 @@ func (m *Model) placeholder(r *phaseRow) string {
 	return "No output."
 }
 
-// detailTitle is the pane's title bar: which phase, its attempt and state on
-// the left; follow mode or the search on the right.
-func (m *Model) detailTitle(r *phaseRow, c content, w int) string {
+// title is the pane's title bar: which phase, its attempt and state on the
+// left; follow mode or the search on the right.
+func (p *logPane) title(c content, w int) string {
+	r := p.row
 	parts := []string{r.displayID}
 	if r.name != "" {
 		parts = append(parts, r.name)
@@ -160,27 +219,27 @@ func (m *Model) detailTitle(r *phaseRow, c content, w int) string {
 		parts = append(parts, r.agent)
 	}
 	st := statusWord(r.status)
-	if e := m.rowElapsed(r); e != "" {
+	if e := rowElapsed(r, p.now); e != "" {
 		st += " " + e
 	}
 	parts = append(parts, st)
 	var right string
-	switch {
-	case m.logv.query != "":
-		right = fmt.Sprintf("/%s %d match", m.logv.query, m.logv.count)
-		if m.logv.count != 1 {
+	switch v := p.view; {
+	case v.query != "":
+		right = fmt.Sprintf("/%s %d match", v.query, v.count)
+		if v.count != 1 {
 			right += "es"
 		}
-	case m.logv.follow:
+	case v.follow:
 		right = "following"
 	default:
 		right = "paused · G follows"
 	}
 	line := spread(" "+strings.Join(parts, " · "), right+" ", w)
-	if m.focus == focusDetail && m.screen == screenRun {
-		return m.styles.PaneTitle.Render(line)
+	if p.focused {
+		return p.styles.PaneTitle.Render(line)
 	}
-	return m.styles.PaneIdle.Render(line)
+	return p.styles.PaneIdle.Render(line)
 }
 
 func statusWord(st rowStatus) string {
@@ -190,17 +249,18 @@ func statusWord(st rowStatus) string {
 	}[st]
 }
 
-// renderLogLine draws one content line, scrolled by xoff and cut to w, with
+// renderLine draws one content line, scrolled sideways and cut to w, with
 // search matches highlighted.
-func (m *Model) renderLogLine(line string, abs int64, w int) string {
+func (p *logPane) renderLine(line string, abs int64, w int) string {
+	v := &p.view
 	seg := line
-	if m.logv.xoff > 0 || ansi.StringWidth(line) > w {
-		seg = ansi.Cut(line, m.logv.xoff, m.logv.xoff+w)
+	if v.xoff > 0 || ansi.StringWidth(line) > w {
+		seg = ansi.Cut(line, v.xoff, v.xoff+w)
 	}
 	if strings.HasPrefix(line, sectionPrefix) {
-		return m.styles.Section.Render(seg)
+		return p.styles.Section.Render(seg)
 	}
-	q := m.logv.query
+	q := v.query
 	if q == "" {
 		return seg
 	}
@@ -208,9 +268,9 @@ func (m *Model) renderLogLine(line string, abs int64, w int) string {
 	if len(ranges) == 0 {
 		return seg
 	}
-	style := m.styles.Match
-	if abs == m.logv.cur {
-		style = m.styles.Current
+	style := p.styles.Match
+	if abs == v.cur {
+		style = p.styles.Current
 	}
 	var b strings.Builder
 	prev := 0

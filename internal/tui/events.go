@@ -39,9 +39,15 @@ func (m *Model) applyEvent(e event.Event) {
 		m.run.status, m.run.haltReason = state.RunRunning, ""
 		return
 	case event.BatchStarted:
-		for _, id := range e.Phases {
-			if m.rowByDisplay(id) == nil {
-				m.addRow(&phaseRow{id: strings.ToLower(id), displayID: id, batch: e.Batch, log: newRing(m.logLines)})
+		// A phase the plan did not list gets its row here when the event
+		// names its id, else with its first event (rowFor): its id is
+		// never guessed from its display id ("2-A" is "2a").
+		for i, display := range e.Phases {
+			if i >= len(e.PhaseIDs) || e.PhaseIDs[i] == "" {
+				continue
+			}
+			if id := e.PhaseIDs[i]; m.phases.byID[id] == nil && m.phases.byDisplay(display) == nil {
+				m.addRow(&phaseRow{id: id, displayID: display, batch: e.Batch, log: newRing(m.logLines)})
 			}
 		}
 		return
@@ -134,7 +140,7 @@ func attemptDuration(e event.Event, r *phaseRow, at time.Time) float64 {
 // rowFor returns the row an event is about, adding it when the plan did not
 // list it (an engine is free to report phases the TUI was not told about).
 func (m *Model) rowFor(e event.Event) *phaseRow {
-	if r := m.byID[e.PhaseID]; r != nil {
+	if r := m.phases.byID[e.PhaseID]; r != nil {
 		if r.name == "" {
 			r.name = e.PhaseName
 		}
@@ -144,12 +150,10 @@ func (m *Model) rowFor(e event.Event) *phaseRow {
 	if display == "" {
 		display = e.PhaseID
 	}
-	// BatchStarted may have added it by display id, before its real id was
-	// known.
-	if r := m.rowByDisplay(display); r != nil {
-		delete(m.byID, r.id)
-		r.id = e.PhaseID
-		m.byID[r.id] = r
+	// A row made from a PhaseInfo without an id is keyed by its display
+	// id until an event names the real one.
+	if r := m.phases.byDisplay(display); r != nil {
+		m.phases.rekey(r, e.PhaseID)
 		return r
 	}
 	r := &phaseRow{id: e.PhaseID, displayID: display, name: e.PhaseName, batch: e.Batch, log: newRing(m.logLines)}
@@ -157,29 +161,8 @@ func (m *Model) rowFor(e event.Event) *phaseRow {
 	return r
 }
 
-func (m *Model) rowByDisplay(display string) *phaseRow {
-	for _, r := range m.rows {
-		if r.displayID == display {
-			return r
-		}
-	}
-	return nil
-}
-
-// addRow inserts r after the last row of its batch, keeping batch order.
-func (m *Model) addRow(r *phaseRow) {
-	i := len(m.rows)
-	for i > 0 && m.rows[i-1].batch > r.batch && r.batch > 0 {
-		i--
-	}
-	m.rows = append(m.rows, nil)
-	copy(m.rows[i+1:], m.rows[i:])
-	m.rows[i] = r
-	m.byID[r.id] = r
-	if i <= m.sel && len(m.rows) > 1 {
-		m.sel++
-	}
-}
+// addRow adds r in its batch, keeping the selection on its row.
+func (m *Model) addRow(r *phaseRow) { m.table.inserted(m.phases.add(r)) }
 
 func attemptText(attempt, max int) string {
 	if attempt == 0 {

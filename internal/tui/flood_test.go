@@ -26,7 +26,7 @@ func TestFloodKeepsMemoryBounded(t *testing.T) {
 	h := newHarness(t, liveOptions(&fakeController{}), 80, 24)
 	h.feed(midRun())
 	h.key("enter") // the detail pane shows the flooding phase
-	r := h.m.byID["2a"]
+	r := h.m.phases.byID["2a"]
 	linesBefore := r.log.total
 	before := heapInUse()
 
@@ -52,8 +52,8 @@ func TestFloodKeepsMemoryBounded(t *testing.T) {
 	require.Less(t, int64(after)-int64(before), int64(4<<20), "heap grew from %d to %d", before, after)
 
 	h.finish(haltEnd())
-	require.Equal(t, stFailed, h.m.byID["2b"].status)
-	require.Equal(t, stBlocked, h.m.byID["3"].status)
+	require.Equal(t, stFailed, h.m.phases.byID["2b"].status)
+	require.Equal(t, stBlocked, h.m.phases.byID["3"].status)
 	require.Equal(t, state.RunHalted, h.m.run.status)
 }
 
@@ -94,12 +94,12 @@ func TestEngineIsNotSlowedByAModelThatDoesNotRead(t *testing.T) {
 	h := newHarness(t, o, 80, 24)
 	ctl.fakeController.t, ctl.fakeController.updateGo = t, goroutineID()
 	h.init()
-	h.until("the end of the run", func(m *Model) bool { return !m.active && m.run.status == state.RunHalted })
+	h.until("the end of the run", func(m *Model) bool { return !m.life.active() && m.run.status == state.RunHalted })
 	require.Greater(t, sub.Dropped(), 0, "old output lines were dropped for the slow reader")
-	require.Equal(t, stFailed, h.m.byID["2b"].status, "the terminal phase event arrived")
-	require.Equal(t, stBlocked, h.m.byID["3"].status)
-	require.Equal(t, stComplete, h.m.byID["2a"].status)
-	require.LessOrEqual(t, h.m.byID["2b"].log.len(), DefaultLogLines)
+	require.Equal(t, stFailed, h.m.phases.byID["2b"].status, "the terminal phase event arrived")
+	require.Equal(t, stBlocked, h.m.phases.byID["3"].status)
+	require.Equal(t, stComplete, h.m.phases.byID["2a"].status)
+	require.LessOrEqual(t, h.m.phases.byID["2b"].log.len(), DefaultLogLines)
 }
 
 // busController hands out a Bus subscription as the run's events.

@@ -1,8 +1,9 @@
 package tui
 
 import (
-	"fmt"
+	"strings"
 
+	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	"charm.land/lipgloss/v2"
 )
@@ -10,140 +11,133 @@ import (
 // maxNoticeLines bounds how much of the screen a notice may take.
 const maxNoticeLines = 4
 
-// footerLines are the status lines at the bottom of the screen: a state
-// error in watch mode, the halting progress, a notice, and the full help when
-// asked for. Under them relayout puts the last line (lastLine), rendered once
-// the summary's viewport has its size, which the help line reads.
-func (m *Model) footerLines(w int) []string {
-	s := m.styles
+// footerView is the bottom of the screen: status lines (a state error in
+// watch mode, the halting progress, a notice, the full help when asked
+// for), then the last line, always exactly one: the question being asked,
+// the search prompt, or the help line of the keys valid now. It owns the
+// notice and whether the full help is open.
+type footerView struct {
+	styles *Styles
+	width  int
+	help   help.Model
+
+	// notice is a one-off message, cleared by the next key; noticeErr
+	// draws it as an error, which outlives a change of the run's state.
+	notice    string
+	noticeErr bool
+	fullHelp  bool
+
+	// What it shows, set by the model before it renders.
+	stateErr     error           // a problem reading the state (watch mode)
+	halting      int             // interrupts sent to a halting run; 0 when not halting
+	watchStopped bool            // the watch ended
+	question     string          // a y/n question; "" when none
+	search       *searchInput    // the search prompt, when it is open
+	searchHelp   string          // the prompt's keys
+	scroll       string          // how far the summary is scrolled (" 42%"), "" when not shown
+	short        []key.Binding   // the help line
+	full         [][]key.Binding // the full help
+}
+
+func newFooterView(styles *Styles) footerView {
+	return footerView{styles: styles, help: help.New()}
+}
+
+// SetSize sets the footer's width.
+func (v *footerView) SetSize(w int) {
+	v.width = w
+	v.help.SetWidth(w)
+}
+
+// restyle takes the help line's styles from v.styles.
+func (v *footerView) restyle() { v.help.Styles = v.styles.Help }
+
+// Render draws the status lines and the last line.
+func (v *footerView) Render() []string { return append(v.statusLines(), v.lastLine()) }
+
+func (v *footerView) setNotice(s string, isErr bool) { v.notice, v.noticeErr = s, isErr }
+
+// clearNotice drops a notice made stale by the run changing state ("the
+// run is still going", a resume hint), but keeps an error until a key.
+func (v *footerView) clearNotice() {
+	if !v.noticeErr {
+		v.notice = ""
+	}
+}
+
+// statusLines are the lines above the last one; the body gets what they
+// leave.
+func (v *footerView) statusLines() []string {
+	s, w := v.styles, v.width
 	var lines []string
 	add := func(style lipgloss.Style, text string) { lines = append(lines, style.Render(truncate(text, w))) }
-	if m.watchErr != nil {
-		add(s.Error, "state: "+m.watchErr.Error())
+	if v.stateErr != nil {
+		add(s.Error, "state: "+v.stateErr.Error())
 	}
 	switch {
-	case m.active && m.quitting && m.interrupts > 1:
+	case v.halting > 1:
 		add(s.Prompt, "Killing the running phases…")
-	case m.active && m.quitting:
+	case v.halting == 1:
 		add(s.Prompt, "Halting: waiting for running phases to stop (ctrl+c again kills them)…")
-	case m.watchClosed:
+	case v.watchStopped:
 		add(s.Notice, "The watch stopped; press q to quit.")
 	}
-	if m.notice != "" {
+	if v.notice != "" {
 		// A notice often holds a command to copy: it wraps between words
 		// rather than losing its end.
 		style := s.Notice
-		if m.noticeErr {
+		if v.noticeErr {
 			style = s.Error
 		}
-		for _, l := range wrapWords(m.notice, w, maxNoticeLines) {
+		for _, l := range wrapWords(v.notice, w, maxNoticeLines) {
 			lines = append(lines, style.Render(l))
 		}
 	}
-	if m.fullHelp {
-		lines = append(lines, m.fullHelpLines(w)...)
+	if v.fullHelp {
+		lines = append(lines, v.fullHelpLines()...)
 	}
 	return lines
 }
 
-// lastLine is the bottom line of the screen, always exactly one line: the
-// question being asked, the search input, or the help line of the keys
-// valid now.
-func (m *Model) lastLine(w int) string {
-	s := m.styles
+// lastLine is the bottom line of the screen.
+func (v *footerView) lastLine() string {
+	s, w := v.styles, v.width
 	switch {
-	case m.ask == askQuit:
-		return s.Prompt.Render(truncate("Halt the run and quit? y/n", w))
-	case m.ask == askFresh:
-		return s.Prompt.Render(truncate("Start fresh? Deletes "+m.stateDir()+"; all phases run again; commits stay. y/n", w))
-	case m.searching:
-		return truncateStyled(m.search.view(w, s), w)
+	case v.question != "":
+		return s.Prompt.Render(truncate(v.question, w))
+	case v.search != nil:
+		return truncateStyled(v.search.view(w, *s, v.searchHelp), w)
 	}
-	if m.screen == screenSummary && m.summaryIn != nil && m.summaryVP.TotalLineCount() > m.summaryVP.Height() {
-		// Say how far down the summary is, so a long one is seen to scroll.
-		pct := fmt.Sprintf(" %3.0f%%", m.summaryVP.ScrollPercent()*100)
-		hm := m.help
+	if pct := v.scroll; pct != "" {
+		hm := v.help
 		hm.SetWidth(w - len(pct))
-		return padRight(truncateStyled(hm.ShortHelpView(m.shortHelp()), w-len(pct)), w-len(pct)) + pct
+		return padRight(truncateStyled(hm.ShortHelpView(v.short), w-len(pct)), w-len(pct)) + pct
 	}
-	return truncateStyled(m.help.ShortHelpView(m.shortHelp()), w)
+	return truncateStyled(v.help.ShortHelpView(v.short), w)
 }
 
-// helpKey is a binding shown with a help text for the current context.
-func helpKey(b key.Binding, keys, desc string) key.Binding {
-	b.SetHelp(keys, desc)
-	return b
-}
-
-// shortHelp lists the keys valid in the current mode. The help line cuts
-// from the end when it is too wide, so the keys that matter most come first
-// and quit and help come before the conveniences.
-func (m *Model) shortHelp() []key.Binding {
-	k := m.keys
-	var first, rest []key.Binding
-	switch {
-	case m.screen == screenSummary && m.summaryIn != nil:
-		first = append([]key.Binding{helpKey(k.Down, "↑/↓", "scroll")}, m.runControls(true)...)
-		rest = []key.Binding{helpKey(k.Back, "esc", "phases")}
-		if m.ended() && !m.complete() {
-			rest = append([]key.Binding{k.Copy}, rest...)
+// fullHelpLines is the `?` help laid out for the width: its groups side by
+// side when they fit, else in rows of as many groups as fit (two at 80
+// columns), so no key is dropped below 120 columns.
+func (v *footerView) fullHelpLines() []string {
+	groups, w := v.full, v.width
+	hm := v.help
+	hm.SetWidth(0) // measure unbounded; the layout below makes it fit
+	for per := len(groups); per >= 1; per-- {
+		var lines []string
+		fits := true
+		for i := 0; i < len(groups); i += per {
+			for _, l := range strings.Split(hm.FullHelpView(groups[i:min(i+per, len(groups))]), "\n") {
+				fits = fits && lipgloss.Width(l) <= w
+				lines = append(lines, l)
+			}
 		}
-	case len(m.rows) == 0:
-	case m.focus == focusDetail:
-		first = []key.Binding{helpKey(k.Down, "↑/↓", "scroll")}
-		if !m.logv.follow {
-			first = append(first, helpKey(k.Follow, "G", "follow"))
-		}
-		first = append(first, m.runControls(false)...)
-		rest = []key.Binding{k.Search}
-		if m.logv.query != "" {
-			rest = append(rest, k.Next)
-		}
-		rest = append(rest, helpKey(k.Back, "esc", "back"))
-	default:
-		first = append([]key.Binding{helpKey(k.Down, "↑/↓", "select"), k.Focus}, m.runControls(false)...)
-		rest = []key.Binding{k.Search}
-	}
-	out := append(first, k.Quit, k.Help)
-	return append(out, rest...)
-}
-
-// runControls are l, r, F and s where they apply.
-func (m *Model) runControls(onSummary bool) []key.Binding {
-	k := m.keys
-	var out []key.Binding
-	if i := m.failedRow(); i >= 0 && m.rows[i].status == stFailed && (onSummary || i != m.sel || m.focus != focusDetail) {
-		out = append(out, k.Log)
-	}
-	if m.ended() || (m.startErr != nil && !m.readOnly()) {
-		// A complete run has nothing to resume: r and F explain that when
-		// pressed, but are not offered.
-		switch {
-		case m.complete():
-		case m.readOnly():
-			out = append(out, helpKey(k.Resume, "r", "how to resume"))
-		default:
-			out = append(out, k.Resume, k.Fresh)
-		}
-		if !onSummary && m.summaryIn != nil {
-			out = append(out, k.Summary)
+		if fits || per == 1 {
+			for i, l := range lines {
+				lines[i] = truncateStyled(l, w)
+			}
+			return lines
 		}
 	}
-	return out
-}
-
-// fullHelpGroups is the `?` help: every key, grouped.
-func (m *Model) fullHelpGroups() [][]key.Binding {
-	k := m.keys
-	return [][]key.Binding{
-		{helpKey(k.Up, "↑/k ↓/j", "select / scroll"), helpKey(k.PageDown, "pgup/pgdn", "page"), helpKey(k.Top, "g/home", "top"),
-			helpKey(k.Focus, "enter/tab", "log pane"), helpKey(k.Back, "esc/tab", "phase list")},
-		{helpKey(k.Follow, "G/end", "follow the log"), k.Search, helpKey(k.Next, "n/N", "next/prev match"),
-			helpKey(k.Left, "←/→", "scroll sideways")},
-		{helpKey(k.Resume, "r", "resume after a halt"), helpKey(k.Fresh, "F", "start fresh (asks)"),
-			helpKey(k.Copy, "c", "copy the resume command"), helpKey(k.Log, "l", "log of the failed phase"),
-			helpKey(k.Summary, "s", "summary")},
-		{helpKey(k.Quit, "q", "quit (asks while running)"), helpKey(k.Interrupt, "ctrl+c", "halt (twice: kill)"),
-			helpKey(k.Help, "?", "close help")},
-	}
+	return nil
 }

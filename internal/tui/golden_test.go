@@ -35,7 +35,7 @@ func TestGoldenHaltScreen(t *testing.T) {
 		h.finish(haltEnd())
 		snap := snapshotOf(h.m, state.RunHalted, "Phase 2B failed twice (test_failure)")
 		fake.setSnapshot(snap)
-		h.send(snapshotMsg{gen: h.m.gen, snap: snap})
+		h.send(snapshotMsg{gen: h.m.life.gen, snap: snap})
 		require.Equal(t, screenSummary, h.m.screen)
 		golden(t, name("halt", sz.w, sz.h), h.screen())
 
@@ -58,7 +58,7 @@ func TestGoldenCompletionScreen(t *testing.T) {
 		h.feed(midRun())
 		h.finish(completeEnd())
 		snap := snapshotOf(h.m, state.RunComplete, "")
-		h.send(snapshotMsg{gen: h.m.gen, snap: snap})
+		h.send(snapshotMsg{gen: h.m.life.gen, snap: snap})
 		golden(t, name("complete", sz.w, sz.h), h.screen())
 	}
 }

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/spinner"
 	"charm.land/lipgloss/v2"
@@ -15,40 +16,55 @@ import (
 // spinnerFrames turn while a phase runs.
 var spinnerFrames = spinner.MiniDot.Frames
 
-// renderHeader draws the title line (plan, commit mode, agent, elapsed) and
-// the progress line (run state, counts by status, progress bar).
-func (m *Model) renderHeader(w int) []string {
-	title := m.run.title
-	if title == "" {
-		title = m.opts.PlanPath
-	}
+// headerView is the header: the title line (plan, commit mode, agent,
+// usage, elapsed) and the progress line (run state, counts by status,
+// progress bar). It is always headerHeight lines.
+type headerView struct {
+	styles *Styles
+	width  int
+
+	// What it shows, set by the model before it renders.
+	title      string // the plan's title, or its path
+	run        *runInfo
+	phases     *phaseSet
+	state      string // the one word describing the run
+	stateStyle lipgloss.Style
+	now        time.Time
+}
+
+// SetSize sets the header's width.
+func (v *headerView) SetSize(w int) { v.width = w }
+
+// Render draws the two lines.
+func (v *headerView) Render() []string {
+	w := v.width
 	var right []string
-	if r := m.firstWaiting(); r != nil {
-		right = append(right, waitText(r, m.now()))
+	if r := v.phases.firstWaiting(); r != nil {
+		right = append(right, waitText(r, v.now))
 	}
-	if m.run.commitMode != "" {
-		right = append(right, "commit "+m.run.commitMode)
+	if v.run.commitMode != "" {
+		right = append(right, "commit "+v.run.commitMode)
 	}
-	if m.run.agent != "" {
-		right = append(right, "agent "+m.run.agent)
+	if v.run.agent != "" {
+		right = append(right, "agent "+v.run.agent)
 	}
-	if u := m.run.usage; u != nil {
+	if u := v.run.usage; u != nil {
 		right = append(right, usageShort(u))
 	}
-	if e := m.elapsed(); e != "" {
+	if e := v.elapsed(); e != "" {
 		right = append(right, e)
 	}
 	rightText := strings.Join(right, " · ")
 	left := "autobuild"
-	if title != "" {
-		left += " · " + title
+	if v.title != "" {
+		left += " · " + v.title
 	}
 	line1 := spread(left, rightText, w)
 	// Style after laying out, so widths are computed on plain text.
 	if strings.HasPrefix(line1, "autobuild") {
-		line1 = m.styles.Title.Render("autobuild") + line1[len("autobuild"):]
+		line1 = v.styles.Title.Render("autobuild") + line1[len("autobuild"):]
 	}
-	return []string{line1, m.progressLine(w)}
+	return []string{line1, v.progressLine(w)}
 }
 
 // usageShort is the run's usage in the header: "12.3k in · 4.1k out ·
@@ -62,28 +78,28 @@ func usageShort(u *state.Usage) string {
 }
 
 // elapsed is the run's wall time so far, or its total once it ended.
-func (m *Model) elapsed() string {
-	if m.run.started.IsZero() {
+func (v *headerView) elapsed() string {
+	if v.run.started.IsZero() {
 		return ""
 	}
-	end := m.now()
-	if !m.run.ended.IsZero() {
-		end = m.run.ended
+	end := v.now
+	if !v.run.ended.IsZero() {
+		end = v.run.ended
 	}
-	return summary.Duration(max(0, end.Sub(m.run.started).Seconds()))
+	return summary.Duration(max(0, end.Sub(v.run.started).Seconds()))
 }
 
 // runState is the one word describing the run in the header.
 func (m *Model) runState() (string, lipgloss.Style) {
 	s := m.styles
 	switch {
-	case m.active && m.quitting:
+	case m.life.halting():
 		return "halting", s.Blocked
-	case m.starting && m.restart != nil:
+	case m.life.state == lifeRestarting:
 		return "restarting", s.Running
-	case m.starting && m.run.status == "":
+	case m.life.state == lifeStarting && m.run.status == "":
 		return "starting", s.Running
-	case m.startErr != nil && m.run.status == "":
+	case m.life.state == lifeStartFailed && m.run.status == "":
 		return "not started", s.Failed
 	}
 	switch m.run.status {
@@ -113,34 +129,33 @@ var countOrder = []statusCount{
 	{stBlocked, "blocked"}, {stInterrupted, "interrupted"}, {stPending, "pending"}, {stSkipped, "skipped"},
 }
 
-func (m *Model) progressLine(w int) string {
+func (v *headerView) progressLine(w int) string {
 	var counts [stInterrupted + 1]int
 	done := 0
-	for _, r := range m.rows {
+	for _, r := range v.phases.rows {
 		counts[r.status]++
 		if r.done() {
 			done++
 		}
 	}
-	word, wordStyle := m.runState()
-	parts := []string{wordStyle.Render(word)}
-	plainW := ansi.StringWidth(word)
+	parts := []string{v.stateStyle.Render(v.state)}
+	plainW := ansi.StringWidth(v.state)
 	for _, c := range countOrder {
 		if n := counts[c.st]; n > 0 {
 			text := fmt.Sprintf("%d %s", n, c.label)
-			parts = append(parts, m.statusStyle(c.st).Render(text))
+			parts = append(parts, v.styles.status(c.st).Render(text))
 			plainW += 3 + ansi.StringWidth(text)
 		}
 	}
-	line := strings.Join(parts, m.styles.Dim.Render(" · "))
-	total := len(m.rows)
+	line := strings.Join(parts, v.styles.Dim.Render(" · "))
+	total := len(v.phases.rows)
 	frac := fmt.Sprintf(" %d/%d", done, total)
 	barW := min(30, w-plainW-2-len(frac))
 	if total == 0 || barW < 8 {
 		return truncateStyled(line, w)
 	}
 	full := barW * done / total
-	bar := m.styles.BarFull.Render(strings.Repeat("█", full)) + m.styles.BarEmpty.Render(strings.Repeat("░", barW-full))
+	bar := v.styles.BarFull.Render(strings.Repeat("█", full)) + v.styles.BarEmpty.Render(strings.Repeat("░", barW-full))
 	return padRight(line, w-barW-len(frac)) + bar + frac
 }
 
@@ -152,9 +167,8 @@ func truncateStyled(s string, w int) string {
 	return ansi.Truncate(s, w, "…")
 }
 
-// statusStyle is the color of a status.
-func (m *Model) statusStyle(st rowStatus) lipgloss.Style {
-	s := m.styles
+// status is the color of a status.
+func (s *Styles) status(st rowStatus) lipgloss.Style {
 	switch st {
 	case stRunning, stRetrying:
 		return s.Running
@@ -170,11 +184,12 @@ func (m *Model) statusStyle(st rowStatus) lipgloss.Style {
 	return s.Pending
 }
 
-// glyph is a status's one-cell symbol; running phases get the spinner.
-func (m *Model) glyph(st rowStatus) string {
+// glyph is a status's one-cell symbol; running phases get the spinner at
+// its frame.
+func glyph(st rowStatus, frame int) string {
 	switch st {
 	case stRunning:
-		return spinnerFrames[m.frame%len(spinnerFrames)]
+		return spinnerFrames[frame%len(spinnerFrames)]
 	case stRetrying:
 		return "↻"
 	case stComplete:

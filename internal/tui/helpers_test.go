@@ -361,13 +361,13 @@ func completeEnd() []event.Event {
 // feed sends events straight into the model, as one batch.
 func (h *harness) feed(evs []event.Event) {
 	h.t.Helper()
-	h.send(eventsMsg{gen: h.m.gen, events: evs})
+	h.send(eventsMsg{gen: h.m.life.gen, events: evs})
 }
 
 // finish sends the last events of a run and closes its channel.
 func (h *harness) finish(evs []event.Event) {
 	h.t.Helper()
-	h.send(eventsMsg{gen: h.m.gen, events: evs, closed: true})
+	h.send(eventsMsg{gen: h.m.life.gen, events: evs, closed: true})
 }
 
 // snapshotOf is the state the engine would have written for the model's
@@ -382,7 +382,7 @@ func snapshotOf(m *Model, status state.RunStatus, reason string) *state.Snapshot
 	if status != state.RunRunning {
 		run.Finished = &finished
 	}
-	phases := phasesFromRows(m.rows)
+	phases := phasesFromRows(m.phases.rows)
 	for _, p := range phases {
 		if p.Status == state.PhaseFailed {
 			p.Attempts = []state.Attempt{

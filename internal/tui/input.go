@@ -10,24 +10,26 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
-// handleKey routes a key press: ctrl+c always interrupts; a pending
-// question or the search input take every other key; then global keys,
-// then the keys of the screen and pane in focus.
+// handleKey routes a key press to the keymap of what has the keys: ctrl+c
+// always interrupts; a pending question or the search prompt take every
+// other key; then the keys valid on every screen, then those of the screen
+// and pane in focus.
 func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
-	keys := m.keys
+	keys := m.keys.Run
 	if key.Matches(k, keys.Interrupt) {
 		return m.interrupt()
 	}
 	if m.ask != askNothing {
 		return m.answer(k)
 	}
-	if m.searching {
-		return m.searchKey(k)
+	if m.pane.searching {
+		m.searchKey(k)
+		return nil
 	}
-	m.notice = ""
+	m.footer.notice = ""
 	switch {
 	case key.Matches(k, keys.Help):
-		m.fullHelp = !m.fullHelp
+		m.footer.fullHelp = !m.footer.fullHelp
 		return nil
 	case key.Matches(k, keys.Quit):
 		return m.quit()
@@ -40,18 +42,18 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(k, keys.Copy):
 		return m.copyResume()
-	case key.Matches(k, keys.Summary) && m.summaryIn != nil:
+	case key.Matches(k, keys.Summary) && m.summary.shown():
 		m.screen = screenSummary
 		return nil
 	}
 	switch {
-	case m.screen == screenSummary && m.summaryIn != nil:
+	case m.onSummary():
 		m.summaryKey(k)
-	case len(m.rows) == 0:
+	case len(m.phases.rows) == 0:
 	case m.focus == focusDetail:
-		return m.detailKey(k)
+		m.paneKey(k)
 	default:
-		return m.listKey(k)
+		m.listKey(k)
 	}
 	return nil
 }
@@ -60,11 +62,11 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 // (a second time: kill) and quit once it has ended. Without a run it quits.
 func (m *Model) interrupt() tea.Cmd {
 	m.ask = askNothing
-	if m.readOnly() || !m.active {
+	if m.readOnly() || !m.life.active() {
 		return tea.Quit
 	}
-	m.quitting = true
-	m.interrupts++
+	m.life.on(lifeInterrupt)
+	m.life.interrupts++
 	// Sent at once even while r or F is starting the run: the controller
 	// gives it to the run being started, which may be slow to start (a
 	// resume replaying its line, a fresh start removing worktrees).
@@ -72,10 +74,10 @@ func (m *Model) interrupt() tea.Cmd {
 }
 
 func (m *Model) quit() tea.Cmd {
-	if m.readOnly() || !m.active {
+	if m.readOnly() || !m.life.active() {
 		return tea.Quit
 	}
-	if !m.quitting {
+	if !m.life.halting() {
 		m.ask = askQuit
 	}
 	return nil
@@ -83,14 +85,14 @@ func (m *Model) quit() tea.Cmd {
 
 func (m *Model) answer(k tea.KeyPressMsg) tea.Cmd {
 	switch {
-	case key.Matches(k, m.keys.Yes):
+	case key.Matches(k, m.keys.Confirm.Yes):
 		q := m.ask
 		m.ask = askNothing
 		if q == askFresh {
 			return m.startRun(StartFresh)
 		}
 		return m.interrupt()
-	case key.Matches(k, m.keys.No):
+	case key.Matches(k, m.keys.Confirm.No):
 		m.ask = askNothing
 	}
 	return nil
@@ -135,28 +137,28 @@ func (m *Model) withPlan(hint string) string {
 // interruption, or when the first start failed; not after a complete run,
 // which has nothing left to resume.
 func (m *Model) canStart() bool {
-	return !m.readOnly() && !m.active && !m.complete() && (m.ended() || m.startErr != nil)
+	return !m.readOnly() && !m.life.active() && !m.complete() && (m.ended() || m.life.state == lifeStartFailed)
 }
 
 // complete reports whether the run shown has completed.
 func (m *Model) complete() bool {
-	return !m.active && m.run.status == state.RunComplete
+	return !m.life.active() && m.run.status == state.RunComplete
 }
 
 func (m *Model) resume() tea.Cmd {
 	switch {
 	case m.complete():
-		m.setNotice("The run is complete: every phase is done, there is nothing to resume.", false)
+		m.footer.setNotice("The run is complete: every phase is done, there is nothing to resume.", false)
 	case m.readOnly() && m.run.status == state.RunRunning:
-		m.setNotice("Read-only: the run is going on in another process.", false)
+		m.footer.setNotice("Read-only: the run is going on in another process.", false)
 	case m.readOnly() && m.run.status == "":
-		m.setNotice("Read-only, and there is no run yet to resume.", false)
+		m.footer.setNotice("Read-only, and there is no run yet to resume.", false)
 	case m.readOnly():
-		m.setNotice("Read-only. To resume, run: "+m.resumeHint(), false)
+		m.footer.setNotice("Read-only. To resume, run: "+m.resumeHint(), false)
 	case m.canStart():
 		return m.startRun(StartResume)
-	case m.active:
-		m.setNotice("The run is still going; r resumes it after it stops.", false)
+	case m.life.active():
+		m.footer.setNotice("The run is still going; r resumes it after it stops.", false)
 	}
 	return nil
 }
@@ -166,155 +168,113 @@ func (m *Model) fresh() tea.Cmd {
 	case m.complete():
 		// Starting over would redo every phase on top of their commits:
 		// possible, but never by a stray key on the completion screen.
-		m.setNotice("The run is complete. To build the plan again from the start, quit and run: "+m.freshHint(), false)
+		m.footer.setNotice("The run is complete. To build the plan again from the start, quit and run: "+m.freshHint(), false)
 	case m.readOnly() && m.run.status == state.RunRunning:
-		m.setNotice("Read-only. To start over, stop the run (ctrl+c where it runs), then run: "+m.freshHint(), false)
+		m.footer.setNotice("Read-only. To start over, stop the run (ctrl+c where it runs), then run: "+m.freshHint(), false)
 	case m.readOnly():
-		m.setNotice("Read-only. To start over, run: "+m.freshHint(), false)
+		m.footer.setNotice("Read-only. To start over, run: "+m.freshHint(), false)
 	case m.canStart():
 		m.ask = askFresh
-	case m.active:
-		m.setNotice("The run is still going; F starts over after it stops.", false)
+	case m.life.active():
+		m.footer.setNotice("The run is still going; F starts over after it stops.", false)
 	}
 	return nil
 }
 
 // showFailedLog selects the failed phase and focuses its log (`l`).
 func (m *Model) showFailedLog() {
-	i := m.failedRow()
+	i := m.phases.failed()
 	if i < 0 {
-		m.setNotice("No phase has failed.", false)
+		m.footer.setNotice("No phase has failed.", false)
 		return
 	}
 	m.selectRow(i)
-	m.userMoved = true
+	m.table.userMoved = true
 	m.screen, m.focus = screenRun, focusDetail
 	// Open at the failure report: that is what `l` is for; the log is
 	// above it.
-	c := m.selectedContent()
+	m.syncViews()
+	c := m.pane.content()
 	for j, l := range c.extra {
 		if l == sectionPrefix+"failure report ──" {
-			m.logv.follow, m.logv.top = false, c.log.total+int64(j)
+			m.pane.view.follow, m.pane.view.top = false, c.log.total+int64(j)
 			break
 		}
 	}
 }
 
-func (m *Model) selectRow(i int) {
-	i = max(0, min(i, len(m.rows)-1))
-	if i != m.sel {
-		m.sel = i
-		m.logv.reset()
-	}
-}
-
-func (m *Model) listKey(k tea.KeyPressMsg) tea.Cmd {
-	keys := m.keys
+// listKey is a key of the phase list.
+func (m *Model) listKey(k tea.KeyPressMsg) {
+	keys, t := m.keys.List, &m.table
 	if key.Matches(k, keys.Up, keys.Down, keys.PageUp, keys.PageDown, keys.Top, keys.Bottom) {
-		m.userMoved = true
+		t.userMoved = true
 	}
 	switch {
 	case key.Matches(k, keys.Up):
-		m.selectRow(m.sel - 1)
+		m.selectRow(t.sel - 1)
 	case key.Matches(k, keys.Down):
-		m.selectRow(m.sel + 1)
+		m.selectRow(t.sel + 1)
 	case key.Matches(k, keys.PageUp):
-		m.selectRow(m.sel - max(1, m.lay.listH-1))
+		m.selectRow(t.sel - max(1, t.height-1))
 	case key.Matches(k, keys.PageDown):
-		m.selectRow(m.sel + max(1, m.lay.listH-1))
+		m.selectRow(t.sel + max(1, t.height-1))
 	case key.Matches(k, keys.Top):
 		m.selectRow(0)
 	case key.Matches(k, keys.Bottom):
-		m.selectRow(len(m.rows) - 1)
+		m.selectRow(len(m.phases.rows) - 1)
 	case key.Matches(k, keys.Focus):
 		m.focus = focusDetail
 	case key.Matches(k, keys.Search):
-		return m.startSearch()
+		m.startSearch()
 	case key.Matches(k, keys.Next):
-		m.logv.next(m.selectedContent(), m.logHeight(), 1)
+		m.pane.view.next(m.pane.content(), m.pane.logHeight(), 1)
 	case key.Matches(k, keys.Prev):
-		m.logv.next(m.selectedContent(), m.logHeight(), -1)
+		m.pane.view.next(m.pane.content(), m.pane.logHeight(), -1)
 	}
-	return nil
 }
 
-func (m *Model) detailKey(k tea.KeyPressMsg) tea.Cmd {
-	keys := m.keys
-	c, h := m.selectedContent(), m.logHeight()
+// paneKey is a key of the detail pane: it scrolls and searches the log;
+// Back returns to the list.
+func (m *Model) paneKey(k tea.KeyPressMsg) {
+	if m.pane.key(k, m.keys.Pane) {
+		return
+	}
 	switch {
-	case key.Matches(k, keys.Up):
-		m.logv.scroll(c, h, -1)
-	case key.Matches(k, keys.Down):
-		m.logv.scroll(c, h, 1)
-	case key.Matches(k, keys.PageUp):
-		m.logv.scroll(c, h, -max(1, h-1))
-	case key.Matches(k, keys.PageDown):
-		m.logv.scroll(c, h, max(1, h-1))
-	case key.Matches(k, keys.Follow):
-		m.logv.follow = true
-	case key.Matches(k, keys.Top):
-		m.logv.home(c)
-	case key.Matches(k, keys.Left):
-		m.logv.xoff = max(0, m.logv.xoff-8)
-	case key.Matches(k, keys.Right):
-		m.logv.xoff += 8
-	case key.Matches(k, keys.Search):
-		return m.startSearch()
-	case key.Matches(k, keys.Next):
-		m.logv.next(c, h, 1)
-	case key.Matches(k, keys.Prev):
-		m.logv.next(c, h, -1)
-	case k.String() == "esc" && m.logv.query != "":
-		m.logv.setQuery("", c, h)
-	case key.Matches(k, keys.Back):
+	case key.Matches(k, m.keys.Pane.Search):
+		m.startSearch()
+	case key.Matches(k, m.keys.Pane.Back):
 		m.focus = focusList
 	}
-	return nil
 }
 
+// summaryKey is a key of the summary: it scrolls; Back returns to the
+// phase list.
 func (m *Model) summaryKey(k tea.KeyPressMsg) {
-	keys, vp := m.keys, &m.summaryVP
-	switch {
-	case key.Matches(k, keys.Up):
-		vp.ScrollUp(1)
-	case key.Matches(k, keys.Down):
-		vp.ScrollDown(1)
-	case key.Matches(k, keys.PageUp):
-		vp.PageUp()
-	case key.Matches(k, keys.PageDown):
-		vp.PageDown()
-	case key.Matches(k, keys.Top):
-		vp.GotoTop()
-	case key.Matches(k, keys.Bottom):
-		vp.GotoBottom()
-	case key.Matches(k, keys.Left):
-		vp.ScrollLeft(8)
-	case key.Matches(k, keys.Right):
-		vp.ScrollRight(8)
-	case key.Matches(k, keys.Back), key.Matches(k, keys.Focus):
+	if !m.summary.scroll(k, m.keys.Summary) && key.Matches(k, m.keys.Summary.Back) {
 		m.screen, m.focus = screenRun, focusList
 	}
 }
 
-func (m *Model) startSearch() tea.Cmd {
-	m.focus, m.searching = focusDetail, true
-	m.search.set(m.logv.query)
-	return nil
+func (m *Model) startSearch() {
+	m.focus, m.pane.searching = focusDetail, true
+	m.pane.search.set(m.pane.view.query)
 }
 
-func (m *Model) searchKey(k tea.KeyPressMsg) tea.Cmd {
-	switch k.String() {
-	case "enter":
-		m.searching = false
-		m.logv.setQuery(m.search.text(), m.selectedContent(), m.logHeight())
-		if m.logv.query != "" && m.logv.count == 0 {
-			m.setNotice("No match for "+m.logv.query, false)
+// searchKey is a key of the search prompt: enter searches, esc cancels,
+// any other edits the query.
+func (m *Model) searchKey(k tea.KeyPressMsg) {
+	p := &m.pane
+	switch {
+	case key.Matches(k, m.keys.Search.Submit):
+		p.searching = false
+		m.syncViews()
+		p.view.setQuery(p.search.text(), p.content(), p.logHeight())
+		if p.view.query != "" && p.view.count == 0 {
+			m.footer.setNotice("No match for "+p.view.query, false)
 		}
-		return nil
-	case "esc":
-		m.searching = false
-		return nil
+	case key.Matches(k, m.keys.Search.Cancel):
+		p.searching = false
+	default:
+		p.search.update(k)
 	}
-	m.search.update(k)
-	return nil
 }

@@ -1,29 +1,63 @@
 package tui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"strings"
 
-// KeyMap is every key the TUI answers to. The help line is built from it, so
-// what it shows is always what works.
+	"charm.land/bubbles/v2/key"
+)
+
+// KeyMap is every key the TUI answers to, one keymap per screen or mode:
+// a key press goes to the keymap of what has the keys (handleKey), and the
+// help line of each is built from the same bindings, so what it shows is
+// always what works.
 type KeyMap struct {
+	Run     runKeys     // everywhere: help, quit, interrupt and the run controls
+	List    listKeys    // the phase list
+	Pane    paneKeys    // the detail pane (the selected phase's log)
+	Summary summaryKeys // the halt or completion summary
+	Search  searchKeys  // the search prompt
+	Confirm confirmKeys // a y/n question
+}
+
+// runKeys work on every screen.
+type runKeys struct {
+	Help, Quit, Interrupt key.Binding
+	Resume, Fresh         key.Binding
+	// ResumeHint is r in read-only mode, where it shows the command.
+	ResumeHint         key.Binding
+	Log, Summary, Copy key.Binding
+}
+
+// listKeys move the selection in the phase list.
+type listKeys struct {
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	Focus                                   key.Binding // to the detail pane
+	Search, Next, Prev                      key.Binding
+}
+
+// paneKeys scroll and search the detail pane.
+type paneKeys struct {
+	Up, Down, PageUp, PageDown, Top key.Binding
+	Follow                          key.Binding // back to the newest line
+	Left, Right                     key.Binding
+	Search, Next, Prev              key.Binding
+	Clear                           key.Binding // drops the search (before Back)
+	Back                            key.Binding // to the list
+}
+
+// summaryKeys scroll the summary.
+type summaryKeys struct {
 	Up, Down, PageUp, PageDown, Top, Bottom, Left, Right key.Binding
+	Back                                                 key.Binding // to the phase list
+}
 
-	Focus  key.Binding // list → detail pane
-	Back   key.Binding // detail pane → list; clears a search
-	Search key.Binding
-	Next   key.Binding
-	Prev   key.Binding
-	Follow key.Binding
+// searchKeys end the search prompt; every other key edits it.
+type searchKeys struct {
+	Submit, Cancel key.Binding
+}
 
-	Resume  key.Binding
-	Fresh   key.Binding
-	Log     key.Binding
-	Summary key.Binding
-	Copy    key.Binding
-
-	Help      key.Binding
-	Quit      key.Binding
-	Interrupt key.Binding
-
+// confirmKeys answer a y/n question; other keys are ignored.
+type confirmKeys struct {
 	Yes, No key.Binding
 }
 
@@ -32,34 +66,100 @@ func DefaultKeyMap() KeyMap {
 	b := func(keys []string, help, desc string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
+	var (
+		up       = []string{"up", "k"}
+		down     = []string{"down", "j"}
+		pageUp   = []string{"pgup", "ctrl+u", "b"}
+		pageDown = []string{"pgdown", "ctrl+d", "space"}
+		top      = []string{"home", "g"}
+		bottom   = []string{"end", "G"}
+		search   = b([]string{"/"}, "/", "search")
+		next     = b([]string{"n"}, "n/N", "next/prev match")
+		prev     = b([]string{"N"}, "N", "previous match")
+		left     = b([]string{"left"}, "←", "scroll left")
+		right    = b([]string{"right"}, "→", "scroll right")
+	)
 	return KeyMap{
-		Up:       b([]string{"up", "k"}, "↑/k", "up"),
-		Down:     b([]string{"down", "j"}, "↓/j", "down"),
-		PageUp:   b([]string{"pgup", "ctrl+u", "b"}, "pgup", "page up"),
-		PageDown: b([]string{"pgdown", "ctrl+d", "space"}, "pgdn", "page down"),
-		Top:      b([]string{"home", "g"}, "g/home", "top"),
-		Bottom:   b([]string{"end", "G"}, "G/end", "bottom"),
-		Left:     b([]string{"left"}, "←", "scroll left"),
-		Right:    b([]string{"right"}, "→", "scroll right"),
+		Run: runKeys{
+			Help:       b([]string{"?"}, "?", "help"),
+			Quit:       b([]string{"q"}, "q", "quit"),
+			Interrupt:  b([]string{"ctrl+c"}, "ctrl+c", "interrupt"),
+			Resume:     b([]string{"r"}, "r", "resume"),
+			Fresh:      b([]string{"F"}, "F", "fresh"),
+			ResumeHint: b([]string{"r"}, "r", "how to resume"),
+			Log:        b([]string{"l"}, "l", "failed log"),
+			Summary:    b([]string{"s"}, "s", "summary"),
+			Copy:       b([]string{"c"}, "c", "copy resume"),
+		},
+		List: listKeys{
+			Up:       b(up, "↑/k", "up"),
+			Down:     b(down, "↑/↓", "select"),
+			PageUp:   b(pageUp, "pgup", "page up"),
+			PageDown: b(pageDown, "pgdn", "page down"),
+			Top:      b(top, "g/home", "top"),
+			Bottom:   b(bottom, "G/end", "bottom"),
+			Focus:    b([]string{"enter", "tab"}, "enter", "log"),
+			Search:   search, Next: next, Prev: prev,
+		},
+		Pane: paneKeys{
+			Up:       b(up, "↑/k", "up"),
+			Down:     b(down, "↑/↓", "scroll"),
+			PageUp:   b(pageUp, "pgup", "page up"),
+			PageDown: b(pageDown, "pgdn", "page down"),
+			Top:      b(top, "g/home", "top"),
+			Follow:   b([]string{"G", "end"}, "G", "follow"),
+			Left:     left, Right: right,
+			Search: search, Next: next, Prev: prev,
+			Clear: b([]string{"esc"}, "esc", "clear search"),
+			Back:  b([]string{"esc", "tab", "shift+tab"}, "esc", "back"),
+		},
+		Summary: summaryKeys{
+			Up:       b(up, "↑/k", "up"),
+			Down:     b(down, "↑/↓", "scroll"),
+			PageUp:   b(pageUp, "pgup", "page up"),
+			PageDown: b(pageDown, "pgdn", "page down"),
+			Top:      b(top, "g/home", "top"),
+			Bottom:   b(bottom, "G/end", "bottom"),
+			Left:     left, Right: right,
+			Back: b([]string{"esc", "tab", "shift+tab", "enter"}, "esc", "phases"),
+		},
+		Search: searchKeys{
+			Submit: b([]string{"enter"}, "enter", "search"),
+			Cancel: b([]string{"esc"}, "esc", "cancel"),
+		},
+		Confirm: confirmKeys{
+			Yes: b([]string{"y", "Y"}, "y", "yes"),
+			No:  b([]string{"n", "N", "esc"}, "n", "no"),
+		},
+	}
+}
 
-		Focus:  b([]string{"enter", "tab"}, "enter", "log"),
-		Back:   b([]string{"esc", "tab", "shift+tab"}, "esc", "back"),
-		Search: b([]string{"/"}, "/", "search"),
-		Next:   b([]string{"n"}, "n/N", "next/prev match"),
-		Prev:   b([]string{"N"}, "N", "previous match"),
-		Follow: b([]string{"G", "end"}, "G", "follow"),
+// help is the search prompt's keys: "enter search · esc cancel".
+func (k searchKeys) help() string {
+	var parts []string
+	for _, b := range []key.Binding{k.Submit, k.Cancel} {
+		parts = append(parts, b.Help().Key+" "+b.Help().Desc)
+	}
+	return strings.Join(parts, " · ")
+}
 
-		Resume:  b([]string{"r"}, "r", "resume"),
-		Fresh:   b([]string{"F"}, "F", "fresh"),
-		Log:     b([]string{"l"}, "l", "failed log"),
-		Summary: b([]string{"s"}, "s", "summary"),
-		Copy:    b([]string{"c"}, "c", "copy resume"),
+// helpKey is a binding shown with a help text for the full help.
+func helpKey(b key.Binding, keys, desc string) key.Binding {
+	b.SetHelp(keys, desc)
+	return b
+}
 
-		Help:      b([]string{"?"}, "?", "help"),
-		Quit:      b([]string{"q"}, "q", "quit"),
-		Interrupt: b([]string{"ctrl+c"}, "ctrl+c", "interrupt"),
-
-		Yes: b([]string{"y", "Y"}, "y", "yes"),
-		No:  b([]string{"n", "N", "esc"}, "n", "no"),
+// fullHelp is the `?` help: every key of every screen, grouped.
+func (k KeyMap) fullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{helpKey(k.List.Up, "↑/k ↓/j", "select / scroll"), helpKey(k.List.PageDown, "pgup/pgdn", "page"), k.List.Top,
+			helpKey(k.List.Focus, "enter/tab", "log pane"), helpKey(k.Pane.Back, "esc/tab", "phase list")},
+		{helpKey(k.Pane.Follow, "G/end", "follow the log"), k.Pane.Search, k.Pane.Next,
+			helpKey(k.Pane.Left, "←/→", "scroll sideways")},
+		{helpKey(k.Run.Resume, "r", "resume after a halt"), helpKey(k.Run.Fresh, "F", "start fresh (asks)"),
+			helpKey(k.Run.Copy, "c", "copy the resume command"), helpKey(k.Run.Log, "l", "log of the failed phase"),
+			k.Run.Summary},
+		{helpKey(k.Run.Quit, "q", "quit (asks while running)"), helpKey(k.Run.Interrupt, "ctrl+c", "halt (twice: kill)"),
+			helpKey(k.Run.Help, "?", "close help")},
 	}
 }

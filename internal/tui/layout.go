@@ -12,74 +12,69 @@ const headerHeight = 2
 const sideBySideWidth = 140
 
 // layout is the geometry of the current screen, recomputed after every
-// Update so the views only read it.
+// Update; the views get their sizes from it.
 type layout struct {
 	bodyH int
 	// side is true when list and detail pane are side by side.
-	side           bool
-	listW, listH   int
-	detailW        int
-	detailH        int // including the pane's title bar
-	footer         []string
-	summaryWidth   int // the width the summary text was rendered for
-	summaryPercent int
+	side   bool
+	footer []string
 }
 
-// relayout recomputes the geometry for the current size and mode.
+// relayout recomputes the geometry for the current size and mode and sizes
+// the views.
 func (m *Model) relayout() {
 	w, h := max(m.width, 20), max(m.height, 6)
-	m.help.SetWidth(w)
-	status := m.footerLines(w)
+	m.syncViews()
+	m.syncFooter()
+	m.header.SetSize(w)
+	m.footer.SetSize(w)
+	status := m.footer.statusLines()
 	// The footer is the status lines and the last line (one line).
 	m.lay.bodyH = max(1, h-headerHeight-len(status)-1)
 	body := m.lay.bodyH
 
 	m.lay.side = w >= sideBySideWidth
 	if m.lay.side {
-		m.lay.listW = min(max(w*45/100, 50), 90)
-		m.lay.detailW = w - m.lay.listW - 1
-		m.lay.listH, m.lay.detailH = body, body
+		listW := min(max(w*45/100, 50), 90)
+		m.table.SetSize(listW, body)
+		m.pane.SetSize(w-listW-1, body)
 	} else {
-		m.lay.listW, m.lay.detailW = w, w
-		items := len(m.listItems())
+		items := len(m.table.items())
 		// The list takes what it needs, up to about half the body: the
 		// detail pane keeps at least ten lines when there is room.
-		m.lay.listH = max(min(items, max(body/2, body-10)), min(3, body))
-		m.lay.detailH = body - m.lay.listH
+		listH := max(min(items, max(body/2, body-10)), min(3, body))
+		m.table.SetSize(w, listH)
+		m.pane.SetSize(w, body-listH)
 	}
-	m.ensureListVisible()
-
-	m.summaryVP.SetWidth(w)
-	m.summaryVP.SetHeight(body)
-	if sw := min(w, 100); m.summaryIn != nil && sw != m.lay.summaryWidth {
-		m.renderSummary()
-	}
-	// A taller body (a notice gone, a resize) must not leave the summary
-	// scrolled past its end, showing blank lines.
-	m.summaryVP.SetYOffset(m.summaryVP.YOffset())
+	m.summary.SetSize(w, body)
 	// The help line tells how far the summary is scrolled, which is known
-	// only now that the viewport has its size: it is rendered last.
-	m.lay.footer = append(status, m.lastLine(w))
+	// only now that the summary has its size: it is rendered last.
+	m.footer.scroll = ""
+	if m.onSummary() {
+		m.footer.scroll = m.summary.scrollLabel()
+	}
+	m.lay.footer = append(status, m.footer.lastLine())
 }
 
-// logHeight is the number of log lines the detail pane shows.
-func (m *Model) logHeight() int { return max(1, m.lay.detailH-1) }
+// onSummary reports whether the summary fills the body.
+func (m *Model) onSummary() bool { return m.screen == screenSummary && m.summary.shown() }
 
 // render draws the whole screen, exactly height lines.
 func (m *Model) render() string {
 	w, h := max(m.width, 20), max(m.height, 6)
+	m.syncViews()
 	lines := make([]string, 0, h)
-	lines = append(lines, m.renderHeader(w)...)
+	lines = append(lines, m.header.Render()...)
 	var body []string
 	switch {
-	case m.screen == screenSummary && m.summaryIn != nil:
-		body = strings.Split(m.summaryVP.View(), "\n")
-	case len(m.rows) == 0:
+	case m.onSummary():
+		body = m.summary.Render()
+	case len(m.phases.rows) == 0:
 		body = m.renderEmpty(w)
 	case m.lay.side:
 		body = m.renderSide()
 	default:
-		body = append(m.renderList(m.lay.listW, m.lay.listH), m.renderDetail(m.lay.detailW, m.lay.detailH)...)
+		body = append(m.table.Render(), m.pane.Render()...)
 	}
 	for len(body) < m.lay.bodyH {
 		body = append(body, "")
@@ -94,8 +89,7 @@ func (m *Model) render() string {
 
 // renderSide draws the list and the detail pane side by side.
 func (m *Model) renderSide() []string {
-	list := m.renderList(m.lay.listW, m.lay.listH)
-	detail := m.renderDetail(m.lay.detailW, m.lay.detailH)
+	list, detail := m.table.Render(), m.pane.Render()
 	sep := m.styles.Dim.Render("│")
 	out := make([]string, m.lay.bodyH)
 	for i := range out {
@@ -106,7 +100,7 @@ func (m *Model) renderSide() []string {
 		if i < len(detail) {
 			d = detail[i]
 		}
-		out[i] = padRight(l, m.lay.listW) + sep + d
+		out[i] = padRight(l, m.table.width) + sep + d
 	}
 	return out
 }
@@ -123,8 +117,8 @@ func (m *Model) renderEmpty(w int) []string {
 		}
 		msg = []string{"Waiting for a run in " + dir + " …",
 			"It appears here as soon as `autobuild PLAN.md` starts there (with or without --no-tui)."}
-	case m.startErr != nil:
-		msg = []string{"The run did not start: " + m.startErr.Error()}
+	case m.life.state == lifeStartFailed:
+		msg = []string{"The run did not start: " + m.life.err.Error()}
 	default:
 		msg = []string{"Starting…"}
 	}

@@ -33,15 +33,3 @@ func countdown(d time.Duration) string {
 	}
 	return fmt.Sprintf("%ds", int(d.Round(time.Second).Seconds()))
 }
-
-// firstWaiting is the waiting phase that resumes first, nil when none
-// waits: the header shows its countdown.
-func (m *Model) firstWaiting() *phaseRow {
-	var first *phaseRow
-	for _, r := range m.rows {
-		if r.status == stRetrying && !r.until.IsZero() && (first == nil || r.until.Before(first.until)) {
-			first = r
-		}
-	}
-	return first
-}

@@ -3,12 +3,68 @@ package tui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/lipgloss/v2"
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
+	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/summary"
 )
+
+// phaseTable is the phase list: the phases grouped under batch headings,
+// one line each, with the selection. It owns the selection and its scroll.
+type phaseTable struct {
+	styles        *Styles
+	width, height int
+
+	// What it shows, set by the model before it renders.
+	phases *phaseSet
+	now    time.Time
+	frame  int // the spinner's
+
+	// sel is the selected row's index in phases.rows.
+	sel int
+	// userMoved is set once the user picks a phase; until then the
+	// selection follows the action (the first running or failed phase).
+	userMoved bool
+	// top is the first visible line.
+	top int
+}
+
+// SetSize sets the list's size and scrolls the selection into view.
+func (v *phaseTable) SetSize(w, h int) {
+	v.width, v.height = w, h
+	v.ensureVisible()
+}
+
+// selected returns the selected row, or nil when there are none.
+func (v *phaseTable) selected() *phaseRow {
+	if v.sel < 0 || v.sel >= len(v.phases.rows) {
+		return nil
+	}
+	return v.phases.rows[v.sel]
+}
+
+func (v *phaseTable) clamp() { v.sel = max(0, min(v.sel, len(v.phases.rows)-1)) }
+
+// selectRow moves the selection to row i (clamped) and reports whether it
+// changed.
+func (v *phaseTable) selectRow(i int) bool {
+	i = max(0, min(i, len(v.phases.rows)-1))
+	if i == v.sel {
+		return false
+	}
+	v.sel = i
+	return true
+}
+
+// inserted keeps the selection on its row when a row is inserted at i.
+func (v *phaseTable) inserted(i int) {
+	if i <= v.sel && len(v.phases.rows) > 1 {
+		v.sel++
+	}
+}
 
 // listItem is one line of the phase list: a batch heading (row < 0) or a
 // phase row.
@@ -17,11 +73,11 @@ type listItem struct {
 	batch int
 }
 
-// listItems lays the rows out under their batch headings.
-func (m *Model) listItems() []listItem {
-	items := make([]listItem, 0, len(m.rows)+8)
+// items lays the rows out under their batch headings.
+func (v *phaseTable) items() []listItem {
+	items := make([]listItem, 0, len(v.phases.rows)+8)
 	batch := -1
-	for i, r := range m.rows {
+	for i, r := range v.phases.rows {
 		if r.batch != batch {
 			batch = r.batch
 			items = append(items, listItem{row: -1, batch: batch})
@@ -31,14 +87,14 @@ func (m *Model) listItems() []listItem {
 	return items
 }
 
-// ensureListVisible scrolls the list so the selected row (and, when it is
-// the first of its batch, the batch heading) is in view.
-func (m *Model) ensureListVisible() {
-	items := m.listItems()
-	h := max(1, m.lay.listH)
+// ensureVisible scrolls the list so the selected row (and, when it is the
+// first of its batch, the batch heading) is in view.
+func (v *phaseTable) ensureVisible() {
+	items := v.items()
+	h := max(1, v.height)
 	idx := 0
 	for i, it := range items {
-		if it.row == m.sel {
+		if it.row == v.sel {
 			idx = i
 			break
 		}
@@ -47,13 +103,13 @@ func (m *Model) ensureListVisible() {
 	if idx > 0 && items[idx-1].row < 0 {
 		top = idx - 1
 	}
-	if top < m.listTop {
-		m.listTop = top
+	if top < v.top {
+		v.top = top
 	}
-	if idx >= m.listTop+h {
-		m.listTop = idx - h + 1
+	if idx >= v.top+h {
+		v.top = idx - h + 1
 	}
-	m.listTop = max(0, min(m.listTop, len(items)-h))
+	v.top = max(0, min(v.top, len(items)-h))
 }
 
 // columns are the widths of a row's fixed columns, shared by all rows so
@@ -62,10 +118,10 @@ type columns struct {
 	id, name, agent, detail int
 }
 
-func (m *Model) columnsFor(w int) columns {
+func (v *phaseTable) columnsFor(w int) columns {
 	var c columns
 	maxName := 0
-	for _, r := range m.rows {
+	for _, r := range v.phases.rows {
 		c.id = max(c.id, width(r.displayID))
 		c.agent = max(c.agent, width(r.agent))
 		maxName = max(maxName, width(r.name))
@@ -87,23 +143,24 @@ func (m *Model) columnsFor(w int) columns {
 	return c
 }
 
-// renderList draws h lines of the phase list, w wide.
-func (m *Model) renderList(w, h int) []string {
-	items := m.listItems()
-	cols := m.columnsFor(w)
+// Render draws at most height lines of the list, width wide.
+func (v *phaseTable) Render() []string {
+	w, h := v.width, v.height
+	items := v.items()
+	cols := v.columnsFor(w)
 	out := make([]string, 0, h)
-	for i := m.listTop; i < len(items) && len(out) < h; i++ {
+	for i := v.top; i < len(items) && len(out) < h; i++ {
 		it := items[i]
 		if it.row < 0 {
-			out = append(out, m.styles.Batch.Render(truncate(m.batchTitle(it.batch), w)))
+			out = append(out, v.styles.Batch.Render(truncate(batchTitle(it.batch), w)))
 			continue
 		}
-		out = append(out, m.renderRow(m.rows[it.row], it.row == m.sel, cols, w))
+		out = append(out, v.renderRow(v.phases.rows[it.row], it.row == v.sel, cols, w))
 	}
 	return out
 }
 
-func (m *Model) batchTitle(batch int) string {
+func batchTitle(batch int) string {
 	if batch <= 0 {
 		return "Other phases"
 	}
@@ -112,7 +169,7 @@ func (m *Model) batchTitle(batch int) string {
 
 // renderRow draws one phase: glyph, id, name, attempt, agent, elapsed and
 // what it is doing (its last output line, or why it stopped).
-func (m *Model) renderRow(r *phaseRow, selected bool, c columns, w int) string {
+func (v *phaseTable) renderRow(r *phaseRow, selected bool, c columns, w int) string {
 	cursor := "  "
 	if selected {
 		cursor = "▸ "
@@ -128,29 +185,29 @@ func (m *Model) renderRow(r *phaseRow, selected bool, c columns, w int) string {
 		b.WriteString(fit(r.agent, c.agent))
 	}
 	b.WriteString(" ")
-	b.WriteString(padLeft(m.rowElapsed(r), 6))
+	b.WriteString(padLeft(rowElapsed(r, v.now), 6))
 	detail := ""
 	if c.detail > 1 {
-		detail = truncate(m.rowDetail(r), c.detail-1)
+		detail = truncate(rowDetail(r, v.phases, v.now), c.detail-1)
 	}
-	g := m.glyph(r.status)
+	g := glyph(r.status, v.frame)
 	if selected {
 		line := padRight(cursor+g+" "+b.String()+" "+detail, w)
-		return m.styles.Selected.Render(truncate(line, w))
+		return v.styles.Selected.Render(truncate(line, w))
 	}
-	line := cursor + m.statusStyle(r.status).Render(g) + " " + b.String()
+	line := cursor + v.styles.status(r.status).Render(g) + " " + b.String()
 	if detail != "" {
-		line += " " + m.detailStyle(r).Render(detail)
+		line += " " + v.styles.detail(r).Render(detail)
 	}
 	return line
 }
 
 // rowElapsed is the running attempt's time so far, or the last attempt's
 // duration.
-func (m *Model) rowElapsed(r *phaseRow) string {
+func rowElapsed(r *phaseRow, now time.Time) string {
 	switch {
 	case r.status == stRunning && !r.started.IsZero():
-		return summary.Duration(max(0, m.now().Sub(r.started).Seconds()))
+		return summary.Duration(max(0, now.Sub(r.started).Seconds()))
 	case r.duration > 0:
 		return summary.Duration(r.duration)
 	}
@@ -158,7 +215,7 @@ func (m *Model) rowElapsed(r *phaseRow) string {
 }
 
 // rowDetail says what a phase is doing or why it is where it is.
-func (m *Model) rowDetail(r *phaseRow) string {
+func rowDetail(r *phaseRow, phases *phaseSet, now time.Time) string {
 	switch r.status {
 	case stRunning:
 		if r.last != "" {
@@ -167,24 +224,14 @@ func (m *Model) rowDetail(r *phaseRow) string {
 		return "starting…"
 	case stRetrying:
 		if !r.until.IsZero() {
-			return waitText(r, m.now())
+			return waitText(r, now)
 		}
 		if r.note != "" {
 			return "retry: " + r.note
 		}
 		return "retry queued"
 	case stComplete:
-		switch {
-		case r.commit != nil && r.commit.SHA != "":
-			return clip.SHA(r.commit.SHA) + " " + clip.FirstLine(r.commit.Message)
-		case r.commit != nil && r.commit.Message != "" && r.commit.HasChanges():
-			return clip.FirstLine(r.commit.Message)
-		case r.commit != nil:
-			// As the summary says it: a phase that changed nothing has a
-			// message but no commit.
-			return "no changes to commit"
-		}
-		return "complete"
+		return commitDetail(r.commit)
 	case stFailed:
 		if f := r.failure; f != nil {
 			s := string(f.Type)
@@ -207,29 +254,35 @@ func (m *Model) rowDetail(r *phaseRow) string {
 	case stInterrupted:
 		return "interrupted; resume re-runs it"
 	}
-	if waits := m.waitingFor(r); len(waits) > 0 {
+	if waits := phases.waitingFor(r); len(waits) > 0 {
 		return "waits for " + strings.Join(waits, ", ")
 	}
 	return ""
 }
 
-func (m *Model) detailStyle(r *phaseRow) lipgloss.Style {
-	switch r.status {
-	case stFailed:
-		return m.styles.Failed
-	case stBlocked:
-		return m.styles.Blocked
+// commitDetail is a completed phase's row detail: its commit, or why it
+// has none.
+func commitDetail(c *state.Commit) string {
+	switch {
+	case c != nil && c.SHA != "":
+		return clip.SHA(c.SHA) + " " + clip.FirstLine(c.Message)
+	case c != nil && c.Message != "" && c.HasChanges():
+		return clip.FirstLine(c.Message)
+	case c != nil:
+		// As the summary says it: a phase that changed nothing has a
+		// message but no commit.
+		return "no changes to commit"
 	}
-	return m.styles.Dim
+	return "complete"
 }
 
-// waitingFor lists the display ids of the unfinished dependencies of r.
-func (m *Model) waitingFor(r *phaseRow) []string {
-	var out []string
-	for _, id := range r.dependsOn {
-		if d := m.byID[id]; d != nil && !d.done() {
-			out = append(out, d.displayID)
-		}
+// detail is the color of a row's detail text.
+func (s *Styles) detail(r *phaseRow) lipgloss.Style {
+	switch r.status {
+	case stFailed:
+		return s.Failed
+	case stBlocked:
+		return s.Blocked
 	}
-	return out
+	return s.Dim
 }

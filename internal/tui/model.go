@@ -4,12 +4,9 @@ import (
 	"context"
 	"time"
 
-	"charm.land/bubbles/v2/help"
-	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
-	"github.com/autobuild-sh/autobuild/internal/event"
 	clean "github.com/autobuild-sh/autobuild/internal/sanitize"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/summary"
@@ -47,8 +44,10 @@ const (
 	tickSlow = time.Second
 )
 
-// Model is the root Bubble Tea model of the TUI: it owns all state; the
-// views (header, list, detail pane, summary, footer) are functions of it.
+// Model is the root Bubble Tea model of the TUI. It owns the run's data
+// (the phases, the run info, the lifecycle) and the screen's mode; the views
+// (header, phase table, log pane, summary, footer) are plain structs with
+// their own size and render, which the model feeds before drawing (views.go).
 // Update never blocks and never does I/O: engine calls and waits run in
 // tea.Cmds (commands.go) whose results come back as messages.
 type Model struct {
@@ -59,52 +58,22 @@ type Model struct {
 
 	keys   KeyMap
 	styles Styles
-	help   help.Model
 	isDark bool
 	color  bool
 
 	width, height int
 	lay           layout
 
-	run  runInfo
-	rows []*phaseRow
-	byID map[string]*phaseRow
-	sel  int
-	// userMoved is set once the user picks a phase; until then the
-	// selection follows the action (the first running or failed phase).
-	userMoved bool
-	// listTop is the first visible line of the phase list.
-	listTop int
+	run    runInfo
+	phases phaseSet
 
-	screen   screen
-	focus    focus
-	ask      question
-	fullHelp bool
-	// notice is a one-off message in the footer, cleared by the next key.
-	notice    string
-	noticeErr bool
+	screen screen
+	focus  focus
+	ask    question
 
-	logv      logView
-	search    searchInput
-	searching bool
-
-	summaryVP viewport.Model
-	summaryIn *summary.Input
-
-	// Live mode. gen numbers the runs started by this model; messages of an
-	// older run are dropped.
-	gen      int
-	events   <-chan event.Event
-	active   bool // a run was started and its event channel is not closed yet
-	starting bool // Start was called and has not answered
-	// restart is the mode of the run `r` or `F` is starting, until the
-	// engine accepts it; nil otherwise.
-	restart *StartMode
-	// interrupts counts ctrl+c (or q, y) sent to the run: the first halts
-	// it, the second kills its phases.
-	interrupts int
-	quitting   bool // quit once the run has ended
-	startErr   error
+	// life is the run this model drives (live mode): its lifecycle state,
+	// generation and event channel.
+	life lifecycle
 
 	// Watch mode.
 	watchErr    error
@@ -113,6 +82,13 @@ type Model struct {
 
 	frame  int  // spinner frame
 	noTick bool // tests drive time themselves
+
+	// The views.
+	header  headerView
+	table   phaseTable
+	pane    logPane
+	summary summaryView
+	footer  footerView
 }
 
 // New returns the model for o. In live mode (o.Controller set) Init starts
@@ -126,14 +102,12 @@ func New(o Options) *Model {
 		keys:     DefaultKeyMap(),
 		isDark:   true,
 		color:    !o.NoColor,
-		byID:     map[string]*phaseRow{},
 		width:    80,
 		height:   24,
 	}
 	if m.now == nil {
 		m.now = time.Now
 	}
-	m.notice = o.Notice
 	if m.ctx == nil {
 		m.ctx = context.Background()
 	}
@@ -141,16 +115,15 @@ func New(o Options) *Model {
 		m.logLines = DefaultLogLines
 	}
 	m.run = runInfo{title: o.Title, commitMode: o.CommitMode, agent: o.Agent}
-	m.rows = rowsFromBatches(o.Batches, m.logLines)
-	for _, r := range m.rows {
-		m.byID[r.id] = r
-	}
-	m.help = help.New()
-	m.summaryVP = viewport.New()
-	m.logv.reset()
-	if o.Controller != nil && !o.ReadOnly {
-		m.gen, m.active, m.starting = 1, true, true
-	}
+	m.phases = newPhaseSet(rowsFromBatches(o.Batches, m.logLines))
+	m.header = headerView{styles: &m.styles, run: &m.run, phases: &m.phases}
+	m.table = phaseTable{styles: &m.styles, phases: &m.phases}
+	m.pane = logPane{styles: &m.styles, phases: &m.phases}
+	m.pane.view.reset()
+	m.summary = newSummaryView()
+	m.footer = newFooterView(&m.styles)
+	m.footer.notice = o.Notice
+	m.life = newLifecycle(o.Controller != nil && !o.ReadOnly)
 	m.restyle()
 	m.relayout()
 	return m
@@ -167,7 +140,7 @@ type Result struct {
 
 // Result reports how the last run ended.
 func (m *Model) Result() Result {
-	return Result{Status: m.run.status, StartErr: m.startErr}
+	return Result{Status: m.run.status, StartErr: m.life.err}
 }
 
 // Init starts the run (live mode) or the watch, the clock, and asks the
@@ -177,8 +150,8 @@ func (m *Model) Init() tea.Cmd {
 	if !m.noTick {
 		cmds = append(cmds, tickCmd(tickSlow))
 	}
-	if m.active {
-		cmds = append(cmds, startCmd(m.ctx, m.opts.Controller, m.opts.Mode, m.gen))
+	if m.life.state == lifeStarting {
+		cmds = append(cmds, startCmd(m.ctx, m.opts.Controller, m.opts.Mode, m.life.gen))
 	}
 	if m.opts.Watch != nil {
 		cmds = append(cmds, waitWatch(m.opts.Watch))
@@ -208,36 +181,38 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if m.noTick {
 			return nil
 		}
-		if m.anyRunning() {
+		if m.phases.anyRunning() {
 			return tickCmd(tickFast)
 		}
 		return tickCmd(tickSlow)
 	case startedMsg:
-		if msg.gen != m.gen {
+		if msg.gen != m.life.gen {
 			return nil
 		}
-		m.starting, m.events = false, msg.ch
-		if m.restart != nil {
-			m.restarted(*m.restart)
-			m.restart = nil
+		m.life.on(lifeStarted)
+		m.life.events = msg.ch
+		if mode := m.life.restart; mode != nil {
+			m.life.restart = nil
+			m.restarted(*mode)
 		}
 		return waitEvents(msg.ch, msg.gen)
 	case startFailedMsg:
-		if msg.gen != m.gen {
+		if msg.gen != m.life.gen {
 			return nil
 		}
-		m.starting, m.active, m.startErr, m.restart = false, false, msg.err, nil
-		m.setNotice("could not start the run: "+msg.err.Error(), true)
-		if m.quitting {
+		quit := m.life.on(lifeRefused)
+		m.life.err, m.life.restart = msg.err, nil
+		m.footer.setNotice("could not start the run: "+msg.err.Error(), true)
+		if quit {
 			return tea.Quit
 		}
 	case eventsMsg:
-		if msg.gen != m.gen {
+		if msg.gen != m.life.gen {
 			return nil
 		}
 		return m.handleEvents(msg)
 	case snapshotMsg:
-		if msg.gen != m.gen {
+		if msg.gen != m.life.gen {
 			return nil
 		}
 		m.handleSnapshot(msg)
@@ -246,8 +221,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
 	case tea.PasteMsg:
-		if m.searching {
-			m.search.update(msg)
+		if m.pane.searching {
+			m.pane.search.update(msg)
 		}
 	}
 	return nil
@@ -261,24 +236,24 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 	for _, e := range msg.events {
 		m.applyEvent(e)
 		if e.Kind.Terminal() {
-			m.clearNotice()
+			m.footer.clearNotice()
 		}
-		if e.Kind.Terminal() && !m.quitting {
-			cmds = append(cmds, snapshotCmd(m.opts.Controller, m.gen))
+		if e.Kind.Terminal() && !m.life.halting() {
+			cmds = append(cmds, snapshotCmd(m.opts.Controller, m.life.gen))
 		}
 	}
 	if msg.closed {
-		m.active, m.events = false, nil
-		if m.quitting {
+		m.life.events = nil
+		if m.life.on(lifeClosed) {
 			return tea.Quit
 		}
 		if m.run.status == "" || m.run.status == state.RunRunning {
 			// The channel closed without a terminal event: show what the
 			// state files say.
-			cmds = append(cmds, snapshotCmd(m.opts.Controller, m.gen))
+			cmds = append(cmds, snapshotCmd(m.opts.Controller, m.life.gen))
 		}
 	} else {
-		cmds = append(cmds, waitEvents(m.events, m.gen))
+		cmds = append(cmds, waitEvents(m.life.events, m.life.gen))
 	}
 	m.autoSelect()
 	return tea.Batch(cmds...)
@@ -315,14 +290,13 @@ func (m *Model) handleSnapshot(msg snapshotMsg) {
 			in.Run = &run
 		}
 	} else {
-		in.Run, in.Phases = m.runFromRows(), phasesFromRows(m.rows)
+		in.Run, in.Phases = m.runFromRows(), phasesFromRows(m.phases.rows)
 		if msg.err != nil {
-			m.setNotice("could not read the state files: "+msg.err.Error(), true)
+			m.footer.setNotice("could not read the state files: "+msg.err.Error(), true)
 		}
 	}
-	m.summaryIn = &in
-	m.renderSummary()
-	m.summaryVP.GotoTop()
+	m.summary.SetInput(&in)
+	m.summary.top()
 	m.screen = screenSummary
 }
 
@@ -353,25 +327,26 @@ func (m *Model) stateDir() string {
 // the run: a refused start (the fix is not committed yet, say) must not
 // lose the failure the user is reading.
 func (m *Model) startRun(mode StartMode) tea.Cmd {
-	m.gen++
-	m.active, m.starting, m.interrupts, m.startErr = true, true, 0, nil
-	m.restart = &mode
+	m.life.on(lifeRestart)
+	m.life.gen++
+	m.life.interrupts, m.life.err, m.life.restart = 0, nil, &mode
 	if mode == StartFresh {
-		m.setNotice("Starting fresh…", false)
+		m.footer.setNotice("Starting fresh…", false)
 	} else {
-		m.setNotice("Resuming…", false)
+		m.footer.setNotice("Resuming…", false)
 	}
-	return startCmd(m.ctx, m.opts.Controller, mode, m.gen)
+	return startCmd(m.ctx, m.opts.Controller, mode, m.life.gen)
 }
 
 // restarted resets the view for the run `r` or `F` started, once the
 // engine accepted it: the rows go back to what the new run will redo.
 func (m *Model) restarted(mode StartMode) {
-	m.clearNotice()
+	m.footer.clearNotice()
 	m.run.status, m.run.haltReason = "", ""
 	m.run.started, m.run.ended = m.now(), time.Time{}
-	m.screen, m.focus, m.summaryIn = screenRun, focusList, nil
-	for _, r := range m.rows {
+	m.screen, m.focus = screenRun, focusList
+	m.summary.SetInput(nil)
+	for _, r := range m.phases.rows {
 		keep := mode == StartResume && r.done()
 		if mode == StartFresh {
 			r.log.reset()
@@ -383,51 +358,32 @@ func (m *Model) restarted(mode StartMode) {
 		r.status, r.attempt, r.maxAttempts, r.agent, r.started, r.duration = stPending, 0, 0, "", time.Time{}, 0
 		r.failure, r.gates, r.blockedBy, r.note, r.last = nil, nil, nil, "", ""
 	}
-	m.logv.reset()
-}
-
-func (m *Model) anyRunning() bool {
-	for _, r := range m.rows {
-		if r.status == stRunning {
-			return true
-		}
-	}
-	return false
+	m.pane.view.reset()
 }
 
 func (m *Model) restyle() {
 	m.styles = NewStyles(m.isDark, m.color)
-	m.help.Styles = m.styles.Help
-}
-
-func (m *Model) setNotice(s string, isErr bool) {
-	m.notice, m.noticeErr = s, isErr
-}
-
-// clearNotice drops a notice made stale by the run changing state ("the
-// run is still going", a resume hint), but keeps an error until a key.
-func (m *Model) clearNotice() {
-	if !m.noticeErr {
-		m.notice = ""
-	}
+	m.footer.restyle()
 }
 
 // selected returns the selected row, or nil when there are none.
-func (m *Model) selected() *phaseRow {
-	if m.sel < 0 || m.sel >= len(m.rows) {
-		return nil
+func (m *Model) selected() *phaseRow { return m.table.selected() }
+
+// selectRow selects row i; the log pane starts over on a new phase.
+func (m *Model) selectRow(i int) {
+	if m.table.selectRow(i) {
+		m.pane.view.reset()
 	}
-	return m.rows[m.sel]
 }
 
 // autoSelect points the selection at the action until the user moves it.
 func (m *Model) autoSelect() {
-	m.clampSelection()
-	if m.userMoved {
+	m.table.clamp()
+	if m.table.userMoved {
 		return
 	}
 	for _, want := range []rowStatus{stRunning, stRetrying, stFailed} {
-		for i, r := range m.rows {
+		for i, r := range m.phases.rows {
 			if r.status == want {
 				m.selectRow(i)
 				return
@@ -436,16 +392,12 @@ func (m *Model) autoSelect() {
 	}
 }
 
-func (m *Model) clampSelection() {
-	m.sel = max(0, min(m.sel, len(m.rows)-1))
-}
-
 // readOnly reports whether keys that change the run are disabled.
 func (m *Model) readOnly() bool { return m.opts.ReadOnly || m.opts.Controller == nil }
 
 // ended reports whether the run has ended, so r and F make sense.
 func (m *Model) ended() bool {
-	return !m.active && m.run.status != "" && m.run.status != state.RunRunning
+	return !m.life.active() && m.run.status != "" && m.run.status != state.RunRunning
 }
 
 // View draws the screen.

@@ -69,9 +69,9 @@ func TestUpdateDoesNotWaitForABlockedController(t *testing.T) {
 	go func() {
 		cmd := m.Init()
 		m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-		m.Update(eventsMsg{gen: m.gen, events: midRun()})
+		m.Update(eventsMsg{gen: m.life.gen, events: midRun()})
 		m.Update(keyPress("ctrl+c"))
-		_, c := m.Update(eventsMsg{gen: m.gen, events: haltEnd()})
+		_, c := m.Update(eventsMsg{gen: m.life.gen, events: haltEnd()})
 		m.View()
 		done <- tea.Batch(cmd, c)
 	}()
@@ -105,7 +105,7 @@ func TestQuitWithoutARunIsImmediate(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, liveOptions(&fakeController{}), 80, 24)
 	h.init()
-	h.until("the empty run to end", func(m *Model) bool { return !m.active })
+	h.until("the empty run to end", func(m *Model) bool { return !m.life.active() })
 	h.key("q")
 	h.drain()
 	require.True(t, h.quit)
@@ -139,11 +139,11 @@ func TestResumeInPlaceAfterAHalt(t *testing.T) {
 	h.key("r")
 	require.Contains(t, h.screen(), "Resuming…")
 	h.until("the run view", func(m *Model) bool { return m.screen == screenRun })
-	require.Equal(t, stPending, h.m.byID["2b"].status)
-	require.Equal(t, stComplete, h.m.byID["2a"].status, "completed phases stay complete")
+	require.Equal(t, stPending, h.m.phases.byID["2b"].status)
+	require.Equal(t, stComplete, h.m.phases.byID["2a"].status, "completed phases stay complete")
 	h.until("the completion screen", func(m *Model) bool { return m.screen == screenSummary })
 	require.Contains(t, h.screen(), "AUTOBUILD COMPLETE")
-	require.Equal(t, stComplete, h.m.byID["0"].status, "a phase completed earlier keeps its check mark")
+	require.Equal(t, stComplete, h.m.phases.byID["0"].status, "a phase completed earlier keeps its check mark")
 	starts, _ := fake.counts()
 	require.Equal(t, []StartMode{StartNew, StartResume}, starts)
 	require.Equal(t, state.RunComplete, h.m.Result().Status)
@@ -162,22 +162,22 @@ func TestFreshAsksFirst(t *testing.T) {
 	require.Len(t, starts, 1)
 	h.key("F")
 	h.key("y")
-	h.until("the fresh start", func(m *Model) bool { s, _ := fake.counts(); return len(s) == 2 && !m.starting })
+	h.until("the fresh start", func(m *Model) bool { s, _ := fake.counts(); return len(s) == 2 && !m.life.awaitingStart() })
 	starts, _ = fake.counts()
 	require.Equal(t, StartFresh, starts[1])
-	require.Zero(t, h.m.byID["2b"].log.len(), "a fresh run starts with empty logs")
+	require.Zero(t, h.m.phases.byID["2b"].log.len(), "a fresh run starts with empty logs")
 }
 
 func TestLateMessagesOfAnOldRunAreDropped(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, liveOptions(&fakeController{}), 80, 24)
 	h.feed(midRun())
-	old := h.m.gen
+	old := h.m.life.gen
 	h.finish(haltEnd())
 	h.m.startRun(StartResume)
 	h.send(eventsMsg{gen: old, events: []event.Event{output("2a", 400, "late line")}})
 	h.send(snapshotMsg{gen: old, err: errors.New("late")})
-	require.NotEqual(t, "late line", h.m.byID["2a"].log.last())
+	require.NotEqual(t, "late line", h.m.phases.byID["2a"].log.last())
 	require.Equal(t, screenRun, h.m.screen)
 }
 
@@ -186,7 +186,7 @@ func TestStartFailureIsShown(t *testing.T) {
 	fake := &fakeController{startErr: errors.New("another run holds the lock (pid 42)")}
 	h := newHarness(t, liveOptions(fake), 80, 24)
 	h.init()
-	h.until("the failure", func(m *Model) bool { return m.startErr != nil })
+	h.until("the failure", func(m *Model) bool { return m.life.err != nil })
 	require.Contains(t, h.screen(), "could not start the run: another run holds the lock (pid 42)")
 	require.ErrorContains(t, h.m.Result().StartErr, "lock")
 	h.key("q")
@@ -199,7 +199,7 @@ func TestSummaryFallsBackToEventsWhenStateIsUnreadable(t *testing.T) {
 	h := newHarness(t, liveOptions(&fakeController{}), 100, 30)
 	h.feed(midRun())
 	h.finish(haltEnd())
-	h.send(snapshotMsg{gen: h.m.gen, err: errors.New("run.json is corrupt")})
+	h.send(snapshotMsg{gen: h.m.life.gen, err: errors.New("run.json is corrupt")})
 	out := h.screen()
 	require.Contains(t, out, "AUTOBUILD HALTED")
 	require.Contains(t, out, "Phase 2B: Frontend")
@@ -225,18 +225,18 @@ func TestDetailFollowScrollAndSearch(t *testing.T) {
 	// Scrolling up pauses follow mode: new lines do not move the view.
 	h.key("k")
 	h.key("pgup")
-	require.False(t, h.m.logv.follow)
+	require.False(t, h.m.pane.view.follow)
 	require.Contains(t, h.screen(), "paused · G follows")
 	h.feed([]event.Event{output("2a", 183, "new while paused")})
 	_, pane, _ := strings.Cut(h.screen(), "paused · G follows")
 	require.NotContains(t, pane, "new while paused")
 	h.key("G")
-	require.True(t, h.m.logv.follow)
+	require.True(t, h.m.pane.view.follow)
 	require.Contains(t, h.screen(), "new while paused")
 	h.key("k")
-	require.False(t, h.m.logv.follow)
+	require.False(t, h.m.pane.view.follow)
 	h.key("end")
-	require.True(t, h.m.logv.follow, "End follows again too")
+	require.True(t, h.m.pane.view.follow, "End follows again too")
 	// tab goes back to the list and into the pane again.
 	h.key("tab")
 	require.Equal(t, focusList, h.m.focus)
@@ -245,23 +245,23 @@ func TestDetailFollowScrollAndSearch(t *testing.T) {
 
 	// Smart-case search: lower case matches both.
 	h.key("/")
-	require.True(t, h.m.searching)
+	require.True(t, h.m.pane.searching)
 	h.typeText("needlx")
 	h.key("backspace")
 	h.typeText("e")
 	require.Contains(t, h.screen(), "/needle")
 	h.key("enter")
-	require.Equal(t, 2, h.m.logv.count)
+	require.Equal(t, 2, h.m.pane.view.count)
 	require.Contains(t, h.screen(), "/needle 2 matches")
-	first := h.m.logv.cur
+	first := h.m.pane.view.cur
 	h.key("n")
-	require.Equal(t, first+1, h.m.logv.cur)
+	require.Equal(t, first+1, h.m.pane.view.cur)
 	h.key("n")
-	require.Equal(t, first, h.m.logv.cur, "n wraps around")
+	require.Equal(t, first, h.m.pane.view.cur, "n wraps around")
 	h.key("N")
-	require.Equal(t, first+1, h.m.logv.cur)
+	require.Equal(t, first+1, h.m.pane.view.cur)
 	h.key("esc")
-	require.Empty(t, h.m.logv.query, "esc clears the search first")
+	require.Empty(t, h.m.pane.view.query, "esc clears the search first")
 	h.key("esc")
 	require.Equal(t, focusList, h.m.focus)
 
@@ -269,7 +269,7 @@ func TestDetailFollowScrollAndSearch(t *testing.T) {
 	h.key("/")
 	h.typeText("NEEDLE")
 	h.key("enter")
-	require.Equal(t, 1, h.m.logv.count)
+	require.Equal(t, 1, h.m.pane.view.count)
 }
 
 func TestSelectionMovesAndResetsTheDetailPane(t *testing.T) {
@@ -317,7 +317,7 @@ func TestViewFitsEverySize(t *testing.T) {
 		check(sz[0], sz[1])
 	}
 	h.finish(haltEnd())
-	h.send(snapshotMsg{gen: h.m.gen, snap: snapshotOf(h.m, state.RunHalted, "Phase 2B failed twice")})
+	h.send(snapshotMsg{gen: h.m.life.gen, snap: snapshotOf(h.m, state.RunHalted, "Phase 2B failed twice")})
 	for _, sz := range [][2]int{{80, 24}, {100, 30}, {200, 60}, {40, 12}} {
 		check(sz[0], sz[1])
 	}
@@ -363,9 +363,9 @@ func TestWatchMode(t *testing.T) {
 	live := newHarness(t, liveOptions(&fakeController{}), 80, 24)
 	live.feed(midRun())
 	ch <- watch.Update{Snapshot: snapshotOf(live.m, state.RunRunning, ""), Lines: map[string][]string{"2b": {"from the log file"}}}
-	h.until("the run", func(m *Model) bool { return len(m.rows) == 6 })
+	h.until("the run", func(m *Model) bool { return len(m.phases.rows) == 6 })
 	require.Contains(t, h.screen(), "running · 2 done")
-	require.Equal(t, "from the log file", h.m.byID["2b"].last)
+	require.Equal(t, "from the log file", h.m.phases.byID["2b"].last)
 
 	h.key("F")
 	require.Contains(t, squashSpaces(h.screen()), "Read-only. To start over, stop the run (ctrl+c where it runs), then run: autobuild plan.md --fresh")
@@ -389,7 +389,7 @@ func TestWatchMode(t *testing.T) {
 	fresh.Run.Started = t0.Add(time.Hour)
 	fresh.Phases = fresh.Phases[:1]
 	ch <- watch.Update{Snapshot: fresh, Err: errors.New(".autobuild/phases/phase-1.json is corrupt")}
-	h.until("the fresh run", func(m *Model) bool { return len(m.rows) == 1 })
+	h.until("the fresh run", func(m *Model) bool { return len(m.phases.rows) == 1 })
 	require.Contains(t, h.screen(), "state: .autobuild/phases/phase-1.json is corrupt")
 
 	close(ch)
@@ -421,7 +421,7 @@ func TestWatchHintsNameTheRunsPlan(t *testing.T) {
 	require.Contains(t, h.screen(), "To resume, run: cd repo && autobuild 'docs/my plan.md' --resume")
 	h.key("F")
 	require.Contains(t, h.screen(), "To start over, run: autobuild 'docs/my plan.md' --fresh --commit=auto")
-	require.NotContains(t, h.m.notice, "fix.sh")
+	require.NotContains(t, h.m.footer.notice, "fix.sh")
 }
 
 func TestRingKeepsTheTail(t *testing.T) {
@@ -467,7 +467,7 @@ func TestHaltScreenShowsTheKnownFixFirst(t *testing.T) {
 	h.finish(haltEnd())
 	snap := snapshotOf(h.m, state.RunHalted, "Phase 2B failed twice (test_failure)")
 	fake.setSnapshot(snap)
-	h.send(snapshotMsg{gen: h.m.gen, snap: snap})
+	h.send(snapshotMsg{gen: h.m.life.gen, snap: snap})
 	h.key("G")
 	require.Contains(t, h.screen(), "1. Demo: the fix for 2B is ready: cp fix/format.go calc/")
 }

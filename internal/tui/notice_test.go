@@ -50,7 +50,7 @@ func TestCopyResumeCommand(t *testing.T) {
 	require.Contains(t, h.screen(), "Nothing to copy", "mid-run: nothing to copy")
 
 	h.finish(haltEnd())
-	h.send(snapshotMsg{gen: h.m.gen, snap: snapshotOf(h.m, state.RunHalted, "Phase 2B failed twice")})
+	h.send(snapshotMsg{gen: h.m.life.gen, snap: snapshotOf(h.m, state.RunHalted, "Phase 2B failed twice")})
 	cmd := h.m.copyResume()
 	require.NotNil(t, cmd)
 	msg := fmt.Sprintf("%v", cmd())
@@ -59,10 +59,10 @@ func TestCopyResumeCommand(t *testing.T) {
 	require.NotContains(t, msg, "\x1b")
 	require.NotContains(t, msg, "\x07")
 	require.NotContains(t, msg, "52;c")
-	require.Equal(t, "Copied to the clipboard: "+want, h.m.notice)
+	require.Equal(t, "Copied to the clipboard: "+want, h.m.footer.notice)
 
-	h.m.summaryVP.GotoBottom()
-	require.Contains(t, h.m.summaryVP.GetContent(), "\nResume: "+want+"   (c copies it)\n")
+	h.m.summary.vp.GotoBottom()
+	require.Contains(t, h.m.summary.vp.GetContent(), "\nResume: "+want+"   (c copies it)\n")
 }
 
 // After --fresh without --commit the run keeps its mode, and the header
@@ -77,6 +77,6 @@ func TestHeaderCommitModeFromState(t *testing.T) {
 	h.finish(haltEnd())
 	snap := snapshotOf(h.m, state.RunHalted, "Phase 2B failed twice")
 	snap.Run.CommitMode = "single"
-	h.send(snapshotMsg{gen: h.m.gen, snap: snap})
+	h.send(snapshotMsg{gen: h.m.life.gen, snap: snap})
 	require.Contains(t, h.screen(), "commit single")
 }

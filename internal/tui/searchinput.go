@@ -44,14 +44,14 @@ func (s *searchInput) update(msg tea.Msg) {
 }
 
 // view draws the prompt with a block cursor, cut to w cells from the left
-// so the end of a long query stays visible.
-func (s *searchInput) view(w int, styles Styles) string {
+// so the end of a long query stays visible, then its keys (help).
+func (s *searchInput) view(w int, styles Styles, help string) string {
 	v := string(s.value)
 	for len([]rune(v))+2 > w && v != "" {
 		_, size := firstRune(v)
 		v = v[size:]
 	}
-	return styles.Prompt.Render("/") + v + styles.Current.Render(" ") + styles.Dim.Render("  enter search · esc cancel")
+	return styles.Prompt.Render("/") + v + styles.Current.Render(" ") + styles.Dim.Render("  "+help)
 }
 
 func firstRune(s string) (rune, int) {

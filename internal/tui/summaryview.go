@@ -1,33 +1,119 @@
 package tui
 
 import (
-	"slices"
+	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/summary"
+	"github.com/autobuild-sh/autobuild/internal/textwrap"
 )
 
-// renderSummary renders the halt or completion summary (the same text the
-// plain printer prints, docs/running.md) into the summary viewport. The viewport
-// scrolls, so a summary taller than the screen loses no line.
-func (m *Model) renderSummary() {
-	if m.summaryIn == nil {
-		return
-	}
-	w := min(max(m.width, 20), 100)
-	m.lay.summaryWidth = w
-	// The text ends with a newline; kept, it would be a blank line that
-	// makes a summary that fits look scrollable.
-	m.summaryVP.SetContent(strings.TrimRight(summary.Render(*m.summaryIn, w), "\n") + m.unbrokenCommands())
+// summaryMaxWidth is the widest the summary box is drawn.
+const summaryMaxWidth = 100
+
+// summaryView is the halt or completion summary (the same text the plain
+// printer prints, docs/running.md) in a viewport, so a summary taller than
+// the screen loses no line.
+type summaryView struct {
+	vp viewport.Model
+	in *summary.Input
+	// width is the screen's width; rendered the width the text was drawn
+	// for, to draw it again only when that changes.
+	width, rendered int
 }
 
-// failedRow returns the index of the phase `l` shows: the first failed
-// phase, else the first interrupted or blocked one; -1 when none.
-func (m *Model) failedRow() int {
-	for _, want := range []rowStatus{stFailed, stInterrupted, stBlocked} {
-		if i := slices.IndexFunc(m.rows, func(r *phaseRow) bool { return r.status == want }); i >= 0 {
-			return i
-		}
+func newSummaryView() summaryView { return summaryView{vp: viewport.New()} }
+
+// shown reports whether there is a summary to show.
+func (v *summaryView) shown() bool { return v.in != nil }
+
+// SetInput draws the summary of in (nil: none) at the current width.
+func (v *summaryView) SetInput(in *summary.Input) {
+	v.in = in
+	v.render()
+}
+
+// SetSize sets the screen's size; the text is drawn again when its width
+// changes.
+func (v *summaryView) SetSize(w, h int) {
+	v.width = w
+	v.vp.SetWidth(w)
+	v.vp.SetHeight(h)
+	if v.in != nil && min(w, summaryMaxWidth) != v.rendered {
+		v.render()
 	}
-	return -1
+	// A taller body (a notice gone, a resize) must not leave the summary
+	// scrolled past its end, showing blank lines.
+	v.vp.SetYOffset(v.vp.YOffset())
+}
+
+func (v *summaryView) render() {
+	if v.in == nil {
+		return
+	}
+	w := min(max(v.width, 20), summaryMaxWidth)
+	v.rendered = w
+	// The text ends with a newline; kept, it would be a blank line that
+	// makes a summary that fits look scrollable.
+	v.vp.SetContent(strings.TrimRight(summary.Render(*v.in, w), "\n") + unbrokenCommands(v.in))
+}
+
+// Render draws the visible part of the summary.
+func (v *summaryView) Render() []string { return strings.Split(v.vp.View(), "\n") }
+
+// scrollLabel is " 42%" when the summary is taller than the screen, so a
+// long one is seen to scroll; "" when it fits.
+func (v *summaryView) scrollLabel() string {
+	if v.vp.TotalLineCount() <= v.vp.Height() {
+		return ""
+	}
+	return fmt.Sprintf(" %3.0f%%", v.vp.ScrollPercent()*100)
+}
+
+// top scrolls to the summary's first line.
+func (v *summaryView) top() { v.vp.GotoTop() }
+
+// scroll moves the summary for a key of its keymap; it reports whether
+// the key was one.
+func (v *summaryView) scroll(k tea.KeyPressMsg, keys summaryKeys) bool {
+	vp := &v.vp
+	switch {
+	case key.Matches(k, keys.Up):
+		vp.ScrollUp(1)
+	case key.Matches(k, keys.Down):
+		vp.ScrollDown(1)
+	case key.Matches(k, keys.PageUp):
+		vp.PageUp()
+	case key.Matches(k, keys.PageDown):
+		vp.PageDown()
+	case key.Matches(k, keys.Top):
+		vp.GotoTop()
+	case key.Matches(k, keys.Bottom):
+		vp.GotoBottom()
+	case key.Matches(k, keys.Left):
+		vp.ScrollLeft(8)
+	case key.Matches(k, keys.Right):
+		vp.ScrollRight(8)
+	default:
+		return false
+	}
+	return true
+}
+
+// unbrokenCommands are the halt summary's commands as whole lines, shown
+// under its box, where wrapping would break them for a copy with the mouse.
+func unbrokenCommands(in *summary.Input) string {
+	if in == nil || in.Run == nil || in.Run.Status == state.RunComplete || in.ResumeCommand == "" {
+		return ""
+	}
+	lines := []string{"", "Resume: " + textwrap.CleanLine(in.ResumeCommand) + "   (c copies it)"}
+	if in.FreshCommand != "" {
+		lines = append(lines, "Fresh:  "+textwrap.CleanLine(in.FreshCommand))
+	}
+	return strings.Join(lines, "\n")
 }

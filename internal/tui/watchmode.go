@@ -25,33 +25,36 @@ func (m *Model) handleWatch(msg watchMsg) tea.Cmd {
 	if s := u.Snapshot; s != nil && s.Run != nil {
 		if !m.watchRun.IsZero() && !s.Run.Started.Equal(m.watchRun) {
 			// A new run (started fresh): the old rows mean nothing now.
-			m.rows, m.byID, m.sel, m.listTop = nil, map[string]*phaseRow{}, 0, 0
-			m.logv.reset()
+			m.phases = newPhaseSet(nil)
+			m.table.sel, m.table.top = 0, 0
+			m.pane.view.reset()
 		}
 		m.watchRun = s.Run.Started
 		prev := m.run.status
 		m.mergeSnapshot(s)
 		m.applyRunFile(s.Run)
 		if m.run.status != prev {
-			m.clearNotice()
+			m.footer.clearNotice()
 		}
 		if s.Run.Status == state.RunRunning {
-			m.summaryIn = nil
+			m.summary.SetInput(nil)
 			m.screen = screenRun
 		} else {
-			m.summaryIn = &summary.Input{Run: s.Run, Phases: s.Phases, StateDir: m.stateDir(),
-				ResumeCommand: m.resumeHint(), FreshCommand: m.freshHint()}
-			m.renderSummary()
+			m.summary.SetInput(&summary.Input{Run: s.Run, Phases: s.Phases, StateDir: m.stateDir(),
+				ResumeCommand: m.resumeHint(), FreshCommand: m.freshHint()})
 			if prev == "" || prev == state.RunRunning {
-				m.summaryVP.GotoTop()
+				m.summary.top()
 				m.screen = screenSummary
 			}
 		}
 	}
 	for id, lines := range u.Lines {
-		r := m.byID[id]
+		r := m.phases.byID[id]
 		if r == nil {
-			r = &phaseRow{id: id, displayID: strings.ToUpper(id), log: newRing(m.logLines)}
+			// Lines of a phase whose file has not been read yet: its
+			// display id comes with the file (applyPhase), until then
+			// the row shows its id, not a guess of the display id.
+			r = &phaseRow{id: id, displayID: id, log: newRing(m.logLines)}
 			m.addRow(r)
 		}
 		for _, l := range lines {
@@ -96,24 +99,25 @@ func (m *Model) mergeSnapshot(s *state.Snapshot) {
 	if r := m.selected(); r != nil {
 		selID = r.id
 	}
+	ps := &m.phases
 	for _, p := range s.Phases {
-		if r := m.byID[p.PhaseID]; r != nil {
+		if r := ps.byID[p.PhaseID]; r != nil {
 			r.applyPhase(p)
 			continue
 		}
 		r := &phaseRow{log: newRing(m.logLines)}
 		r.applyPhase(p)
-		m.rows = append(m.rows, r)
-		m.byID[r.id] = r
+		ps.rows = append(ps.rows, r)
+		ps.byID[r.id] = r
 	}
-	slices.SortStableFunc(m.rows, func(a, b *phaseRow) int { return a.batch - b.batch })
+	slices.SortStableFunc(ps.rows, func(a, b *phaseRow) int { return a.batch - b.batch })
 	// The files hold every attempt's usage: watch shows what a live run's
 	// events would have added up to.
 	if u := state.RunUsage(s.Phases); u != nil {
 		m.run.usage = u
 	}
-	if i := slices.IndexFunc(m.rows, func(r *phaseRow) bool { return r.id == selID }); i >= 0 {
-		m.sel = i
+	if i := slices.IndexFunc(ps.rows, func(r *phaseRow) bool { return r.id == selID }); i >= 0 {
+		m.table.sel = i
 	}
-	m.clampSelection()
+	m.table.clamp()
 }

@@ -1,0 +1,49 @@
+package tui
+
+// syncViews gives the header, the phase table and the log pane what they
+// show from the model's state. It only copies values and pointers: the
+// views render from them, and the model stays the one owner of the run's
+// data.
+func (m *Model) syncViews() {
+	now := m.now()
+
+	title := m.run.title
+	if title == "" {
+		title = m.opts.PlanPath
+	}
+	m.header.title, m.header.now = title, now
+	m.header.state, m.header.stateStyle = m.runState()
+
+	m.table.now, m.table.frame = now, m.frame
+
+	m.pane.row, m.pane.now = m.table.selected(), now
+	m.pane.focused = m.focus == focusDetail && m.screen == screenRun
+}
+
+// syncFooter gives the footer what it shows. The footer is laid out once
+// per Update (relayout), not per frame: nothing in it moves with the clock.
+func (m *Model) syncFooter() {
+	f := &m.footer
+	f.stateErr, f.watchStopped = m.watchErr, m.watchClosed
+	f.halting = 0
+	if m.life.halting() {
+		f.halting = m.life.interrupts
+	}
+	f.question = m.question()
+	f.search, f.searchHelp = nil, ""
+	if m.pane.searching {
+		f.search, f.searchHelp = &m.pane.search, m.keys.Search.help()
+	}
+	f.short, f.full = m.shortHelp(), m.keys.fullHelp()
+}
+
+// question is the y/n question being asked, "" when none.
+func (m *Model) question() string {
+	switch m.ask {
+	case askQuit:
+		return "Halt the run and quit? y/n"
+	case askFresh:
+		return "Start fresh? Deletes " + m.stateDir() + "; all phases run again; commits stay. y/n"
+	}
+	return ""
+}
