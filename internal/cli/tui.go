@@ -148,7 +148,7 @@ func (c *engineController) Start(ctx context.Context, mode tui.StartMode) (<-cha
 		cfg.Resume, cfg.Fresh = false, true
 	}
 	bus := event.NewBus()
-	sub := bus.Subscribe(1 << 16)
+	sub := bus.Subscribe(8192)
 	cfg.Sink = bus
 	runCtx, cancel := context.WithCancel(ctx)
 	hard := make(chan struct{})
