@@ -270,7 +270,7 @@ func stateExists(root string) bool {
 // prints the summary box.
 func runHeadless(ctx context.Context, s Streams, o *runOptions, cfg engine.Config, print func(event.Event), box bool) error {
 	bus := event.NewBus()
-	sub := bus.Subscribe(1 << 16)
+	sub := bus.Subscribe(1 << 16).ShowOutput(headlessInterest(o, box))
 	cfg.Sink = bus
 	if box {
 		// Plain lines: a phase that runs long and quietly still gets a
@@ -304,6 +304,17 @@ func runHeadless(ctx context.Context, s Streams, o *runOptions, cfg engine.Confi
 		fmt.Fprintln(s.Err, "autobuild: "+err.Error())
 	}
 	return &exitError{code: res.ExitCode()}
+}
+
+// headlessInterest is what a headless run shows of the agents' and gates'
+// output lines: the JSON printer and plain -v print every line; plain lines
+// without -v print none, but their heartbeat names each running phase's
+// latest line.
+func headlessInterest(o *runOptions, box bool) event.OutputInterest {
+	if !box || o.verbose {
+		return event.OutputAll
+	}
+	return event.OutputLatest
 }
 
 // heartbeatEvery is printer.HeartbeatEvery, or $AUTOBUILD_HEARTBEAT (a Go

@@ -148,7 +148,10 @@ func (c *engineController) Start(ctx context.Context, mode tui.StartMode) (<-cha
 		cfg.Resume, cfg.Fresh = false, true
 	}
 	bus := event.NewBus()
-	sub := bus.Subscribe(1 << 16)
+	// The UI keeps DefaultLogLines lines a phase: a queue of more than
+	// twice that behind a flood only holds lines it would throw away (and
+	// at 1<<16 it was half of the UI's memory).
+	sub := bus.Subscribe(2 * tui.DefaultLogLines)
 	cfg.Sink = bus
 	runCtx, cancel := context.WithCancel(ctx)
 	hard := make(chan struct{})

@@ -43,6 +43,10 @@ func (r *phaseRunner) runAgent(ctx context.Context, p *plan.Phase, req attemptRe
 		return agentRun{res: res, output: res.Tail, final: res.Tail}
 	}
 	parser := ad.NewParser(prompt, wt)
+	// The parser reads every line of the CLI's stream whoever shows them;
+	// only the lines it shows are subject to the consumers' interest.
+	spec.Lines = nil
+	showLines := r.rec.outputInterest() != event.OutputNone
 	streamPath := r.store.AttemptStreamPath(p.ID, seq)
 	stream, err := proc.CreateCapped(streamPath, r.cfg.LogCap)
 	if err == nil {
@@ -73,8 +77,10 @@ func (r *phaseRunner) runAgent(ctx context.Context, p *plan.Phase, req attemptRe
 					prefix = "stderr: "
 				}
 				fmt.Fprintf(log, "%s%s\n", prefix, n.Text)
-				r.rec.emit(event.Event{Kind: event.PhaseOutput, PhaseID: p.ID, DisplayID: p.DisplayID,
-					Attempt: req.Number, Stream: stream, Line: n.Text})
+				if showLines {
+					r.rec.emit(event.Event{Kind: event.PhaseOutput, PhaseID: p.ID, DisplayID: p.DisplayID,
+						Attempt: req.Number, Stream: stream, Line: n.Text})
+				}
 			}
 			if n.Signal != nil && stopped == nil {
 				// The CLI reported what no retry of its own can fix (a

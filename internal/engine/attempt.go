@@ -179,7 +179,7 @@ func (r *phaseRunner) runAgentAndGates(ctx context.Context, p *plan.Phase, req a
 			PlanPath: absPlan, PromptFile: promptFile, SimScenario: r.cfg.SimScenario, AgentRun: req.Run}), req.Agent.Env...),
 		Stdin: strings.NewReader(prompt), Timeout: req.Timeout, IdleTimeout: r.cfg.IdleTimeout,
 		Grace: r.cfg.Grace, HardStop: r.cfg.HardStop, Output: log,
-		OnLine: r.outputLine(p, req.Number, "agent"),
+		OnLine: r.outputLine(p, req.Number, "agent"), Lines: r.rec.lineMode,
 	}
 	run := r.runAgent(ctx, p, req, spec, prompt, wt, log, seq)
 	res := run.res
@@ -307,7 +307,8 @@ func (r *phaseRunner) runGates(ctx context.Context, p *plan.Phase, req attemptRe
 			}
 			fmt.Fprintf(log, "\n# autobuild: gate %s: %s\n", g.Kind, g.Command)
 			res := proc.Run(ctx, proc.Spec{Shell: g.Command, Dir: wt, Timeout: left, Grace: r.cfg.Grace,
-				HardStop: r.cfg.HardStop, Output: log, OnLine: r.outputLine(p, req.Number, "gate:"+g.Kind)})
+				HardStop: r.cfg.HardStop, Output: log, OnLine: r.outputLine(p, req.Number, "gate:"+g.Kind),
+				Lines: r.rec.lineMode})
 			if res.Canceled {
 				return nil, false, true
 			}

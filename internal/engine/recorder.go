@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/proc"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -81,6 +82,23 @@ func (r *recorder) runCopy() state.Run {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return *r.run
+}
+
+// outputInterest is what the run's consumers show of output lines.
+func (r *recorder) outputInterest() event.OutputInterest { return event.InterestOf(r.sink) }
+
+// lineMode is outputInterest for proc: which lines of a read of a
+// process's output become PhaseOutput events. Output lines are not in the
+// execution log (the attempt logs have them), so a line nobody shows is
+// not worth a string and an event.
+func (r *recorder) lineMode() proc.LineMode {
+	switch r.outputInterest() {
+	case event.OutputNone:
+		return proc.LinesNone
+	case event.OutputLatest:
+		return proc.LinesLast
+	}
+	return proc.LinesAll
 }
 
 // emit stamps the event, logs it and hands it to the sink.

@@ -3,6 +3,7 @@ package event
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 )
 
 // Bus fans events out to subscribers without ever blocking the emitter. Each
@@ -13,6 +14,9 @@ type Bus struct {
 	mu     sync.Mutex // guards subs and closed
 	subs   []*Subscription
 	closed bool
+	// interest is the largest OutputInterest of subs, kept by
+	// recountInterest under mu and read without it.
+	interest atomic.Int32
 }
 
 // NewBus returns a Bus with no subscribers.
@@ -30,6 +34,7 @@ type Subscription struct {
 	bus      *Bus
 	done     chan struct{} // closed by Unsubscribe
 	once     sync.Once
+	interest atomic.Int32 // an OutputInterest; set under bus.mu
 
 	mu      sync.Mutex // guards queue, closed and Dropped
 	queue   []Event
@@ -45,12 +50,15 @@ func (b *Bus) Subscribe(maxLines int) *Subscription {
 		maxLines = 16
 	}
 	out := make(chan Event)
-	s := &Subscription{C: out, out: out, wake: make(chan struct{}, 1), maxLines: maxLines, bus: b, done: make(chan struct{})}
+	s := &Subscription{C: out, out: out, wake: make(chan struct{}, 1), maxLines: maxLines, bus: b,
+		done: make(chan struct{})}
+	s.interest.Store(int32(OutputAll))
 	b.mu.Lock()
 	if b.closed {
 		s.closed = true
 	}
 	b.subs = append(b.subs, s)
+	b.recountInterest()
 	b.mu.Unlock()
 	go s.pump()
 	return s
@@ -86,9 +94,11 @@ func (b *Bus) remove(s *Subscription) {
 		}
 	}
 	b.subs = subs
+	b.recountInterest()
 }
 
-// Emit queues the event for every subscriber and returns at once.
+// Emit queues the event for every subscriber and returns at once. An
+// output line goes only to the subscribers that show output.
 func (b *Bus) Emit(e Event) {
 	b.mu.Lock()
 	subs := b.subs
@@ -97,7 +107,11 @@ func (b *Bus) Emit(e Event) {
 	if closed {
 		return
 	}
+	output := e.Kind == PhaseOutput
 	for _, s := range subs {
+		if output && OutputInterest(s.interest.Load()) == OutputNone {
+			continue
+		}
 		s.push(e)
 	}
 }

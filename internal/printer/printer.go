@@ -25,15 +25,16 @@ type Plain struct {
 
 // Print writes the event.
 func (p *Plain) Print(e event.Event) {
+	if e.Kind == event.PhaseOutput && !p.Verbose {
+		return // before the timestamp: a flood of lines nobody sees costs nothing here
+	}
 	loc := p.Location
 	if loc == nil {
 		loc = time.Local
 	}
 	ts := e.Time.In(loc).Format("15:04:05")
 	if e.Kind == event.PhaseOutput {
-		if p.Verbose {
-			fmt.Fprintf(p.W, "[%s]   %s | %s\n", ts, sanitize.Line(e.DisplayID), sanitize.Line(e.Line))
-		}
+		fmt.Fprintf(p.W, "[%s]   %s | %s\n", ts, sanitize.Line(e.DisplayID), sanitize.Line(e.Line))
 		return
 	}
 	if e.Kind == event.AgentAction {

@@ -1,6 +1,7 @@
 package proc
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -42,6 +43,11 @@ type Spec struct {
 	HardStop <-chan struct{}
 	// OnLine receives each output line without its newline.
 	OnLine func(string)
+	// Lines, when set, is asked once per read of the output which of the
+	// read's lines OnLine (and OnStderrLine) should get: a consumer that
+	// shows none, or only the latest, spares a string per line of a flood.
+	// Nil means every line.
+	Lines func() LineMode
 	// Output receives the raw output.
 	Output io.Writer
 	// OnStderrLine, when set, keeps stderr apart from stdout: stderr goes
@@ -107,7 +113,7 @@ func run(ctx context.Context, spec Spec) Result {
 		return Result{ExitCode: -1, Err: fmt.Errorf("creating the output pipe: %w", err)}
 	}
 	cmd.Stdout, cmd.Stderr = pw, pw
-	out := newSink(spec.Output, spec.OnLine)
+	out := newSink(spec.Output, spec.OnLine, spec.Lines)
 	var errOut *sink
 	var epr, epw *os.File
 	if spec.OnStderrLine != nil {
@@ -117,7 +123,7 @@ func run(ctx context.Context, spec Spec) Result {
 			return Result{ExitCode: -1, Err: fmt.Errorf("creating the error pipe: %w", err)}
 		}
 		cmd.Stderr = epw
-		errOut = newSink(spec.StderrOutput, spec.OnStderrLine)
+		errOut = newSink(spec.StderrOutput, spec.OnStderrLine, spec.Lines)
 	}
 	closePipes := func() {
 		for _, f := range []*os.File{pr, pw, epr, epw} {
@@ -339,6 +345,7 @@ func killGroup(pid int, sig syscall.Signal) {
 type sink struct {
 	w      io.Writer
 	onLine func(string)
+	lines  func() LineMode
 
 	mu       sync.Mutex
 	ring     []byte // last TailSize bytes
@@ -350,12 +357,16 @@ type sink struct {
 // split rather than buffered.
 const maxLine = 8 << 10
 
-func newSink(w io.Writer, onLine func(string)) *sink {
-	return &sink{w: w, onLine: onLine, activity: time.Now()}
+func newSink(w io.Writer, onLine func(string), lines func() LineMode) *sink {
+	return &sink{w: w, onLine: onLine, lines: lines, activity: time.Now()}
 }
 
+// readSize is one read of a process's output: the size of a Linux pipe's
+// buffer, so a flood is read, logged and split in as few calls as it can be.
+const readSize = 64 << 10
+
 func (s *sink) copyFrom(r io.Reader) {
-	buf := make([]byte, 32<<10)
+	buf := make([]byte, readSize)
 	for {
 		n, err := r.Read(buf)
 		if n > 0 {
@@ -381,8 +392,19 @@ func (s *sink) write(p []byte) {
 	if s.onLine == nil {
 		return
 	}
+	mode := LinesAll
+	if s.lines != nil {
+		mode = s.lines()
+	}
+	switch mode {
+	case LinesNone:
+		s.skipLines(p)
+		return
+	case LinesLast:
+		p = s.lastLine(p)
+	}
 	for len(p) > 0 {
-		i := indexNewline(p)
+		i := bytes.IndexByte(p, '\n')
 		if i < 0 {
 			k := min(len(p), maxLine-len(s.partial))
 			s.partial = append(s.partial, p[:k]...)
@@ -396,15 +418,6 @@ func (s *sink) write(p []byte) {
 		s.emit()
 		p = p[i+1:]
 	}
-}
-
-func indexNewline(p []byte) int {
-	for i, b := range p {
-		if b == '\n' {
-			return i
-		}
-	}
-	return -1
 }
 
 func (s *sink) emit() {
