@@ -8,17 +8,9 @@
 #                               AUTOBUILD_SIM_SPEED=10 plays the simulated agent 10x faster
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-if [[ -z ${AB:-} ]]; then
-  AB=/tmp/ab-bench
-  (cd "$ROOT" && go build -o "$AB" ./cmd/autobuild)
-fi
-: "${GIT_AUTHOR_NAME:=bench}" "${GIT_AUTHOR_EMAIL:=bench@example.invalid}"
-: "${GIT_COMMITTER_NAME:=$GIT_AUTHOR_NAME}" "${GIT_COMMITTER_EMAIL:=$GIT_AUTHOR_EMAIL}"
-export GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
+source "$(dirname "$0")/lib.sh"
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/ab-demo-XXXXXX")
-[[ -n ${KEEP:-} ]] || trap 'rm -rf "$work"' EXIT
+bench_workdir demo
 
 # run NAME EXPECTED_EXIT ARGS...: one demo run in $work/NAME, its output in $work/NAME.out.
 status=0

@@ -12,20 +12,11 @@
 set -euo pipefail
 
 SIZE=${1:-${SIZE:-1000000000}}
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-if [[ -z ${AB:-} ]]; then
-  AB=/tmp/ab-bench
-  (cd "$ROOT" && go build -o "$AB" ./cmd/autobuild)
-fi
+source "$(dirname "$0")/lib.sh"
 [[ -x /usr/bin/time ]] || { echo "flood.sh needs GNU time (/usr/bin/time) for the RSS" >&2; exit 2; }
 command -v script > /dev/null || { echo "flood.sh needs script(1) (util-linux) for the TUI run" >&2; exit 2; }
 
-: "${GIT_AUTHOR_NAME:=bench}" "${GIT_AUTHOR_EMAIL:=bench@example.invalid}"
-: "${GIT_COMMITTER_NAME:=$GIT_AUTHOR_NAME}" "${GIT_COMMITTER_EMAIL:=$GIT_AUTHOR_EMAIL}"
-export GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/ab-flood-XXXXXX")
-[[ -n ${KEEP:-} ]] || trap 'rm -rf "$work"' EXIT
+bench_workdir flood
 repo=$work/repo
 git init -q -b main "$repo"
 cd "$repo"

@@ -16,12 +16,7 @@ L=${1:-${L:-20}}
 W=${2:-${W:-10}}
 PARALLEL=${PARALLEL:-4}
 AGENT=${AGENT:-true}
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-
-if [[ -z ${AB:-} ]]; then
-  AB=/tmp/ab-bench
-  (cd "$ROOT" && go build -o "$AB" ./cmd/autobuild)
-fi
+source "$(dirname "$0")/lib.sh"
 
 case $AGENT in
   true) agent_cmd=true ;;
@@ -29,13 +24,8 @@ case $AGENT in
   *) echo "AGENT must be true or write" >&2; exit 2 ;;
 esac
 
-: "${GIT_AUTHOR_NAME:=bench}" "${GIT_AUTHOR_EMAIL:=bench@example.invalid}"
-: "${GIT_COMMITTER_NAME:=$GIT_AUTHOR_NAME}" "${GIT_COMMITTER_EMAIL:=$GIT_AUTHOR_EMAIL}"
-export GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
-
 # The run's output and timings go next to the repository, not in it: the tree must be clean.
-work=$(mktemp -d "${TMPDIR:-/tmp}/ab-wide-XXXXXX")
-[[ -n ${KEEP:-} ]] || trap 'rm -rf "$work"' EXIT
+bench_workdir wide
 repo=$work/repo
 git init -q -b main "$repo"
 cd "$repo"

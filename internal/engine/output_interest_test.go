@@ -37,18 +37,19 @@ func TestOutputLinesFollowTheConsumersInterest(t *testing.T) {
 	t.Parallel()
 	const flood = `i=0; while [ $i -lt 3000 ]; do echo "line $i"; i=$((i+1)); done`
 	for _, tc := range []struct {
+		name     string
 		interest event.OutputInterest
 		check    func(t *testing.T, lines []string)
 	}{
-		{event.OutputNone, func(t *testing.T, lines []string) { assert.Empty(t, lines) }},
-		{event.OutputLatest, func(t *testing.T, lines []string) {
+		{"none", event.OutputNone, func(t *testing.T, lines []string) { assert.Empty(t, lines) }},
+		{"latest", event.OutputLatest, func(t *testing.T, lines []string) {
 			require.NotEmpty(t, lines)
 			assert.LessOrEqual(t, len(lines), 3000) // how many reads coalesce is the pipe's to say: proc's tests pin it
 			assert.Equal(t, "line 2999", lines[len(lines)-1], "the latest line is always shown")
 		}},
-		{event.OutputAll, func(t *testing.T, lines []string) { assert.Len(t, lines, 3000) }},
+		{"all", event.OutputAll, func(t *testing.T, lines []string) { assert.Len(t, lines, 3000) }},
 	} {
-		t.Run(map[event.OutputInterest]string{0: "none", 1: "latest", 2: "all"}[tc.interest], func(t *testing.T) {
+		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			repo := gitRepo(t, onePhase)
 			sink := &interested{interest: tc.interest}
