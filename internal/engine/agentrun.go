@@ -3,13 +3,10 @@ package engine
 import (
 	"context"
 	"fmt"
-	"io"
 	"sync"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
-	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/failure"
-	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/proc"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -35,24 +32,23 @@ type agentRun struct {
 // its parser; the raw stdout (the CLI's event stream) goes to the attempt's
 // .stream file, and the attempt log and the UI get what the parser shows:
 // one line per tool call and the agent's message lines.
-func (r *phaseRunner) runAgent(ctx context.Context, p *plan.Phase, req attemptRequest, spec proc.Spec,
-	prompt, wt string, log io.Writer, seq int) agentRun {
-	ad := agent.AdapterFor(req.Agent)
+func (x *localExecutor) runAgent(ctx context.Context, a Attempt, spec proc.Spec, obs AttemptObserver) agentRun {
+	log := a.Log
+	ad := agent.AdapterFor(a.Agent)
 	if ad == nil {
 		res := proc.Run(ctx, spec)
 		return agentRun{res: res, output: res.Tail, final: res.Tail}
 	}
-	parser := ad.NewParser(prompt, wt)
+	parser := ad.NewParser(a.Prompt, a.Workspace)
 	// The parser reads every line of the CLI's stream whoever shows them;
 	// only the lines it shows are subject to the consumers' interest.
 	spec.Lines = nil
-	showLines := r.rec.outputInterest() != event.OutputNone
-	streamPath := r.store.AttemptStreamPath(p.ID, seq)
-	stream, err := proc.CreateCapped(streamPath, r.cfg.LogCap)
+	showLines := obs.Lines() != proc.LinesNone
+	stream, err := proc.CreateCapped(a.StreamPath, x.logCap)
 	if err == nil {
 		defer stream.Close()
 		spec.Output = stream
-		fmt.Fprintf(log, "# autobuild: the agent's raw output stream is in %s\n", r.rel(streamPath))
+		fmt.Fprintf(log, "# autobuild: the agent's raw output stream is in %s\n", relTo(x.root, a.StreamPath))
 	} else {
 		spec.Output = nil
 		fmt.Fprintf(log, "# autobuild: the agent's raw output stream is not kept: %v\n", err)
@@ -69,8 +65,7 @@ func (r *phaseRunner) runAgent(ctx context.Context, p *plan.Phase, req attemptRe
 		for _, n := range notes {
 			if n.Tool != "" {
 				fmt.Fprintf(log, "→ %s\n", n.Text)
-				r.rec.emit(event.Event{Kind: event.AgentAction, PhaseID: p.ID, DisplayID: p.DisplayID,
-					Attempt: req.Number, Tool: n.Tool, Line: n.Text})
+				obs.Action(n.Tool, n.Text)
 			} else {
 				prefix := ""
 				if stream != "agent" {
@@ -78,8 +73,7 @@ func (r *phaseRunner) runAgent(ctx context.Context, p *plan.Phase, req attemptRe
 				}
 				fmt.Fprintf(log, "%s%s\n", prefix, n.Text)
 				if showLines {
-					r.rec.emit(event.Event{Kind: event.PhaseOutput, PhaseID: p.ID, DisplayID: p.DisplayID,
-						Attempt: req.Number, Stream: stream, Line: n.Text})
+					obs.Output(stream, n.Text)
 				}
 			}
 			if n.Signal != nil && stopped == nil {
@@ -105,10 +99,10 @@ func (r *phaseRunner) runAgent(ctx context.Context, p *plan.Phase, req attemptRe
 	run := agentRun{res: res, output: out.Said, final: out.Final, usage: out.Usage, session: out.Session}
 	if s := out.Signal; s != nil {
 		run.signal = &failure.AgentSignal{Type: s.Type, Message: s.Message, Fix: s.Fix}
-		fmt.Fprintf(log, "# autobuild: %s reported: %s: %s\n", req.Agent.Name, s.Type, s.Message)
+		fmt.Fprintf(log, "# autobuild: %s reported: %s: %s\n", a.Agent.Name, s.Type, s.Message)
 	}
 	if out.Session != "" {
-		fmt.Fprintf(log, "# autobuild: %s session %s\n", req.Agent.Name, out.Session)
+		fmt.Fprintf(log, "# autobuild: %s session %s\n", a.Agent.Name, out.Session)
 	}
 	if u := out.Usage; u != nil {
 		fmt.Fprintf(log, "# autobuild: usage: %s\n", u.Summary())

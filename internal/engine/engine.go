@@ -64,6 +64,9 @@ type Config struct {
 	RateLimitCap time.Duration
 	// Sleep waits d or until ctx ends (tests give a fake clock's).
 	Sleep func(ctx context.Context, d time.Duration)
+	// Executor makes the attempts (executor.go); nil runs them as local
+	// processes in git worktrees.
+	Executor Executor
 }
 
 // Result is how a run ended.
@@ -216,8 +219,13 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 	resolved := gates.Resolve(cfg.Plan.Gates, cfg.ConfigGates, root, exec.LookPath)
 	integ := newIntegrator(repo, rec, run.CommitMode, integDir, root, tip)
 	integ.lockHeld = lock.Held
-	runner := &phaseRunner{cfg: &cfg, root: root, repo: repo, store: store, rec: rec, gates: resolved,
-		classifier: cfg.Classifier, integ: integ, bases: map[string]string{}}
+	runner := &phaseRunner{cfg: &cfg, root: root, store: store, rec: rec, gates: resolved,
+		classifier: cfg.Classifier, integ: integ,
+		spaces: newWorkspaces(repo, store, integ.refs, integ.Tip),
+		exec:   cfg.Executor}
+	if runner.exec == nil {
+		runner.exec = &localExecutor{repo: repo, root: root, grace: cfg.Grace, hardStop: cfg.HardStop, logCap: cfg.LogCap, now: cfg.Now}
+	}
 	sched := &scheduler{plan: cfg.Plan, runner: runner, rec: rec, maxParallel: cfg.MaxParallel,
 		timeout: cfg.PhaseTimeout, agents: cfg.Agents, backoff: cfg.Backoff, sleep: cfg.Sleep,
 		limits:   cfg.limitPolicy(),

@@ -1,0 +1,95 @@
+package engine
+
+import (
+	"context"
+	"io"
+	"time"
+
+	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/gates"
+	"github.com/autobuild-sh/autobuild/internal/proc"
+	"github.com/autobuild-sh/autobuild/internal/state"
+)
+
+// Executor makes one attempt of a phase and returns its evidence. It runs
+// the agent and then the quality gates in the attempt's workspace; it keeps
+// no state, classifies nothing and lands nothing: the phase runner
+// (attempt.go) records, classifies and lands around it. The scheduler never
+// sees an executor, so one that runs attempts elsewhere (another machine, a
+// durable workflow engine) replaces localExecutor and nothing else.
+//
+// An executor that works away from this machine must leave the attempt's
+// work in Attempt.Workspace before it returns (for example by fetching the
+// commit it made there and checking it out): landing reads the work from
+// the workspace.
+type Executor interface {
+	Execute(ctx context.Context, a Attempt, obs AttemptObserver) Evidence
+}
+
+// Attempt is everything an executor needs to make one attempt.
+type Attempt struct {
+	PhaseID, DisplayID string
+	// Number is the attempt within this run (1 or 2); Seq counts every
+	// attempt of the phase ever and names its files.
+	Number, Seq int
+	Agent       agent.Agent
+	// Args is the agent's command line for this attempt (a continued
+	// session's differs from Agent.Args); Prompt goes to its stdin and to
+	// PromptPath.
+	Args       []string
+	Prompt     string
+	PromptPath string
+	// Env is what the agent's environment tells it about the attempt.
+	Env agent.EnvInput
+	// Workspace is the checkout the agent works in, at Base (with an
+	// earlier attempt's work on top when the attempt continues it).
+	Workspace, Base string
+	Gates           []gates.Gate
+	// Timeout covers the agent and the gates together; IdleTimeout stops
+	// an agent that prints nothing for that long.
+	Timeout, IdleTimeout time.Duration
+	// Log is the attempt's log; StreamPath the file for a preset CLI's
+	// raw event stream.
+	Log        io.Writer
+	StreamPath string
+	// PlanInRepo is the plan's path in the repository ("" when outside):
+	// the agent's edits of it are undone.
+	PlanInRepo string
+}
+
+// Evidence is what an attempt produced: what the classifier reads, and what
+// the phase runner records and lands.
+type Evidence struct {
+	failure.Evidence
+	// CommitMessage is the agent's, from its result object.
+	CommitMessage string
+	// Usage is what the agent spent; Session the CLI's session id.
+	Usage   *state.Usage
+	Session string
+	// Gates holds each gate's result by kind; nil when no gate ran.
+	Gates map[string]state.GateResult
+	// Interrupted is set when ctx ended the attempt (Ctrl-C): nothing
+	// else in the evidence counts.
+	Interrupted bool
+	// Err is a failure of the executor's own machinery (git on the
+	// workspace, a file it could not write): not the agent's doing.
+	Err error
+}
+
+// AttemptObserver hears of an attempt while it runs. Its methods may be
+// called from several goroutines.
+type AttemptObserver interface {
+	// Output is a line of the agent's or a gate's output (stream "agent",
+	// "agent:stderr" or "gate:KIND").
+	Output(stream, line string)
+	// Action is a tool call a preset agent CLI reported.
+	Action(tool, text string)
+	// AgentEnded is told what the agent claimed and spent, before the
+	// gates run (also when the attempt was interrupted).
+	AgentEnded(ev Evidence)
+	// GateEnded is told of each gate as it ends (or is skipped).
+	GateEnded(kind string, r state.GateResult)
+	// Lines says which output lines are worth turning into strings.
+	Lines() proc.LineMode
+}

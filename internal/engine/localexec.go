@@ -1,0 +1,241 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/clip"
+	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/gates"
+	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/proc"
+	"github.com/autobuild-sh/autobuild/internal/state"
+)
+
+// localExecutor runs attempts as processes on this machine, in a git
+// worktree of the user's repository.
+type localExecutor struct {
+	repo *gitx.Repo
+	// root is the repository root: messages name paths relative to it.
+	root string
+	// grace is how long a stopped process gets before it is killed;
+	// hardStop, once closed, kills at once (the second Ctrl-C).
+	grace    time.Duration
+	hardStop <-chan struct{}
+	logCap   int64
+	now      func() time.Time
+}
+
+// Execute runs the agent, then (if it succeeded) the gates, and gathers the
+// evidence. The attempt's time limit covers the agent and the gates
+// together.
+func (x *localExecutor) Execute(ctx context.Context, a Attempt, obs AttemptObserver) (ev Evidence) {
+	started := x.now()
+	if g := missingDeclaredGate(a.Gates); g != nil {
+		// Running the agent first would spend a whole attempt on work that
+		// cannot be verified.
+		fmt.Fprintf(a.Log, "# autobuild: the %s gate `%s` needs %s, which is not on PATH: the agent was not started\n", g.Kind, g.Command, g.Tool)
+		ev.Gates = map[string]state.GateResult{g.Kind: {Command: g.Command, Status: state.GateMissing,
+			ExitCode: 127, OutputSummary: "not run: " + g.Tool + " is not installed"}}
+		ev.AgentCommand = agentCommand(a.Agent)
+		ev.Gate = &failure.GateEvidence{Kind: g.Kind, Command: g.Command, ExitCode: 127, Declared: true,
+			Output: g.Tool + ": not found (checked before the agent was started)"}
+		return ev
+	}
+	if err := os.MkdirAll(filepath.Dir(a.PromptPath), 0o755); err == nil {
+		_ = os.WriteFile(a.PromptPath, []byte(a.Prompt), 0o644)
+	}
+	a.Env.PromptFile = a.PromptPath
+	spec := proc.Spec{
+		Args: a.Args, Shell: a.Agent.Shell, Dir: a.Workspace,
+		Env:   append(agent.Env(a.Env), a.Agent.Env...),
+		Stdin: strings.NewReader(a.Prompt), Timeout: a.Timeout, IdleTimeout: a.IdleTimeout,
+		Grace: x.grace, HardStop: x.hardStop, Output: a.Log,
+		OnLine: func(line string) { obs.Output("agent", line) }, Lines: obs.Lines,
+	}
+	run := x.runAgent(ctx, a, spec, obs)
+	ev.Usage, ev.Session = run.usage, run.session
+	if run.res.Canceled {
+		ev.Interrupted = true
+		obs.AgentEnded(ev)
+		return ev
+	}
+	x.agentEvidence(&ev, a, run)
+	obs.AgentEnded(ev)
+
+	files, err := x.tidyWorkspace(ctx, a)
+	if err != nil {
+		ev.Interrupted = ctx.Err() != nil
+		ev.Err = err
+		return ev
+	}
+	ev.FilesChanged = files
+	ev.Worktree = a.Workspace
+	if agentFailed(ev.Evidence) {
+		return ev
+	}
+	// What the gates create or change (a binary, a coverage file, a
+	// formatter's rewrite) is no part of the phase's work: the worktree is
+	// put back as the agent left it before anything is committed.
+	agentTree, snapErr := gitx.SnapshotTree(ctx, a.Workspace)
+	if snapErr != nil && ctx.Err() == nil {
+		ev.Err = fmt.Errorf("recording phase %s's worktree before the gates: %w", a.DisplayID, snapErr)
+		return ev
+	}
+	gate, timedOut, results, interrupted := x.runGates(ctx, a, obs, started.Add(a.Timeout))
+	if snapErr == nil {
+		if err := restoreAfterGates(context.WithoutCancel(ctx), a.Workspace, agentTree, a.Log); err != nil {
+			ev.Err = fmt.Errorf("phase %s: %w", a.DisplayID, err)
+			return ev
+		}
+	}
+	if interrupted {
+		ev.Interrupted = true
+		return ev
+	}
+	ev.Gate, ev.TimedOut, ev.Gates = gate, timedOut, results
+	if gate != nil || timedOut {
+		// The failure report names the files as the gates left them (they
+		// may format or generate files). A passing phase's files are read
+		// where they are committed.
+		ev.FilesChanged = changedFiles(ctx, a.Workspace)
+	}
+	return ev
+}
+
+// agentEvidence fills in how the agent's process ended and what its result
+// object claims.
+func (x *localExecutor) agentEvidence(ev *Evidence, a Attempt, run agentRun) {
+	res := run.res
+	logAgentEnd(a.Log, res, a.Timeout, a.IdleTimeout)
+	ev.TimedOut, ev.IdleTimedOut = res.TimedOut, res.IdleTimedOut
+	ev.AgentExitCode, ev.AgentNotFound = res.ExitCode, res.NotFound
+	ev.AgentRan = !res.NotFound
+	ev.AgentCommand = agentCommand(a.Agent)
+	ev.AgentOutput = run.output
+	ev.AgentSignal = run.signal
+	if res.Err != nil && !res.NotFound {
+		ev.AgentOutput += "\n" + res.Err.Error()
+		if ev.AgentExitCode == 0 {
+			ev.AgentExitCode = -1
+		}
+	}
+	ev.ResultRequired = a.Agent.RequiresResult
+	result, err := agent.ParseResult(run.final)
+	switch {
+	case err == nil:
+		ev.ResultFound = true
+		ev.ResultStatus = result.Status
+		ev.TasksTotal, ev.TasksCompleted = result.Tasks.Total, result.Tasks.Completed
+		ev.CommitMessage = result.CommitMessage
+		if run.usage == nil {
+			// What the CLI itself counted beats what its message claims.
+			ev.Usage = result.Usage
+		}
+		if result.Error != nil {
+			ev.ResultErrorType, ev.ResultErrorMessage = result.Error.Type, result.Error.Message
+		}
+	case !errors.Is(err, agent.ErrNoResult):
+		ev.ResultParseErr = err.Error()
+	}
+}
+
+// tidyWorkspace undoes what the agent must not do, before the gates judge
+// the work: commits it made are folded back into uncommitted changes (they
+// would otherwise never reach the run's line), and edits of the plan, the
+// user's record, are reverted (two phases ticking its boxes would
+// conflict). It returns the files the work changes. Every phase passes
+// through here, so the usual case costs two git commands: HEAD, and the
+// status that also says whether the plan changed.
+func (x *localExecutor) tidyWorkspace(ctx context.Context, a Attempt) ([]string, error) {
+	wt := a.Workspace
+	// A worktree's .git is a file naming its repository. Without it (the
+	// agent removed it, or ran git init), git here would find the enclosing
+	// main repository: a reset below would move the user's branch.
+	if fi, err := os.Lstat(filepath.Join(wt, ".git")); err != nil || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("the agent removed or replaced the .git file of phase %s's worktree (%s), so its work cannot be read; nothing of it was committed", a.DisplayID, relTo(x.root, wt))
+	}
+	head, err := x.repo.Head(ctx, wt)
+	if err != nil {
+		return nil, fmt.Errorf("reading the worktree of phase %s after the agent: %w", a.DisplayID, err)
+	}
+	if head != a.Base {
+		if err := x.repo.ResetSoft(ctx, wt, a.Base); err != nil {
+			return nil, fmt.Errorf("folding the agent's commits into phase %s's work: %w", a.DisplayID, err)
+		}
+		fmt.Fprintf(a.Log, "# autobuild: the agent committed (HEAD was %s); its commits are folded into the phase's one commit\n", clip.SHA(head))
+	}
+	files := changedFiles(ctx, wt)
+	if a.PlanInRepo != "" && slices.Contains(files, a.PlanInRepo) {
+		undone, err := x.repo.RestoreFile(ctx, wt, a.Base, a.PlanInRepo)
+		if err != nil {
+			return nil, fmt.Errorf("restoring the plan in phase %s's worktree: %w", a.DisplayID, err)
+		}
+		if undone {
+			fmt.Fprintf(a.Log, "# autobuild: the agent changed the plan (%s); the change is undone: the plan is the user's record\n", a.PlanInRepo)
+			files = changedFiles(ctx, wt)
+		}
+	}
+	return files, nil
+}
+
+// missingDeclaredGate returns a gate the user declared whose tool is not
+// installed, looked up again now (an earlier phase may have installed it),
+// or nil.
+func missingDeclaredGate(gs []gates.Gate) *gates.Gate {
+	for i, g := range gs {
+		if g.Declared && g.ToolMissing && gates.Missing(g.Tool) {
+			return &gs[i]
+		}
+	}
+	return nil
+}
+
+// logAgentEnd writes how the agent's process ended to the attempt log.
+func logAgentEnd(log io.Writer, res proc.Result, limit, idle time.Duration) {
+	took := res.Duration.Round(time.Millisecond)
+	switch {
+	case res.NotFound && res.Err != nil:
+		fmt.Fprintf(log, "\n# autobuild: the agent could not start: %v\n", res.Err)
+	case res.TimedOut:
+		fmt.Fprintf(log, "\n# autobuild: the agent was stopped: it ran past the attempt's time limit (%s)\n", limit)
+	case res.IdleTimedOut:
+		fmt.Fprintf(log, "\n# autobuild: the agent was stopped: it printed nothing for %s\n", idle)
+	case res.Aborted:
+		fmt.Fprintf(log, "\n# autobuild: the agent was stopped after %s: it reported a failure no retry of its own can fix\n", took)
+	case res.Err != nil:
+		fmt.Fprintf(log, "\n# autobuild: the agent failed after %s: %v\n", took, res.Err)
+	default:
+		fmt.Fprintf(log, "\n# autobuild: the agent exited with status %d after %s\n", res.ExitCode, took)
+	}
+}
+
+// changedFiles lists the files the worktree's work changes, nil when git
+// cannot say.
+func changedFiles(ctx context.Context, wt string) []string {
+	files, err := gitx.StatusFiles(ctx, wt)
+	if err != nil {
+		return nil
+	}
+	return files
+}
+
+// relTo makes a path relative to root for state files and messages; the
+// state directory moves with the repository.
+func relTo(root, path string) string {
+	if path == "" {
+		return ""
+	}
+	if rel, err := filepath.Rel(root, path); err == nil {
+		return filepath.ToSlash(rel)
+	}
+	return path
+}
