@@ -5,12 +5,9 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -25,6 +22,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/printer"
+	"github.com/autobuild-sh/autobuild/internal/runctl"
 	"github.com/autobuild-sh/autobuild/internal/shell"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/summary"
@@ -168,18 +166,27 @@ func (o *runOptions) engineConfig(pl *plan.Plan) (engine.Config, error) {
 	}
 	cfg := engine.Config{Dir: wd, Plan: pl, Resume: o.resume, Fresh: o.fresh, ConfigGates: fc.Gates,
 		MaxParallel: fc.MaxParallel, PhaseTimeout: fc.PhaseTimeout.Duration,
-		IdleTimeout: fc.IdleTimeout.Duration, SimScenario: fc.Scenario}
+		IdleTimeout: fc.IdleTimeout.Duration}
+	// What the run keeps of the run before it (state.Carry): the commit
+	// mode, the agents and their scenario, unless given here.
+	given := state.Choice{AgentSpecs: o.agents, Scenario: cmp.Or(o.scenario, fc.Scenario)}
+	if len(given.AgentSpecs) == 0 {
+		given.AgentSpecs = fc.Agent
+	}
 	switch {
 	case o.flags.Changed("commit"):
-		cfg.CommitMode = state.CommitMode(o.commit)
+		given.CommitMode = state.CommitMode(o.commit)
 	case o.fresh || !stateExists(root):
 		// The file's mode applies to new runs only; a resumed run keeps the
 		// mode it was started with.
-		cfg.CommitMode = state.CommitMode(fc.Commit)
+		given.CommitMode = state.CommitMode(fc.Commit)
 	}
-	o.runMode = cfg.CommitMode
-	if prev := previousRun(root); o.runMode == "" && prev != nil {
-		o.runMode = prev.CommitMode
+	choice, carried := state.Carry(previousRun(root), given)
+	cfg.CommitMode, cfg.SimScenario = choice.CommitMode, choice.Scenario
+	o.runMode = choice.CommitMode
+	specs := choice.AgentSpecs
+	if carried {
+		o.agentsFromRun = specs
 	}
 	if o.maxParallel > 0 {
 		cfg.MaxParallel = o.maxParallel
@@ -199,23 +206,6 @@ func (o *runOptions) engineConfig(pl *plan.Plan) (engine.Config, error) {
 			return cfg, usageErr("--wait-limit must be 0 (never wait) or more, not %s", o.waitLimit)
 		}
 		cfg.WaitLimit = o.waitLimit
-	}
-	specs := o.agents
-	if len(specs) == 0 {
-		specs = fc.Agent
-	}
-	if len(specs) == 0 {
-		// A resume (or a fresh start) without --agent runs the agents of
-		// the run it continues, as run.json records them, as --fresh keeps
-		// its commit mode: the printed resume commands need no --agent.
-		if prev := previousRun(root); prev != nil {
-			specs = prev.AgentSpecs
-			o.agentsFromRun = specs
-			cfg.SimScenario = cmp.Or(cfg.SimScenario, prev.Scenario)
-		}
-	}
-	if o.scenario != "" {
-		cfg.SimScenario = o.scenario
 	}
 	if cfg.SimScenario != "" {
 		abs, err := filepath.Abs(cfg.SimScenario)
@@ -269,31 +259,19 @@ func stateExists(root string) bool {
 // runHeadless runs the engine with a printer consuming its events, then
 // prints the summary box.
 func runHeadless(ctx context.Context, s Streams, o *runOptions, cfg engine.Config, print func(event.Event), box bool) error {
-	bus := event.NewBus()
-	sub := bus.Subscribe(1 << 16).ShowOutput(headlessInterest(o, box))
-	cfg.Sink = bus
+	p := runctl.Printer{Print: print, Interest: headlessInterest(o, box), QueueLines: 1 << 16}
 	if box {
 		// Plain lines: a phase that runs long and quietly still gets a
 		// line every HeartbeatEvery, so a CI job never looks hung.
 		hb := &printer.Heartbeat{W: s.Out}
-		print = hb.Wrap(print)
-		tick := time.NewTicker(heartbeatEvery())
-		hbCtx, stopBeats := context.WithCancel(ctx)
-		defer func() { stopBeats(); tick.Stop() }()
-		go hb.Run(hbCtx, tick.C)
+		p.Print = hb.Wrap(print)
+		p.Beside = func(ctx context.Context) {
+			tick := time.NewTicker(heartbeatEvery())
+			defer tick.Stop()
+			hb.Run(ctx, tick.C)
+		}
 	}
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		printer.Drain(sub.C, print)
-	}()
-	ctx, hardStop, stop := interrupts(ctx, s)
-	defer stop()
-	cfg.HardStop = hardStop
-	res, err := engine.Run(ctx, cfg)
-	bus.Close()
-	wg.Wait()
+	res, err := runctl.Headless(ctx, cfg, p, s.Err)
 	if err != nil && res.Status == "" {
 		return err
 	}
@@ -370,45 +348,6 @@ func freshCommand(o *runOptions, mode state.CommitMode) string {
 		line += " --commit=" + string(mode)
 	}
 	return line
-}
-
-// interrupts turns the first Ctrl-C, SIGTERM or SIGHUP (the terminal
-// closed) into a graceful halt (ctx is canceled) and the second into a hard
-// stop (every process killed at once).
-func interrupts(parent context.Context, s Streams) (context.Context, <-chan struct{}, func()) {
-	ctx, cancel := context.WithCancel(parent)
-	hard := make(chan struct{})
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	done := make(chan struct{})
-	go func() {
-		n := 0
-		for {
-			select {
-			case <-sigs:
-				n++
-				if n == 1 {
-					fmt.Fprintln(s.Err, "\nautobuild: interrupted: stopping running phases gracefully (Ctrl-C again to kill them now)")
-					cancel()
-				} else {
-					fmt.Fprintln(s.Err, "autobuild: killing running phases")
-					close(hard)
-					// A third Ctrl-C gets the default action and ends
-					// autobuild itself, should it hang after all; the
-					// phases' guards take their processes down with it.
-					signal.Stop(sigs)
-					return
-				}
-			case <-done:
-				return
-			}
-		}
-	}()
-	return ctx, hard, func() {
-		signal.Stop(sigs)
-		close(done)
-		cancel()
-	}
 }
 
 func isTerminal(w any) bool {

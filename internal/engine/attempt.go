@@ -121,7 +121,7 @@ func (r *phaseRunner) newAttempt(t *attemptTrack, wt, base string, continues boo
 		Env: agent.EnvInput{PhaseID: p.ID, Attempt: req.Number, MaxAttempts: MaxAttempts,
 			PlanPath: absPlan, SimScenario: r.cfg.SimScenario, AgentRun: req.Run},
 		Workspace: wt, Base: base, Gates: r.gates,
-		Timeout: req.Timeout, IdleTimeout: r.cfg.IdleTimeout,
+		Started: t.started, Timeout: req.Timeout, IdleTimeout: r.cfg.IdleTimeout,
 		Log: log, StreamPath: r.store.AttemptStreamPath(p.ID, t.seq), PlanInRepo: r.planInRepo(),
 	}
 }

@@ -46,8 +46,10 @@ type Attempt struct {
 	// earlier attempt's work on top when the attempt continues it).
 	Workspace, Base string
 	Gates           []gates.Gate
-	// Timeout covers the agent and the gates together; IdleTimeout stops
-	// an agent that prints nothing for that long.
+	// Timeout covers the agent and the gates together: the gates must
+	// end by Started+Timeout. IdleTimeout stops an agent that prints
+	// nothing for that long.
+	Started              time.Time
 	Timeout, IdleTimeout time.Duration
 	// Log is the attempt's log; StreamPath the file for a preset CLI's
 	// raw event stream.

@@ -38,7 +38,6 @@ type localExecutor struct {
 // evidence. The attempt's time limit covers the agent and the gates
 // together.
 func (x *localExecutor) Execute(ctx context.Context, a Attempt, obs AttemptObserver) (ev Evidence) {
-	started := x.now()
 	if g := missingDeclaredGate(a.Gates); g != nil {
 		// Running the agent first would spend a whole attempt on work that
 		// cannot be verified.
@@ -90,7 +89,7 @@ func (x *localExecutor) Execute(ctx context.Context, a Attempt, obs AttemptObser
 		ev.Err = fmt.Errorf("recording phase %s's worktree before the gates: %w", a.DisplayID, snapErr)
 		return ev
 	}
-	gate, timedOut, results, interrupted := x.runGates(ctx, a, obs, started.Add(a.Timeout))
+	gate, timedOut, results, interrupted := x.runGates(ctx, a, obs, a.Started.Add(a.Timeout))
 	if snapErr == nil {
 		if err := restoreAfterGates(context.WithoutCancel(ctx), a.Workspace, agentTree, a.Log); err != nil {
 			ev.Err = fmt.Errorf("phase %s: %w", a.DisplayID, err)

@@ -24,11 +24,10 @@ func prepare(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Sto
 		existing = nil
 	}
 	if cfg.Fresh {
-		if cfg.CommitMode == "" && existing != nil {
-			// Starting over keeps the commit mode the run was started with
-			// unless the command line names another.
-			cfg.CommitMode = existing.CommitMode
-		}
+		// Starting over keeps the commit mode the run was started with
+		// unless the command line names another (state.Carry).
+		choice, _ := state.Carry(existing, state.Choice{CommitMode: cfg.CommitMode})
+		cfg.CommitMode = choice.CommitMode
 		// Only the branches the earlier run recorded are deleted: with its
 		// run.json unreadable, none are.
 		var old *runRefs

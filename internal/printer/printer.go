@@ -63,13 +63,6 @@ func NewJSON(w io.Writer) *JSON { return &JSON{enc: json.NewEncoder(w)} }
 // Print writes the event.
 func (j *JSON) Print(e event.Event) { _ = j.enc.Encode(e) }
 
-// Drain prints every event of the channel until it closes.
-func Drain(ch <-chan event.Event, print func(event.Event)) {
-	for e := range ch {
-		print(e)
-	}
-}
-
 func indentTail(s string) string {
 	out := []rune{}
 	for _, r := range s {

@@ -276,20 +276,6 @@ func TestJSONFieldNames(t *testing.T) {
 	require.Equal(t, []any{"TestFormat"}, rep["failing_tests"])
 }
 
-func TestDrain(t *testing.T) {
-	t.Parallel()
-	ch := make(chan event.Event)
-	go func() {
-		for _, e := range interruptedRun() {
-			ch <- e
-		}
-		close(ch)
-	}()
-	var kinds []event.Kind
-	Drain(ch, func(e event.Event) { kinds = append(kinds, e.Kind) })
-	require.Equal(t, []event.Kind{event.PhaseRetrying, event.PhaseInterrupted, event.RunInterrupted, event.RunComplete}, kinds)
-}
-
 func TestIndentTail(t *testing.T) {
 	t.Parallel()
 	require.Equal(t, "", indentTail(""))

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/runctl"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -15,7 +16,7 @@ type blockingController struct {
 	calls   atomic.Int32
 }
 
-func (b *blockingController) Start(context.Context, StartMode) (<-chan event.Event, error) {
+func (b *blockingController) Start(context.Context, runctl.Mode) (<-chan event.Event, error) {
 	b.calls.Add(1)
 	<-b.release
 	ch := make(chan event.Event)

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/runctl"
 	"github.com/autobuild-sh/autobuild/internal/watch"
 )
 
@@ -18,7 +19,7 @@ const maxBatch = 512
 // the Cmd's goroutine, never in Update, and only its result (a message)
 // touches the model.
 
-func startCmd(ctx context.Context, c Controller, mode StartMode, gen int) tea.Cmd {
+func startCmd(ctx context.Context, c runctl.Control, mode runctl.Mode, gen int) tea.Cmd {
 	return func() tea.Msg {
 		ch, err := c.Start(ctx, mode)
 		if err != nil {
@@ -53,14 +54,14 @@ func waitEvents(ch <-chan event.Event, gen int) tea.Cmd {
 	}
 }
 
-func snapshotCmd(c Controller, gen int) tea.Cmd {
+func snapshotCmd(c runctl.Control, gen int) tea.Cmd {
 	return func() tea.Msg {
 		snap, err := c.Snapshot()
 		return snapshotMsg{gen: gen, snap: snap, err: err}
 	}
 }
 
-func interruptCmd(c Controller) tea.Cmd {
+func interruptCmd(c runctl.Control) tea.Cmd {
 	return func() tea.Msg {
 		c.Interrupt()
 		return nil

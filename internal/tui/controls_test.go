@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/runctl"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/watch"
 )
@@ -46,7 +47,7 @@ func TestCompleteRunOffersNoResume(t *testing.T) {
 		"The run is complete. To build the plan again from the start, quit and run: autobuild plan.md --fresh --commit=auto")
 	h.drain()
 	starts, _ := fake.counts()
-	require.Equal(t, []StartMode{StartNew}, starts, "neither key started a run")
+	require.Equal(t, []runctl.Mode{runctl.New}, starts, "neither key started a run")
 
 	// The run view after completion offers the summary, still no r or F.
 	h.key("esc")
@@ -293,7 +294,7 @@ func TestRefusedResumeKeepsTheHaltScreen(t *testing.T) {
 	h.key("r")
 	h.until("the resumed run", func(m *Model) bool { return m.screen == screenRun && !m.life.awaitingStart() })
 	starts, _ := fake.counts()
-	require.Equal(t, []StartMode{StartNew, StartResume, StartResume}, starts)
+	require.Equal(t, []runctl.Mode{runctl.New, runctl.Resume, runctl.Resume}, starts)
 }
 
 // Quitting while `r` is starting the new run sends the interrupt at once:
@@ -337,7 +338,7 @@ type gatedController struct {
 	gate chan struct{}
 }
 
-func (g *gatedController) Start(ctx context.Context, mode StartMode) (<-chan event.Event, error) {
+func (g *gatedController) Start(ctx context.Context, mode runctl.Mode) (<-chan event.Event, error) {
 	if starts, _ := g.counts(); len(starts) > 0 {
 		<-g.gate
 	}
@@ -385,7 +386,7 @@ type stuckController struct {
 	stop chan struct{}
 }
 
-func (s *stuckController) Start(ctx context.Context, mode StartMode) (<-chan event.Event, error) {
+func (s *stuckController) Start(ctx context.Context, mode runctl.Mode) (<-chan event.Event, error) {
 	if starts, _ := s.counts(); len(starts) == 0 {
 		return s.fakeController.Start(ctx, mode)
 	}

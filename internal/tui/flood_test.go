@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/runctl"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -108,7 +109,7 @@ type busController struct {
 	sub *event.Subscription
 }
 
-func (b *busController) Start(_ context.Context, mode StartMode) (<-chan event.Event, error) {
+func (b *busController) Start(_ context.Context, mode runctl.Mode) (<-chan event.Event, error) {
 	b.check("Start")
 	return b.sub.C, nil
 }

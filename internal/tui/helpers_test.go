@@ -15,6 +15,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	goldenfile "github.com/autobuild-sh/autobuild/internal/golden"
+	"github.com/autobuild-sh/autobuild/internal/runctl"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -48,7 +49,7 @@ type fakeController struct {
 	updateGo string // the goroutine that calls Update
 
 	mu         sync.Mutex
-	starts     []StartMode
+	starts     []runctl.Mode
 	interrupts int
 	runs       []chan event.Event // one per Start, handed out in order
 	snap       *state.Snapshot
@@ -62,7 +63,7 @@ func (f *fakeController) check(method string) {
 	}
 }
 
-func (f *fakeController) Start(_ context.Context, mode StartMode) (<-chan event.Event, error) {
+func (f *fakeController) Start(_ context.Context, mode runctl.Mode) (<-chan event.Event, error) {
 	f.check("Start")
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -100,10 +101,10 @@ func (f *fakeController) setSnapshot(s *state.Snapshot) {
 	f.mu.Unlock()
 }
 
-func (f *fakeController) counts() (starts []StartMode, interrupts int) {
+func (f *fakeController) counts() (starts []runctl.Mode, interrupts int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([]StartMode(nil), f.starts...), f.interrupts
+	return append([]runctl.Mode(nil), f.starts...), f.interrupts
 }
 
 // harness is a small Bubble Tea runtime for tests: Update runs on the test

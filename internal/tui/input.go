@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/autobuild-sh/autobuild/internal/runctl"
 	"github.com/autobuild-sh/autobuild/internal/shell"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -89,7 +90,7 @@ func (m *Model) answer(k tea.KeyPressMsg) tea.Cmd {
 		q := m.ask
 		m.ask = askNothing
 		if q == askFresh {
-			return m.startRun(StartFresh)
+			return m.startRun(runctl.Fresh)
 		}
 		return m.interrupt()
 	case key.Matches(k, m.keys.Confirm.No):
@@ -156,7 +157,7 @@ func (m *Model) resume() tea.Cmd {
 	case m.readOnly():
 		m.footer.setNotice("Read-only. To resume, run: "+m.resumeHint(), false)
 	case m.canStart():
-		return m.startRun(StartResume)
+		return m.startRun(runctl.Resume)
 	case m.life.active():
 		m.footer.setNotice("The run is still going; r resumes it after it stops.", false)
 	}

@@ -1,6 +1,9 @@
 package tui
 
-import "github.com/autobuild-sh/autobuild/internal/event"
+import (
+	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/runctl"
+)
 
 // lifeState is where the model is in the life of the run it drives (live
 // mode). How the run itself ended (halted, interrupted, complete) is the
@@ -128,7 +131,7 @@ type lifecycle struct {
 	events <-chan event.Event
 	// restart is the mode of the start r or F asked for, until the engine
 	// answers; nil for the command line's run.
-	restart *StartMode
+	restart *runctl.Mode
 	// interrupts counts the interrupts sent to the run: the first halts
 	// it, the second kills its phases.
 	interrupts int

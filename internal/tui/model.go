@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
+	"github.com/autobuild-sh/autobuild/internal/runctl"
 	clean "github.com/autobuild-sh/autobuild/internal/sanitize"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/summary"
@@ -326,11 +327,11 @@ func (m *Model) stateDir() string {
 // after a halt. The screen keeps the summary until the engine has accepted
 // the run: a refused start (the fix is not committed yet, say) must not
 // lose the failure the user is reading.
-func (m *Model) startRun(mode StartMode) tea.Cmd {
+func (m *Model) startRun(mode runctl.Mode) tea.Cmd {
 	m.life.on(lifeRestart)
 	m.life.gen++
 	m.life.interrupts, m.life.err, m.life.restart = 0, nil, &mode
-	if mode == StartFresh {
+	if mode == runctl.Fresh {
 		m.footer.setNotice("Starting fresh…", false)
 	} else {
 		m.footer.setNotice("Resuming…", false)
@@ -340,15 +341,15 @@ func (m *Model) startRun(mode StartMode) tea.Cmd {
 
 // restarted resets the view for the run `r` or `F` started, once the
 // engine accepted it: the rows go back to what the new run will redo.
-func (m *Model) restarted(mode StartMode) {
+func (m *Model) restarted(mode runctl.Mode) {
 	m.footer.clearNotice()
 	m.run.status, m.run.haltReason = "", ""
 	m.run.started, m.run.ended = m.now(), time.Time{}
 	m.screen, m.focus = screenRun, focusList
 	m.summary.SetInput(nil)
 	for _, r := range m.phases.rows {
-		keep := mode == StartResume && r.done()
-		if mode == StartFresh {
+		keep := mode == runctl.Resume && r.done()
+		if mode == runctl.Fresh {
 			r.log.reset()
 			r.commit = nil
 		}

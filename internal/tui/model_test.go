@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/runctl"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/watch"
 )
@@ -53,7 +54,7 @@ func TestUpdateNeverCallsControllerSynchronously(t *testing.T) {
 	h.until("quit", func(*Model) bool { return h.quit })
 	require.Equal(t, state.RunHalted, h.m.Result().Status)
 	starts, _ := fake.counts()
-	require.Equal(t, []StartMode{StartNew}, starts)
+	require.Equal(t, []runctl.Mode{runctl.New}, starts)
 }
 
 // A controller whose calls block must not block Update: Update only returns
@@ -145,7 +146,7 @@ func TestResumeInPlaceAfterAHalt(t *testing.T) {
 	require.Contains(t, h.screen(), "AUTOBUILD COMPLETE")
 	require.Equal(t, stComplete, h.m.phases.byID["0"].status, "a phase completed earlier keeps its check mark")
 	starts, _ := fake.counts()
-	require.Equal(t, []StartMode{StartNew, StartResume}, starts)
+	require.Equal(t, []runctl.Mode{runctl.New, runctl.Resume}, starts)
 	require.Equal(t, state.RunComplete, h.m.Result().Status)
 }
 
@@ -164,7 +165,7 @@ func TestFreshAsksFirst(t *testing.T) {
 	h.key("y")
 	h.until("the fresh start", func(m *Model) bool { s, _ := fake.counts(); return len(s) == 2 && !m.life.awaitingStart() })
 	starts, _ = fake.counts()
-	require.Equal(t, StartFresh, starts[1])
+	require.Equal(t, runctl.Fresh, starts[1])
 	require.Zero(t, h.m.phases.byID["2b"].log.len(), "a fresh run starts with empty logs")
 }
 
@@ -174,7 +175,7 @@ func TestLateMessagesOfAnOldRunAreDropped(t *testing.T) {
 	h.feed(midRun())
 	old := h.m.life.gen
 	h.finish(haltEnd())
-	h.m.startRun(StartResume)
+	h.m.startRun(runctl.Resume)
 	h.send(eventsMsg{gen: old, events: []event.Event{output("2a", 400, "late line")}})
 	h.send(snapshotMsg{gen: old, err: errors.New("late")})
 	require.NotEqual(t, "late line", h.m.phases.byID["2a"].log.last())

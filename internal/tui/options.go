@@ -4,53 +4,10 @@ import (
 	"context"
 	"time"
 
-	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/plan"
-	"github.com/autobuild-sh/autobuild/internal/state"
+	"github.com/autobuild-sh/autobuild/internal/runctl"
 	"github.com/autobuild-sh/autobuild/internal/watch"
 )
-
-// StartMode says how Controller.Start begins a run.
-type StartMode int
-
-// Start modes.
-const (
-	// StartNew starts the run the command line asked for.
-	StartNew StartMode = iota
-	// StartResume continues from .autobuild/ (the `r` key).
-	StartResume
-	// StartFresh deletes .autobuild/ and starts over (the `F` key).
-	StartFresh
-)
-
-// String names the mode.
-func (m StartMode) String() string {
-	switch m {
-	case StartResume:
-		return "resume"
-	case StartFresh:
-		return "fresh"
-	default:
-		return "new"
-	}
-}
-
-// Controller runs the engine for the live TUI. The model calls it only from
-// tea.Cmds, never from Update, so a slow engine call cannot freeze the screen.
-type Controller interface {
-	// Start begins a run in the background and returns its events; the
-	// channel is closed after the run's terminal event.
-	Start(ctx context.Context, mode StartMode) (<-chan event.Event, error)
-	// Interrupt asks the run for a graceful halt (docs/running.md, Ctrl-C); a
-	// second call kills the phases at once. It is meant for the run the
-	// model started last, even one whose Start has not returned yet, or
-	// not even begun: the controller then stops that start (or the run as
-	// soon as it exists), never the run before it, which has ended.
-	Interrupt()
-	// Snapshot reads the run's state files, for the halt or completion
-	// screen.
-	Snapshot() (*state.Snapshot, error)
-}
 
 // PhaseInfo is what the run view shows for a phase before any event about it
 // arrives.
@@ -91,10 +48,10 @@ type Options struct {
 	// watch mode, where the state files name the phases).
 	Batches [][]PhaseInfo
 	// Controller runs the engine (live mode); nil in watch mode.
-	Controller Controller
-	// Mode is how the first run starts in live mode (StartNew unless the
+	Controller runctl.Control
+	// Mode is how the first run starts in live mode (runctl.New unless the
 	// command line said --resume or --fresh).
-	Mode StartMode
+	Mode runctl.Mode
 	// Context is passed to Controller.Start; nil means context.Background.
 	Context context.Context
 	// Watch delivers state updates in watch mode.

@@ -14,6 +14,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/runctl"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -48,5 +49,5 @@ func TestProgramHaltResumeComplete(t *testing.T) {
 	require.True(t, ok)
 	require.Equal(t, state.RunComplete, final.Result().Status)
 	starts, _ := fake.counts()
-	require.Equal(t, []StartMode{StartNew, StartResume}, starts)
+	require.Equal(t, []runctl.Mode{runctl.New, runctl.Resume}, starts)
 }

@@ -1,4 +1,4 @@
-package cli
+package runctl
 
 import (
 	"context"
@@ -17,7 +17,7 @@ import (
 // Not parallel: the signals go to the whole test process, and a parallel
 // test running the engine would take them as its own.
 func TestInterruptsFirstHaltsSecondKills(t *testing.T) {
-	ctx, hard, stop := interrupts(context.Background(), Streams{Out: io.Discard, Err: io.Discard})
+	ctx, hard, stop := Interrupts(context.Background(), io.Discard)
 	defer stop()
 
 	require.NoError(t, syscall.Kill(os.Getpid(), syscall.SIGINT))

@@ -1,4 +1,4 @@
-package cli
+package runctl
 
 import (
 	"context"
@@ -12,7 +12,6 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/engine"
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/state"
-	"github.com/autobuild-sh/autobuild/internal/tui"
 )
 
 // stubEngine stands in for engine.Run: each run is the next function of
@@ -66,7 +65,7 @@ func drain(t *testing.T, ch <-chan event.Event) {
 }
 
 // startAsync calls Start on its own goroutine, as the model's tea.Cmd does.
-func startAsync(c *engineController, mode tui.StartMode) <-chan error {
+func startAsync(c *Controller, mode Mode) <-chan error {
 	errc := make(chan error, 1)
 	go func() {
 		_, err := c.Start(context.Background(), mode)
@@ -100,22 +99,22 @@ func TestControllerInterruptStopsAStartingRun(t *testing.T) {
 			t.Parallel()
 			entered := make(chan struct{})
 			stub := &stubEngine{runs: []func(context.Context, engine.Config) (engine.Result, error){halts, stuckStarting(entered)}}
-			c := &engineController{run: stub.run}
-			ch, err := c.Start(context.Background(), tui.StartNew)
+			c := NewController(Options{Run: stub.run})
+			ch, err := c.Start(context.Background(), New)
 			require.NoError(t, err)
 			drain(t, ch)
 
 			var errc <-chan error
 			if early {
 				c.Interrupt()
-				errc = startAsync(c, tui.StartResume)
+				errc = startAsync(c, Resume)
 			} else {
-				errc = startAsync(c, tui.StartResume)
+				errc = startAsync(c, Resume)
 				<-entered
 				c.Interrupt()
 			}
 			requireStopped(t, errc)
-			res, err := c.wait()
+			res, err := c.Wait()
 			require.Empty(t, res.Status)
 			require.Error(t, err)
 		})
@@ -137,13 +136,13 @@ func TestControllerTwoEarlyInterruptsKill(t *testing.T) {
 			}
 			return engine.Result{}, &engine.Error{Code: engine.ExitInterrupted, Err: errors.New("killed")}
 		}}}
-	c := &engineController{run: stub.run}
-	ch, err := c.Start(context.Background(), tui.StartNew)
+	c := NewController(Options{Run: stub.run})
+	ch, err := c.Start(context.Background(), New)
 	require.NoError(t, err)
 	drain(t, ch)
 	c.Interrupt()
 	c.Interrupt()
-	requireStopped(t, startAsync(c, tui.StartFresh))
+	requireStopped(t, startAsync(c, Fresh))
 	require.True(t, <-killed, "halted, then killed")
 }
 
@@ -162,21 +161,21 @@ func TestControllerSignalBetweenRunsIsNotKept(t *testing.T) {
 			cfg.Sink.Emit(event.Event{Kind: event.RunInterrupted})
 			return engine.Result{Status: state.RunInterrupted}, nil
 		}}}
-	c := &engineController{run: stub.run}
-	ch, err := c.Start(context.Background(), tui.StartNew)
+	c := NewController(Options{Run: stub.run})
+	ch, err := c.Start(context.Background(), New)
 	require.NoError(t, err)
 	drain(t, ch)
 
-	c.signalled()
-	ch, err = c.Start(context.Background(), tui.StartResume)
+	c.Signalled()
+	ch, err = c.Start(context.Background(), Resume)
 	require.NoError(t, err)
 	ctx := <-running
 	require.NoError(t, ctx.Err(), "the resumed run goes on")
-	c.signalled()
+	c.Signalled()
 	require.Error(t, ctx.Err(), "halting")
-	c.signalled()
+	c.Signalled()
 	drain(t, ch)
-	res, err := c.wait()
+	res, err := c.Wait()
 	require.NoError(t, err)
 	require.Equal(t, state.RunInterrupted, res.Status)
 }
