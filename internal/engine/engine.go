@@ -266,7 +266,7 @@ func finish(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 	finalCommit := ""
 	if status == state.RunComplete {
 		phases := orderedPhases(cfg.Plan, rec)
-		sha, err := integ.finish(ctx, cfg.Plan.Title, phases, store.CommitsScriptPath())
+		sha, err := integ.finish(ctx, cfg.Plan.Title, phases, store)
 		switch {
 		case err != nil:
 			status, reason = state.RunHalted, "all phases completed, but landing them failed: "+err.Error()
@@ -279,11 +279,11 @@ func finish(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 		if err == nil {
 			// The run's own branches only: autobuild/<run-id>/…, or for a
 			// run without an id its fixed names one by one.
-			refs := refsOf(run)
-			_ = repo.CleanStale(ctx, store.WorktreesDir(), refs.prefix())
-			if refs.id == "" {
-				_ = refs.deletePhaseBranches(ctx, repo, cfg.Plan)
-				_ = repo.DeleteBranch(ctx, refs.integration())
+			refs := state.RefsOf(run)
+			_ = repo.CleanStale(ctx, store.WorktreesDir(), refs.Prefix())
+			if refs.Prefix() == "" {
+				_ = deletePhaseBranches(ctx, repo, refs, cfg.Plan)
+				_ = repo.DeleteBranch(ctx, refs.Integration())
 			}
 		}
 	}

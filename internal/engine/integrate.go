@@ -32,11 +32,11 @@ type integrator struct {
 	mode    state.CommitMode
 	dir     string // the integration worktree
 	mainDir string // the user's work tree
-	// refs names the run's branches; refs.integration() is the run's line:
+	// refs names the run's branches; refs.Integration() is the run's line:
 	// completed phases are cherry-picked onto it in completion order, in
 	// its own worktree. In auto mode the user's branch is fast-forwarded to
 	// it after every phase.
-	refs runRefs
+	refs state.Refs
 	// lockHeld reports whether the run still holds its lock; nil in tests
 	// that run an integrator without one. Written once before the run.
 	lockHeld func() error
@@ -59,7 +59,7 @@ type landedPhase struct {
 
 func newIntegrator(repo *gitx.Repo, rec *recorder, mode state.CommitMode, dir, mainDir, tip string) *integrator {
 	return &integrator{repo: repo, rec: rec, mode: mode, dir: dir, mainDir: mainDir, tip: tip, tips: []string{tip},
-		refs: refsOf(rec.runCopy())}
+		refs: state.RefsOf(rec.runCopy())}
 }
 
 // Tip returns the run's current integration commit.
@@ -168,7 +168,8 @@ func (in *integrator) conflictReport(ctx context.Context, p *plan.Phase, base, s
 // finish lands the run's line for the modes that wait for the end: single
 // makes one commit, message-only leaves the changes in the work tree and
 // writes commits.sh. It returns the single commit's sha, if one was made.
-func (in *integrator) finish(ctx context.Context, title string, phases []*state.Phase, scriptPath string) (string, error) {
+func (in *integrator) finish(ctx context.Context, title string, phases []*state.Phase, layout *state.Store) (string, error) {
+	scriptPath := layout.CommitsScriptPath()
 	if in.lockHeld != nil {
 		if err := in.lockHeld(); err != nil {
 			return "", err
@@ -181,7 +182,7 @@ func (in *integrator) finish(ctx context.Context, title string, phases []*state.
 	}
 	switch in.mode {
 	case CommitSingle:
-		if err := in.repo.SquashMerge(ctx, in.mainDir, in.refs.integration()); err != nil {
+		if err := in.repo.SquashMerge(ctx, in.mainDir, in.refs.Integration()); err != nil {
 			return "", fmt.Errorf("bringing the run's changes onto your branch: %w", err)
 		}
 		sha, _, err := in.repo.CommitAll(ctx, in.mainDir, singleMessage(title, phases))
@@ -191,11 +192,11 @@ func (in *integrator) finish(ctx context.Context, title string, phases []*state.
 		return sha, nil
 	case CommitMessageOnly:
 		// The script is made from the run's line before the changes leave it.
-		script, err := in.commitsScript(ctx, phases, filepath.Join(filepath.Dir(scriptPath), "patches"))
+		script, err := in.commitsScript(ctx, phases, layout)
 		if err != nil {
 			return "", fmt.Errorf("writing the commands of %s: %w", scriptPath, err)
 		}
-		if err := in.repo.SquashMerge(ctx, in.mainDir, in.refs.integration()); err != nil {
+		if err := in.repo.SquashMerge(ctx, in.mainDir, in.refs.Integration()); err != nil {
 			return "", fmt.Errorf("bringing the run's changes into your work tree: %w", err)
 		}
 		if err := in.repo.UnstageAll(ctx, in.mainDir); err != nil {
@@ -257,13 +258,14 @@ type scriptStep struct {
 // phases' changes): the earlier phase stages its own change from a patch
 // written to patchDir (`git apply --cached`), so each commit holds exactly
 // its phase's work and the last one leaves nothing uncommitted.
-func (in *integrator) commitsScript(ctx context.Context, phases []*state.Phase, patchDir string) (string, error) {
+func (in *integrator) commitsScript(ctx context.Context, phases []*state.Phase, layout *state.Store) (string, error) {
+	patchDir := layout.PatchesDir()
 	base := in.rec.runCopy().BaseCommit
-	shas, err := in.repo.Commits(ctx, base, in.refs.integration())
+	shas, err := in.repo.Commits(ctx, base, in.refs.Integration())
 	if err != nil {
 		return "", err
 	}
-	byPhase, err := in.repo.PhaseCommits(ctx, base, in.refs.integration())
+	byPhase, err := in.repo.PhaseCommits(ctx, base, in.refs.Integration())
 	if err != nil {
 		return "", err
 	}
@@ -317,7 +319,7 @@ func (in *integrator) commitsScript(ctx context.Context, phases []*state.Phase, 
 			if err := os.MkdirAll(patchDir, 0o755); err != nil {
 				return "", err
 			}
-			path := filepath.Join(patchDir, fmt.Sprintf("%02d-phase-%s.patch", i+1, state.FileID(orDefault(st.id, "unknown"))))
+			path := layout.PatchPath(i+1, st.id)
 			if err := os.WriteFile(path, []byte(patch), 0o644); err != nil {
 				return "", err
 			}

@@ -41,8 +41,8 @@ func messageOnlyLine(t *testing.T) (*integrator, string) {
 	dir := gitRepo(t, "# plan\n")
 	base := runGit(t, dir, "rev-parse", "HEAD")
 	run := &state.Run{RunID: "r1", BaseCommit: base, CommitMode: state.CommitMessageOnly}
-	refs := refsOf(*run)
-	runGit(t, dir, "switch", "-q", "-c", refs.integration())
+	refs := state.RefsOf(*run)
+	runGit(t, dir, "switch", "-q", "-c", refs.Integration())
 	write := func(name, content string) {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644))
 	}
@@ -72,14 +72,13 @@ func TestCommitsScriptMakesOneCommitPerPhase(t *testing.T) {
 		{PhaseID: "1", DisplayID: "1", PhaseName: "One", Status: state.PhaseComplete},
 		{PhaseID: "2", DisplayID: "2", PhaseName: "Two", Status: state.PhaseComplete},
 	}
-	patches := filepath.Join(dir, ".autobuild", "patches")
-	script, err := in.commitsScript(ctx, phases, patches)
+	script, err := in.commitsScript(ctx, phases, state.Open(dir))
 	require.NoError(t, err)
 	require.Contains(t, script, "# Phase 1: One\ngit apply --cached .autobuild/patches/01-phase-1.patch && git add -A -- a.txt && git commit -m")
 	require.Contains(t, script, "# Phase 2: Two\ngit add -A -- b.txt && git commit -m")
 
 	// Run it as a person would: the run's changes in the work tree, unstaged.
-	runGit(t, dir, "merge", "-q", "--squash", in.refs.integration())
+	runGit(t, dir, "merge", "-q", "--squash", in.refs.Integration())
 	runGit(t, dir, "reset", "-q")
 	require.NoError(t, os.WriteFile(filepath.Join(dir, ".git", "info", "exclude"), []byte("/.autobuild\n"), 0o644))
 	cmd := exec.Command("sh", "-c", script)
@@ -108,7 +107,7 @@ func TestFinishModes(t *testing.T) {
 
 	single, dir := messageOnlyLine(t)
 	single.mode = state.CommitSingle
-	sha, err := single.finish(ctx, "Plan", phases, filepath.Join(dir, ".autobuild", "commits.sh"))
+	sha, err := single.finish(ctx, "Plan", phases, state.Open(dir))
 	require.NoError(t, err)
 	require.Equal(t, sha, runGit(t, dir, "rev-parse", "HEAD"))
 	require.Equal(t, "one\ntwo\nthree, by 2", runGit(t, dir, "show", "HEAD:b.txt"))
@@ -116,10 +115,10 @@ func TestFinishModes(t *testing.T) {
 	require.Contains(t, msg, gitx.TrailerKey+": 1\n"+gitx.TrailerKey+": 2")
 
 	mo, dir := messageOnlyLine(t)
-	scriptPath := filepath.Join(dir, ".autobuild", "commits.sh")
+	scriptPath := state.Open(dir).CommitsScriptPath()
 	require.NoError(t, os.MkdirAll(filepath.Dir(scriptPath), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, ".git", "info", "exclude"), []byte("/.autobuild\n"), 0o644))
-	sha, err = mo.finish(ctx, "Plan", phases, scriptPath)
+	sha, err = mo.finish(ctx, "Plan", phases, state.Open(dir))
 	require.NoError(t, err)
 	require.Empty(t, sha, "message-only makes no commit")
 	require.Equal(t, "initial", runGit(t, dir, "log", "-1", "--format=%s"))

@@ -30,16 +30,17 @@ func prepare(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Sto
 		cfg.CommitMode = choice.CommitMode
 		// Only the branches the earlier run recorded are deleted: with its
 		// run.json unreadable, none are.
-		var old *runRefs
+		var old *state.Refs
 		if existing != nil {
-			old = &runRefs{id: existing.RunID}
+			refs := state.RefsOf(*existing)
+			old = &refs
 		}
 		if err := cleanPhaseWorktrees(ctx, repo, store, old, cfg.Plan); err != nil {
 			return nil, nil, refused("removing the worktrees of the earlier run: %w", err)
 		}
 		_ = repo.RemoveWorktree(ctx, store.IntegrationWorktreePath())
 		if old != nil {
-			_ = repo.DeleteBranch(ctx, old.integration())
+			_ = repo.DeleteBranch(ctx, old.Integration())
 		}
 		if err := store.Remove(); err != nil {
 			return nil, nil, refused("removing %s: %w", store.Dir(), err)
@@ -117,7 +118,8 @@ func resumeRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.S
 	if err != nil {
 		return nil, nil, refused("%w", err)
 	}
-	if err := cleanPhaseWorktrees(ctx, repo, store, &runRefs{id: run.RunID}, cfg.Plan); err != nil {
+	refs := state.RefsOf(*run)
+	if err := cleanPhaseWorktrees(ctx, repo, store, &refs, cfg.Plan); err != nil {
 		return nil, nil, refused("removing stale worktrees: %w", err)
 	}
 	phases := map[string]*state.Phase{}
@@ -169,7 +171,7 @@ func refreshFromPlan(ps *state.Phase, pl *plan.Plan, p *plan.Phase, batch int) {
 // cleanPhaseWorktrees removes the phase worktrees a stopped run left behind
 // and, when refs is known, its phase branches; the integration worktree
 // stays.
-func cleanPhaseWorktrees(ctx context.Context, repo *gitx.Repo, store *state.Store, refs *runRefs, pl *plan.Plan) error {
+func cleanPhaseWorktrees(ctx context.Context, repo *gitx.Repo, store *state.Store, refs *state.Refs, pl *plan.Plan) error {
 	entries, err := os.ReadDir(store.WorktreesDir())
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
@@ -186,7 +188,7 @@ func cleanPhaseWorktrees(ctx context.Context, repo *gitx.Repo, store *state.Stor
 	if refs == nil {
 		return nil
 	}
-	return refs.deletePhaseBranches(ctx, repo, pl)
+	return deletePhaseBranches(ctx, repo, *refs, pl)
 }
 
 func checkCommitMode(mode state.CommitMode) error {

@@ -21,7 +21,7 @@ import (
 func reconcile(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *recorder, integDir string, st *startup) (string, error) {
 	run := rec.runCopy()
 	if _, err := os.Stat(integDir); err != nil {
-		line := refsOf(run).integration()
+		line := state.RefsOf(run).Integration()
 		start := run.IntegrationCommit
 		if bs, _ := repo.Branches(ctx, line); slices.Contains(bs, line) {
 			start = line

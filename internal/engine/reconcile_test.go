@@ -28,7 +28,7 @@ func replaySetup(t *testing.T) (repo *gitx.Repo, rec *recorder, dir, integDir, b
 		Status: state.RunRunning}
 	rec = newRecorder(store, nil, time.Now, run, map[string]*state.Phase{})
 	integDir = store.IntegrationWorktreePath()
-	runGit(t, dir, "worktree", "add", "-q", "-b", refsOf(*run).integration(), integDir, base)
+	runGit(t, dir, "worktree", "add", "-q", "-b", state.RefsOf(*run).Integration(), integDir, base)
 	require.NoError(t, os.WriteFile(filepath.Join(integDir, "a.txt"), []byte("a\n"), 0o644))
 	runGit(t, integDir, "add", "-A")
 	runGit(t, integDir, "commit", "-q", "-m", "feat: phase one\n\n"+gitx.TrailerKey+": 1")

@@ -16,7 +16,7 @@ import (
 type workspaces struct {
 	repo  *gitx.Repo
 	store *state.Store
-	refs  runRefs
+	refs  state.Refs
 	// tip is the integration commit a new worktree starts from.
 	tip func() string
 
@@ -27,7 +27,7 @@ type workspaces struct {
 	bases map[string]string
 }
 
-func newWorkspaces(repo *gitx.Repo, store *state.Store, refs runRefs, tip func() string) *workspaces {
+func newWorkspaces(repo *gitx.Repo, store *state.Store, refs state.Refs, tip func() string) *workspaces {
 	return &workspaces{repo: repo, store: store, refs: refs, tip: tip, bases: map[string]string{}}
 }
 
@@ -53,7 +53,7 @@ func (w *workspaces) prepare(ctx context.Context, id, displayID string) (dir, ba
 		}
 	}
 	tip := w.tip()
-	if err := w.repo.AddWorktree(ctx, dir, w.refs.phase(id), tip); err != nil {
+	if err := w.repo.AddWorktree(ctx, dir, w.refs.Phase(id), tip); err != nil {
 		return dir, "", false, fmt.Errorf("creating the worktree of phase %s: %w", displayID, err)
 	}
 	w.mu.Lock()
@@ -67,5 +67,5 @@ func (w *workspaces) prepare(ctx context.Context, id, displayID string) (dir, ba
 func (w *workspaces) release(ctx context.Context, id string) {
 	ctx = context.WithoutCancel(ctx)
 	_ = w.repo.RemoveWorktree(ctx, w.path(id))
-	_ = w.repo.DeleteBranch(ctx, w.refs.phase(id))
+	_ = w.repo.DeleteBranch(ctx, w.refs.Phase(id))
 }

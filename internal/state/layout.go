@@ -1,6 +1,7 @@
 package state
 
 import (
+	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -59,6 +60,15 @@ func (s *Store) PromptPath(id string, n int) string {
 
 // PatchesDir returns the directory of the patches commits.sh stages.
 func (s *Store) PatchesDir() string { return filepath.Join(s.Dir(), "patches") }
+
+// PatchPath returns patches/<nn>-phase-<id>.patch, the n-th (1-based) patch
+// commits.sh stages, of phase id ("unknown" when the commit names none).
+func (s *Store) PatchPath(n int, id string) string {
+	if id == "" {
+		id = "unknown"
+	}
+	return filepath.Join(s.PatchesDir(), fmt.Sprintf("%02d-phase-%s.patch", n, FileID(id)))
+}
 
 // PhaseWorktreePath returns worktrees/phase-<id>, the phase's worktree.
 func (s *Store) PhaseWorktreePath(id string) string {

@@ -38,3 +38,26 @@ func TestLayoutPaths(t *testing.T) {
 	require.Equal(t, "/repo/.autobuild/worktrees/integration", s.IntegrationWorktreePath())
 	require.Equal(t, "/repo/.autobuild/patches", s.PatchesDir())
 }
+
+// Every branch a run creates carries its id; a run from before run ids
+// keeps its fixed names so it can resume.
+func TestRefsNameTheRunsOwnBranches(t *testing.T) {
+	t.Parallel()
+	r := RefsOf(Run{RunID: "20261125-120000-abcdef"})
+	require.Equal(t, "autobuild/20261125-120000-abcdef/integration", r.Integration())
+	require.Equal(t, "autobuild/20261125-120000-abcdef/phase-2a", r.Phase("2a"))
+	require.Equal(t, "autobuild/20261125-120000-abcdef/phase-", r.PhasePrefix())
+
+	old := RefsOf(Run{})
+	require.Equal(t, "autobuild/integration", old.Integration())
+	require.Equal(t, "autobuild/phase-2a", old.Phase("2a"))
+	require.Empty(t, old.Prefix(), "a run without an id never deletes by prefix")
+	require.Empty(t, old.PhasePrefix())
+}
+
+func TestPatchPath(t *testing.T) {
+	t.Parallel()
+	s := Open("/repo")
+	require.Equal(t, filepath.Join("/repo", ".autobuild", "patches", "03-phase-2a.patch"), s.PatchPath(3, "2a"))
+	require.Equal(t, filepath.Join("/repo", ".autobuild", "patches", "01-phase-unknown.patch"), s.PatchPath(1, ""))
+}

@@ -1,0 +1,49 @@
+package state
+
+// Refs names the git branches of one run: with the worktree and file paths
+// of layout.go, everything autobuild creates is named here. The names carry
+// the run's id (autobuild/<run-id>/integration, autobuild/<run-id>/phase-2a),
+// a name no person picks, so a run deletes only branches it created: a
+// branch of yours named autobuild/… is never touched.
+type Refs struct {
+	// id is run.json's run_id; empty for a run started by an autobuild
+	// that had no run ids, whose fixed names are kept so it can resume.
+	id string
+}
+
+// RefsOf returns the branch names of run.
+func RefsOf(run Run) Refs { return Refs{id: run.RunID} }
+
+// Prefix is what every branch of the run starts with; "" for a run without
+// an id, whose branches are only ever named one by one.
+func (r Refs) Prefix() string {
+	if r.id == "" {
+		return ""
+	}
+	return "autobuild/" + r.id + "/"
+}
+
+// Integration is the run's line.
+func (r Refs) Integration() string {
+	if r.id == "" {
+		return "autobuild/integration"
+	}
+	return r.Prefix() + "integration"
+}
+
+// Phase is the branch of the phase's worktree.
+func (r Refs) Phase(id string) string {
+	if r.id == "" {
+		return "autobuild/phase-" + FileID(id)
+	}
+	return r.Prefix() + "phase-" + FileID(id)
+}
+
+// PhasePrefix is what the run's phase branches start with ("" for a run
+// without an id).
+func (r Refs) PhasePrefix() string {
+	if r.id == "" {
+		return ""
+	}
+	return r.Prefix() + "phase-"
+}
