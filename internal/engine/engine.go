@@ -255,7 +255,14 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 	}
 
 	status, reason := sched.execute(ctx)
-	return finish(context.WithoutCancel(ctx), &cfg, repo, store, rec, integ, status, reason, res)
+	runner.spaces.removeSpares(ctx)
+	res, err = finish(context.WithoutCancel(ctx), &cfg, repo, store, rec, integ, status, reason, res)
+	if status != state.RunInterrupted {
+		// Every git command of the run skipped git's automatic
+		// maintenance; it gets its one chance here.
+		_ = repo.MaintainOnce(context.WithoutCancel(ctx))
+	}
+	return res, err
 }
 
 // finish writes the run's final state, lands the line for the end-of-run

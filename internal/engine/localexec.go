@@ -84,13 +84,19 @@ func (x *localExecutor) Execute(ctx context.Context, a Attempt, obs AttemptObser
 	// What the gates create or change (a binary, a coverage file, a
 	// formatter's rewrite) is no part of the phase's work: the worktree is
 	// put back as the agent left it before anything is committed.
-	agentTree, snapErr := gitx.SnapshotTree(ctx, a.Workspace)
+	// Without a gate to run there is nothing to put back.
+	snapshot := anyGateRuns(a.Gates)
+	var agentTree string
+	var snapErr error
+	if snapshot {
+		agentTree, snapErr = gitx.SnapshotTree(ctx, a.Workspace)
+	}
 	if snapErr != nil && ctx.Err() == nil {
 		ev.Err = fmt.Errorf("recording phase %s's worktree before the gates: %w", a.DisplayID, snapErr)
 		return ev
 	}
 	gate, timedOut, results, interrupted := x.runGates(ctx, a, obs, a.Started.Add(a.Timeout))
-	if snapErr == nil {
+	if snapshot && snapErr == nil {
 		if err := restoreAfterGates(context.WithoutCancel(ctx), a.Workspace, agentTree, a.Log); err != nil {
 			ev.Err = fmt.Errorf("phase %s: %w", a.DisplayID, err)
 			return ev
@@ -184,6 +190,17 @@ func (x *localExecutor) tidyWorkspace(ctx context.Context, a Attempt) ([]string,
 		}
 	}
 	return files, nil
+}
+
+// anyGateRuns reports whether a gate will run: without one there is
+// nothing to snapshot the worktree against.
+func anyGateRuns(gs []gates.Gate) bool {
+	for _, g := range gs {
+		if g.Declared || !g.ToolMissing {
+			return true
+		}
+	}
+	return false
 }
 
 // missingDeclaredGate returns a gate the user declared whose tool is not

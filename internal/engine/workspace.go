@@ -11,8 +11,11 @@ import (
 )
 
 // workspaces owns the phases' worktrees in this run: where each is, the
-// commit it started from, and its branch. Its lock guards bases only and is
-// never held while calling out, so it sits below every other lock.
+// commit it started from, its branch, and the spare worktrees that landed
+// phases left for the next ones to take over (gitx.ReuseWorktree: a
+// re-pointed worktree costs git the files two nearby commits differ in, a
+// new one the whole tree). Its lock guards its maps only and is never held
+// while calling out, so it sits below every other lock.
 type workspaces struct {
 	repo  *gitx.Repo
 	store *state.Store
@@ -25,6 +28,10 @@ type workspaces struct {
 	// conflict can name the lines the phase changed and a failure's diff
 	// holds all of the attempt's work.
 	bases map[string]string
+	// spares are parked worktrees; parked counts them all, to name the
+	// next.
+	spares []string
+	parked int
 }
 
 func newWorkspaces(repo *gitx.Repo, store *state.Store, refs state.Refs, tip func() string) *workspaces {
@@ -41,10 +48,11 @@ func (w *workspaces) base(id string) string {
 	return w.bases[id]
 }
 
-// prepare gives the phase a worktree: a new one at the run's current
-// integration commit for its first attempt in this run; any later attempt
-// of the run (the retry, or the repeat of a rate-limited attempt) continues
-// in that worktree, on top of the earlier attempt's work (continues).
+// prepare gives the phase a worktree at the run's current integration
+// commit for its first attempt in this run: a spare taken over when there
+// is one, else a new one. Any later attempt of the run (the retry, or the
+// repeat of a rate-limited attempt) continues in that worktree, on top of
+// the earlier attempt's work (continues).
 func (w *workspaces) prepare(ctx context.Context, id, displayID string) (dir, base string, continues bool, err error) {
 	dir = w.path(id)
 	if base := w.base(id); base != "" {
@@ -53,8 +61,10 @@ func (w *workspaces) prepare(ctx context.Context, id, displayID string) (dir, ba
 		}
 	}
 	tip := w.tip()
-	if err := w.repo.AddWorktree(ctx, dir, w.refs.Phase(id), tip); err != nil {
-		return dir, "", false, fmt.Errorf("creating the worktree of phase %s: %w", displayID, err)
+	if !w.reuse(ctx, dir, w.refs.Phase(id), tip) {
+		if err := w.repo.AddWorktree(ctx, dir, w.refs.Phase(id), tip); err != nil {
+			return dir, "", false, fmt.Errorf("creating the worktree of phase %s: %w", displayID, err)
+		}
 	}
 	w.mu.Lock()
 	w.bases[id] = tip
@@ -62,10 +72,53 @@ func (w *workspaces) prepare(ctx context.Context, id, displayID string) (dir, ba
 	return dir, tip, false, nil
 }
 
-// release removes the worktree of a landed phase and its branch: its work is
-// on the run's line now. Landing is done, so a Ctrl-C does not stop it.
+// reuse moves a spare worktree to dir on branch at start, and reports
+// whether it did. A spare that cannot be reused is removed.
+func (w *workspaces) reuse(ctx context.Context, dir, branch, start string) bool {
+	w.mu.Lock()
+	n := len(w.spares)
+	if n == 0 {
+		w.mu.Unlock()
+		return false
+	}
+	spare := w.spares[n-1]
+	w.spares = w.spares[:n-1]
+	w.mu.Unlock()
+	if err := w.repo.ReuseWorktree(ctx, spare, dir, branch, start); err != nil {
+		_ = w.repo.RemoveWorktree(context.WithoutCancel(ctx), spare)
+		return false
+	}
+	return true
+}
+
+// release parks the worktree of a landed phase for the next phase (its
+// branch goes: its work is on the run's line now), or removes it when it
+// cannot be parked. Landing is done, so a Ctrl-C does not stop it.
 func (w *workspaces) release(ctx context.Context, id string) {
 	ctx = context.WithoutCancel(ctx)
-	_ = w.repo.RemoveWorktree(ctx, w.path(id))
-	_ = w.repo.DeleteBranch(ctx, w.refs.Phase(id))
+	w.mu.Lock()
+	w.parked++
+	spare := w.store.SpareWorktreePath(w.parked)
+	w.mu.Unlock()
+	if err := w.repo.ParkWorktree(ctx, w.path(id), w.refs.Phase(id), spare); err != nil {
+		_ = w.repo.RemoveWorktree(ctx, w.path(id))
+		_ = w.repo.RemoveWorktree(ctx, spare)
+		_ = w.repo.DeleteBranch(ctx, w.refs.Phase(id))
+		return
+	}
+	w.mu.Lock()
+	w.spares = append(w.spares, spare)
+	w.mu.Unlock()
+}
+
+// removeSpares removes the parked worktrees, when the run stops: a halted
+// run leaves only the worktrees of its unfinished phases behind.
+func (w *workspaces) removeSpares(ctx context.Context) {
+	w.mu.Lock()
+	spares := w.spares
+	w.spares = nil
+	w.mu.Unlock()
+	for _, s := range spares {
+		_ = w.repo.RemoveWorktree(context.WithoutCancel(ctx), s)
+	}
 }

@@ -20,6 +20,12 @@ import (
 // phase's supervision and time limit.
 const noHooks = "core.hooksPath=/dev/null"
 
+// noAutoMaintenance keeps commit, merge and cherry-pick from starting
+// `git maintenance run --auto` (or `gc --auto`) after every phase: a child
+// process per command, and now and then a repack in the middle of a run.
+// The run asks for it once, at its end (Repo.MaintainOnce).
+var noAutoMaintenance = []string{"maintenance.auto=false", "gc.auto=0"}
+
 // commandTimeout bounds one git command: none of autobuild's takes minutes,
 // and a git stuck on a lock, a filter or a credential helper must not hold
 // a run forever.
@@ -79,8 +85,13 @@ func label(args []string) string {
 func run(ctx context.Context, dir string, o runOpts, args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, commandTimeout)
 	defer cancel()
-	full := make([]string, 0, len(args)+4+2*len(o.config))
+	full := make([]string, 0, len(args)+8+2*len(o.config))
 	full = append(full, "-c", "core.quotepath=off", "-c", noHooks)
+	if len(args) == 0 || args[0] != "maintenance" {
+		for _, c := range noAutoMaintenance {
+			full = append(full, "-c", c)
+		}
+	}
 	for _, c := range o.config {
 		full = append(full, "-c", c)
 	}

@@ -118,3 +118,13 @@ func (r *Repo) write(ctx context.Context, dir string, o runOpts, args ...string)
 	o.config = append(append([]string(nil), r.identity...), o.config...)
 	return run(ctx, r.path(dir), o, args...)
 }
+
+// MaintainOnce runs the repository's automatic maintenance once
+// (`git maintenance run --auto`: it does nothing unless the repository's
+// own thresholds call for it), which every command of the run skipped.
+func (r *Repo) MaintainOnce(ctx context.Context) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, err := run(ctx, r.root, runOpts{}, "maintenance", "run", "--auto", "--quiet")
+	return err
+}

@@ -75,6 +75,12 @@ func (s *Store) PhaseWorktreePath(id string) string {
 	return filepath.Join(s.WorktreesDir(), "phase-"+FileID(id))
 }
 
+// SpareWorktreePath returns worktrees/spare-<n>: a landed phase's worktree,
+// parked for the next phase to take over.
+func (s *Store) SpareWorktreePath(n int) string {
+	return filepath.Join(s.WorktreesDir(), "spare-"+strconv.Itoa(n))
+}
+
 // IntegrationWorktreePath returns worktrees/integration, the worktree of
 // the run's line in message-only and single modes.
 func (s *Store) IntegrationWorktreePath() string {

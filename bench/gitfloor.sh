@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# gitfloor.sh — what committing phases costs in git: a plan of L layers of W phases
+# (default 20 x 10 = 200), each phase writing one file that is committed and landed on the
+# branch, run by autobuild --commit=auto against two scripts that do the same git work with
+# no agent, no gates and no state files:
+#
+#   porcelain  per phase: worktree add, write, add + commit, cherry-pick onto the run's line
+#              in its worktree, fast-forward the checkout, worktree remove, branch -D
+#   floor      a pool of W worktrees made once and re-pointed per phase (reset --hard +
+#              clean), add + write-tree + commit-tree, merge-tree --write-tree + commit-tree
+#              + update-ref for the line (no integration worktree; git 2.38+), the checkout moved once
+#              per layer
+#
+# Each runs in a fresh repository whose first commit holds FILES files (default 200), so
+# the cost's growth with the tree shows: FILES=10000 bench/gitfloor.sh. Prints the median
+# of RUNS (default 3) rounds, run round robin, per-phase milliseconds and the ratios.
+#
+#   bench/gitfloor.sh [L] [W]     env: FILES (200), RUNS (3), PARALLEL (8), AB, KEEP=1
+set -euo pipefail
+
+L=${1:-${L:-20}}
+W=${2:-${W:-10}}
+FILES=${FILES:-200}
+RUNS=${RUNS:-3}
+PARALLEL=${PARALLEL:-8}
+source "$(dirname "$0")/lib.sh"
+bench_workdir gitfloor
+
+# seed DIR: a repository whose first commit holds FILES files in 20 directories, and the plan.
+seed() {
+  local dir=$1
+  git init -q -b main "$dir"
+  (
+    cd "$dir"
+    for ((d = 0; d < 20; d++)); do mkdir -p "src/d$d"; done
+    for ((i = 0; i < FILES; i++)); do echo "file $i" > "src/d$((i % 20))/f$i.txt"; done
+    {
+      echo "# Git floor: $L layers x $W phases"
+      echo
+      echo "| Phase | Name | Depends On |"
+      echo "|---|---|---|"
+      for ((k = 1; k <= L; k++)); do
+        for ((j = 1; j <= W; j++)); do
+          dep=-; ((k > 1)) && dep="L$((k - 1))P$j"
+          echo "| L${k}P${j} | Layer $k part $j | $dep |"
+        done
+      done
+      for ((k = 1; k <= L; k++)); do
+        for ((j = 1; j <= W; j++)); do
+          printf '\n## Phase L%dP%d: Layer %d part %d\n\n- [ ] Write `L%dP%d.txt`.\n' "$k" "$j" "$k" "$j" "$k" "$j"
+        done
+      done
+    } > plan.md
+    git add -A && git commit -qm "initial commit"
+  )
+}
+
+run_autobuild() {
+  (cd "$1" && "$AB" plan.md --agent 'echo x > "$AUTOBUILD_PHASE_ID.txt"' --commit=auto --no-tui \
+    --max-parallel "$PARALLEL" > "$work/out" 2>&1) || { echo "autobuild failed:" >&2; tail -20 "$work/out" >&2; exit 1; }
+}
+
+run_porcelain() {
+  local repo=$1 line=bench/line
+  cd "$repo"
+  git worktree add -q -b "$line" "$work/pline" HEAD
+  for ((k = 1; k <= L; k++)); do
+    for ((j = 1; j <= W; j++)); do
+      local id="l${k}p${j}" wt="$work/pwt"
+      git worktree add -q -f -B "bench/$id" "$wt" "$line"
+      echo x > "$wt/$id.txt"
+      git -C "$wt" add -A
+      git -C "$wt" commit -qm "phase $id"
+      git -C "$work/pline" cherry-pick "$(git -C "$wt" rev-parse HEAD)" > /dev/null
+      git merge -q --ff-only "$line"
+      git worktree remove --force "$wt"
+      git branch -q -D "bench/$id"
+    done
+  done
+  cd - > /dev/null
+}
+
+run_floor() {
+  local repo=$1 line=refs/heads/bench/line tip base id wt tree c merged
+  cd "$repo"
+  git config maintenance.auto false
+  git config gc.auto 0
+  tip=$(git rev-parse HEAD)
+  git update-ref "$line" "$tip"
+  for ((j = 1; j <= W; j++)); do git worktree add -q --detach "$work/fwt$j" "$tip"; done
+  for ((k = 1; k <= L; k++)); do
+    base=$tip
+    for ((j = 1; j <= W; j++)); do
+      id="l${k}p${j}" wt="$work/fwt$j"
+      git -C "$wt" reset -q --hard "$base"
+      git -C "$wt" clean -qfdx
+      echo x > "$wt/$id.txt"
+      git -C "$wt" add -A
+      tree=$(git -C "$wt" write-tree)
+      c=$(git commit-tree "$tree" -p "$base" -m "phase $id")
+      merged=$(git merge-tree --write-tree "$tip" "$c") # the merge base is $base: git 2.39 has no --merge-base
+      tip=$(git commit-tree "$merged" -p "$tip" -m "phase $id")
+      git update-ref "$line" "$tip"
+    done
+    git merge -q --ff-only "$tip"
+  done
+  for ((j = 1; j <= W; j++)); do git worktree remove --force "$work/fwt$j"; done
+  cd - > /dev/null
+}
+
+# time_of NAME: seconds that run_NAME took on a fresh seeded repository.
+time_of() {
+  local repo=$work/$1-$round
+  seed "$repo"
+  local start end
+  start=$(date +%s.%N)
+  "run_$1" "$repo"
+  end=$(date +%s.%N)
+  local commits
+  commits=$(git -C "$repo" rev-list --count HEAD)
+  ((commits == L * W + 1)) || { echo "$1: $((commits - 1)) commits on main, want $((L * W))" >&2; exit 1; }
+  rm -rf "$repo" "$work"/pwt "$work"/pline "$work"/fwt*
+  awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }'
+}
+
+declare -A times
+for ((round = 1; round <= RUNS; round++)); do
+  for name in floor porcelain autobuild; do
+    times[$name]+="$(time_of $name) "
+  done
+done
+
+median() { tr ' ' '\n' <<< "$1" | grep . | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+phases=$((L * W))
+floor=$(median "${times[floor]}")
+echo "git floor: $L x $W phases, each committing one file, tree of $FILES files, median of $RUNS"
+echo "run         wall      per phase   ratio to floor"
+for name in floor porcelain autobuild; do
+  m=$(median "${times[$name]}")
+  awk -v n="$name" -v s="$m" -v f="$floor" -v p="$phases" \
+    'BEGIN { printf "%-10s %7.2f s  %7.1f ms   %5.2fx\n", n, s, 1000 * s / p, s / f }'
+done
+echo "(all rounds: floor ${times[floor]}| porcelain ${times[porcelain]}| autobuild ${times[autobuild]})"

@@ -1,0 +1,77 @@
+package gitx
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// A landed phase's worktree is parked and taken over by the next phase: it
+// moves to the new phase's path, on the new phase's branch at the new
+// start, holding exactly what a new worktree would (the earlier phase's
+// files, untracked and ignored ones included, are gone), and the earlier
+// phase's branch is deleted.
+func TestParkAndReuseWorktree(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r, root := newRepo(t)
+	start, err := r.Head(ctx, "")
+	require.NoError(t, err)
+	dir := filepath.Join(root, ".autobuild", "worktrees")
+	one, spare, two := filepath.Join(dir, "phase-1"), filepath.Join(dir, "spare-1"), filepath.Join(dir, "phase-2")
+
+	require.NoError(t, r.AddWorktree(ctx, one, "autobuild/phase-1", start))
+	writeFile(t, one, "one.txt", "phase 1\n")
+	writeFile(t, one, ".gitignore", "*.log\n")
+	sha, _, err := r.CommitAll(ctx, one, "phase 1")
+	require.NoError(t, err)
+	writeFile(t, one, "left.txt", "untracked\n")
+	writeFile(t, one, "build.log", "ignored\n")
+	writeFile(t, one, "nested/x.txt", "untracked dir\n")
+
+	require.NoError(t, r.ParkWorktree(ctx, one, "autobuild/phase-1", spare))
+	require.NoDirExists(t, one)
+	require.DirExists(t, spare)
+	branches, err := r.Branches(ctx, "autobuild/")
+	require.NoError(t, err)
+	require.Empty(t, branches, "the landed phase's branch is gone")
+
+	require.NoError(t, r.ReuseWorktree(ctx, spare, two, "autobuild/phase-2", sha))
+	require.NoDirExists(t, spare)
+	for _, gone := range []string{"left.txt", "build.log", "nested"} {
+		require.NoFileExists(t, filepath.Join(two, gone))
+	}
+	require.Equal(t, "phase 1\n", readFile(t, two, "one.txt"), "the new start's files are there")
+	require.Equal(t, "autobuild/phase-2", gitT(t, two, "branch", "--show-current"))
+	require.Empty(t, gitT(t, two, "status", "--porcelain"))
+	head, err := r.Head(ctx, two)
+	require.NoError(t, err)
+	require.Equal(t, sha, head)
+	require.Equal(t, start, gitT(t, root, "rev-parse", "HEAD"), "your branch did not move")
+}
+
+// A parked worktree whose .git file is gone is not a worktree any more: git
+// run in it would act on your repository around it. Reusing it is refused,
+// and your branch and files are untouched.
+func TestReuseRefusesAWorktreeWithoutItsGitFile(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r, root := newRepo(t)
+	start, err := r.Head(ctx, "")
+	require.NoError(t, err)
+	dir := filepath.Join(root, ".autobuild", "worktrees")
+	one, spare, two := filepath.Join(dir, "phase-1"), filepath.Join(dir, "spare-1"), filepath.Join(dir, "phase-2")
+	require.NoError(t, r.AddWorktree(ctx, one, "autobuild/phase-1", start))
+	require.NoError(t, r.ParkWorktree(ctx, one, "autobuild/phase-1", spare))
+	require.NoError(t, os.Remove(filepath.Join(spare, ".git")))
+	writeFile(t, root, "mine.txt", "your untracked work\n")
+
+	err = r.ReuseWorktree(ctx, spare, two, "autobuild/phase-2", start)
+	require.ErrorContains(t, err, "not a worktree of this repository")
+	require.Equal(t, "your untracked work\n", readFile(t, root, "mine.txt"))
+	require.Equal(t, start, gitT(t, root, "rev-parse", "HEAD"))
+	require.NotEqual(t, "autobuild/phase-2", gitT(t, root, "branch", "--show-current"))
+}
