@@ -15,7 +15,8 @@
 # the cost's growth with the tree shows: FILES=10000 bench/gitfloor.sh. Prints the median
 # of RUNS (default 3) rounds, run round robin, per-phase milliseconds and the ratios.
 #
-#   bench/gitfloor.sh [L] [W]     env: FILES (200), RUNS (3), PARALLEL (8), AB, KEEP=1
+#   bench/gitfloor.sh [L] [W]     env: FILES (200), RUNS (3), PARALLEL (8), AB, KEEP=1,
+#                                 AB_BEFORE (another binary, run as a fourth row "before")
 set -euo pipefail
 
 L=${1:-${L:-20}}
@@ -55,8 +56,10 @@ seed() {
   )
 }
 
-run_autobuild() {
-  (cd "$1" && "$AB" plan.md --agent 'echo x > "$AUTOBUILD_PHASE_ID.txt"' --commit=auto --no-tui \
+run_autobuild() { run_binary "$AB" "$1"; }
+run_before() { run_binary "$AB_BEFORE" "$1"; }
+run_binary() {
+  (cd "$2" && "$1" plan.md --agent 'echo x > "$AUTOBUILD_PHASE_ID.txt"' --commit=auto --no-tui \
     --max-parallel "$PARALLEL" > "$work/out" 2>&1) || { echo "autobuild failed:" >&2; tail -20 "$work/out" >&2; exit 1; }
 }
 
@@ -123,9 +126,11 @@ time_of() {
   awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }'
 }
 
+names="floor porcelain autobuild"
+[[ -n ${AB_BEFORE:-} ]] && names+=" before"
 declare -A times
 for ((round = 1; round <= RUNS; round++)); do
-  for name in floor porcelain autobuild; do
+  for name in $names; do
     times[$name]+="$(time_of $name) "
   done
 done
@@ -135,9 +140,11 @@ phases=$((L * W))
 floor=$(median "${times[floor]}")
 echo "git floor: $L x $W phases, each committing one file, tree of $FILES files, median of $RUNS"
 echo "run         wall      per phase   ratio to floor"
-for name in floor porcelain autobuild; do
+for name in $names; do
   m=$(median "${times[$name]}")
   awk -v n="$name" -v s="$m" -v f="$floor" -v p="$phases" \
     'BEGIN { printf "%-10s %7.2f s  %7.1f ms   %5.2fx\n", n, s, 1000 * s / p, s / f }'
 done
-echo "(all rounds: floor ${times[floor]}| porcelain ${times[porcelain]}| autobuild ${times[autobuild]})"
+echo -n "(all rounds:"
+for name in $names; do echo -n " $name ${times[$name]}|"; done
+echo ")"

@@ -81,7 +81,7 @@ func (in *integrator) land(ctx context.Context, p *plan.Phase, wt, base, agentMs
 	if len(files) == 0 {
 		return &state.Commit{Message: msg}, nil, nil
 	}
-	sha, ch, err := in.repo.CommitAll(ctx, wt, msg)
+	sha, ch, err := in.repo.CommitOwn(ctx, wt, msg)
 	if err != nil {
 		return nil, nil, fmt.Errorf("committing phase %s: %w", p.DisplayID, err)
 	}

@@ -29,9 +29,11 @@ type workspaces struct {
 	// holds all of the attempt's work.
 	bases map[string]string
 	// spares are parked worktrees; parked counts them all, to name the
-	// next.
+	// next. landed are the branches of landed phases, deleted together
+	// when the run stops.
 	spares []string
 	parked int
+	landed []string
 }
 
 func newWorkspaces(repo *gitx.Repo, store *state.Store, refs state.Refs, tip func() string) *workspaces {
@@ -91,19 +93,19 @@ func (w *workspaces) reuse(ctx context.Context, dir, branch, start string) bool 
 	return true
 }
 
-// release parks the worktree of a landed phase for the next phase (its
-// branch goes: its work is on the run's line now), or removes it when it
-// cannot be parked. Landing is done, so a Ctrl-C does not stop it.
+// release parks the worktree of a landed phase for the next phase, or
+// removes it when it cannot be parked. Its branch stays until the run
+// stops (removeSpares). Landing is done, so a Ctrl-C does not stop it.
 func (w *workspaces) release(ctx context.Context, id string) {
 	ctx = context.WithoutCancel(ctx)
 	w.mu.Lock()
 	w.parked++
 	spare := w.store.SpareWorktreePath(w.parked)
+	w.landed = append(w.landed, w.refs.Phase(id))
 	w.mu.Unlock()
-	if err := w.repo.ParkWorktree(ctx, w.path(id), w.refs.Phase(id), spare); err != nil {
+	if err := w.repo.ParkWorktree(ctx, w.path(id), spare); err != nil {
 		_ = w.repo.RemoveWorktree(ctx, w.path(id))
 		_ = w.repo.RemoveWorktree(ctx, spare)
-		_ = w.repo.DeleteBranch(ctx, w.refs.Phase(id))
 		return
 	}
 	w.mu.Lock()
@@ -111,14 +113,17 @@ func (w *workspaces) release(ctx context.Context, id string) {
 	w.mu.Unlock()
 }
 
-// removeSpares removes the parked worktrees, when the run stops: a halted
-// run leaves only the worktrees of its unfinished phases behind.
+// removeSpares removes the parked worktrees and the landed phases'
+// branches when the run stops: a halted run leaves only the worktrees and
+// branches of its unfinished phases behind.
 func (w *workspaces) removeSpares(ctx context.Context) {
+	ctx = context.WithoutCancel(ctx)
 	w.mu.Lock()
-	spares := w.spares
-	w.spares = nil
+	spares, landed := w.spares, w.landed
+	w.spares, w.landed = nil, nil
 	w.mu.Unlock()
 	for _, s := range spares {
-		_ = w.repo.RemoveWorktree(context.WithoutCancel(ctx), s)
+		_ = w.repo.RemoveWorktree(ctx, s)
 	}
+	_ = w.repo.DeleteBranches(ctx, landed)
 }

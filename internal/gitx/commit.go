@@ -39,6 +39,18 @@ func (c Changes) Empty() bool {
 func (r *Repo) CommitAll(ctx context.Context, dir, message string) (string, Changes, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	return r.commitAll(ctx, dir, message)
+}
+
+// CommitOwn is CommitAll in a worktree that no other command of this
+// process touches meanwhile (a phase's own worktree), without waiting for
+// the others: it writes only that worktree's index, its branch and new
+// objects, which git itself keeps safe from other commands.
+func (r *Repo) CommitOwn(ctx context.Context, dir, message string) (string, Changes, error) {
+	return r.commitAll(ctx, dir, message)
+}
+
+func (r *Repo) commitAll(ctx context.Context, dir, message string) (string, Changes, error) {
 	if _, err := r.write(ctx, dir, runOpts{}, "add", "-A"); err != nil {
 		return "", Changes{}, err
 	}

@@ -15,10 +15,10 @@ import (
 // again. The worktree moves with its phase, so it is always at
 // worktrees/phase-<id> while its phase runs.
 
-// ParkWorktree makes the worktree at path a spare at spare: its HEAD is
-// detached (its work is landed), its branch deleted, and it is moved out of
-// the phase's name.
-func (r *Repo) ParkWorktree(ctx context.Context, path, branch, spare string) error {
+// ParkWorktree moves the worktree at path (its phase's work is landed) out
+// of the phase's name to spare, branch and all: the branch is deleted with
+// the run's others (DeleteBranches), not one git command per phase.
+func (r *Repo) ParkWorktree(ctx context.Context, path, spare string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	unlock, err := r.lockWorktrees(ctx)
@@ -36,12 +36,6 @@ func (r *Repo) ParkWorktree(ctx context.Context, path, branch, spare string) err
 	if err := r.ownWorktree(p); err != nil {
 		return err
 	}
-	if _, err := r.write(ctx, p, runOpts{}, "checkout", "-q", "--detach"); err != nil {
-		return err
-	}
-	if _, err := r.write(ctx, "", runOpts{}, "update-ref", "-d", "refs/heads/"+branch); err != nil {
-		return err
-	}
 	if _, err := os.Lstat(s); err == nil {
 		if err := r.removeWorktree(ctx, s); err != nil {
 			return err
@@ -51,11 +45,45 @@ func (r *Repo) ParkWorktree(ctx context.Context, path, branch, spare string) err
 	return err
 }
 
+// DeleteBranches deletes the local branches names in one git command
+// (`update-ref --stdin`); missing ones are fine. A branch checked out in a
+// worktree is deleted too: the worktree is left on an unborn branch.
+func (r *Repo) DeleteBranches(ctx context.Context, names []string) error {
+	if len(names) == 0 {
+		return nil
+	}
+	var in strings.Builder
+	for _, n := range names {
+		in.WriteString("delete refs/heads/" + n + "\n")
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, err := r.write(ctx, "", runOpts{stdin: strings.NewReader(in.String())}, "update-ref", "--stdin")
+	return err
+}
+
 // ReuseWorktree moves the spare worktree at spare to path and checks out
 // branch there, reset to start (`checkout -f -B`), with every file the
 // earlier phase left untracked or ignored removed (`clean -ffdx`): what a
 // new worktree would hold. Whatever is at path is removed first.
 func (r *Repo) ReuseWorktree(ctx context.Context, spare, path, branch, start string) error {
+	if err := r.moveSpare(ctx, spare, path); err != nil {
+		return err
+	}
+	// The worktree is the caller's alone from here: the clean and the
+	// checkout touch only its files, its index and its new branch, so they
+	// do not hold up this process's other git commands.
+	p := r.path(path)
+	if _, err := r.write(ctx, p, runOpts{}, "clean", "-q", "-ffdx"); err != nil {
+		return fmt.Errorf("emptying the reused worktree %s: %w", p, err)
+	}
+	_, err := r.write(ctx, p, runOpts{}, "checkout", "-q", "-f", "-B", branch, start)
+	return withDiskNote(err, p)
+}
+
+// moveSpare moves the spare worktree to path, under the locks of the
+// worktree list.
+func (r *Repo) moveSpare(ctx context.Context, spare, path string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	unlock, err := r.lockWorktrees(ctx)
@@ -76,19 +104,13 @@ func (r *Repo) ReuseWorktree(ctx context.Context, spare, path, branch, start str
 		}
 	}
 	// Without its own .git file, git in the worktree would find your
-	// repository around it: the clean and the checkout below would act on
-	// your files and your branch.
+	// repository around it: the clean and the checkout after the move
+	// would act on your files and your branch.
 	if err := r.ownWorktree(s); err != nil {
 		return err
 	}
-	if _, err := r.write(ctx, "", runOpts{}, "worktree", "move", s, p); err != nil {
-		return err
-	}
-	if _, err := r.write(ctx, p, runOpts{}, "clean", "-q", "-ffdx"); err != nil {
-		return fmt.Errorf("emptying the reused worktree %s: %w", p, err)
-	}
-	_, err = r.write(ctx, p, runOpts{}, "checkout", "-q", "-f", "-B", branch, start)
-	return withDiskNote(err, p)
+	_, err = r.write(ctx, "", runOpts{}, "worktree", "move", s, p)
+	return err
 }
 
 // ownWorktree checks that p is a worktree of this repository: its .git is

@@ -32,12 +32,9 @@ func TestParkAndReuseWorktree(t *testing.T) {
 	writeFile(t, one, "build.log", "ignored\n")
 	writeFile(t, one, "nested/x.txt", "untracked dir\n")
 
-	require.NoError(t, r.ParkWorktree(ctx, one, "autobuild/phase-1", spare))
+	require.NoError(t, r.ParkWorktree(ctx, one, spare))
 	require.NoDirExists(t, one)
 	require.DirExists(t, spare)
-	branches, err := r.Branches(ctx, "autobuild/")
-	require.NoError(t, err)
-	require.Empty(t, branches, "the landed phase's branch is gone")
 
 	require.NoError(t, r.ReuseWorktree(ctx, spare, two, "autobuild/phase-2", sha))
 	require.NoDirExists(t, spare)
@@ -51,6 +48,11 @@ func TestParkAndReuseWorktree(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, sha, head)
 	require.Equal(t, start, gitT(t, root, "rev-parse", "HEAD"), "your branch did not move")
+
+	require.NoError(t, r.DeleteBranches(ctx, []string{"autobuild/phase-1", "autobuild/never-made"}))
+	branches, err := r.Branches(ctx, "autobuild/")
+	require.NoError(t, err)
+	require.Equal(t, []string{"autobuild/phase-2"}, branches, "only the landed phase's branch is gone")
 }
 
 // A parked worktree whose .git file is gone is not a worktree any more: git
@@ -65,7 +67,7 @@ func TestReuseRefusesAWorktreeWithoutItsGitFile(t *testing.T) {
 	dir := filepath.Join(root, ".autobuild", "worktrees")
 	one, spare, two := filepath.Join(dir, "phase-1"), filepath.Join(dir, "spare-1"), filepath.Join(dir, "phase-2")
 	require.NoError(t, r.AddWorktree(ctx, one, "autobuild/phase-1", start))
-	require.NoError(t, r.ParkWorktree(ctx, one, "autobuild/phase-1", spare))
+	require.NoError(t, r.ParkWorktree(ctx, one, spare))
 	require.NoError(t, os.Remove(filepath.Join(spare, ".git")))
 	writeFile(t, root, "mine.txt", "your untracked work\n")
 

@@ -40,8 +40,11 @@ type Repo struct {
 	commonDir string   // the common git dir (shared by all worktrees), written once by Open
 	identity  []string // "-c" settings for commits when the user has no identity, written once by Open
 
-	// mu serializes every mutating git command: worktree, branch, ref and
-	// index changes in any worktree of the repository.
+	// mu serializes the mutating git commands that touch what worktrees
+	// share: the worktree list, shared branches and refs, the user's
+	// checkout and the integration worktree. The commands in a worktree
+	// that only one caller uses (CommitOwn, the clean and checkout of
+	// ReuseWorktree) run without it.
 	mu sync.Mutex
 }
 
