@@ -73,22 +73,20 @@ func (in *integrator) Tip() string {
 // run's line. Overlapping edits with a phase that landed since this one
 // started come back as a file_conflict report; nothing is merged then.
 func (in *integrator) land(ctx context.Context, p *plan.Phase, wt, base, agentMsg string) (*state.Commit, *failure.Report, error) {
-	files, err := gitx.StatusFiles(ctx, wt)
-	if err != nil {
-		return nil, nil, fmt.Errorf("reading the changes of phase %s: %w", p.DisplayID, err)
-	}
-	msg := commitMessage(p, agentMsg, files)
-	if len(files) == 0 {
-		return &state.Commit{Message: msg}, nil, nil
-	}
-	sha, ch, err := in.repo.CommitOwn(ctx, wt, msg)
+	// The message names what is committed: git add stages it, then the
+	// message is made (no status of its own first).
+	var msg string
+	sha, ch, err := in.repo.CommitOwn(ctx, wt, func(ch gitx.Changes) string {
+		msg = commitMessage(p, agentMsg, ch.Files())
+		return msg
+	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("committing phase %s: %w", p.DisplayID, err)
 	}
-	commit := &state.Commit{Message: msg, FilesCreated: ch.Created, FilesModified: ch.Modified, FilesDeleted: ch.Deleted}
 	if sha == "" {
-		return commit, nil, nil
+		return &state.Commit{Message: commitMessage(p, agentMsg, nil)}, nil, nil
 	}
+	commit := &state.Commit{Message: msg, FilesCreated: ch.Created, FilesModified: ch.Modified, FilesDeleted: ch.Deleted}
 	crashAt("after-commit", p.ID)
 
 	in.mu.Lock()

@@ -39,18 +39,19 @@ func (c Changes) Empty() bool {
 func (r *Repo) CommitAll(ctx context.Context, dir, message string) (string, Changes, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.commitAll(ctx, dir, message)
+	return r.commitAll(ctx, dir, func(Changes) string { return message })
 }
 
 // CommitOwn is CommitAll in a worktree that no other command of this
 // process touches meanwhile (a phase's own worktree), without waiting for
 // the others: it writes only that worktree's index, its branch and new
-// objects, which git itself keeps safe from other commands.
-func (r *Repo) CommitOwn(ctx context.Context, dir, message string) (string, Changes, error) {
+// objects, which git itself keeps safe from other commands. The message is
+// made from what is committed.
+func (r *Repo) CommitOwn(ctx context.Context, dir string, message func(Changes) string) (string, Changes, error) {
 	return r.commitAll(ctx, dir, message)
 }
 
-func (r *Repo) commitAll(ctx context.Context, dir, message string) (string, Changes, error) {
+func (r *Repo) commitAll(ctx context.Context, dir string, message func(Changes) string) (string, Changes, error) {
 	if _, err := r.write(ctx, dir, runOpts{}, "add", "-A"); err != nil {
 		return "", Changes{}, err
 	}
@@ -62,7 +63,7 @@ func (r *Repo) commitAll(ctx context.Context, dir, message string) (string, Chan
 	if ch.Empty() {
 		return "", Changes{}, nil
 	}
-	if _, err := r.write(ctx, dir, runOpts{stdin: strings.NewReader(message)}, "commit", "-q", "--no-verify", "-F", "-"); err != nil {
+	if _, err := r.write(ctx, dir, runOpts{stdin: strings.NewReader(message(ch))}, "commit", "-q", "--no-verify", "-F", "-"); err != nil {
 		return "", Changes{}, err
 	}
 	sha, err := r.Head(ctx, dir)
@@ -191,4 +192,9 @@ func (r *Repo) Message(ctx context.Context, sha string) (string, error) {
 		return "", err
 	}
 	return strings.TrimRight(out, "\n") + "\n", nil
+}
+
+// Files lists every path of the changes, sorted.
+func (c Changes) Files() []string {
+	return slices.Sorted(slices.Values(append(append(slices.Clone(c.Created), c.Modified...), c.Deleted...)))
 }
