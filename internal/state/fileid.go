@@ -15,8 +15,13 @@ const (
 	emptyIDReplace = "id"
 )
 
-// FileID turns a phase id into a string safe for file names and git branch
-// names (the engine uses it for both).
+// FileID is a phase id made safe for file names and git branch names: the
+// form of the id that names the phase's files, worktree and branch. It is
+// one-way (FileIDOf); a name read back gives a FileID, which only a phase
+// id's FileIDOf can be matched with, never the id itself.
+type FileID string
+
+// FileIDOf turns a phase id into its FileID.
 //
 // An id made only of [a-z0-9._-], at most 64 bytes, is kept as it is,
 // unless it could be unsafe or ambiguous: empty, starting or ending with a
@@ -25,9 +30,9 @@ const (
 // replaced by '_') followed by "__" and a hash of the whole id. Kept ids
 // never contain "__" and changed ones always end in "__<hash>", so two
 // different ids never share a FileID (short of a hash collision).
-func FileID(id string) string {
+func FileIDOf(id string) FileID {
 	if keepsAsIs(id) {
-		return id
+		return FileID(id)
 	}
 	var b strings.Builder
 	for _, r := range id {
@@ -55,7 +60,7 @@ func FileID(id string) string {
 		prefix = emptyIDReplace
 	}
 	sum := sha256.Sum256([]byte(id))
-	return prefix + hashSeparator + hex.EncodeToString(sum[:])[:fileIDHashHex]
+	return FileID(prefix + hashSeparator + hex.EncodeToString(sum[:])[:fileIDHashHex])
 }
 
 // keepsAsIs reports whether id is already a safe, unambiguous FileID.

@@ -39,11 +39,11 @@ func TestFileID(t *testing.T) {
 	}
 	seen := map[string]string{}
 	for _, tt := range tests {
-		got := FileID(tt.id)
+		got := string(FileIDOf(tt.id))
 		if tt.keep {
 			require.Equal(t, tt.id, got)
 		} else {
-			require.Regexp(t, tt.want, got, "FileID(%q)", tt.id)
+			require.Regexp(t, tt.want, got, "FileIDOf(%q)", tt.id)
 		}
 		require.NotEmpty(t, got)
 		require.NotEqual(t, ".", got)
@@ -53,13 +53,13 @@ func TestFileID(t *testing.T) {
 		require.False(t, strings.HasPrefix(got, "."))
 		require.LessOrEqual(t, len(got), 64)
 		require.Regexp(t, `^[a-z0-9._-]+$`, got)
-		require.Equal(t, got, FileID(tt.id), "deterministic")
+		require.Equal(t, FileID(got), FileIDOf(tt.id), "deterministic")
 		if other, dup := seen[got]; dup {
-			t.Fatalf("FileID(%q) == FileID(%q) == %q", tt.id, other, got)
+			t.Fatalf("FileIDOf(%q) == FileIDOf(%q) == %q", tt.id, other, got)
 		}
 		seen[got] = tt.id
 	}
 	// Ids that sanitize to the same prefix still differ.
-	require.NotEqual(t, FileID("a/b"), FileID("a b"))
-	require.NotEqual(t, FileID("2A"), FileID("2a"))
+	require.NotEqual(t, FileIDOf("a/b"), FileIDOf("a b"))
+	require.NotEqual(t, FileIDOf("2A"), FileIDOf("2a"))
 }

@@ -16,13 +16,13 @@ import (
 // attempt's log ("log"), diff ("diff"), raw agent stream ("stream") or
 // prompt ("md").
 func AttemptFileName(id string, n int, ext string) string {
-	return "phase-" + FileID(id) + ".attempt-" + strconv.Itoa(n) + "." + ext
+	return "phase-" + string(FileIDOf(id)) + ".attempt-" + strconv.Itoa(n) + "." + ext
 }
 
 // ParseAttemptFileName reads a name made by AttemptFileName: the phase's file
 // id (not its plan id: FileID is one-way), the attempt number and the
 // extension.
-func ParseAttemptFileName(name string) (fileID string, n int, ext string, ok bool) {
+func ParseAttemptFileName(name string) (fileID FileID, n int, ext string, ok bool) {
 	rest, found := strings.CutPrefix(name, "phase-")
 	if !found {
 		return "", 0, "", false
@@ -41,7 +41,7 @@ func ParseAttemptFileName(name string) (fileID string, n int, ext string, ok boo
 	if err != nil || n < 0 || strconv.Itoa(n) != num {
 		return "", 0, "", false
 	}
-	return rest[:at], n, ext, true
+	return FileID(rest[:at]), n, ext, true
 }
 
 // AttemptStreamPath returns logs/phase-<id>.attempt-<n>.stream: a preset
@@ -67,12 +67,12 @@ func (s *Store) PatchPath(n int, id string) string {
 	if id == "" {
 		id = "unknown"
 	}
-	return filepath.Join(s.PatchesDir(), fmt.Sprintf("%02d-phase-%s.patch", n, FileID(id)))
+	return filepath.Join(s.PatchesDir(), fmt.Sprintf("%02d-phase-%s.patch", n, string(FileIDOf(id))))
 }
 
 // PhaseWorktreePath returns worktrees/phase-<id>, the phase's worktree.
 func (s *Store) PhaseWorktreePath(id string) string {
-	return filepath.Join(s.WorktreesDir(), "phase-"+FileID(id))
+	return filepath.Join(s.WorktreesDir(), "phase-"+string(FileIDOf(id)))
 }
 
 // SpareWorktreePath returns worktrees/spare-<n>: a landed phase's worktree,

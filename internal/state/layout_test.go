@@ -17,7 +17,7 @@ func TestAttemptFileNamesRoundTrip(t *testing.T) {
 		name := AttemptFileName(tc.id, tc.n, tc.ext)
 		fileID, n, ext, ok := ParseAttemptFileName(name)
 		require.True(t, ok, name)
-		require.Equal(t, FileID(tc.id), fileID, name)
+		require.Equal(t, FileIDOf(tc.id), fileID, name)
 		require.Equal(t, tc.n, n, name)
 		require.Equal(t, tc.ext, ext, name)
 	}

@@ -34,9 +34,9 @@ func (r Refs) Integration() string {
 // Phase is the branch of the phase's worktree.
 func (r Refs) Phase(id string) string {
 	if r.id == "" {
-		return "autobuild/phase-" + FileID(id)
+		return "autobuild/phase-" + string(FileIDOf(id))
 	}
-	return r.Prefix() + "phase-" + FileID(id)
+	return r.Prefix() + "phase-" + string(FileIDOf(id))
 }
 
 // PhasePrefix is what the run's phase branches start with ("" for a run

@@ -37,9 +37,9 @@ func (s *Store) RunPath() string { return filepath.Join(s.Dir(), "run.json") }
 // PhasesDir returns the directory holding the phase files.
 func (s *Store) PhasesDir() string { return filepath.Join(s.Dir(), "phases") }
 
-// PhasePath returns the path of the phase file of id (sanitized by FileID).
+// PhasePath returns the path of the phase file of id (sanitized by FileIDOf).
 func (s *Store) PhasePath(id string) string {
-	return filepath.Join(s.PhasesDir(), "phase-"+FileID(id)+".json")
+	return filepath.Join(s.PhasesDir(), "phase-"+string(FileIDOf(id))+".json")
 }
 
 // LogsDir returns the directory holding the execution log and attempt logs.

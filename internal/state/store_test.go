@@ -21,7 +21,7 @@ func TestPaths(t *testing.T) {
 	require.Equal(t, "/repo/.autobuild/worktrees", s.WorktreesDir())
 	require.Equal(t, "/repo/.autobuild/commits.sh", s.CommitsScriptPath())
 	// Ids are sanitized before they become file names.
-	require.Equal(t, "/repo/.autobuild/phases/phase-"+FileID("../x")+".json", s.PhasePath("../x"))
+	require.Equal(t, "/repo/.autobuild/phases/phase-"+string(FileIDOf("../x"))+".json", s.PhasePath("../x"))
 	require.NotContains(t, s.PhasePath("../../etc"), "..")
 }
 

@@ -30,8 +30,8 @@ type tailer struct {
 }
 
 type tailFile struct {
-	name    string // the file's name in the logs directory
-	phase   string // the phase's file id, read from the name
+	name    string       // the file's name in the logs directory
+	phase   state.FileID // the phase's file id, read from the name
 	attempt int
 	info    os.FileInfo // of the file as last read, to notice a replacement
 	offset  int64
@@ -45,7 +45,7 @@ func newTailer(dir string) *tailer {
 // poll returns the complete lines appended to every attempt log since the
 // previous poll, per phase id, attempts in order. A file that shrank or was
 // replaced is read again from its start; a file that vanished is forgotten.
-func (t *tailer) poll() map[string][]string {
+func (t *tailer) poll() map[state.FileID][]string {
 	entries, err := os.ReadDir(t.dir)
 	if err != nil {
 		clear(t.files)
@@ -74,7 +74,7 @@ func (t *tailer) poll() map[string][]string {
 	slices.SortFunc(order, func(a, b *tailFile) int {
 		return cmp.Or(cmp.Compare(a.phase, b.phase), cmp.Compare(a.attempt, b.attempt))
 	})
-	out := map[string][]string{}
+	out := map[state.FileID][]string{}
 	for _, f := range order {
 		lines, err := f.read(filepath.Join(t.dir, f.name))
 		if errors.Is(err, fs.ErrNotExist) {

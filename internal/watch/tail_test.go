@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
 func TestTailer(t *testing.T) {
@@ -19,7 +21,7 @@ func TestTailer(t *testing.T) {
 	require.Empty(t, newTailer(filepath.Join(dir, "missing")).poll(), "no logs directory yet")
 
 	write("a\nb\n")
-	require.Equal(t, map[string][]string{"1": {"a", "b"}}, tl.poll())
+	require.Equal(t, map[state.FileID][]string{"1": {"a", "b"}}, tl.poll())
 	require.Empty(t, tl.poll(), "nothing new")
 
 	// Unrelated files are ignored.
@@ -28,13 +30,13 @@ func TestTailer(t *testing.T) {
 
 	// Truncated: start over.
 	write("c\n")
-	require.Equal(t, map[string][]string{"1": {"c"}}, tl.poll())
+	require.Equal(t, map[state.FileID][]string{"1": {"c"}}, tl.poll())
 
 	// Vanished: forgotten, and read from the start when it comes back.
 	require.NoError(t, os.Remove(path))
 	require.Empty(t, tl.poll())
 	write("d\n")
-	require.Equal(t, map[string][]string{"1": {"d"}}, tl.poll())
+	require.Equal(t, map[state.FileID][]string{"1": {"d"}}, tl.poll())
 
 	// A flood: only the tail is read, from a line boundary.
 	var b strings.Builder

@@ -153,43 +153,43 @@ func (w *watcher) relevant(ev fsnotify.Event) bool {
 func (w *watcher) collect() Update {
 	w.ensureDirs()
 	var u Update
-	u.Lines = w.logs.poll()
-	if len(u.Lines) == 0 {
-		u.Lines = nil
+	lines := w.logs.poll()
+	if isDir(w.stateDir) {
+		snap, err := w.snapshot()
+		switch {
+		case errors.Is(err, state.ErrNoRun), errors.Is(err, fs.ErrNotExist):
+			// The directory exists but the run has not written run.json yet.
+		case err != nil:
+			u.Err = err
+		default:
+			u.Snapshot = snap
+		}
 	}
-	if !isDir(w.stateDir) {
-		return u
-	}
-	snap, err := w.snapshot()
-	switch {
-	case errors.Is(err, state.ErrNoRun), errors.Is(err, fs.ErrNotExist):
-		// The directory exists but the run has not written run.json yet.
-	case err != nil:
-		u.Err = err
-	default:
-		u.Snapshot = snap
-		u.Lines = byPhaseID(u.Lines, snap)
+	if len(lines) > 0 {
+		u.Lines = byPhaseID(lines, u.Snapshot)
 	}
 	return u
 }
 
-// byPhaseID re-keys lines from the ids in log file names (state.FileID,
-// which differs from the phase id for unusual ids) to phase ids.
-func byPhaseID(lines map[string][]string, snap *state.Snapshot) map[string][]string {
-	if len(lines) == 0 || snap == nil {
-		return lines
-	}
-	for _, p := range snap.Phases {
-		fid := state.FileID(p.PhaseID)
-		if fid == p.PhaseID {
-			continue
+// byPhaseID keys lines by phase id instead of the file ids the log file
+// names hold: the snapshot's phases are matched through their FileIDOf. A
+// file id no phase of the snapshot has (or with no snapshot yet) is taken
+// for the phase id itself, which it is for every ordinary id.
+func byPhaseID(lines map[state.FileID][]string, snap *state.Snapshot) map[string][]string {
+	out := make(map[string][]string, len(lines))
+	if snap != nil {
+		for _, p := range snap.Phases {
+			fid := state.FileIDOf(p.PhaseID)
+			if l, ok := lines[fid]; ok {
+				out[p.PhaseID] = append(out[p.PhaseID], l...)
+				delete(lines, fid)
+			}
 		}
-		if l, ok := lines[fid]; ok {
-			delete(lines, fid)
-			lines[p.PhaseID] = append(lines[p.PhaseID], l...)
-		}
 	}
-	return lines
+	for fid, l := range lines {
+		out[string(fid)] = append(out[string(fid)], l...)
+	}
+	return out
 }
 
 func (w *watcher) ensureDirs() {
