@@ -45,11 +45,19 @@ func newRecorder(store *state.Store, sink event.Sink, now func() time.Time, run 
 
 // phase applies f to the phase's state and writes the phase file.
 func (r *recorder) phase(id string, f func(p *state.Phase)) {
+	r.phaseIf(id, func(p *state.Phase) bool { f(p); return true })
+}
+
+// phaseIf is phase for an update that may change nothing: f reports
+// whether it changed the state, and the file is written only then.
+func (r *recorder) phaseIf(id string, f func(p *state.Phase) bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	p := r.phases[id]
 	before := lastOutcome(p)
-	f(p)
+	if !f(p) {
+		return
+	}
 	if err := r.store.SavePhase(p); err != nil && r.err == nil {
 		r.err = fmt.Errorf("writing state of phase %s: %w", p.DisplayID, err)
 	}

@@ -79,3 +79,40 @@ func BenchmarkBatches(b *testing.B) {
 		p.Batches()
 	}
 }
+
+// chainedPlan generates a plan of n phases in layers of ten, the shape of
+// bench/scale.sh: phase L<k>P<j> depends on L<k-1>P<j> and L<k-2>P<j>,
+// and every phase has a short section.
+func chainedPlan(n int) string {
+	var b strings.Builder
+	b.WriteString("# Chained plan\n\n| Phase | Name | Depends On |\n|---|---|---|\n")
+	for i := range n {
+		k, j := i/10+1, i%10+1
+		deps := "-"
+		switch {
+		case k > 2:
+			deps = fmt.Sprintf("L%dP%d, L%dP%d", k-1, j, k-2, j)
+		case k > 1:
+			deps = fmt.Sprintf("L%dP%d", k-1, j)
+		}
+		fmt.Fprintf(&b, "| L%dP%d | Layer %d part %d | %s |\n", k, j, k, j, deps)
+	}
+	for i := range n {
+		k, j := i/10+1, i%10+1
+		fmt.Fprintf(&b, "\n## Phase L%dP%d: Layer %d part %d\n\n- [ ] Write `L%dP%d.txt`.\n", k, j, k, j, k, j)
+	}
+	return b.String()
+}
+
+// BenchmarkParse10k is validate's parse of a 10,000-phase plan.
+func BenchmarkParse10k(b *testing.B) {
+	src := []byte(chainedPlan(10000))
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		p, err := Parse("chained.md", src)
+		if err != nil || len(p.Phases) != 10000 {
+			b.Fatal(err)
+		}
+	}
+}
