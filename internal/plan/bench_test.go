@@ -116,3 +116,51 @@ func BenchmarkParse10k(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkParseLarge scales largePlan (Parallel With, section metadata
+// compared with the table): the time per phase should not grow with n.
+func BenchmarkParseLarge(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			src := []byte(largePlan(n))
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				p, err := Parse("large.md", src)
+				if err != nil || len(p.Phases) != n {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkIndex10k builds the index of a 10,000-phase plan and asks it
+// about every phase, as validate and the start of a run do.
+func BenchmarkIndex10k(b *testing.B) {
+	p, err := Parse("chained.md", []byte(chainedPlan(10000)))
+	require.NoError(b, err)
+	phases := p.Phases
+	b.ReportAllocs()
+	for b.Loop() {
+		p := &Plan{Phases: phases}
+		for _, ph := range phases {
+			if p.Phase(ph.ID) != ph {
+				b.Fatal("phase not found")
+			}
+			p.Dependents(ph.ID)
+		}
+	}
+}
+
+// BenchmarkBatches10k is the batches of a 10,000-phase plan of 1,000 layers.
+func BenchmarkBatches10k(b *testing.B) {
+	p, err := Parse("chained.md", []byte(chainedPlan(10000)))
+	require.NoError(b, err)
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(p.Batches()) != 1000 {
+			b.Fatal("want 1000 batches")
+		}
+	}
+}
