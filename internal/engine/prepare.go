@@ -99,10 +99,12 @@ func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 	for _, p := range cfg.Plan.Phases {
 		ps := &state.Phase{PhaseID: p.ID, Status: state.PhasePending, MaxAttempts: MaxAttempts}
 		refreshFromPlan(ps, cfg.Plan, p, batchOf[p.ID])
-		if _, dup := phases[p.ID]; !dup {
-			initial = append(initial, ps)
+		if old, dup := phases[p.ID]; dup {
+			*old = *ps // The last phase of an id wins, as when each had its file.
+			continue
 		}
 		phases[p.ID] = ps
+		initial = append(initial, ps)
 	}
 	// One file for all of them: each phase gets its own at its first
 	// change (docs/state.md).
