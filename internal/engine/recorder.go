@@ -66,6 +66,28 @@ func (r *recorder) phaseIf(id string, f func(p *state.Phase) bool) {
 	}
 }
 
+// phaseEach applies f to the state of each phase of ids and writes their
+// files together (state.SavePhases): a halt may block thousands of phases.
+func (r *recorder) phaseEach(ids []string, f func(id string, p *state.Phase)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	list := make([]*state.Phase, len(ids))
+	before := make([]string, len(ids))
+	for i, id := range ids {
+		list[i] = r.phases[id]
+		before[i] = lastOutcome(list[i])
+		f(id, list[i])
+	}
+	if err := r.store.SavePhases(list); err != nil && r.err == nil {
+		r.err = fmt.Errorf("writing state of phases: %w", err)
+	}
+	for i, p := range list {
+		if r.history != nil && attemptEnded(before[i], p) {
+			r.history.AttemptEnded(*r.run, *p)
+		}
+	}
+}
+
 // get returns a copy of the phase's state.
 func (r *recorder) get(id string) state.Phase {
 	r.mu.Lock()

@@ -283,7 +283,8 @@ func (s *scheduler) settle(p *plan.Phase, number int, res attemptResult) {
 // markUnrun gives every phase that did not complete its final status:
 // blocked (with the failed phases upstream of it) or pending. A phase
 // whose file already says so is not written again: at a Ctrl-C of a large
-// plan most phases are pending and were never touched.
+// plan most phases are pending and were never touched. The blocked phases'
+// files are written together, then their events go out.
 func (s *scheduler) markUnrun() {
 	s.mu.Lock()
 	failed := make(map[string]bool, len(s.failed))
@@ -293,6 +294,8 @@ func (s *scheduler) markUnrun() {
 	complete := s.complete
 	s.mu.Unlock()
 	up := newUpstream(s.plan, failed)
+	var blocked []*plan.Phase
+	blockedBy := map[string][]string{}
 	for _, p := range s.plan.Phases {
 		if complete[p.ID] || failed[p.ID] {
 			continue
@@ -309,12 +312,20 @@ func (s *scheduler) markUnrun() {
 			})
 			continue
 		}
-		s.rec.phase(p.ID, func(ps *state.Phase) {
-			ps.Status = state.PhaseBlocked
-			ps.BlockedBy = roots
-		})
+		blocked = append(blocked, p)
+		blockedBy[p.ID] = roots
+	}
+	ids := make([]string, len(blocked))
+	for i, p := range blocked {
+		ids[i] = p.ID
+	}
+	s.rec.phaseEach(ids, func(id string, ps *state.Phase) {
+		ps.Status = state.PhaseBlocked
+		ps.BlockedBy = blockedBy[id]
+	})
+	for _, p := range blocked {
 		s.rec.emit(event.Event{Kind: event.PhaseBlocked, PhaseID: p.ID, DisplayID: p.DisplayID,
-			PhaseName: p.Name, BlockedBy: roots})
+			PhaseName: p.Name, BlockedBy: blockedBy[p.ID]})
 	}
 }
 

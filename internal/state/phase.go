@@ -20,6 +20,33 @@ func (s *Store) SavePhase(p *Phase) error {
 	return writeJSON(s.PhasePath(p.PhaseID), p)
 }
 
+// SavePhases writes the files of several phases, each atomically as
+// SavePhase does, several at once and with one sync of the directory: a
+// halt that blocks thousands of phases writes them in about the time of a
+// few hundred.
+func (s *Store) SavePhases(ps []*Phase) error {
+	files := make([]jsonFile, 0, len(ps))
+	at := make(map[string]int, len(ps)) // A phase given twice is written once, as given last.
+	for _, p := range ps {
+		if p == nil || p.PhaseID == "" {
+			return errors.New("saving phase files: a phase has no phase_id")
+		}
+		if i, dup := at[p.PhaseID]; dup {
+			files[i].v = p
+			continue
+		}
+		at[p.PhaseID] = len(files)
+		files = append(files, jsonFile{path: s.PhasePath(p.PhaseID), v: p})
+	}
+	if len(files) == 0 {
+		return nil
+	}
+	if err := os.MkdirAll(s.PhasesDir(), 0o755); err != nil {
+		return fmt.Errorf("creating %s: %w", s.PhasesDir(), err)
+	}
+	return writeJSONs(s.PhasesDir(), files)
+}
+
 // LoadPhase reads the file of phase id, or its entry in initial.json when
 // it has no file yet. A phase in neither gives an error wrapping ErrNoPhase
 // (the phase is pending); a file that does not parse gives a *CorruptError.
