@@ -79,23 +79,23 @@ start() {
   cd "$work"
 }
 
-# interrupt sends SIGINT to the run and sets stop to the seconds until it exited.
+# interrupt sends SIGINT to the run and sets stop to the seconds until it exited; a
+# watchdog kills a run still there after CAP seconds.
 interrupt() {
-  local t0 waited=0
+  local t0 t1 watchdog
+  (sleep "$CAP" && kill -KILL "$pid" && touch "$work/killed") 2> /dev/null &
+  watchdog=$!
   t0=$(now)
   kill -INT "$pid"
-  while kill -0 "$pid" 2> /dev/null; do
-    if ((waited >= CAP * 10)); then
-      kill -KILL "$pid"
-      wait "$pid" 2> /dev/null || true
-      stop="> $CAP"
-      return
-    fi
-    sleep 0.1
-    waited=$((waited + 1))
-  done
   wait "$pid" 2> /dev/null || true
-  stop=$(elapsed "$t0" "$(now)")
+  t1=$(now)
+  pkill -P "$watchdog" 2> /dev/null || true # its sleep
+  wait "$watchdog" 2> /dev/null || true
+  stop=$(elapsed "$t0" "$t1")
+  if [[ -e $work/killed ]]; then
+    rm "$work/killed"
+    stop="> $CAP"
+  fi
 }
 
 echo "binary: $AB"
