@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -91,15 +93,23 @@ func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 	if err := store.SaveRun(run); err != nil {
 		return nil, nil, refused("writing run state: %w", err)
 	}
-	phases := map[string]*state.Phase{}
+	phases := make(map[string]*state.Phase, len(cfg.Plan.Phases))
+	initial := make([]*state.Phase, 0, len(cfg.Plan.Phases))
 	batchOf := batchIndex(cfg.Plan)
 	for _, p := range cfg.Plan.Phases {
 		ps := &state.Phase{PhaseID: p.ID, Status: state.PhasePending, MaxAttempts: MaxAttempts}
 		refreshFromPlan(ps, cfg.Plan, p, batchOf[p.ID])
-		phases[p.ID] = ps
-		if err := store.SavePhase(ps); err != nil {
-			return nil, nil, refused("writing phase state: %w", err)
+		if old, dup := phases[p.ID]; dup {
+			*old = *ps // The last phase of an id wins, as when each had its file.
+			continue
 		}
+		phases[p.ID] = ps
+		initial = append(initial, ps)
+	}
+	// One file for all of them: each phase gets its own at its first
+	// change (docs/state.md).
+	if err := store.SaveInitial(initial); err != nil {
+		return nil, nil, refused("writing phase state: %w", err)
 	}
 	return run, phases, nil
 }
@@ -126,6 +136,10 @@ func resumeRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.S
 	batchOf := batchIndex(cfg.Plan)
 	for _, p := range cfg.Plan.Phases {
 		ps := stored[p.ID]
+		var before []byte
+		if ps != nil {
+			before, _ = json.Marshal(ps)
+		}
 		if ps == nil {
 			// A missing file means pending: deleting it is documented recovery.
 			ps = &state.Phase{PhaseID: p.ID, Status: state.PhasePending}
@@ -143,6 +157,11 @@ func resumeRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.S
 		}
 		ps.MaxAttempts = MaxAttempts
 		phases[p.ID] = ps
+		// A file that would not change is not written again: a resumed
+		// large plan is mostly pending phases that never ran.
+		if after, err := json.Marshal(ps); err == nil && before != nil && bytes.Equal(before, after) {
+			continue
+		}
 		if err := store.SavePhase(ps); err != nil {
 			return nil, nil, refused("writing phase state: %w", err)
 		}

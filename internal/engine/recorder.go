@@ -45,16 +45,46 @@ func newRecorder(store *state.Store, sink event.Sink, now func() time.Time, run 
 
 // phase applies f to the phase's state and writes the phase file.
 func (r *recorder) phase(id string, f func(p *state.Phase)) {
+	r.phaseIf(id, func(p *state.Phase) bool { f(p); return true })
+}
+
+// phaseIf is phase for an update that may change nothing: f reports
+// whether it changed the state, and the file is written only then.
+func (r *recorder) phaseIf(id string, f func(p *state.Phase) bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	p := r.phases[id]
 	before := lastOutcome(p)
-	f(p)
+	if !f(p) {
+		return
+	}
 	if err := r.store.SavePhase(p); err != nil && r.err == nil {
 		r.err = fmt.Errorf("writing state of phase %s: %w", p.DisplayID, err)
 	}
 	if r.history != nil && attemptEnded(before, p) {
 		r.history.AttemptEnded(*r.run, *p)
+	}
+}
+
+// phaseEach applies f to the state of each phase of ids and writes their
+// files together (state.SavePhases): a halt may block thousands of phases.
+func (r *recorder) phaseEach(ids []string, f func(id string, p *state.Phase)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	list := make([]*state.Phase, len(ids))
+	before := make([]string, len(ids))
+	for i, id := range ids {
+		list[i] = r.phases[id]
+		before[i] = lastOutcome(list[i])
+		f(id, list[i])
+	}
+	if err := r.store.SavePhases(list); err != nil && r.err == nil {
+		r.err = fmt.Errorf("writing state of phases: %w", err)
+	}
+	for i, p := range list {
+		if r.history != nil && attemptEnded(before[i], p) {
+			r.history.AttemptEnded(*r.run, *p)
+		}
 	}
 }
 

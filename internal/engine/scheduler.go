@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -282,7 +281,10 @@ func (s *scheduler) settle(p *plan.Phase, number int, res attemptResult) {
 }
 
 // markUnrun gives every phase that did not complete its final status:
-// blocked (with the failed phases upstream of it) or pending.
+// blocked (with the failed phases upstream of it) or pending. A phase
+// whose file already says so is not written again: at a Ctrl-C of a large
+// plan most phases are pending and were never touched. The blocked phases'
+// files are written together, then their events go out.
 func (s *scheduler) markUnrun() {
 	s.mu.Lock()
 	failed := make(map[string]bool, len(s.failed))
@@ -291,57 +293,40 @@ func (s *scheduler) markUnrun() {
 	}
 	complete := s.complete
 	s.mu.Unlock()
+	up := newUpstream(s.plan, failed)
+	var blocked []*plan.Phase
+	blockedBy := map[string][]string{}
 	for _, p := range s.plan.Phases {
 		if complete[p.ID] || failed[p.ID] {
 			continue
 		}
-		roots := failedUpstream(s.plan, p.ID, failed)
+		roots := up.failedRoots(p.ID)
 		if len(roots) == 0 {
-			s.rec.phase(p.ID, func(ps *state.Phase) {
+			s.rec.phaseIf(p.ID, func(ps *state.Phase) bool {
+				changed := ps.BlockedBy != nil
 				if ps.Status == state.PhaseRunning || ps.Status == state.PhaseBlocked {
-					ps.Status = state.PhasePending
+					ps.Status, changed = state.PhasePending, true
 				}
 				ps.BlockedBy = nil
+				return changed
 			})
 			continue
 		}
-		s.rec.phase(p.ID, func(ps *state.Phase) {
-			ps.Status = state.PhaseBlocked
-			ps.BlockedBy = roots
-		})
+		blocked = append(blocked, p)
+		blockedBy[p.ID] = roots
+	}
+	ids := make([]string, len(blocked))
+	for i, p := range blocked {
+		ids[i] = p.ID
+	}
+	s.rec.phaseEach(ids, func(id string, ps *state.Phase) {
+		ps.Status = state.PhaseBlocked
+		ps.BlockedBy = blockedBy[id]
+	})
+	for _, p := range blocked {
 		s.rec.emit(event.Event{Kind: event.PhaseBlocked, PhaseID: p.ID, DisplayID: p.DisplayID,
-			PhaseName: p.Name, BlockedBy: roots})
+			PhaseName: p.Name, BlockedBy: blockedBy[p.ID]})
 	}
-}
-
-// failedUpstream returns the display ids of the failed phases among id's
-// transitive dependencies: only the root causes, as Terraform's walker does.
-func failedUpstream(pl *plan.Plan, id string, failed map[string]bool) []string {
-	var roots []string
-	seen := map[string]bool{}
-	var visit func(string)
-	visit = func(cur string) {
-		p := pl.Phase(cur)
-		if p == nil {
-			return
-		}
-		for _, dep := range p.DependsOn {
-			if seen[dep] {
-				continue
-			}
-			seen[dep] = true
-			if failed[dep] {
-				if d := pl.Phase(dep); d != nil {
-					roots = append(roots, d.DisplayID)
-				}
-				continue
-			}
-			visit(dep)
-		}
-	}
-	visit(id)
-	slices.Sort(roots)
-	return roots
 }
 
 func (s *scheduler) stopping(ctx context.Context) bool {

@@ -347,14 +347,6 @@ func TestSchedulerRetryUsesTheSecondAgent(t *testing.T) {
 	})
 }
 
-func TestFailedUpstreamNamesOnlyRootCauses(t *testing.T) {
-	pl, err := plan.Parse("plan.md", []byte(diamondPlan))
-	require.NoError(t, err)
-	require.Equal(t, []string{"1"}, failedUpstream(pl, "3", map[string]bool{"1": true}))
-	require.Equal(t, []string{"2A", "2C"}, failedUpstream(pl, "3", map[string]bool{"2a": true, "2c": true}))
-	require.Empty(t, failedUpstream(pl, "2b", map[string]bool{"2a": true}))
-}
-
 // With a Parallel With column, only phases that name each other run
 // together; a phase naming nobody runs after them, once their retries too
 // have ended, one group after another in plan order.

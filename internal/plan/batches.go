@@ -9,26 +9,13 @@ import (
 // Phase returns the phase with the given id (any spelling NormalizeID
 // accepts: "Phase 2-A", "2A", "2a"), or nil.
 func (p *Plan) Phase(id string) *Phase {
-	id = NormalizeID(id)
-	for _, ph := range p.Phases {
-		if ph.ID == id {
-			return ph
-		}
-	}
-	return nil
+	return p.index().byID[NormalizeID(id)]
 }
 
 // Dependents returns the ids of the phases that directly depend on id, in
 // plan order.
 func (p *Plan) Dependents(id string) []string {
-	id = NormalizeID(id)
-	var out []string
-	for _, ph := range p.Phases {
-		if slices.Contains(ph.DependsOn, id) {
-			out = append(out, ph.ID)
-		}
-	}
-	return out
+	return slices.Clone(p.index().dependents[NormalizeID(id)])
 }
 
 // Hash is the sha256 of the plan's source, in hex: a run records it to

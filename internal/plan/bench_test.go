@@ -79,3 +79,88 @@ func BenchmarkBatches(b *testing.B) {
 		p.Batches()
 	}
 }
+
+// chainedPlan generates a plan of n phases in layers of ten, the shape of
+// bench/scale.sh: phase L<k>P<j> depends on L<k-1>P<j> and L<k-2>P<j>,
+// and every phase has a short section.
+func chainedPlan(n int) string {
+	var b strings.Builder
+	b.WriteString("# Chained plan\n\n| Phase | Name | Depends On |\n|---|---|---|\n")
+	for i := range n {
+		k, j := i/10+1, i%10+1
+		deps := "-"
+		switch {
+		case k > 2:
+			deps = fmt.Sprintf("L%dP%d, L%dP%d", k-1, j, k-2, j)
+		case k > 1:
+			deps = fmt.Sprintf("L%dP%d", k-1, j)
+		}
+		fmt.Fprintf(&b, "| L%dP%d | Layer %d part %d | %s |\n", k, j, k, j, deps)
+	}
+	for i := range n {
+		k, j := i/10+1, i%10+1
+		fmt.Fprintf(&b, "\n## Phase L%dP%d: Layer %d part %d\n\n- [ ] Write `L%dP%d.txt`.\n", k, j, k, j, k, j)
+	}
+	return b.String()
+}
+
+// BenchmarkParse10k is validate's parse of a 10,000-phase plan.
+func BenchmarkParse10k(b *testing.B) {
+	src := []byte(chainedPlan(10000))
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		p, err := Parse("chained.md", src)
+		if err != nil || len(p.Phases) != 10000 {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkParseLarge scales largePlan (Parallel With, section metadata
+// compared with the table): the time per phase should not grow with n.
+func BenchmarkParseLarge(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			src := []byte(largePlan(n))
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				p, err := Parse("large.md", src)
+				if err != nil || len(p.Phases) != n {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkIndex10k builds the index of a 10,000-phase plan and asks it
+// about every phase, as validate and the start of a run do.
+func BenchmarkIndex10k(b *testing.B) {
+	p, err := Parse("chained.md", []byte(chainedPlan(10000)))
+	require.NoError(b, err)
+	phases := p.Phases
+	b.ReportAllocs()
+	for b.Loop() {
+		p := &Plan{Phases: phases}
+		for _, ph := range phases {
+			if p.Phase(ph.ID) != ph {
+				b.Fatal("phase not found")
+			}
+			p.Dependents(ph.ID)
+		}
+	}
+}
+
+// BenchmarkBatches10k is the batches of a 10,000-phase plan of 1,000 layers.
+func BenchmarkBatches10k(b *testing.B) {
+	p, err := Parse("chained.md", []byte(chainedPlan(10000)))
+	require.NoError(b, err)
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(p.Batches()) != 1000 {
+			b.Fatal("want 1000 batches")
+		}
+	}
+}

@@ -176,9 +176,13 @@ func parseTitle(s string, needPrefix bool) (title, bool) {
 	}
 	name := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(after), nameSeparators))
 	for range 2 { // The estimate and the status mark may come in either order.
-		if m := estimateSuffix.FindStringSubmatchIndex(name); m != nil {
-			t.estimate = strings.TrimSpace(name[m[2]:m[3]])
-			name = strings.TrimSpace(name[:m[0]])
+		// The regexp is the slow part of reading a title; most names
+		// have no parenthesis for it to find.
+		if strings.Contains(name, "(") {
+			if m := estimateSuffix.FindStringSubmatchIndex(name); m != nil {
+				t.estimate = strings.TrimSpace(name[m[2]:m[3]])
+				name = strings.TrimSpace(name[:m[0]])
+			}
 		}
 		if i := strings.IndexAny(name, "✅⏭"); i >= 0 {
 			if st, stated := parseStatus(name[i:]); stated {

@@ -129,8 +129,10 @@ func (b *builder) warn(line int, msg string) {
 	})
 }
 
-// finish sorts the problems by line and returns the plan with its error.
+// finish sorts the problems by line, indexes the plan's phases, now final,
+// and returns the plan with its error.
 func (b *builder) finish() (*Plan, error) {
+	b.plan.idx.p.Store(newPlanIndex(b.plan.Phases))
 	byLine := func(ps []Problem) {
 		sort.SliceStable(ps, func(i, j int) bool { return ps[i].Line < ps[j].Line })
 	}

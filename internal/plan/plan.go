@@ -40,6 +40,8 @@ type Plan struct {
 	// kept for Hash.
 	src    []byte
 	linked [][]byte
+	// idx answers Phase and Dependents (index.go).
+	idx indexHolder
 }
 
 // Phase is one phase of the plan.

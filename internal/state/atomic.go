@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -22,18 +23,27 @@ const tempMarker = ".tmp-"
 // writeJSON writes v to path atomically as indented JSON with a trailing
 // newline.
 func writeJSON(path string, v any) error {
+	data, err := encodeJSON(filepath.Base(path), v)
+	if err != nil {
+		return err
+	}
+	return writeAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// encodeJSON is v as indented JSON with a trailing newline.
+func encodeJSON(name string, v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
 	// State files are read by people too: keep <, > and & readable.
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		return fmt.Errorf("encoding %s: %w", filepath.Base(path), err)
+		return nil, fmt.Errorf("encoding %s: %w", name, err)
 	}
-	return writeAtomic(path, func(w io.Writer) error {
-		_, err := w.Write(buf.Bytes())
-		return err
-	})
+	return buf.Bytes(), nil
 }
 
 // writeAtomic replaces path with what write produces, so that a crash at any
@@ -45,7 +55,65 @@ func writeJSON(path string, v any) error {
 //
 // This is the ~30 lines renameio would give us, owned because renameio does
 // not sync the directory after the rename.
-func writeAtomic(path string, write func(io.Writer) error) (err error) {
+func writeAtomic(path string, write func(io.Writer) error) error {
+	if err := replace(path, write); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+// parallelWrites is how many files writeJSONs writes at once. The time of a
+// file is its fsyncs, which a file system's journal can overlap: on the
+// bench VM 1,000 files took 2.3 s one after another and 0.9–1.7 s 16 at a
+// time (10,000: 13 s and 1 s, 32 at a time); the gain depends on the disk.
+const parallelWrites = 16
+
+// jsonFile is one file for writeJSONs: its path and its content.
+type jsonFile struct {
+	path string
+	v    any
+}
+
+// writeJSONs writes files, all in dir, as writeJSON writes each (temporary
+// file, fsync, rename), several at once, then syncs dir once for all the
+// renames. Each file is replaced atomically; they are not replaced together.
+// The first error is returned, after every file was tried.
+func writeJSONs(dir string, files []jsonFile) error {
+	errs := make([]error, len(files))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(parallelWrites, len(files)) {
+		wg.Go(func() {
+			for i := range next {
+				data, err := encodeJSON(filepath.Base(files[i].path), files[i].v)
+				if err == nil {
+					err = replace(files[i].path, func(w io.Writer) error {
+						_, err := w.Write(data)
+						return err
+					})
+				}
+				errs[i] = err
+			}
+		})
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return syncDir(dir)
+}
+
+// replace is writeAtomic without the sync of the directory: the new
+// content is on disk before it replaces the old, but the rename is only
+// durable once the caller syncs the directory (writeJSONs does, once for
+// many files).
+func replace(path string, write func(io.Writer) error) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -72,7 +140,7 @@ func writeAtomic(path string, write func(io.Writer) error) (err error) {
 	if err := os.Rename(f.Name(), path); err != nil {
 		return fmt.Errorf("replacing %s: %w", path, err)
 	}
-	return syncDir(dir)
+	return nil
 }
 
 // createTemp creates a new file in dir named prefix and a random suffix,

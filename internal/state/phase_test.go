@@ -2,6 +2,7 @@ package state
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -106,4 +107,29 @@ func TestLoadPhasesCorrupt(t *testing.T) {
 			require.True(t, errors.As(err, &ce))
 		})
 	}
+}
+
+// SavePhases writes every phase's file, the last of a phase given twice,
+// and leaves no temporary file behind.
+func TestSavePhases(t *testing.T) {
+	t.Parallel()
+	s := Open(t.TempDir())
+	var ps []*Phase
+	for i := range 40 {
+		ps = append(ps, &Phase{PhaseID: fmt.Sprint(i), Status: PhaseBlocked, BlockedBy: []string{"0"}})
+	}
+	ps = append(ps, &Phase{PhaseID: "3", Status: PhasePending})
+	require.NoError(t, s.SavePhases(ps))
+	got, err := s.LoadPhases()
+	require.NoError(t, err)
+	require.Len(t, got, 40)
+	require.Equal(t, PhaseBlocked, got["39"].Status)
+	require.Equal(t, []string{"0"}, got["39"].BlockedBy)
+	require.Equal(t, PhasePending, got["3"].Status, "the last of a phase given twice")
+	entries, err := os.ReadDir(s.PhasesDir())
+	require.NoError(t, err)
+	require.Len(t, entries, 40, "no temporary file is left")
+
+	require.NoError(t, Open(t.TempDir()).SavePhases(nil))
+	require.Error(t, s.SavePhases([]*Phase{{PhaseID: "1"}, {}}), "a phase without an id is refused")
 }
