@@ -29,6 +29,9 @@ func prepare(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Sto
 			// unless the command line names another.
 			cfg.CommitMode = existing.CommitMode
 		}
+		if cfg.Schedule == "" && existing != nil {
+			cfg.Schedule = existing.Schedule
+		}
 		// Only the branches the earlier run recorded are deleted: with its
 		// run.json unreadable, none are.
 		var old *runRefs
@@ -83,7 +86,7 @@ func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 	now := cfg.Now().UTC()
 	run := &state.Run{
 		SchemaVersion: state.SchemaVersion, RunID: newRunID(now), PlanPath: recordedPlanPath(repo.Root(), cfg.Dir, cfg.Plan.Path), PlanHash: cfg.Plan.Hash(),
-		PlanTitle: cfg.Plan.Title, CommitMode: cfg.CommitMode, Agents: agentNames(cfg),
+		PlanTitle: cfg.Plan.Title, CommitMode: cfg.CommitMode, Schedule: cfg.Schedule.OrDefault(), Agents: agentNames(cfg),
 		AgentSpecs: agentSpecs(cfg), Scenario: cfg.SimScenario,
 		Branch: branch, BaseCommit: base, IntegrationCommit: base, Status: state.RunRunning,
 		PID: os.Getpid(), Started: now, Updated: now,
@@ -148,6 +151,11 @@ func resumeRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.S
 	}
 	run.PlanPath, run.PlanHash, run.PlanTitle, run.Agents = recordedPlanPath(repo.Root(), cfg.Dir, cfg.Plan.Path), cfg.Plan.Hash(), cfg.Plan.Title, agentNames(cfg)
 	run.AgentSpecs, run.Scenario = agentSpecs(cfg), cfg.SimScenario
+	// A resume keeps the run's schedule unless --schedule names one.
+	if cfg.Schedule != "" {
+		run.Schedule = cfg.Schedule
+	}
+	run.Schedule = run.Schedule.OrDefault()
 	return run, phases, nil
 }
 
