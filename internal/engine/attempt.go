@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
@@ -38,6 +39,11 @@ type phaseRunner struct {
 	// bases holds the commit each phase's worktree started from, so a
 	// conflict can name the lines the phase changed. Guarded by integ.mu.
 	bases map[string]string
+	// laterCleanup removes a landed phase's worktree and branch in the
+	// background (the eager schedule: its dependents wait for the landing
+	// only); cleanups counts those still going, which the run waits for.
+	laterCleanup bool
+	cleanups     sync.WaitGroup
 }
 
 func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptResult {
@@ -451,8 +457,15 @@ func (r *phaseRunner) complete(ctx context.Context, p *plan.Phase, req attemptRe
 	r.rec.emit(event.Event{Kind: event.PhaseIntegrated, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
 		Commit: commit, Line: line})
 	// The worktree's work is on the run's line now; drop it and its branch.
-	_ = r.repo.RemoveWorktree(context.WithoutCancel(ctx), wt)
-	_ = r.repo.DeleteBranch(context.WithoutCancel(ctx), r.integ.refs.phase(p.ID))
+	cleanup := func() {
+		_ = r.repo.RemoveWorktree(context.WithoutCancel(ctx), wt)
+		_ = r.repo.DeleteBranch(context.WithoutCancel(ctx), r.integ.refs.phase(p.ID))
+	}
+	if r.laterCleanup {
+		r.cleanups.Go(cleanup)
+	} else {
+		cleanup()
+	}
 	return attemptResult{Outcome: state.OutcomeComplete}
 }
 
