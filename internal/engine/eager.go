@@ -56,9 +56,7 @@ func (s *scheduler) runEager(ctx context.Context) {
 	ends := make(chan eagerEnd)
 	for {
 		if !s.stopping(ctx) {
-			for _, p := range s.startable(e) {
-				s.startEager(ctx, e, p, ends)
-			}
+			s.startEager(ctx, e, s.startable(e), ends)
 		}
 		if len(e.running) == 0 {
 			return
@@ -188,35 +186,41 @@ func (s *scheduler) ready(e *eagerRun, p *plan.Phase) bool {
 	return true
 }
 
-// startEager starts p's next attempt in its own goroutine, which reports
-// its end on ends.
-func (s *scheduler) startEager(ctx context.Context, e *eagerRun, p *plan.Phase, ends chan<- eagerEnd) {
-	e.started[p.ID]++
-	number := e.started[p.ID]
-	delete(e.retry, p.ID)
-	var siblings, landed []*plan.Phase
-	for _, q := range s.plan.Phases {
-		switch {
-		case e.running[q.ID]:
-			siblings = append(siblings, q)
-		case number > 1 && e.overlap[p.ID][q.ID] && s.isComplete(q.ID):
-			landed = append(landed, q)
+// startEager starts the next attempt of each phase in its own goroutine,
+// which reports its end on ends. Each prompt names every phase running
+// alongside, those starting with it included.
+func (s *scheduler) startEager(ctx context.Context, e *eagerRun, phases []*plan.Phase, ends chan<- eagerEnd) {
+	for _, p := range phases {
+		for id := range e.running {
+			e.markOverlap(id, p.ID)
 		}
+		e.running[p.ID] = true
+		e.started[p.ID]++
+		delete(e.retry, p.ID)
 	}
-	for id := range e.running {
-		e.markOverlap(id, p.ID)
+	for _, p := range phases {
+		number := e.started[p.ID]
+		var siblings, landed []*plan.Phase
+		for _, q := range s.plan.Phases {
+			switch {
+			case q.ID == p.ID:
+			case e.running[q.ID]:
+				siblings = append(siblings, q)
+			case number > 1 && e.overlap[p.ID][q.ID] && s.isComplete(q.ID):
+				landed = append(landed, q)
+			}
+		}
+		if number > 1 {
+			rep := s.failedReport(p.ID)
+			s.rec.emit(event.Event{Kind: event.PhaseRetrying, PhaseID: p.ID, DisplayID: p.DisplayID,
+				PhaseName: p.Name, Attempt: number, MaxAttempts: MaxAttempts,
+				Line: "retrying after " + string(rep.Type) + " with the failure as context"})
+		}
+		go func() {
+			res := s.attempt(ctx, p, number, siblings, landed)
+			ends <- eagerEnd{p: p, number: number, res: res}
+		}()
 	}
-	e.running[p.ID] = true
-	if number > 1 {
-		rep := s.failedReport(p.ID)
-		s.rec.emit(event.Event{Kind: event.PhaseRetrying, PhaseID: p.ID, DisplayID: p.DisplayID,
-			PhaseName: p.Name, Attempt: number, MaxAttempts: MaxAttempts,
-			Line: "retrying after " + string(rep.Type) + " with the failure as context"})
-	}
-	go func() {
-		res := s.attempt(ctx, p, number, siblings, landed)
-		ends <- eagerEnd{p: p, number: number, res: res}
-	}()
 }
 
 func (e *eagerRun) markOverlap(a, b string) {

@@ -51,6 +51,8 @@ func TestEagerStartsAPhaseOnceItsDependenciesLand(t *testing.T) {
 		require.False(t, r.start["a2#1"].Before(r.end["a1#1"]))
 		require.Empty(t, kinds(*f.events, event.BatchStarted), "eager has no batches to announce")
 		require.Equal(t, [2][]string{{"a1"}, nil}, r.siblings["b2#1"], "the prompt names what runs alongside")
+		require.Equal(t, [2][]string{{"b1"}, nil}, r.siblings["a1#1"], "phases starting together name each other")
+		require.Equal(t, [2][]string{{"a1"}, nil}, r.siblings["b1#1"])
 	})
 	// The same plan under batches: B2 waits for the barrier.
 	synctest.Test(t, func(t *testing.T) {
