@@ -64,8 +64,8 @@ func (s *scheduler) runEager(ctx context.Context) {
 		end := <-ends
 		delete(e.running, end.p.ID)
 		if end.res.Outcome == state.OutcomeFailed && end.number < MaxAttempts && !s.stopping(ctx) {
-			// settle has halted the run for a failure that is not to be
-			// retried; this one is.
+			// A failure that settle did not halt the run for is retried,
+			// as soon as a slot is free.
 			e.retry[end.p.ID] = true
 		}
 	}
