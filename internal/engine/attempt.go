@@ -39,11 +39,12 @@ type phaseRunner struct {
 	// bases holds the commit each phase's worktree started from, so a
 	// conflict can name the lines the phase changed. Guarded by integ.mu.
 	bases map[string]string
-	// laterCleanup removes a landed phase's worktree and branch in the
-	// background (the eager schedule: its dependents wait for the landing
-	// only); cleanups counts those still going, which the run waits for.
-	laterCleanup bool
-	cleanups     sync.WaitGroup
+	// eager is set under the eager schedule: a landed phase's worktree and
+	// branch are removed in the background (its dependents wait for the
+	// landing only; cleanups counts those still going, which the run waits
+	// for), and prompts speak of no batch.
+	eager    bool
+	cleanups sync.WaitGroup
 }
 
 func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptResult {
@@ -469,7 +470,7 @@ func (r *phaseRunner) complete(ctx context.Context, p *plan.Phase, req attemptRe
 		_ = r.repo.RemoveWorktree(context.WithoutCancel(ctx), wt)
 		_ = r.repo.DeleteBranch(context.WithoutCancel(ctx), r.integ.refs.phase(p.ID))
 	}
-	if r.laterCleanup {
+	if r.eager {
 		r.cleanups.Go(cleanup)
 	} else {
 		cleanup()

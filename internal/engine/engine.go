@@ -260,7 +260,7 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 		}
 	}
 
-	runner.laterCleanup = sched.schedule == ScheduleEager
+	runner.eager = sched.schedule == ScheduleEager
 	status, reason := sched.execute(ctx)
 	runner.cleanups.Wait()
 	return finish(context.WithoutCancel(ctx), &cfg, repo, store, rec, integ, status, reason, res)
