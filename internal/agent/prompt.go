@@ -18,8 +18,11 @@ type PromptInput struct {
 	// Siblings are the phases running alongside this one; Landed are the
 	// phases of its batch that are already done (on a retry, those that
 	// completed on their first attempt).
-	Siblings    []*plan.Phase
-	Landed      []*plan.Phase
+	Siblings []*plan.Phase
+	Landed   []*plan.Phase
+	// Eager is set under --schedule=eager, where there is no batch: Landed
+	// are then the phases that ran alongside this one's first attempt.
+	Eager       bool
 	Attempt     int
 	MaxAttempts int
 	// Previous holds the reports of this phase's earlier failed attempts,
@@ -62,7 +65,7 @@ func BuildPrompt(in PromptInput) string {
 	writeFenced(&b, "markdown", p.Body)
 
 	writeGates(&b, in.Gates)
-	writeSiblings(&b, in.Siblings, in.Landed)
+	writeSiblings(&b, in.Siblings, in.Landed, in.Eager)
 	writeRules(&b, in.PlanPath)
 	writeResultFormat(&b, p)
 	if (in.Attempt > 1 || in.Continues) && len(in.Previous) > 0 {
@@ -91,7 +94,7 @@ func writeGates(b *strings.Builder, gates []plan.Gate) {
 	b.WriteString("\n")
 }
 
-func writeSiblings(b *strings.Builder, siblings, landed []*plan.Phase) {
+func writeSiblings(b *strings.Builder, siblings, landed []*plan.Phase, eager bool) {
 	if len(siblings)+len(landed) == 0 {
 		return
 	}
@@ -101,7 +104,11 @@ func writeSiblings(b *strings.Builder, siblings, landed []*plan.Phase) {
 		writePhaseList(b, siblings)
 	}
 	if len(landed) > 0 {
-		b.WriteString("These phases of your batch are already done; their work is merged with yours afterwards:\n\n")
+		if eager {
+			b.WriteString("These phases ran alongside yours and are already done; their work is merged with yours afterwards:\n\n")
+		} else {
+			b.WriteString("These phases of your batch are already done; their work is merged with yours afterwards:\n\n")
+		}
 		writePhaseList(b, landed)
 	}
 	b.WriteString("Two phases changing the same lines of a file is a conflict that halts the run. Touch only the files that belong to your phase, and leave the files of the phases above alone.\n\n")

@@ -82,6 +82,12 @@ func TestBuildPromptNamesLandedSiblings(t *testing.T) {
 	got = BuildPrompt(in)
 	require.NotContains(t, got, "run at the same time")
 	require.Contains(t, got, "- Phase 2B: Frontend")
+
+	// Under the eager schedule there is no batch to speak of.
+	in.Eager = true
+	got = BuildPrompt(in)
+	require.Contains(t, got, "These phases ran alongside yours and are already done; their work is merged with yours afterwards:\n\n- Phase 2B: Frontend")
+	require.NotContains(t, got, "batch")
 }
 
 func TestBuildPromptWithoutGatesOrSiblings(t *testing.T) {

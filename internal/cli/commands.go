@@ -49,11 +49,14 @@ func completePlanFile(cmd *cobra.Command, args []string, toComplete string) ([]s
 	return []string{"md", "markdown"}, cobra.ShellCompDirectiveFilterFileExt
 }
 
-// registerCompletions completes the values of --commit and --agent, and the
+// registerCompletions completes the values of --commit, --schedule and --agent, and the
 // directory arguments of status and watch.
 func registerCompletions(root *cobra.Command) {
 	_ = root.RegisterFlagCompletionFunc("commit", cobra.FixedCompletions(
 		[]string{"auto\ta commit per phase", "message-only\tchanges left uncommitted, plus commits.sh", "single\tone commit at the end"},
+		cobra.ShellCompDirectiveNoFileComp))
+	_ = root.RegisterFlagCompletionFunc("schedule", cobra.FixedCompletions(
+		[]string{"batches\tthe plan's layers one after another", "eager\ta phase starts once its dependencies have landed"},
 		cobra.ShellCompDirectiveNoFileComp))
 	_ = root.RegisterFlagCompletionFunc("agent", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		// Any command line is an agent too: files stay offered.

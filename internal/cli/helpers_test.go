@@ -165,6 +165,13 @@ func TestPrintStatus(t *testing.T) {
 	printStatus(&buf, snap, wd)
 	require.Equal(t, "Team Notes (docs/plan.md): running, commit=auto, agent claude, codex\n\n"+
 		"BATCH  PHASE  NAME  STATUS  ATTEMPT  DURATION  DETAIL\n", buf.String())
+
+	// An eager run says so, as its start line does.
+	snap.Run.Schedule = state.ScheduleEager
+	buf.Reset()
+	printStatus(&buf, snap, wd)
+	require.Equal(t, "Team Notes (docs/plan.md): running, commit=auto, schedule eager, agent claude, codex\n\n"+
+		"BATCH  PHASE  NAME  STATUS  ATTEMPT  DURATION  DETAIL\n", buf.String())
 }
 
 func TestStatusDetail(t *testing.T) {

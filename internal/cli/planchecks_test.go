@@ -184,3 +184,11 @@ func TestMaxParallelRefusesLessThanOne(t *testing.T) {
 		require.Contains(t, errOut, "--max-parallel "+n+": at least 1 phase must be able to run")
 	}
 }
+
+func TestScheduleRefusesAnUnknownValue(t *testing.T) {
+	t.Parallel()
+	code, out, errOut := run(t, plans+"/minimal.md", "--schedule", "greedy", "--commit=auto", "--agent", "sim")
+	require.Equal(t, engine.ExitUsage, code)
+	require.Empty(t, out)
+	require.Contains(t, errOut, `--schedule: unknown schedule "greedy": use batches, eager`)
+}

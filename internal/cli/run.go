@@ -37,6 +37,7 @@ type runOptions struct {
 	dryRun       bool
 	agents       []string
 	maxParallel  int
+	schedule     string
 	phaseTimeout time.Duration
 	idleTimeout  time.Duration
 	waitLimit    time.Duration
@@ -53,6 +54,9 @@ type runOptions struct {
 	// file's, else (--fresh or a resume without --commit) the previous
 	// run's, for the UI's header and the commands it shows.
 	runMode state.CommitMode
+	// runSchedule is the schedule the run will use, for the UI's header:
+	// the flag's or the file's, else the previous run's, else batches.
+	runSchedule state.Schedule
 	// commands, when set, builds the resume and fresh command lines shown
 	// in the summary (the demo's differ from the command that was run).
 	commands func(mode string) string
@@ -74,6 +78,7 @@ func (o *runOptions) register(cmd *cobra.Command) {
 	f.BoolVar(&o.dryRun, "dry-run", false, "check the plan and print its batches, like validate; run nothing")
 	f.StringArrayVar(&o.agents, "agent", nil, "agent: claude, codex, aider, gemini (with arguments: 'claude --model opus'), sim, or a command line; repeat it to give the retry a different agent")
 	f.IntVar(&o.maxParallel, "max-parallel", 0, "at most N phases at once (default: number of CPUs, at least 2)")
+	f.StringVar(&o.schedule, "schedule", "", "batches (the default: the plan's layers one after another) or eager (a phase starts as soon as its dependencies have landed); a resume keeps the run's")
 	f.DurationVar(&o.phaseTimeout, "phase-timeout", 0, "time limit per attempt (default 30m); a retry after a timeout gets twice as long")
 	f.DurationVar(&o.idleTimeout, "idle-timeout", 0, "fail an attempt that prints nothing for this long (default: no limit)")
 	f.DurationVar(&o.waitLimit, "wait-limit", engine.DefaultWaitLimit, "wait up to this long for a provider's usage limit to reset, then go on without using the retry; past it the run halts with the reset time (0: never wait)")
@@ -88,6 +93,11 @@ func (o *runOptions) register(cmd *cobra.Command) {
 func runPlan(ctx context.Context, s Streams, o *runOptions) error {
 	if o.flags != nil && o.flags.Changed("max-parallel") && o.maxParallel < 1 {
 		return usageErr("--max-parallel %d: at least 1 phase must be able to run; leave the flag out for the default (the number of CPUs, at least 2)", o.maxParallel)
+	}
+	if o.flags != nil && o.flags.Changed("schedule") {
+		if _, err := state.ParseSchedule(o.schedule); err != nil {
+			return usageErr("--schedule: %w", err)
+		}
 	}
 	if o.dryRun && o.json {
 		return printPlanJSON(s.Out, o.planPath)
@@ -168,22 +178,26 @@ func (o *runOptions) engineConfig(pl *plan.Plan) (engine.Config, error) {
 		MaxParallel: fc.MaxParallel, PhaseTimeout: fc.PhaseTimeout.Duration,
 		IdleTimeout: fc.IdleTimeout.Duration}
 	// What the run keeps of the run before it (state.Carry): the commit
-	// mode, the agents and their scenario, unless given here.
+	// mode, the schedule, the agents and their scenario, unless given here.
 	given := state.Choice{AgentSpecs: o.agents, Scenario: cmp.Or(o.scenario, fc.Scenario)}
 	if len(given.AgentSpecs) == 0 {
 		given.AgentSpecs = fc.Agent
 	}
-	switch {
-	case o.flags.Changed("commit"):
+	if o.flags.Changed("commit") {
 		given.CommitMode = state.CommitMode(o.commit)
-	case o.fresh || !stateExists(root):
-		// The file's mode applies to new runs only; a resumed run keeps the
-		// mode it was started with.
-		given.CommitMode = state.CommitMode(fc.Commit)
+	}
+	if o.flags.Changed("schedule") {
+		given.Schedule = state.Schedule(o.schedule)
+	}
+	if o.fresh || !stateExists(root) {
+		// The file's mode and schedule apply to new runs only; a resumed
+		// run keeps those it was started with.
+		given.CommitMode = cmp.Or(given.CommitMode, state.CommitMode(fc.Commit))
+		given.Schedule = cmp.Or(given.Schedule, fc.Schedule)
 	}
 	choice, carried := state.Carry(previousRun(root), given)
-	cfg.CommitMode, cfg.SimScenario = choice.CommitMode, choice.Scenario
-	o.runMode = choice.CommitMode
+	cfg.CommitMode, cfg.Schedule, cfg.SimScenario = choice.CommitMode, choice.Schedule, choice.Scenario
+	o.runMode, o.runSchedule = choice.CommitMode, choice.Schedule.OrDefault()
 	specs := choice.AgentSpecs
 	if carried {
 		o.agentsFromRun = specs

@@ -97,7 +97,12 @@ func printStatus(w io.Writer, snap *state.Snapshot, root string) {
 		// a closed laptop) before it could write how it ended.
 		status = fmt.Sprintf("stopped (its autobuild process, pid %d, is gone)", r.PID)
 	}
-	fmt.Fprintf(w, "%s (%s): %s, commit=%s, agent %s\n", r.PlanTitle, r.PlanPath, status, r.CommitMode, strings.Join(r.Agents, ", "))
+	sched := ""
+	if r.Schedule.OrDefault() != state.ScheduleBatches {
+		// As the run's start line: the default goes unsaid.
+		sched = ", schedule " + string(r.Schedule)
+	}
+	fmt.Fprintf(w, "%s (%s): %s, commit=%s%s, agent %s\n", r.PlanTitle, r.PlanPath, status, r.CommitMode, sched, strings.Join(r.Agents, ", "))
 	if r.HaltReason != "" {
 		fmt.Fprintf(w, "Reason: %s\n", r.HaltReason)
 	}

@@ -45,7 +45,8 @@ func runTUI(ctx context.Context, s Streams, o *runOptions, cfg engine.Config) er
 	}
 	m := tui.New(tui.Options{
 		Title: cfg.Plan.Title, PlanPath: cfg.Plan.Path, CommitMode: string(cmp.Or(cfg.CommitMode, o.runMode)), Agent: agentName,
-		Batches: tui.BatchesFromPlan(cfg.Plan.Batches()), Controller: ctrl, Context: ctx,
+		Schedule: string(o.runSchedule),
+		Batches:  tui.BatchesFromPlan(cfg.Plan.Batches()), Controller: ctrl, Context: ctx,
 		ResumeCommand: commandLine(o, "--resume"), FreshCommand: freshCommand(o, cmp.Or(cfg.CommitMode, o.runMode)), FixStep: o.fixStep,
 		StateDir: ".autobuild/", NoColor: os.Getenv("NO_COLOR") != "", Notice: startNotice(cfg.Plan, o.identityNote),
 	})

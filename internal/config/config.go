@@ -69,6 +69,8 @@ type Config struct {
 	WaitLimit *Duration
 	// Commit is auto, message-only, single, or "" when not set.
 	Commit string
+	// Schedule is batches or eager, "" when not set.
+	Schedule state.Schedule
 	// Scenario is the sim agent's scenario file, made absolute against the
 	// file's directory.
 	Scenario string
@@ -101,6 +103,7 @@ type fileConfig struct {
 	IdleTimeout  string               `toml:"idle_timeout"`
 	WaitLimit    string               `toml:"wait_limit"`
 	Commit       string               `toml:"commit"`
+	Schedule     string               `toml:"schedule"`
 	Scenario     string               `toml:"scenario"`
 	Gates        map[string]any       `toml:"gates"`
 	Classify     []failure.Pattern    `toml:"classify"`
@@ -161,6 +164,12 @@ func Parse(text, path string) (*Config, error) {
 		c.fail("commit", "must be %s, not %q", state.CommitModeNames(), fc.Commit)
 	}
 	cfg.Commit = fc.Commit
+	if fc.Schedule != "" {
+		if _, err := state.ParseSchedule(fc.Schedule); err != nil {
+			c.fail("schedule", "must be %s, not %q", state.ScheduleNames(), fc.Schedule)
+		}
+		cfg.Schedule = state.Schedule(fc.Schedule)
+	}
 	if fc.Scenario != "" {
 		cfg.Scenario = fc.Scenario
 		if !filepath.IsAbs(cfg.Scenario) {
@@ -206,6 +215,7 @@ var expected = map[string]string{
 	"idle_timeout":  `a quoted duration, such as "10m"`,
 	"wait_limit":    `a quoted duration, such as "6h", or "0" to never wait`,
 	"commit":        `"auto", "message-only" or "single", quoted`,
+	"schedule":      `"batches" or "eager", quoted`,
 	"scenario":      "a quoted path",
 }
 
@@ -250,5 +260,5 @@ func knownKeys(k toml.Key) string {
 	case len(k) >= 3 && k[0] == "agents":
 		return "args, env"
 	}
-	return "agent, max_parallel, phase_timeout, idle_timeout, wait_limit, commit, scenario, [gates], [agents.NAME], [[classify]]"
+	return "agent, max_parallel, phase_timeout, idle_timeout, wait_limit, commit, schedule, scenario, [gates], [agents.NAME], [[classify]]"
 }

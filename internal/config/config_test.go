@@ -10,6 +10,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
 // write puts text in a new repository root's autobuild.toml.
@@ -88,6 +89,16 @@ func TestLoadAbsoluteScenario(t *testing.T) {
 	require.Equal(t, "/tmp/s.json", cfg.Scenario)
 }
 
+func TestLoadSchedule(t *testing.T) {
+	t.Parallel()
+	cfg, err := Load(write(t, `schedule = "eager"`))
+	require.NoError(t, err)
+	require.Equal(t, state.ScheduleEager, cfg.Schedule)
+	cfg, err = Load(write(t, `agent = "sim"`))
+	require.NoError(t, err)
+	require.Empty(t, cfg.Schedule, "not set: the run's own, else batches")
+}
+
 func TestLoadErrors(t *testing.T) {
 	t.Parallel()
 	tests := []struct{ name, text, want string }{
@@ -100,6 +111,8 @@ func TestLoadErrors(t *testing.T) {
 		{"duration as a number", "\nidle_timeout = 30\n", `:2: idle_timeout: must be a quoted duration, such as "10m"`},
 		{"zero duration", "phase_timeout = \"0s\"\n", "phase_timeout: must be more than 0"},
 		{"bad commit mode", "agent = \"x\"\ncommit = \"always\"\n", `:2: commit: must be auto, message-only, single, not "always"`},
+		{"bad schedule", "agent = \"x\"\n\nschedule = \"greedy\"\n", `:3: schedule: must be batches, eager, not "greedy"`},
+		{"schedule as a number", "schedule = 1\n", `:1: schedule: must be "batches" or "eager", quoted`},
 		{"bad gate kind", "[gates]\nbuild = \"make\"\ntests = \"go test ./...\"\n", ":3: gates.tests: unknown gate kind"},
 		{"empty gate command", "[gates]\ntest = \" \"\n", ":2: gates.test: a gate command cannot be empty"},
 		{"gate not a string", "[gates]\ntest = 3\n", "gates.test: must be a command"},

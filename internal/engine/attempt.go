@@ -34,6 +34,8 @@ type phaseRunner struct {
 	integ      *integrator
 	spaces     *workspaces
 	exec       Executor
+	// eager is set under the eager schedule: prompts speak of no batch.
+	eager bool
 }
 
 func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptResult {

@@ -46,7 +46,7 @@ func (s *scheduler) continuation(id string, req *attemptRequest) {
 func (r *phaseRunner) promptFor(p *plan.Phase, req attemptRequest, continues bool, log io.Writer) (string, []string) {
 	in := agent.PromptInput{
 		PlanPath: r.cfg.Plan.Path, PlanTitle: r.cfg.Plan.Title, Phase: p, Gates: gatePlan(r.gates),
-		Siblings: req.Siblings, Landed: req.Landed, Attempt: req.Number, MaxAttempts: MaxAttempts, Previous: req.Previous, Continues: continues,
+		Siblings: req.Siblings, Landed: req.Landed, Eager: r.eager, Attempt: req.Number, MaxAttempts: MaxAttempts, Previous: req.Previous, Continues: continues,
 		PreviousDiffPath: r.abs(r.previousDiff(p.ID)),
 	}
 	if req.Session != "" && continues {

@@ -35,8 +35,11 @@ type Config struct {
 	CommitMode state.CommitMode
 	// Agents in order of preference: attempt 1 uses the first, a retry the
 	// second when there is one.
-	Agents       []agent.Agent
-	MaxParallel  int
+	Agents      []agent.Agent
+	MaxParallel int
+	// Schedule is batches or eager; "" takes the resumed run's, else
+	// batches.
+	Schedule     Schedule
 	PhaseTimeout time.Duration
 	IdleTimeout  time.Duration
 	// Grace is how long a stopped process gets between SIGTERM and SIGKILL.
@@ -126,6 +129,11 @@ func (c *Config) defaults() error {
 	}
 	if len(c.Agents) == 0 {
 		return usage("no agent: pass --agent (claude, codex, aider, gemini, sim, or a command line)")
+	}
+	if c.Schedule != "" {
+		if _, err := state.ParseSchedule(string(c.Schedule)); err != nil {
+			return usage("--schedule: %v", err)
+		}
 	}
 	if c.Resume && c.Fresh {
 		return usage("--resume and --fresh contradict each other: pick one")
@@ -226,7 +234,7 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 	if runner.exec == nil {
 		runner.exec = &localExecutor{repo: repo, root: root, grace: cfg.Grace, hardStop: cfg.HardStop, logCap: cfg.LogCap, now: cfg.Now}
 	}
-	sched := &scheduler{plan: cfg.Plan, runner: runner, rec: rec, maxParallel: cfg.MaxParallel,
+	sched := &scheduler{plan: cfg.Plan, runner: runner, rec: rec, maxParallel: cfg.MaxParallel, schedule: run.Schedule.OrDefault(),
 		timeout: cfg.PhaseTimeout, agents: cfg.Agents, backoff: cfg.Backoff, sleep: cfg.Sleep,
 		limits:   cfg.limitPolicy(),
 		complete: map[string]bool{}, failed: map[string]*failure.Report{}}
@@ -238,8 +246,14 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 		startSession(r, cfg.Now().UTC())
 		r.Finished = nil
 	})
-	rec.emit(event.Event{Kind: event.RunStarted, Line: fmt.Sprintf("%s: %d phases, commit=%s, agent %s",
-		cfg.Plan.Path, len(cfg.Plan.Phases), run.CommitMode, cfg.Agents[0].Name)})
+	startLine := fmt.Sprintf("%s: %d phases, commit=%s, agent %s",
+		cfg.Plan.Path, len(cfg.Plan.Phases), run.CommitMode, cfg.Agents[0].Name)
+	if sched.schedule != ScheduleBatches {
+		// Said only when it is not the default, so batch runs print as
+		// they always did.
+		startLine += ", schedule " + string(sched.schedule)
+	}
+	rec.emit(event.Event{Kind: event.RunStarted, Line: startLine})
 	for _, p := range cfg.Plan.Phases {
 		ps := rec.get(p.ID)
 		switch {
@@ -254,6 +268,7 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 		}
 	}
 
+	runner.eager = sched.schedule == ScheduleEager
 	status, reason := sched.execute(ctx)
 	runner.spaces.removeSpares(ctx)
 	res, err = finish(context.WithoutCancel(ctx), &cfg, repo, store, rec, integ, status, reason, res)

@@ -26,10 +26,10 @@ func prepare(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Sto
 		existing = nil
 	}
 	if cfg.Fresh {
-		// Starting over keeps the commit mode the run was started with
-		// unless the command line names another (state.Carry).
-		choice, _ := state.Carry(existing, state.Choice{CommitMode: cfg.CommitMode})
-		cfg.CommitMode = choice.CommitMode
+		// Starting over keeps the commit mode and the schedule the run was
+		// started with unless the command line names others (state.Carry).
+		choice, _ := state.Carry(existing, state.Choice{CommitMode: cfg.CommitMode, Schedule: cfg.Schedule})
+		cfg.CommitMode, cfg.Schedule = choice.CommitMode, choice.Schedule
 		// Only the branches the earlier run recorded are deleted: with its
 		// run.json unreadable, none are.
 		var old *state.Refs
@@ -85,7 +85,7 @@ func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 	now := cfg.Now().UTC()
 	run := &state.Run{
 		SchemaVersion: state.SchemaVersion, RunID: newRunID(now), PlanPath: recordedPlanPath(repo.Root(), cfg.Dir, cfg.Plan.Path), PlanHash: cfg.Plan.Hash(),
-		PlanTitle: cfg.Plan.Title, CommitMode: cfg.CommitMode, Agents: agentNames(cfg),
+		PlanTitle: cfg.Plan.Title, CommitMode: cfg.CommitMode, Schedule: cfg.Schedule.OrDefault(), Agents: agentNames(cfg),
 		AgentSpecs: agentSpecs(cfg), Scenario: cfg.SimScenario,
 		Branch: branch, BaseCommit: base, IntegrationCommit: base, Status: state.RunRunning,
 		PID: os.Getpid(), Started: now, Updated: now,
@@ -168,6 +168,11 @@ func resumeRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.S
 	}
 	run.PlanPath, run.PlanHash, run.PlanTitle, run.Agents = recordedPlanPath(repo.Root(), cfg.Dir, cfg.Plan.Path), cfg.Plan.Hash(), cfg.Plan.Title, agentNames(cfg)
 	run.AgentSpecs, run.Scenario = agentSpecs(cfg), cfg.SimScenario
+	// A resume keeps the run's schedule unless --schedule names one.
+	if cfg.Schedule != "" {
+		run.Schedule = cfg.Schedule
+	}
+	run.Schedule = run.Schedule.OrDefault()
 	return run, phases, nil
 }
 

@@ -59,14 +59,17 @@ type runner interface {
 // scheduler walks the plan's batches: phases of a group run concurrently up
 // to maxParallel, failed phases retry once after their running siblings have
 // finished, and an unrecoverable failure halts the run: nothing new starts,
-// running phases finish.
+// running phases finish. Under the eager schedule (eager.go) there are no
+// batches: a phase starts once its dependencies have landed.
 type scheduler struct {
 	plan        *plan.Plan
 	runner      runner
 	rec         *recorder
 	maxParallel int
-	timeout     time.Duration
-	agents      []agent.Agent
+	// schedule is batches (the zero value runs them too) or eager.
+	schedule Schedule
+	timeout  time.Duration
+	agents   []agent.Agent
 	// backoff returns the wait before the n-th repeat (0-based) of a
 	// rate-limited attempt; sleep waits for it or for ctx.
 	backoff func(n int) time.Duration
@@ -84,8 +87,28 @@ type scheduler struct {
 	runs map[string]int
 }
 
-// execute runs every batch and returns the run's final status and reason.
+// execute runs the plan by the run's schedule and returns the run's final
+// status and reason.
 func (s *scheduler) execute(ctx context.Context) (state.RunStatus, string) {
+	if s.schedule == ScheduleEager {
+		s.runEager(ctx)
+	} else {
+		s.runBatches(ctx)
+	}
+	s.markUnrun()
+	switch {
+	case ctx.Err() != nil:
+		return state.RunInterrupted, "interrupted (Ctrl-C or SIGTERM): running phases were stopped and will re-run on resume"
+	case s.rec.failed() != nil:
+		return state.RunHalted, s.rec.failed().Error()
+	case s.halt != "":
+		return state.RunHalted, s.halt
+	}
+	return state.RunComplete, "all phases complete"
+}
+
+// runBatches runs the batches one after another.
+func (s *scheduler) runBatches(ctx context.Context) {
 	for _, b := range s.plan.Batches() {
 		if s.stopping(ctx) {
 			break
@@ -107,16 +130,6 @@ func (s *scheduler) execute(ctx context.Context) (state.RunStatus, string) {
 			s.runGroup(ctx, g)
 		}
 	}
-	s.markUnrun()
-	switch {
-	case ctx.Err() != nil:
-		return state.RunInterrupted, "interrupted (Ctrl-C or SIGTERM): running phases were stopped and will re-run on resume"
-	case s.rec.failed() != nil:
-		return state.RunHalted, s.rec.failed().Error()
-	case s.halt != "":
-		return state.RunHalted, s.halt
-	}
-	return state.RunComplete, "all phases complete"
 }
 
 // runGroup runs the first attempts of a group's phases, then retries the
@@ -177,7 +190,7 @@ func (s *scheduler) runAll(ctx context.Context, phases, group []*plan.Phase, num
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			res := s.attempt(ctx, p, group, number)
+			res := s.attempt(ctx, p, number, s.siblings(p, group, false), s.siblings(p, group, true))
 			mu.Lock()
 			results[p.ID] = res
 			mu.Unlock()
@@ -187,16 +200,17 @@ func (s *scheduler) runAll(ctx context.Context, phases, group []*plan.Phase, num
 	return results
 }
 
-// attempt makes one attempt and records what its end means for the run.
+// attempt makes one attempt and records what its end means for the run;
+// siblings and landed are what its prompt names (attemptRequest).
 // A rate-limited attempt is repeated without using up the retry: on another
 // agent free of limits, or after waiting the limit out (afterLimit).
-func (s *scheduler) attempt(ctx context.Context, p *plan.Phase, group []*plan.Phase, number int) attemptResult {
+func (s *scheduler) attempt(ctx context.Context, p *plan.Phase, number int, siblings, landed []*plan.Phase) attemptResult {
 	prev := s.previousFailures(p.ID)
 	req := attemptRequest{
 		Phase:    p,
 		Number:   number,
-		Siblings: s.siblings(p, group, false),
-		Landed:   s.siblings(p, group, true),
+		Siblings: siblings,
+		Landed:   landed,
 		Agent:    s.agentFor(p.ID, number),
 		Timeout:  s.timeout,
 		Previous: prev,

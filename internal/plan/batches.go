@@ -104,6 +104,13 @@ func layers(phases []*Phase) (level []int, maxLevel int) {
 	return level, maxLevel
 }
 
+// Groups splits the whole plan into the phases that may run at the same
+// time, by the rule a batch's groups follow (docs/plan-format.md): one
+// group without a Parallel With column; otherwise phases naming each other
+// (either way, transitively) and the phases saying Yes alone, each of the
+// rest on its own. The eager schedule runs phases of one group together.
+func (p *Plan) Groups() [][]*Phase { return p.groups(p.Phases) }
+
 // groups splits a batch into the phases that may run together: all of
 // them without a Parallel With column; otherwise phases naming each other
 // (either way, transitively) form a group, and a phase naming nobody is

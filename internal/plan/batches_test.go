@@ -156,3 +156,27 @@ func TestValidationErrorCode(t *testing.T) {
 	require.Equal(t, "p.md:3: bad\np.md:5: circular_dependency: 1 → 1",
 		(&ValidationError{Problems: []Problem{plain, cycle}}).Error())
 }
+
+// Groups spans the whole plan: phases of different layers that name each
+// other share a group, a phase naming nobody is alone, and a plan without
+// a Parallel column is one group.
+func TestGroups(t *testing.T) {
+	t.Parallel()
+	src := "# P\n\n| Phase | Depends On | Parallel With |\n|---|---|---|\n| 1 | - | - |\n| 2A | 1 | 2B |\n| 2B | 1 | - |\n| 2C | 1 | - |\n| 3 | 2A | 2B |\n\n## Phase 1: a\n## Phase 2A: a\n## Phase 2B: a\n## Phase 2C: a\n## Phase 3: a\n"
+	p, err := Parse("plan.md", []byte(src))
+	require.NoError(t, err)
+	var got [][]string
+	for _, g := range p.Groups() {
+		var ids []string
+		for _, ph := range g {
+			ids = append(ids, ph.ID)
+		}
+		got = append(got, ids)
+	}
+	require.Equal(t, [][]string{{"1"}, {"2a", "2b", "3"}, {"2c"}}, got)
+
+	p, err = Parse("plan.md", []byte("# P\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n| 2 | 1 |\n\n## Phase 1: a\n## Phase 2: a\n"))
+	require.NoError(t, err)
+	require.Len(t, p.Groups(), 1)
+	require.Len(t, p.Groups()[0], 2)
+}

@@ -1,9 +1,10 @@
 package state
 
-// Choice is what a run is started with: its commit mode, its agents (as
-// the user spelled them) and the simulated agent's scenario.
+// Choice is what a run is started with: its commit mode, its schedule, its
+// agents (as the user spelled them) and the simulated agent's scenario.
 type Choice struct {
 	CommitMode CommitMode
+	Schedule   Schedule
 	AgentSpecs []string
 	Scenario   string
 }
@@ -15,8 +16,8 @@ type Choice struct {
 // It says whether the agents were carried.
 //
 // Which choices count as given is the caller's: for a resumed run the
-// commit mode of autobuild.toml is not (a run keeps the mode it was
-// started with), for a new or fresh run it is.
+// commit mode and schedule of autobuild.toml are not (a run keeps those it
+// was started with), for a new or fresh run they are.
 func Carry(prev *Run, given Choice) (Choice, bool) {
 	if prev == nil {
 		return given, false
@@ -24,6 +25,9 @@ func Carry(prev *Run, given Choice) (Choice, bool) {
 	out := given
 	if out.CommitMode == "" {
 		out.CommitMode = prev.CommitMode
+	}
+	if out.Schedule == "" {
+		out.Schedule = prev.Schedule
 	}
 	carried := len(out.AgentSpecs) == 0 && len(prev.AgentSpecs) > 0
 	if carried {

@@ -27,7 +27,10 @@ type Run struct {
 	PlanHash      string     `json:"plan_hash"`
 	PlanTitle     string     `json:"plan_title"`
 	CommitMode    CommitMode `json:"commit_mode"`
-	Agents        []string   `json:"agents"`
+	// Schedule is batches or eager; a resume keeps it unless --schedule
+	// is given. Empty in runs recorded before schedules (batches).
+	Schedule Schedule `json:"schedule,omitempty"`
+	Agents   []string `json:"agents"`
 	// AgentSpecs are the --agent values that give the agents back, and
 	// Scenario the simulated agent's scenario file: a resume without --agent
 	// runs the same agents.

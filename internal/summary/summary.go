@@ -63,6 +63,7 @@ func halted(in Input, width int) string {
 	if u := state.RunUsage(in.Phases); u != nil {
 		b.text("Usage: "+u.Summary(), 7)
 	}
+	scheduleLine(b, in.Run)
 
 	groups := byStatus(in.Phases)
 	if ps := groups[state.PhaseComplete]; len(ps) > 0 {
@@ -176,6 +177,7 @@ func complete(in Input, width int) string {
 	if u := state.RunUsage(in.Phases); u != nil {
 		b.text("Usage: "+u.Summary()+".", 7)
 	}
+	scheduleLine(b, in.Run)
 	if in.Run != nil {
 		switch in.Run.CommitMode {
 		case state.CommitMessageOnly:
@@ -197,6 +199,15 @@ func complete(in Input, width int) string {
 	b.blank()
 	b.rule("╚", "═", "╝")
 	return b.String()
+}
+
+// scheduleLine names the eager schedule; the default (batches) goes
+// unsaid, so a batch run's box is as it always was.
+func scheduleLine(b *box, run *state.Run) {
+	if run == nil || run.Schedule.OrDefault() == state.ScheduleBatches {
+		return
+	}
+	b.text("Schedule: "+string(run.Schedule)+" (each phase started once its dependencies had landed)", 10)
 }
 
 // historyNote adds what the history across runs says about this run's

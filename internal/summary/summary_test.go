@@ -62,6 +62,20 @@ func TestCompleteSummaryGolden(t *testing.T) {
 	golden(t, "complete-80.txt", Render(in, 80))
 }
 
+// An eager run says so in both boxes; a batch run's boxes are the ones
+// above, unchanged.
+func TestSummariesNameTheEagerSchedule(t *testing.T) {
+	in := haltedInput()
+	in.Run.Schedule = state.ScheduleEager
+	golden(t, "halt-eager-80.txt", Render(in, 80))
+	fin := in.Run.Started.Add(3*time.Minute + 12*time.Second)
+	in.Run.Status, in.Run.Finished = state.RunComplete, &fin
+	in.Phases = in.Phases[:3]
+	golden(t, "complete-eager-80.txt", Render(in, 80))
+	in.Run.Schedule = state.ScheduleBatches
+	require.NotContains(t, Render(in, 80), "Schedule")
+}
+
 // Every line of the box has the same width, whatever the content: nothing is
 // cut, long text wraps.
 func TestBoxLinesHaveOneWidth(t *testing.T) {

@@ -12,6 +12,9 @@ import (
 // runInfo is what the header knows about the run as a whole.
 type runInfo struct {
 	title, commitMode, agent string
+	// schedule is the run's schedule; the header names it unless it is
+	// batches (or not known).
+	schedule string
 	// planPath and agents are the run's plan and agents as run.json names
 	// them (watch mode), for the hints.
 	planPath       string

@@ -26,6 +26,18 @@ func TestGoldenRunViewMidRun(t *testing.T) {
 	}
 }
 
+// An eager run names its schedule in the header (a batch run's header, in
+// run_mid above, does not).
+func TestGoldenRunViewEager(t *testing.T) {
+	t.Parallel()
+	o := liveOptions(&fakeController{})
+	o.Schedule = string(state.ScheduleEager)
+	h := newHarness(t, o, 100, 30)
+	h.feed(midRun())
+	golden(t, "run_mid_eager_100x30", h.screen())
+	require.Contains(t, h.screen(), "schedule eager")
+}
+
 func TestGoldenHaltScreen(t *testing.T) {
 	t.Parallel()
 	for _, sz := range sizes {

@@ -45,6 +45,10 @@ func (v *headerView) Render() []string {
 	if v.run.commitMode != "" {
 		right = append(right, "commit "+v.run.commitMode)
 	}
+	if s := v.run.schedule; s != "" && s != string(state.ScheduleBatches) {
+		// Batches, the default, goes unsaid: its header is as it was.
+		right = append(right, "schedule "+s)
+	}
 	if v.run.agent != "" {
 		right = append(right, "agent "+v.run.agent)
 	}

@@ -115,7 +115,7 @@ func New(o Options) *Model {
 	if m.logLines <= 0 {
 		m.logLines = DefaultLogLines
 	}
-	m.run = runInfo{title: o.Title, commitMode: o.CommitMode, agent: o.Agent}
+	m.run = runInfo{title: o.Title, commitMode: o.CommitMode, agent: o.Agent, schedule: o.Schedule}
 	m.phases = newPhaseSet(rowsFromBatches(o.Batches, m.logLines))
 	m.header = headerView{styles: &m.styles, run: &m.run, phases: &m.phases}
 	m.table = phaseTable{styles: &m.styles, phases: &m.phases}
@@ -280,6 +280,9 @@ func (m *Model) handleSnapshot(msg snapshotMsg) {
 			// the header learns it from the state.
 			m.run.commitMode = string(msg.snap.Run.CommitMode)
 		}
+		if m.run.schedule == "" {
+			m.run.schedule = string(msg.snap.Run.Schedule)
+		}
 		if m.run.status != "" && m.run.status != state.RunRunning {
 			// The terminal event is the truth about this process's run,
 			// even if the state file lags behind it.
@@ -305,7 +308,8 @@ func (m *Model) handleSnapshot(msg snapshotMsg) {
 // when the state files cannot be read.
 func (m *Model) runFromRows() *state.Run {
 	r := &state.Run{PlanPath: m.opts.PlanPath, PlanTitle: m.run.title, CommitMode: state.CommitMode(m.run.commitMode),
-		Status: m.run.status, HaltReason: m.run.haltReason, Started: m.run.started}
+		Schedule: state.Schedule(m.run.schedule),
+		Status:   m.run.status, HaltReason: m.run.haltReason, Started: m.run.started}
 	if m.run.agent != "" {
 		r.Agents = []string{m.run.agent}
 	}

@@ -42,8 +42,9 @@ const DefaultLogLines = 5000
 type Options struct {
 	// Title is the plan's title; PlanPath the plan file.
 	Title, PlanPath string
-	// CommitMode and Agent are shown in the header.
-	CommitMode, Agent string
+	// CommitMode and Agent are shown in the header; so is Schedule when it
+	// is not batches.
+	CommitMode, Agent, Schedule string
 	// Batches are the plan's phases, for the initial pending rows (nil in
 	// watch mode, where the state files name the phases).
 	Batches [][]PhaseInfo

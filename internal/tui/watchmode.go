@@ -78,6 +78,7 @@ func (m *Model) applyRunFile(r *state.Run) {
 		m.run.title = r.PlanPath
 	}
 	m.run.commitMode = string(r.CommitMode)
+	m.run.schedule = string(r.Schedule)
 	m.run.planPath, m.run.agents = r.PlanPath, r.Agents
 	m.run.agent = strings.Join(r.Agents, ", ")
 	m.run.started = r.Started

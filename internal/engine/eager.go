@@ -1,0 +1,243 @@
+package engine
+
+import (
+	"context"
+	"slices"
+
+	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/state"
+)
+
+// Schedule is how a run orders its phases: ScheduleBatches (the default)
+// or ScheduleEager (docs/running.md).
+type Schedule = state.Schedule
+
+// The schedules.
+const (
+	ScheduleBatches = state.ScheduleBatches
+	ScheduleEager   = state.ScheduleEager
+)
+
+// eagerEnd is an attempt that ended, as the eager loop hears of it.
+type eagerEnd struct {
+	p      *plan.Phase
+	number int
+	res    attemptResult
+}
+
+// eagerRun is the eager loop's bookkeeping. Only the loop's goroutine
+// touches it.
+type eagerRun struct {
+	order   map[string]int      // plan order
+	rank    map[string]int      // phases on the longest chain from it, itself included
+	deps    map[string][]string // the dependencies it waits for
+	group   map[string]int      // which of plan.Groups it is in
+	running map[string]bool
+	// started counts the attempts started in this run (1, then 2 for the
+	// retry); retry holds the phases whose retry waits for a slot.
+	started map[string]int
+	retry   map[string]bool
+	// overlap holds, per phase, the phases that ran at the same time as
+	// it: those that land are named to its retry, whose worktree does not
+	// have their work.
+	overlap map[string]map[string]bool
+}
+
+// runEager starts each phase as soon as its dependencies have landed, up
+// to maxParallel at once and only alongside phases of its group
+// (plan.Groups); when slots are short the phase with the longest chain of
+// phases after it goes first, ties in plan order. A failed phase retries
+// as soon as it failed; a halt starts nothing new and lets running phases
+// finish.
+func (s *scheduler) runEager(ctx context.Context) {
+	e := s.newEagerRun()
+	ends := make(chan eagerEnd)
+	for {
+		if !s.stopping(ctx) {
+			s.startEager(ctx, e, s.startable(e), ends)
+		}
+		if len(e.running) == 0 {
+			return
+		}
+		end := <-ends
+		delete(e.running, end.p.ID)
+		if end.res.Outcome == state.OutcomeFailed && end.number < MaxAttempts && !s.stopping(ctx) {
+			// A failure that settle did not halt the run for is retried,
+			// as soon as a slot is free.
+			e.retry[end.p.ID] = true
+		}
+	}
+}
+
+func (s *scheduler) newEagerRun() *eagerRun {
+	e := &eagerRun{order: map[string]int{}, rank: map[string]int{}, deps: map[string][]string{}, group: map[string]int{},
+		running: map[string]bool{}, started: map[string]int{}, retry: map[string]bool{}, overlap: map[string]map[string]bool{}}
+	batch := map[string]int{}
+	for _, b := range s.plan.Batches() {
+		for _, p := range b.Phases {
+			batch[p.ID] = b.Index
+		}
+	}
+	for i, p := range s.plan.Phases {
+		e.order[p.ID] = i
+		// A dependency in an earlier batch: phases caught in a cycle share
+		// the last batch and run together, as batches run them.
+		for _, d := range p.DependsOn {
+			if b, ok := batch[d]; ok && b < batch[p.ID] && !slices.Contains(e.deps[p.ID], d) {
+				e.deps[p.ID] = append(e.deps[p.ID], d)
+			}
+		}
+	}
+	for i, g := range s.plan.Groups() {
+		for _, p := range g {
+			e.group[p.ID] = i
+		}
+	}
+	s.rankChains(e)
+	return e
+}
+
+// rankChains counts, per phase, the phases still to run on the longest
+// chain of dependents from it, itself included: the critical-path
+// priority without duration estimates.
+func (s *scheduler) rankChains(e *eagerRun) {
+	dependents := map[string][]string{}
+	for _, p := range s.plan.Phases {
+		for _, d := range e.deps[p.ID] {
+			dependents[d] = append(dependents[d], p.ID)
+		}
+	}
+	var visit func(id string) int
+	visit = func(id string) int {
+		if r, ok := e.rank[id]; ok {
+			return r
+		}
+		e.rank[id] = 0 // deps only point to earlier batches: no cycle
+		longest := 0
+		for _, d := range dependents[id] {
+			longest = max(longest, visit(d))
+		}
+		if !s.isComplete(id) {
+			longest++
+		}
+		e.rank[id] = longest
+		return longest
+	}
+	for _, p := range s.plan.Phases {
+		visit(p.ID)
+	}
+}
+
+// startable picks the phases to start now, best first: ready ones (their
+// dependencies landed, or their retry due) while slots are free, each only
+// alongside the running phases of its group.
+func (s *scheduler) startable(e *eagerRun) []*plan.Phase {
+	var ready []*plan.Phase
+	for _, p := range s.plan.Phases {
+		if s.ready(e, p) {
+			ready = append(ready, p)
+		}
+	}
+	slices.SortStableFunc(ready, func(a, b *plan.Phase) int {
+		if e.rank[a.ID] != e.rank[b.ID] {
+			return e.rank[b.ID] - e.rank[a.ID]
+		}
+		return e.order[a.ID] - e.order[b.ID]
+	})
+	free := max(1, s.maxParallel) - len(e.running)
+	group := -1
+	for id := range e.running {
+		group = e.group[id]
+	}
+	var out []*plan.Phase
+	for _, p := range ready {
+		if free == 0 {
+			break
+		}
+		if group >= 0 && e.group[p.ID] != group {
+			continue
+		}
+		group = e.group[p.ID]
+		out = append(out, p)
+		free--
+	}
+	return out
+}
+
+// ready reports whether p may start: not running, not complete, and either
+// its retry is due or it has not started and every dependency landed.
+func (s *scheduler) ready(e *eagerRun, p *plan.Phase) bool {
+	if e.running[p.ID] || s.isComplete(p.ID) {
+		return false
+	}
+	if e.retry[p.ID] {
+		return true
+	}
+	if e.started[p.ID] > 0 {
+		return false
+	}
+	for _, d := range e.deps[p.ID] {
+		if !s.isComplete(d) {
+			return false
+		}
+	}
+	return true
+}
+
+// startEager starts the next attempt of each phase in its own goroutine,
+// which reports its end on ends. Each prompt names every phase running
+// alongside, those starting with it included.
+func (s *scheduler) startEager(ctx context.Context, e *eagerRun, phases []*plan.Phase, ends chan<- eagerEnd) {
+	for _, p := range phases {
+		for id := range e.running {
+			e.markOverlap(id, p.ID)
+		}
+		e.running[p.ID] = true
+		e.started[p.ID]++
+		delete(e.retry, p.ID)
+	}
+	for _, p := range phases {
+		number := e.started[p.ID]
+		var siblings, landed []*plan.Phase
+		for _, q := range s.plan.Phases {
+			switch {
+			case q.ID == p.ID:
+			case e.running[q.ID]:
+				siblings = append(siblings, q)
+			case number > 1 && e.overlap[p.ID][q.ID] && s.isComplete(q.ID):
+				landed = append(landed, q)
+			}
+		}
+		if number > 1 {
+			rep := s.failedReport(p.ID)
+			s.rec.emit(event.Event{Kind: event.PhaseRetrying, PhaseID: p.ID, DisplayID: p.DisplayID,
+				PhaseName: p.Name, Attempt: number, MaxAttempts: MaxAttempts,
+				Line: "retrying after " + string(rep.Type) + " with the failure as context"})
+		}
+		go func() {
+			res := s.attempt(ctx, p, number, siblings, landed)
+			ends <- eagerEnd{p: p, number: number, res: res}
+		}()
+	}
+}
+
+func (e *eagerRun) markOverlap(a, b string) {
+	for _, pair := range [][2]string{{a, b}, {b, a}} {
+		if e.overlap[pair[0]] == nil {
+			e.overlap[pair[0]] = map[string]bool{}
+		}
+		e.overlap[pair[0]][pair[1]] = true
+	}
+}
+
+// failedReport is the failure that a phase's retry answers.
+func (s *scheduler) failedReport(id string) failure.Report {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r := s.failed[id]; r != nil {
+		return *r
+	}
+	return failure.Report{}
+}
