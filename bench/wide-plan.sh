@@ -33,23 +33,7 @@ echo "# wide plan benchmark" > README.md
 git add README.md && git commit -qm "initial commit"
 
 # Ids are L<k>P<j> (normalized to l<k>p<j>); phase L<k>P<j> depends on L<k-1>P<j>.
-{
-  echo "# Wide plan: $L layers x $W phases"
-  echo
-  echo "| Phase | Name | Depends On |"
-  echo "|---|---|---|"
-  for ((k = 1; k <= L; k++)); do
-    for ((j = 1; j <= W; j++)); do
-      dep=-; ((k > 1)) && dep="L$((k - 1))P$j"
-      echo "| L${k}P${j} | Layer $k part $j | $dep |"
-    done
-  done
-  for ((k = 1; k <= L; k++)); do
-    for ((j = 1; j <= W; j++)); do
-      printf '\n## Phase L%dP%d: Layer %d part %d\n\n- [ ] Write `L%dP%d.txt`.\n' "$k" "$j" "$k" "$j" "$k" "$j"
-    done
-  done
-} > plan.md
+layered_plan "$L" "$W" "Wide plan" > plan.md
 git add plan.md && git commit -qm "add plan"
 before=$(git rev-list --count HEAD)
 

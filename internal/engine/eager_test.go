@@ -263,12 +263,7 @@ func TestEagerKeepsParallelWithGroups(t *testing.T) {
 func TestEagerInterrupt(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newEagerFixture(t, twoChains, 4, map[string][]fakeStep{"a1": {{dur: time.Hour}}})
-		ctx, cancel := context.WithCancel(context.Background())
-		go func() {
-			time.Sleep(5 * time.Second)
-			cancel()
-		}()
-		status, _ := f.sched.execute(ctx)
+		status, _ := f.sched.execute(canceledAfter(5 * time.Second))
 		require.Equal(t, state.RunInterrupted, status)
 		require.Equal(t, 1, f.runner.calls["a1"])
 		require.Zero(t, f.runner.calls["a2"])

@@ -224,21 +224,58 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 		return res, err
 	}
 
-	resolved := gates.Resolve(cfg.Plan.Gates, cfg.ConfigGates, root, exec.LookPath)
-	integ := newIntegrator(repo, rec, run.CommitMode, integDir, root, tip)
-	integ.lockHeld = lock.Held
-	runner := &phaseRunner{cfg: &cfg, root: root, store: store, rec: rec, gates: resolved,
-		classifier: cfg.Classifier, integ: integ,
-		spaces: newWorkspaces(repo, store, integ.refs, integ.Tip),
-		exec:   cfg.Executor}
-	if runner.exec == nil {
-		runner.exec = &localExecutor{repo: repo, root: root, grace: cfg.Grace, hardStop: cfg.HardStop, logCap: cfg.LogCap, now: cfg.Now}
+	lr := &liveRun{cfg: &cfg, repo: repo, store: store, rec: rec, res: res,
+		integ: newIntegrator(repo, rec, run.CommitMode, integDir, root, tip)}
+	lr.integ.lockHeld = lock.Held
+	runner, sched := lr.wire()
+	lr.announce(sched)
+	status, reason := sched.execute(ctx)
+	runner.spaces.removeSpares(ctx)
+	res, err = lr.finish(context.WithoutCancel(ctx), status, reason)
+	if status != state.RunInterrupted {
+		// Every git command of the run skipped git's automatic
+		// maintenance; it gets its one chance here.
+		_ = repo.MaintainOnce(context.WithoutCancel(ctx))
 	}
-	sched := &scheduler{plan: cfg.Plan, runner: runner, rec: rec, maxParallel: cfg.MaxParallel, schedule: run.Schedule.OrDefault(),
+	return res, err
+}
+
+// liveRun is a run past its start: the lock is held, the state prepared
+// and the run's line reconciled with git.
+type liveRun struct {
+	cfg   *Config
+	repo  *gitx.Repo
+	store *state.Store
+	rec   *recorder
+	integ *integrator
+	res   Result
+}
+
+// wire builds the phase runner (its executor, its workspaces) and the
+// scheduler over it.
+func (lr *liveRun) wire() (*phaseRunner, *scheduler) {
+	cfg, root := lr.cfg, lr.repo.Root()
+	run := lr.rec.runCopy()
+	runner := &phaseRunner{cfg: cfg, root: root, store: lr.store, rec: lr.rec, integ: lr.integ,
+		gates:      gates.Resolve(cfg.Plan.Gates, cfg.ConfigGates, root, exec.LookPath),
+		classifier: cfg.Classifier,
+		spaces:     newWorkspaces(lr.repo, lr.store, lr.integ.refs, lr.integ.Tip),
+		exec:       cfg.Executor}
+	if runner.exec == nil {
+		runner.exec = &localExecutor{repo: lr.repo, root: root, grace: cfg.Grace, hardStop: cfg.HardStop, logCap: cfg.LogCap, now: cfg.Now}
+	}
+	sched := &scheduler{plan: cfg.Plan, runner: runner, rec: lr.rec, maxParallel: cfg.MaxParallel, schedule: run.Schedule.OrDefault(),
 		timeout: cfg.PhaseTimeout, agents: cfg.Agents, backoff: cfg.Backoff, sleep: cfg.Sleep,
 		limits:   cfg.limitPolicy(),
 		complete: map[string]bool{}, failed: map[string]*failure.Report{}}
+	runner.eager = sched.schedule == ScheduleEager
+	return runner, sched
+}
 
+// announce marks the run running, says so, and counts the phases done
+// before it (by the plan or an earlier run) as complete.
+func (lr *liveRun) announce(sched *scheduler) {
+	cfg, rec := lr.cfg, lr.rec
 	rec.updateRun(func(r *state.Run) {
 		r.Status = state.RunRunning
 		r.PID = os.Getpid()
@@ -246,6 +283,7 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 		startSession(r, cfg.Now().UTC())
 		r.Finished = nil
 	})
+	run := rec.runCopy()
 	startLine := fmt.Sprintf("%s: %d phases, commit=%s, agent %s",
 		cfg.Plan.Path, len(cfg.Plan.Phases), run.CommitMode, cfg.Agents[0].Name)
 	if sched.schedule != ScheduleBatches {
@@ -267,28 +305,17 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 				Line: "completed in an earlier run", Commit: ps.Commit})
 		}
 	}
-
-	runner.eager = sched.schedule == ScheduleEager
-	status, reason := sched.execute(ctx)
-	runner.spaces.removeSpares(ctx)
-	res, err = finish(context.WithoutCancel(ctx), &cfg, repo, store, rec, integ, status, reason, res)
-	if status != state.RunInterrupted {
-		// Every git command of the run skipped git's automatic
-		// maintenance; it gets its one chance here.
-		_ = repo.MaintainOnce(context.WithoutCancel(ctx))
-	}
-	return res, err
 }
 
 // finish writes the run's final state, lands the line for the end-of-run
 // commit modes, cleans up after a complete run and emits the terminal event.
-func finish(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Store, rec *recorder, integ *integrator,
-	status state.RunStatus, reason string, res Result) (Result, error) {
+func (lr *liveRun) finish(ctx context.Context, status state.RunStatus, reason string) (Result, error) {
+	cfg, repo, store, rec, res := lr.cfg, lr.repo, lr.store, lr.rec, lr.res
 	run := rec.runCopy()
 	finalCommit := ""
 	if status == state.RunComplete {
 		phases := orderedPhases(cfg.Plan, rec)
-		sha, err := integ.finish(ctx, cfg.Plan.Title, phases, store)
+		sha, err := lr.integ.finish(ctx, cfg.Plan.Title, phases, store)
 		switch {
 		case err != nil:
 			status, reason = state.RunHalted, "all phases completed, but landing them failed: "+err.Error()

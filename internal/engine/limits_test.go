@@ -155,12 +155,7 @@ func TestSchedulerCtrlCDuringAWaitStartsNothing(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newSchedFixture(t, singlePlan, 1, map[string][]fakeStep{"0": {{dur: time.Second, fail: failure.RateLimited, resetIn: time.Hour}}})
 		f.sched.agents = f.sched.agents[:1]
-		ctx, cancel := context.WithCancel(context.Background())
-		go func() {
-			time.Sleep(10 * time.Minute)
-			cancel()
-		}()
-		status, _ := f.sched.execute(ctx)
+		status, _ := f.sched.execute(canceledAfter(10 * time.Minute))
 		require.Equal(t, state.RunInterrupted, status)
 		require.Equal(t, 1, f.runner.calls["0"])
 		ps := f.sched.rec.get("0")

@@ -269,12 +269,7 @@ func TestSchedulerRateLimitDoesNotUseTheRetry(t *testing.T) {
 func TestSchedulerInterrupt(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newSchedFixture(t, diamondPlan, 3, map[string][]fakeStep{"1": {{dur: time.Hour}}})
-		ctx, cancel := context.WithCancel(context.Background())
-		go func() {
-			time.Sleep(5 * time.Second)
-			cancel()
-		}()
-		status, _ := f.sched.execute(ctx)
+		status, _ := f.sched.execute(canceledAfter(5 * time.Second))
 		require.Equal(t, state.RunInterrupted, status)
 		require.Zero(t, f.runner.calls["2a"])
 		require.Equal(t, 1, f.runner.calls["1"], "an interrupted attempt is not retried")
@@ -427,12 +422,7 @@ func TestSchedulerInterruptedRetryBlocksNothing(t *testing.T) {
 		f := newSchedFixture(t, diamondPlan, 3, map[string][]fakeStep{
 			"2a": {{dur: time.Second, fail: failure.TestFailure}, {dur: time.Hour}},
 		})
-		ctx, cancel := context.WithCancel(context.Background())
-		go func() {
-			time.Sleep(time.Minute)
-			cancel()
-		}()
-		status, _ := f.sched.execute(ctx)
+		status, _ := f.sched.execute(canceledAfter(time.Minute))
 		require.Equal(t, state.RunInterrupted, status)
 		require.Equal(t, 2, f.runner.calls["2a"], "the retry had started")
 		require.Equal(t, state.PhasePending, f.sched.rec.get("2a").Status)
@@ -440,4 +430,15 @@ func TestSchedulerInterruptedRetryBlocksNothing(t *testing.T) {
 		require.Empty(t, f.sched.rec.get("3").BlockedBy)
 		require.Empty(t, kinds(*f.events, event.PhaseBlocked))
 	})
+}
+
+// canceledAfter is a context canceled d from now: an interrupt d into a
+// run on synctest's clock.
+func canceledAfter(d time.Duration) context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		time.Sleep(d)
+		cancel()
+	}()
+	return ctx
 }

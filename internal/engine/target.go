@@ -43,7 +43,7 @@ func checkTargetBranch(ctx context.Context, repo *gitx.Repo, run *state.Run) err
 // that no longer holds the run's line, is a halt. Called with in.mu held.
 func (in *integrator) followUser(ctx context.Context, p *plan.Phase, phaseFiles []string) *failure.Report {
 	run := in.rec.runCopy()
-	current, err := in.repo.CurrentBranch(ctx)
+	current, head, err := in.repo.BranchHead(ctx)
 	if err != nil {
 		return branchReport(p, "reading the branch of your checkout: "+err.Error())
 	}
@@ -54,10 +54,6 @@ func (in *integrator) followUser(ctx context.Context, p *plan.Phase, phaseFiles 
 		}
 		return branchReport(p, fmt.Sprintf("the run lands on branch %s, but %s now: phase %s was not committed; "+
 			"switch back (%s) and resume", run.Branch, where, p.DisplayID, shell.Join("git", "switch", run.Branch)))
-	}
-	head, err := in.repo.Head(ctx, "")
-	if err != nil {
-		return branchReport(p, "reading HEAD: "+err.Error())
 	}
 	if dirty, err := in.repo.Dirty(ctx); err == nil {
 		if both := overlap(dirtyPaths(dirty), phaseFiles); len(both) > 0 {

@@ -19,30 +19,16 @@ import (
 // of the phase's name to spare, branch and all: the branch is deleted with
 // the run's others (DeleteBranches), not one git command per phase.
 func (r *Repo) ParkWorktree(ctx context.Context, path, spare string) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	unlock, err := r.lockWorktrees(ctx)
-	if err != nil {
-		return err
-	}
-	defer unlock()
 	p, s := r.path(path), r.path(spare)
-	if err := r.guard(p); err != nil {
-		return err
-	}
-	if err := r.guard(s); err != nil {
-		return err
-	}
-	if err := r.ownWorktree(p); err != nil {
-		return err
-	}
-	if _, err := os.Lstat(s); err == nil {
-		if err := r.removeWorktree(ctx, s); err != nil {
+	return r.withWorktreeList(ctx, func() error {
+		if err := r.guardAll(p, s); err != nil {
 			return err
 		}
-	}
-	_, err = r.write(ctx, "", runOpts{}, "worktree", "move", p, s)
-	return err
+		if err := r.ownWorktree(p); err != nil {
+			return err
+		}
+		return r.moveWorktree(ctx, p, s)
+	})
 }
 
 // DeleteBranches deletes the local branches names in one git command
@@ -84,6 +70,36 @@ func (r *Repo) ReuseWorktree(ctx context.Context, spare, path, branch, start str
 // moveSpare moves the spare worktree to path, under the locks of the
 // worktree list.
 func (r *Repo) moveSpare(ctx context.Context, spare, path string) error {
+	p, s := r.path(path), r.path(spare)
+	return r.withWorktreeList(ctx, func() error {
+		if err := r.guardAll(p, s); err != nil {
+			return err
+		}
+		// Without its own .git file, git in the worktree would find your
+		// repository around it: the clean and the checkout after the move
+		// would act on your files and your branch.
+		if err := r.ownWorktree(s); err != nil {
+			return err
+		}
+		return r.moveWorktree(ctx, s, p)
+	})
+}
+
+// moveWorktree moves the worktree at from to to, removing whatever is at
+// to first. The caller holds the locks of the worktree list.
+func (r *Repo) moveWorktree(ctx context.Context, from, to string) error {
+	if _, err := os.Lstat(to); err == nil {
+		if err := r.removeWorktree(ctx, to); err != nil {
+			return err
+		}
+	}
+	_, err := r.write(ctx, "", runOpts{}, "worktree", "move", from, to)
+	return err
+}
+
+// withWorktreeList runs f holding r.mu and the lock on the repository's
+// worktree list, which every change of the list takes.
+func (r *Repo) withWorktreeList(ctx context.Context, f func() error) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	unlock, err := r.lockWorktrees(ctx)
@@ -91,26 +107,17 @@ func (r *Repo) moveSpare(ctx context.Context, spare, path string) error {
 		return err
 	}
 	defer unlock()
-	p, s := r.path(path), r.path(spare)
-	if err := r.guard(p); err != nil {
-		return err
-	}
-	if err := r.guard(s); err != nil {
-		return err
-	}
-	if _, err := os.Lstat(p); err == nil {
-		if err := r.removeWorktree(ctx, p); err != nil {
+	return f()
+}
+
+// guardAll is guard for each path.
+func (r *Repo) guardAll(paths ...string) error {
+	for _, p := range paths {
+		if err := r.guard(p); err != nil {
 			return err
 		}
 	}
-	// Without its own .git file, git in the worktree would find your
-	// repository around it: the clean and the checkout after the move
-	// would act on your files and your branch.
-	if err := r.ownWorktree(s); err != nil {
-		return err
-	}
-	_, err = r.write(ctx, "", runOpts{}, "worktree", "move", s, p)
-	return err
+	return nil
 }
 
 // ownWorktree checks that p is a worktree of this repository: its .git is

@@ -123,6 +123,25 @@ func (r *Repo) CurrentBranch(ctx context.Context) (string, error) {
 	return strings.TrimSpace(out), nil
 }
 
+// BranchHead returns, in one git command, the branch checked out in the
+// root's work tree ("" when HEAD is detached) and the commit HEAD points at:
+// CurrentBranch and Head together.
+func (r *Repo) BranchHead(ctx context.Context) (branch, head string, err error) {
+	out, err := r.read(ctx, "", "rev-parse", "HEAD^{commit}", "--abbrev-ref", "HEAD")
+	if err != nil {
+		return "", "", err
+	}
+	fields := strings.Fields(out)
+	if len(fields) != 2 {
+		return "", "", fmt.Errorf("git rev-parse HEAD: unexpected output %q", out)
+	}
+	head, branch = fields[0], fields[1]
+	if branch == "HEAD" {
+		branch = ""
+	}
+	return branch, head, nil
+}
+
 // IsAncestor reports whether commit a is an ancestor of commit b (a commit
 // is its own ancestor).
 func (r *Repo) IsAncestor(ctx context.Context, a, b string) (bool, error) {

@@ -14,45 +14,35 @@ import (
 // start (`git worktree add -f -B branch path start`). Whatever a crashed run
 // left at path, registered worktree or plain directory, is removed first.
 func (r *Repo) AddWorktree(ctx context.Context, path, branch, start string) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	unlock, err := r.lockWorktrees(ctx)
-	if err != nil {
-		return err
-	}
-	defer unlock()
 	p := r.path(path)
-	if err := r.guard(p); err != nil {
-		return err
-	}
-	if _, err := os.Lstat(p); err == nil {
-		if err := r.removeWorktree(ctx, p); err != nil {
+	return r.withWorktreeList(ctx, func() error {
+		if err := r.guard(p); err != nil {
 			return err
 		}
-	} else if _, err := r.write(ctx, "", runOpts{}, "worktree", "prune"); err != nil {
-		// A registration whose directory vanished would keep the branch
-		// "checked out" there.
-		return err
-	}
-	_, err = r.write(ctx, "", runOpts{}, "worktree", "add", "-f", "-B", branch, p, start)
-	return withDiskNote(err, filepath.Dir(p))
+		if _, err := os.Lstat(p); err == nil {
+			if err := r.removeWorktree(ctx, p); err != nil {
+				return err
+			}
+		} else if _, err := r.write(ctx, "", runOpts{}, "worktree", "prune"); err != nil {
+			// A registration whose directory vanished would keep the branch
+			// "checked out" there.
+			return err
+		}
+		_, err := r.write(ctx, "", runOpts{}, "worktree", "add", "-f", "-B", branch, p, start)
+		return withDiskNote(err, filepath.Dir(p))
+	})
 }
 
 // RemoveWorktree removes the worktree at path, modified or not, and prunes
 // its registration. A path that is already gone is fine.
 func (r *Repo) RemoveWorktree(ctx context.Context, path string) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	unlock, err := r.lockWorktrees(ctx)
-	if err != nil {
-		return err
-	}
-	defer unlock()
 	p := r.path(path)
-	if err := r.guard(p); err != nil {
-		return err
-	}
-	return r.removeWorktree(ctx, p)
+	return r.withWorktreeList(ctx, func() error {
+		if err := r.guard(p); err != nil {
+			return err
+		}
+		return r.removeWorktree(ctx, p)
+	})
 }
 
 // removeWorktree removes p whether git knows it as a worktree or not. The
@@ -88,15 +78,10 @@ func (r *Repo) guard(p string) error {
 
 // Prune removes the registrations of worktrees whose directories are gone.
 func (r *Repo) Prune(ctx context.Context) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	unlock, err := r.lockWorktrees(ctx)
-	if err != nil {
+	return r.withWorktreeList(ctx, func() error {
+		_, err := r.write(ctx, "", runOpts{}, "worktree", "prune")
 		return err
-	}
-	defer unlock()
-	_, err = r.write(ctx, "", runOpts{}, "worktree", "prune")
-	return err
+	})
 }
 
 // DeleteBranch deletes the local branch name, merged or not. A missing

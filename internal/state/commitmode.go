@@ -1,10 +1,5 @@
 package state
 
-import (
-	"fmt"
-	"strings"
-)
-
 // CommitMode is how a run's work becomes commits (docs/running.md). run.json
 // keeps it as its plain string.
 type CommitMode string
@@ -26,19 +21,8 @@ func CommitModes() []CommitMode { return []CommitMode{CommitAuto, CommitMessageO
 // ParseCommitMode checks a commit mode given by a person (a flag, a config
 // file); "" is not a mode.
 func ParseCommitMode(s string) (CommitMode, error) {
-	for _, m := range CommitModes() {
-		if s == string(m) {
-			return m, nil
-		}
-	}
-	return "", fmt.Errorf("unknown commit mode %q: use %s", s, CommitModeNames())
+	return parseChoice(s, CommitModes(), "commit mode")
 }
 
 // CommitModeNames is "auto, message-only, single", for messages.
-func CommitModeNames() string {
-	names := make([]string, 0, 3)
-	for _, m := range CommitModes() {
-		names = append(names, string(m))
-	}
-	return strings.Join(names, ", ")
-}
+func CommitModeNames() string { return choiceNames(CommitModes()) }

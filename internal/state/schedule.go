@@ -1,10 +1,5 @@
 package state
 
-import (
-	"fmt"
-	"strings"
-)
-
 // Schedule is how a run orders its phases (docs/running.md). run.json
 // keeps it as its plain string; a run recorded before schedules existed
 // has none, which is ScheduleBatches.
@@ -27,22 +22,11 @@ func Schedules() []Schedule { return []Schedule{ScheduleBatches, ScheduleEager} 
 // ParseSchedule checks a schedule given by a person (a flag, a config
 // file); "" is not a schedule.
 func ParseSchedule(s string) (Schedule, error) {
-	for _, m := range Schedules() {
-		if s == string(m) {
-			return m, nil
-		}
-	}
-	return "", fmt.Errorf("unknown schedule %q: use %s", s, ScheduleNames())
+	return parseChoice(s, Schedules(), "schedule")
 }
 
 // ScheduleNames is "batches, eager", for messages.
-func ScheduleNames() string {
-	names := make([]string, 0, 2)
-	for _, m := range Schedules() {
-		names = append(names, string(m))
-	}
-	return strings.Join(names, ", ")
-}
+func ScheduleNames() string { return choiceNames(Schedules()) }
 
 // OrDefault is s, or ScheduleBatches when s is empty (a run recorded before
 // schedules existed, a flag left out).
