@@ -16,7 +16,10 @@
 # of RUNS (default 3) rounds, run round robin, per-phase milliseconds and the ratios.
 #
 #   bench/gitfloor.sh [L] [W]     env: FILES (200), RUNS (3), PARALLEL (8), AB, KEEP=1,
-#                                 AB_BEFORE (another binary, run as a fourth row "before")
+#                                 AB_BEFORE (another binary, run as a fourth row "before"),
+#                                 ROWS (which to run, default "floor porcelain autobuild";
+#                                 floor is needed for the ratios; porcelain takes ~10 s a
+#                                 phase at FILES=10000)
 set -euo pipefail
 
 L=${1:-${L:-20}}
@@ -35,23 +38,7 @@ seed() {
     cd "$dir"
     for ((d = 0; d < 20; d++)); do mkdir -p "src/d$d"; done
     for ((i = 0; i < FILES; i++)); do echo "file $i" > "src/d$((i % 20))/f$i.txt"; done
-    {
-      echo "# Git floor: $L layers x $W phases"
-      echo
-      echo "| Phase | Name | Depends On |"
-      echo "|---|---|---|"
-      for ((k = 1; k <= L; k++)); do
-        for ((j = 1; j <= W; j++)); do
-          dep=-; ((k > 1)) && dep="L$((k - 1))P$j"
-          echo "| L${k}P${j} | Layer $k part $j | $dep |"
-        done
-      done
-      for ((k = 1; k <= L; k++)); do
-        for ((j = 1; j <= W; j++)); do
-          printf '\n## Phase L%dP%d: Layer %d part %d\n\n- [ ] Write `L%dP%d.txt`.\n' "$k" "$j" "$k" "$j" "$k" "$j"
-        done
-      done
-    } > plan.md
+    layered_plan "$L" "$W" "Git floor" > plan.md
     git add -A && git commit -qm "initial commit"
   )
 }
@@ -126,8 +113,8 @@ time_of() {
   awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }'
 }
 
-names="floor porcelain autobuild"
-[[ -n ${AB_BEFORE:-} ]] && names+=" before"
+names=${ROWS:-floor porcelain autobuild}
+[[ -n ${AB_BEFORE:-} && " $names " != *" before "* ]] && names+=" before"
 declare -A times
 for ((round = 1; round <= RUNS; round++)); do
   for name in $names; do
