@@ -79,7 +79,8 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	}
 	ev.Attempt = req.Number
 	ev.Duration = r.cfg.Now().Sub(t.started)
-	if rep := r.integ.checkOutside(ctx, outside, wt, log); rep != nil {
+	rep, after := r.integ.checkOutside(ctx, outside, wt, log)
+	if rep != nil {
 		rep.Attempt, rep.DurationSeconds = req.Number, ev.Duration.Seconds()
 		return r.fail(t, *rep)
 	}
@@ -90,7 +91,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	// Landing is a few short git commands; neither a Ctrl-C nor the hard
 	// stop interrupts them halfway through a cherry-pick or the fast-forward
 	// of the user's branch: they run to the end, then the run stops.
-	commit, conflict, err := r.integ.land(context.WithoutCancel(ctx), p, wt, base, ev.CommitMessage)
+	commit, conflict, err := r.integ.land(context.WithoutCancel(ctx), p, wt, base, ev.CommitMessage, after)
 	if err != nil {
 		return r.fail(t, infraFailure(req, err))
 	}

@@ -70,9 +70,10 @@ func (in *integrator) Tip() string {
 }
 
 // land commits the phase's work in its worktree and cherry-picks it onto the
-// run's line. Overlapping edits with a phase that landed since this one
+// run's line. outside is your checkout as the outside check read it just
+// before (ok false when it read none). Overlapping edits with a phase that landed since this one
 // started come back as a file_conflict report; nothing is merged then.
-func (in *integrator) land(ctx context.Context, p *plan.Phase, wt, base, agentMsg string) (*state.Commit, *failure.Report, error) {
+func (in *integrator) land(ctx context.Context, p *plan.Phase, wt, base, agentMsg string, outside outsideState) (*state.Commit, *failure.Report, error) {
 	// The message names what is committed: git add stages it, then the
 	// message is made (no status of its own first).
 	var msg string
@@ -95,7 +96,7 @@ func (in *integrator) land(ctx context.Context, p *plan.Phase, wt, base, agentMs
 		return nil, rep, nil
 	}
 	if in.mode == CommitAuto {
-		if rep := in.followUser(ctx, p, allFiles(ch)); rep != nil {
+		if rep := in.followUser(ctx, p, allFiles(ch), outside); rep != nil {
 			return nil, rep, nil
 		}
 	}

@@ -171,3 +171,33 @@ func TestConflictReportNamesBothSides(t *testing.T) {
 	require.Equal(t, "f.txt: phase 2B changed lines 4-5, phase 2A changed lines 3-4", rep.Details)
 	require.NotEmpty(t, rep.SuggestedActions)
 }
+
+// A phase whose files you have uncommitted changes in does not land on your
+// branch: a file_conflict naming them. Your changes are read from the status
+// the outside check has just taken (renames on both sides), or read anew
+// when it took none.
+func TestYourUncommittedChangesStopALanding(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := gitRepo(t, "# plan\n")
+	repo, err := gitx.Open(ctx, dir)
+	require.NoError(t, err)
+	head := runGit(t, dir, "rev-parse", "HEAD")
+	run := &state.Run{RunID: "r1", Branch: "main"}
+	in := newIntegrator(repo, newRecorder(state.Open(dir), nil, time.Now, run, map[string]*state.Phase{}), state.CommitAuto, "", dir, head)
+	p := &plan.Phase{ID: "1", DisplayID: "1"}
+
+	read := outsideState{ok: true, status: statusEntries("?? notes.txt\x00R  new.go\x00old.go\x00")}
+	for files, want := range map[string]string{"notes.txt": "notes.txt", "old.go": "old.go", "new.go": "new.go"} {
+		rep := in.followUser(ctx, p, []string{files, "other.txt"}, read)
+		require.NotNil(t, rep, files)
+		require.Equal(t, failure.FileConflict, rep.Type)
+		require.Equal(t, []string{want}, rep.FilesChanged)
+	}
+	require.Nil(t, in.followUser(ctx, p, []string{"other.txt"}, read), "no overlap: it lands")
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "mine.txt"), []byte("yours\n"), 0o644))
+	rep := in.followUser(ctx, p, []string{"mine.txt"}, outsideState{})
+	require.NotNil(t, rep, "read anew without the outside check's status")
+	require.Equal(t, []string{"mine.txt"}, rep.FilesChanged)
+}

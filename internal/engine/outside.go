@@ -68,8 +68,10 @@ func statusEntries(out string) []string {
 // checks the worktree's change for a nested repository. What it finds is
 // written to the attempt log and returned as the attempt's failure; nil
 // when all is well. Outside changes are left as they are: they are not
-// autobuild's to undo.
-func (in *integrator) checkOutside(ctx context.Context, before outsideState, wt string, log io.Writer) *failure.Report {
+// autobuild's to undo. It also returns the state it read after the attempt
+// (ok false when it read none), which landing reuses for your uncommitted
+// changes.
+func (in *integrator) checkOutside(ctx context.Context, before outsideState, wt string, log io.Writer) (*failure.Report, outsideState) {
 	repo := in.repo
 	if files, err := gitx.StatusFiles(ctx, wt); err == nil {
 		var nested []string
@@ -81,7 +83,7 @@ func (in *integrator) checkOutside(ctx context.Context, before outsideState, wt 
 				fmt.Fprintf(log, "# autobuild: %s\n", msg)
 				rep := failure.Report{Type: failure.OutsideWorktree, Message: msg, Retryable: true, FilesChanged: []string{f}}
 				rep.SuggestedActions = failure.Suggest(rep)
-				return &rep
+				return &rep, outsideState{}
 			}
 			if strings.HasSuffix(f, "/") {
 				nested = append(nested, strings.TrimSuffix(f, "/"))
@@ -94,15 +96,15 @@ func (in *integrator) checkOutside(ctx context.Context, before outsideState, wt 
 			fmt.Fprintf(log, "# autobuild: %s\n", msg)
 			rep := failure.Report{Type: failure.NestedRepository, Message: msg, Retryable: true, FilesChanged: nested}
 			rep.SuggestedActions = failure.Suggest(rep)
-			return &rep
+			return &rep, outsideState{}
 		}
 	}
 	if !before.ok {
-		return nil
+		return nil, outsideState{}
 	}
 	after := in.snapshotOutside(ctx)
 	if !after.ok {
-		return nil
+		return nil, after
 	}
 	var changed []string
 	for _, e := range symmetricDiff(before.status, after.status) {
@@ -114,7 +116,7 @@ func (in *integrator) checkOutside(ctx context.Context, before outsideState, wt 
 		changed = append(changed, ".git/config")
 	}
 	if len(changed) == 0 {
-		return nil
+		return nil, after
 	}
 	msg := fmt.Sprintf("files outside the phase's worktree changed during the attempt, by the agent or by you: %s "+
 		"(in your checkout at %s); autobuild left them as they are: an agent must work in its worktree only; "+
@@ -126,7 +128,21 @@ func (in *integrator) checkOutside(ctx context.Context, before outsideState, wt 
 	rep := failure.Report{Type: failure.OutsideWorktree, Message: msg, Retryable: false, FilesChanged: changed,
 		BlockedOn: "changes outside the worktree"}
 	rep.SuggestedActions = failure.Suggest(rep)
-	return &rep
+	return &rep, after
+}
+
+// paths are the paths of the status entries (both sides of a rename): your
+// uncommitted changes, untracked files one by one.
+func (o outsideState) paths() []string {
+	var out []string
+	for _, e := range o.status {
+		to, from, renamed := strings.Cut(e[3:], " <- ")
+		out = append(out, to)
+		if renamed {
+			out = append(out, from)
+		}
+	}
+	return out
 }
 
 // symmetricDiff returns the entries of sorted a and b that are not in both.

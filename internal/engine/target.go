@@ -41,7 +41,7 @@ func checkTargetBranch(ctx context.Context, repo *gitx.Repo, run *state.Run) err
 // moves onto their commits (remembered as a landed change, so an overlap
 // names them) and the phase is picked on top. A switched branch, or one
 // that no longer holds the run's line, is a halt. Called with in.mu held.
-func (in *integrator) followUser(ctx context.Context, p *plan.Phase, phaseFiles []string) *failure.Report {
+func (in *integrator) followUser(ctx context.Context, p *plan.Phase, phaseFiles []string, outside outsideState) *failure.Report {
 	run := in.rec.runCopy()
 	current, head, err := in.repo.BranchHead(ctx)
 	if err != nil {
@@ -55,8 +55,8 @@ func (in *integrator) followUser(ctx context.Context, p *plan.Phase, phaseFiles 
 		return branchReport(p, fmt.Sprintf("the run lands on branch %s, but %s now: phase %s was not committed; "+
 			"switch back (%s) and resume", run.Branch, where, p.DisplayID, shell.Join("git", "switch", run.Branch)))
 	}
-	if dirty, err := in.repo.Dirty(ctx); err == nil {
-		if both := overlap(dirtyPaths(dirty), phaseFiles); len(both) > 0 {
+	if dirty, ok := in.uncommitted(ctx, outside); ok {
+		if both := overlap(dirty, phaseFiles); len(both) > 0 {
 			rep := branchReport(p, fmt.Sprintf("your uncommitted changes in %s are in files phase %s changes, so its commit "+
 				"cannot land on %s: commit or stash them, then resume", strings.Join(both, ", "), p.DisplayID, run.Branch))
 			rep.Type, rep.FilesChanged = failure.FileConflict, both
@@ -84,6 +84,20 @@ func (in *integrator) followUser(ctx context.Context, p *plan.Phase, phaseFiles 
 	in.tips = append(in.tips, head)
 	in.rec.updateRun(func(r *state.Run) { r.IntegrationCommit = head })
 	return nil
+}
+
+// uncommitted lists your uncommitted changes' paths: from the status the
+// outside check has just read, or read now when it read none. A change
+// made in between makes the fast-forward fail, which undoes the landing.
+func (in *integrator) uncommitted(ctx context.Context, outside outsideState) ([]string, bool) {
+	if outside.ok {
+		return outside.paths(), true
+	}
+	dirty, err := in.repo.Dirty(ctx)
+	if err != nil {
+		return nil, false
+	}
+	return dirtyPaths(dirty), true
 }
 
 func branchReport(p *plan.Phase, msg string) *failure.Report {
