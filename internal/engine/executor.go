@@ -61,7 +61,10 @@ type Attempt struct {
 }
 
 // Evidence is what an attempt produced: what the classifier reads, and what
-// the phase runner records and lands.
+// the phase runner records and lands. Its FilesChanged lists the
+// workspace's changes as `git status --untracked-files=all` does (a nested
+// repository as its directory with a trailing slash): the phase runner
+// refuses a change that holds one, or autobuild's state directory.
 type Evidence struct {
 	failure.Evidence
 	// CommitMessage is the agent's, from its result object.

@@ -65,39 +65,38 @@ func statusEntries(out string) []string {
 }
 
 // checkOutside compares the outside state after an attempt with before and
-// checks the worktree's change for a nested repository. What it finds is
+// checks the worktree's change (files, as the executor listed them) for a
+// nested repository or autobuild's state directory. What it finds is
 // written to the attempt log and returned as the attempt's failure; nil
 // when all is well. Outside changes are left as they are: they are not
 // autobuild's to undo. It also returns the state it read after the attempt
 // (ok false when it read none), which landing reuses for your uncommitted
 // changes.
-func (in *integrator) checkOutside(ctx context.Context, before outsideState, wt string, log io.Writer) (*failure.Report, outsideState) {
+func (in *integrator) checkOutside(ctx context.Context, before outsideState, files []string, log io.Writer) (*failure.Report, outsideState) {
 	repo := in.repo
-	if files, err := gitx.StatusFiles(ctx, wt); err == nil {
-		var nested []string
-		for _, f := range files {
-			if f == state.DirName || strings.HasPrefix(f, state.DirName+"/") {
-				// Only a forced add gets it past the exclude rule.
-				msg := fmt.Sprintf("the phase's change holds %s (%s), autobuild's state directory: it would replace "+
-					"autobuild's own state in your checkout; remove it from the change", state.DirName, f)
-				fmt.Fprintf(log, "# autobuild: %s\n", msg)
-				rep := failure.Report{Type: failure.OutsideWorktree, Message: msg, Retryable: true, FilesChanged: []string{f}}
-				rep.SuggestedActions = failure.Suggest(rep)
-				return &rep, outsideState{}
-			}
-			if strings.HasSuffix(f, "/") {
-				nested = append(nested, strings.TrimSuffix(f, "/"))
-			}
-		}
-		if len(nested) > 0 {
-			msg := fmt.Sprintf("the phase's change holds a git repository of its own (%s): committed, it would be a bare "+
-				"gitlink and its files would be lost; add the files without their .git directory (or use a submodule on purpose, by hand)",
-				strings.Join(nested, ", "))
+	var nested []string
+	for _, f := range files {
+		if f == state.DirName || strings.HasPrefix(f, state.DirName+"/") {
+			// Only a forced add gets it past the exclude rule.
+			msg := fmt.Sprintf("the phase's change holds %s (%s), autobuild's state directory: it would replace "+
+				"autobuild's own state in your checkout; remove it from the change", state.DirName, f)
 			fmt.Fprintf(log, "# autobuild: %s\n", msg)
-			rep := failure.Report{Type: failure.NestedRepository, Message: msg, Retryable: true, FilesChanged: nested}
+			rep := failure.Report{Type: failure.OutsideWorktree, Message: msg, Retryable: true, FilesChanged: []string{f}}
 			rep.SuggestedActions = failure.Suggest(rep)
 			return &rep, outsideState{}
 		}
+		if strings.HasSuffix(f, "/") {
+			nested = append(nested, strings.TrimSuffix(f, "/"))
+		}
+	}
+	if len(nested) > 0 {
+		msg := fmt.Sprintf("the phase's change holds a git repository of its own (%s): committed, it would be a bare "+
+			"gitlink and its files would be lost; add the files without their .git directory (or use a submodule on purpose, by hand)",
+			strings.Join(nested, ", "))
+		fmt.Fprintf(log, "# autobuild: %s\n", msg)
+		rep := failure.Report{Type: failure.NestedRepository, Message: msg, Retryable: true, FilesChanged: nested}
+		rep.SuggestedActions = failure.Suggest(rep)
+		return &rep, outsideState{}
 	}
 	if !before.ok {
 		return nil, outsideState{}
