@@ -158,8 +158,8 @@ func (x *localExecutor) agentEvidence(ev *Evidence, a Attempt, run agentRun) {
 // would otherwise never reach the run's line), and edits of the plan, the
 // user's record, are reverted (two phases ticking its boxes would
 // conflict). It returns the files the work changes. Every phase passes
-// through here, so the usual case costs two git commands: HEAD, and the
-// status that also says whether the plan changed.
+// through here, so the usual case costs one git command: the status that
+// also gives HEAD and says whether the plan changed.
 func (x *localExecutor) tidyWorkspace(ctx context.Context, a Attempt) ([]string, error) {
 	wt := a.Workspace
 	// A worktree's .git is a file naming its repository. Without it (the
@@ -168,7 +168,7 @@ func (x *localExecutor) tidyWorkspace(ctx context.Context, a Attempt) ([]string,
 	if fi, err := os.Lstat(filepath.Join(wt, ".git")); err != nil || !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("the agent removed or replaced the .git file of phase %s's worktree (%s), so its work cannot be read; nothing of it was committed", a.DisplayID, relTo(x.root, wt))
 	}
-	head, err := x.repo.Head(ctx, wt)
+	head, files, err := gitx.HeadAndStatusFiles(ctx, wt)
 	if err != nil {
 		return nil, fmt.Errorf("reading the worktree of phase %s after the agent: %w", a.DisplayID, err)
 	}
@@ -177,8 +177,8 @@ func (x *localExecutor) tidyWorkspace(ctx context.Context, a Attempt) ([]string,
 			return nil, fmt.Errorf("folding the agent's commits into phase %s's work: %w", a.DisplayID, err)
 		}
 		fmt.Fprintf(a.Log, "# autobuild: the agent committed (HEAD was %s); its commits are folded into the phase's one commit\n", clip.SHA(head))
+		files = changedFiles(ctx, wt)
 	}
-	files := changedFiles(ctx, wt)
 	if a.PlanInRepo != "" && slices.Contains(files, a.PlanInRepo) {
 		undone, err := x.repo.RestoreFile(ctx, wt, a.Base, a.PlanInRepo)
 		if err != nil {

@@ -3,6 +3,7 @@ package gitx
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -191,4 +192,59 @@ func TestCanceledContext(t *testing.T) {
 	cancel()
 	_, err := r.Head(ctx, "")
 	require.ErrorIs(t, err, context.Canceled)
+}
+
+// HeadAndStatusFiles says in one command what Head and StatusFiles say in
+// two, whatever the tree holds: changes, deletions, spaces and non-ASCII in
+// names, untracked directories file by file, a staged rename, a nested
+// repository, a conflicted file.
+func TestHeadAndStatusFilesAgreesWithTheTwo(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r, root := newRepo(t)
+	same := func(step string) {
+		t.Helper()
+		head, files, err := HeadAndStatusFiles(ctx, root)
+		require.NoError(t, err, step)
+		wantHead, err := r.Head(ctx, "")
+		require.NoError(t, err)
+		wantFiles, err := StatusFiles(ctx, root)
+		require.NoError(t, err)
+		require.Equal(t, wantHead, head, step)
+		require.Equal(t, wantFiles, files, step)
+	}
+	same("clean")
+	writeFile(t, root, "f.txt", "changed\n")
+	writeFile(t, root, "dir/sub/new file.txt", "x\n")
+	writeFile(t, root, "ünïcode name.txt", "x\n")
+	require.NoError(t, os.Remove(filepath.Join(root, "README.md")))
+	same("changed, new, deleted")
+	gitT(t, root, "add", "-A")
+	gitT(t, root, "commit", "-q", "-m", "more")
+	gitT(t, root, "mv", "f.txt", "g h.txt")
+	same("a staged rename")
+	gitT(t, root, "commit", "-q", "-m", "renamed")
+	nested := filepath.Join(root, "vendor", "lib")
+	gitT(t, root, "init", "-q", nested[len(root)+1:])
+	writeFile(t, nested, "x.go", "package x\n")
+	same("a nested repository")
+	require.NoError(t, os.RemoveAll(filepath.Join(root, "vendor")))
+
+	base := gitT(t, root, "rev-parse", "HEAD")
+	gitT(t, root, "switch", "-q", "-c", "other")
+	writeFile(t, root, "g h.txt", "theirs\n")
+	gitT(t, root, "commit", "-q", "-am", "theirs")
+	gitT(t, root, "switch", "-q", "main")
+	writeFile(t, root, "g h.txt", "ours\n")
+	gitT(t, root, "commit", "-q", "-am", "ours")
+	cmd := exec.Command("git", "merge", "-q", "other")
+	cmd.Dir = root
+	require.Error(t, cmd.Run(), "the merge conflicts")
+	same("a conflicted file")
+	require.NotEqual(t, base, gitT(t, root, "rev-parse", "HEAD"))
+
+	empty := t.TempDir()
+	gitT(t, empty, "init", "-q", "-b", "main")
+	_, _, err := HeadAndStatusFiles(ctx, empty)
+	require.ErrorIs(t, err, ErrNoCommits)
 }

@@ -54,6 +54,55 @@ func StatusFiles(ctx context.Context, dir string) ([]string, error) {
 	return slices.Compact(files), nil
 }
 
+// HeadAndStatusFiles is Head and StatusFiles of the worktree at dir in one
+// git command (`status --porcelain=v2 --branch`): the commit HEAD points
+// at, and the paths that differ from it, as StatusFiles lists them.
+func HeadAndStatusFiles(ctx context.Context, dir string) (head string, files []string, err error) {
+	out, err := run(ctx, dir, runOpts{env: noOptionalLocks}, "status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all")
+	if err != nil {
+		return "", nil, err
+	}
+	fields := strings.Split(out, "\x00")
+	for i := 0; i < len(fields); i++ {
+		f := fields[i]
+		switch {
+		case strings.HasPrefix(f, "# branch.oid "):
+			head = strings.TrimPrefix(f, "# branch.oid ")
+		case strings.HasPrefix(f, "1 "):
+			files = append(files, nthField(f, 8))
+		case strings.HasPrefix(f, "2 "):
+			// A rename or copy: its source is the next field.
+			files = append(files, nthField(f, 9))
+			if i+1 < len(fields) && fields[i+1] != "" {
+				files = append(files, fields[i+1])
+			}
+			i++
+		case strings.HasPrefix(f, "u "):
+			files = append(files, nthField(f, 10))
+		case strings.HasPrefix(f, "? "):
+			files = append(files, f[2:])
+		}
+	}
+	if head == "" || head == "(initial)" {
+		return "", nil, ErrNoCommits
+	}
+	slices.Sort(files)
+	return head, slices.Compact(files), nil
+}
+
+// nthField is what follows the first n space-separated fields of s: the
+// path of a porcelain v2 entry, spaces and all.
+func nthField(s string, n int) string {
+	for range n {
+		_, rest, ok := strings.Cut(s, " ")
+		if !ok {
+			return ""
+		}
+		s = rest
+	}
+	return s
+}
+
 // Exclude adds pattern as a line of the repository's info/exclude (in the
 // common git dir, so it applies to every worktree) unless it is already
 // there. autobuild uses it so its own .autobuild/ never dirties the tree and
