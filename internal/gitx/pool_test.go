@@ -17,11 +17,8 @@ import (
 func TestParkAndReuseWorktree(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	r, root := newRepo(t)
-	start, err := r.Head(ctx, "")
-	require.NoError(t, err)
-	dir := filepath.Join(root, ".autobuild", "worktrees")
-	one, spare, two := filepath.Join(dir, "phase-1"), filepath.Join(dir, "spare-1"), filepath.Join(dir, "phase-2")
+	r, root, start := newRepoAtHead(t)
+	one, spare, two := worktreePaths(root)
 
 	require.NoError(t, r.AddWorktree(ctx, one, "autobuild/phase-1", start))
 	writeFile(t, one, "one.txt", "phase 1\n")
@@ -61,19 +58,32 @@ func TestParkAndReuseWorktree(t *testing.T) {
 func TestReuseRefusesAWorktreeWithoutItsGitFile(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	r, root := newRepo(t)
-	start, err := r.Head(ctx, "")
-	require.NoError(t, err)
-	dir := filepath.Join(root, ".autobuild", "worktrees")
-	one, spare, two := filepath.Join(dir, "phase-1"), filepath.Join(dir, "spare-1"), filepath.Join(dir, "phase-2")
+	r, root, start := newRepoAtHead(t)
+	one, spare, two := worktreePaths(root)
 	require.NoError(t, r.AddWorktree(ctx, one, "autobuild/phase-1", start))
 	require.NoError(t, r.ParkWorktree(ctx, one, spare))
 	require.NoError(t, os.Remove(filepath.Join(spare, ".git")))
 	writeFile(t, root, "mine.txt", "your untracked work\n")
 
-	err = r.ReuseWorktree(ctx, spare, two, "autobuild/phase-2", start)
+	err := r.ReuseWorktree(ctx, spare, two, "autobuild/phase-2", start)
 	require.ErrorContains(t, err, "not a worktree of this repository")
 	require.Equal(t, "your untracked work\n", readFile(t, root, "mine.txt"))
 	require.Equal(t, start, gitT(t, root, "rev-parse", "HEAD"))
 	require.NotEqual(t, "autobuild/phase-2", gitT(t, root, "branch", "--show-current"))
+}
+
+// newRepoAtHead is newRepo and its HEAD.
+func newRepoAtHead(t *testing.T) (*Repo, string, string) {
+	t.Helper()
+	r, root := newRepo(t)
+	head, err := r.Head(context.Background(), "")
+	require.NoError(t, err)
+	return r, root, head
+}
+
+// worktreePaths are the paths of phase 1's worktree, the spare it is parked
+// as, and phase 2's worktree.
+func worktreePaths(root string) (one, spare, two string) {
+	dir := filepath.Join(root, ".autobuild", "worktrees")
+	return filepath.Join(dir, "phase-1"), filepath.Join(dir, "spare-1"), filepath.Join(dir, "phase-2")
 }
