@@ -335,7 +335,7 @@ func agentCommand(a agent.Agent) string {
 func gatePlan(gs []gates.Gate) []plan.Gate {
 	out := make([]plan.Gate, 0, len(gs))
 	for _, g := range gs {
-		if g.Declared || !g.ToolMissing {
+		if !g.Skipped() {
 			out = append(out, plan.Gate{Kind: g.Kind, Command: g.Command})
 		}
 	}

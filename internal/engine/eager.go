@@ -30,11 +30,18 @@ type eagerEnd struct {
 // eagerRun is the eager loop's bookkeeping. Only the loop's goroutine
 // touches it.
 type eagerRun struct {
-	order   map[string]int      // plan order
-	rank    map[string]int      // phases on the longest chain from it, itself included
-	deps    map[string][]string // the dependencies it waits for
-	group   map[string]int      // which of plan.Groups it is in
-	running map[string]bool
+	order map[string]int      // plan order
+	rank  map[string]int      // phases on the longest chain from it, itself included
+	deps  map[string][]string // the dependencies it waits for
+	group map[string]int      // which of plan.Groups it is in
+	// dependents are the phases waiting for it; waiting counts, per
+	// phase, the dependencies not landed yet; fresh holds the phases
+	// whose dependencies have all landed and that have not started. The
+	// loop looks at these, not at every phase of the plan, at each end.
+	dependents map[string][]string
+	waiting    map[string]int
+	fresh      map[string]bool
+	running    map[string]bool
 	// started counts the attempts started in this run (1, then 2 for the
 	// retry); retry holds the phases whose retry waits for a slot.
 	started map[string]int
@@ -63,6 +70,9 @@ func (s *scheduler) runEager(ctx context.Context) {
 		}
 		end := <-ends
 		delete(e.running, end.p.ID)
+		if s.isComplete(end.p.ID) {
+			e.landed(end.p.ID)
+		}
 		if end.res.Outcome == state.OutcomeFailed && end.number < MaxAttempts && !s.stopping(ctx) {
 			// A failure that settle did not halt the run for is retried,
 			// as soon as a slot is free.
@@ -73,6 +83,7 @@ func (s *scheduler) runEager(ctx context.Context) {
 
 func (s *scheduler) newEagerRun() *eagerRun {
 	e := &eagerRun{order: map[string]int{}, rank: map[string]int{}, deps: map[string][]string{}, group: map[string]int{},
+		dependents: map[string][]string{}, waiting: map[string]int{}, fresh: map[string]bool{},
 		running: map[string]bool{}, started: map[string]int{}, retry: map[string]bool{}, overlap: map[string]map[string]bool{}}
 	batch := map[string]int{}
 	for _, b := range s.plan.Batches() {
@@ -95,20 +106,34 @@ func (s *scheduler) newEagerRun() *eagerRun {
 			e.group[p.ID] = i
 		}
 	}
+	for _, p := range s.plan.Phases {
+		for _, d := range e.deps[p.ID] {
+			e.dependents[d] = append(e.dependents[d], p.ID)
+			if !s.isComplete(d) {
+				e.waiting[p.ID]++
+			}
+		}
+		if e.waiting[p.ID] == 0 && !s.isComplete(p.ID) {
+			e.fresh[p.ID] = true
+		}
+	}
 	s.rankChains(e)
 	return e
+}
+
+// landed counts a landed phase off its dependents' waits.
+func (e *eagerRun) landed(id string) {
+	for _, d := range e.dependents[id] {
+		if e.waiting[d]--; e.waiting[d] == 0 && e.started[d] == 0 {
+			e.fresh[d] = true
+		}
+	}
 }
 
 // rankChains counts, per phase, the phases still to run on the longest
 // chain of dependents from it, itself included: the critical-path
 // priority without duration estimates.
 func (s *scheduler) rankChains(e *eagerRun) {
-	dependents := map[string][]string{}
-	for _, p := range s.plan.Phases {
-		for _, d := range e.deps[p.ID] {
-			dependents[d] = append(dependents[d], p.ID)
-		}
-	}
 	var visit func(id string) int
 	visit = func(id string) int {
 		if r, ok := e.rank[id]; ok {
@@ -116,7 +141,7 @@ func (s *scheduler) rankChains(e *eagerRun) {
 		}
 		e.rank[id] = 0 // deps only point to earlier batches: no cycle
 		longest := 0
-		for _, d := range dependents[id] {
+		for _, d := range e.dependents[id] {
 			longest = max(longest, visit(d))
 		}
 		if !s.isComplete(id) {
@@ -134,10 +159,12 @@ func (s *scheduler) rankChains(e *eagerRun) {
 // dependencies landed, or their retry due) while slots are free, each only
 // alongside the running phases of its group.
 func (s *scheduler) startable(e *eagerRun) []*plan.Phase {
-	var ready []*plan.Phase
-	for _, p := range s.plan.Phases {
-		if s.ready(e, p) {
-			ready = append(ready, p)
+	ready := make([]*plan.Phase, 0, len(e.fresh)+len(e.retry))
+	for _, set := range []map[string]bool{e.fresh, e.retry} {
+		for id := range set {
+			if !e.running[id] && !s.isComplete(id) {
+				ready = append(ready, s.plan.Phase(id))
+			}
 		}
 	}
 	slices.SortStableFunc(ready, func(a, b *plan.Phase) int {
@@ -166,26 +193,6 @@ func (s *scheduler) startable(e *eagerRun) []*plan.Phase {
 	return out
 }
 
-// ready reports whether p may start: not running, not complete, and either
-// its retry is due or it has not started and every dependency landed.
-func (s *scheduler) ready(e *eagerRun, p *plan.Phase) bool {
-	if e.running[p.ID] || s.isComplete(p.ID) {
-		return false
-	}
-	if e.retry[p.ID] {
-		return true
-	}
-	if e.started[p.ID] > 0 {
-		return false
-	}
-	for _, d := range e.deps[p.ID] {
-		if !s.isComplete(d) {
-			return false
-		}
-	}
-	return true
-}
-
 // startEager starts the next attempt of each phase in its own goroutine,
 // which reports its end on ends. Each prompt names every phase running
 // alongside, those starting with it included.
@@ -197,19 +204,25 @@ func (s *scheduler) startEager(ctx context.Context, e *eagerRun, phases []*plan.
 		e.running[p.ID] = true
 		e.started[p.ID]++
 		delete(e.retry, p.ID)
+		delete(e.fresh, p.ID)
 	}
 	for _, p := range phases {
 		number := e.started[p.ID]
 		var siblings, landed []*plan.Phase
-		for _, q := range s.plan.Phases {
-			switch {
-			case q.ID == p.ID:
-			case e.running[q.ID]:
-				siblings = append(siblings, q)
-			case number > 1 && e.overlap[p.ID][q.ID] && s.isComplete(q.ID):
-				landed = append(landed, q)
+		for id := range e.running {
+			if id != p.ID {
+				siblings = append(siblings, s.plan.Phase(id))
 			}
 		}
+		if number > 1 {
+			for id := range e.overlap[p.ID] {
+				if !e.running[id] && s.isComplete(id) {
+					landed = append(landed, s.plan.Phase(id))
+				}
+			}
+		}
+		e.inPlanOrder(siblings)
+		e.inPlanOrder(landed)
 		if number > 1 {
 			rep := s.failedReport(p.ID)
 			s.rec.emit(event.Event{Kind: event.PhaseRetrying, PhaseID: p.ID, DisplayID: p.DisplayID,
@@ -221,6 +234,11 @@ func (s *scheduler) startEager(ctx context.Context, e *eagerRun, phases []*plan.
 			ends <- eagerEnd{p: p, number: number, res: res}
 		}()
 	}
+}
+
+// inPlanOrder sorts phases in plan order.
+func (e *eagerRun) inPlanOrder(phases []*plan.Phase) {
+	slices.SortFunc(phases, func(a, b *plan.Phase) int { return e.order[a.ID] - e.order[b.ID] })
 }
 
 func (e *eagerRun) markOverlap(a, b string) {

@@ -196,7 +196,7 @@ func (x *localExecutor) tidyWorkspace(ctx context.Context, a Attempt) ([]string,
 // nothing to snapshot the worktree against.
 func anyGateRuns(gs []gates.Gate) bool {
 	for _, g := range gs {
-		if g.Declared || !g.ToolMissing {
+		if !g.Skipped() {
 			return true
 		}
 	}

@@ -23,7 +23,7 @@ func (x *localExecutor) runGates(ctx context.Context, a Attempt, obs AttemptObse
 		switch {
 		case failedGate != nil || timedOut:
 			gr.Status = state.GateNotRun
-		case !g.Declared && g.ToolMissing:
+		case g.Skipped():
 			gr.Status = state.GateMissing
 			gr.OutputSummary = "not run (tool missing: " + g.Tool + ")"
 			fmt.Fprintf(a.Log, "\n# autobuild: gate %s not run (tool missing: %s): %s\n", g.Kind, g.Tool, g.Command)

@@ -29,6 +29,10 @@ type Gate struct {
 	ToolMissing bool `json:"tool_missing,omitempty"`
 }
 
+// Skipped reports whether the gate is not run: a detected gate whose tool
+// is missing. (A declared one with its tool missing fails the phase.)
+func (g Gate) Skipped() bool { return !g.Declared && g.ToolMissing }
+
 // Resolve returns the gates of a run: the plan's gates if it declares any,
 // else the config's, else the ones Detect finds in dir; declared gates are
 // marked Declared. Tools are looked up with lookPath (exec.LookPath when

@@ -125,46 +125,41 @@ func (r *Repo) Branches(ctx context.Context, prefix string) ([]string, error) {
 // starts with branchPrefix (none when it is empty). It carries on past
 // failures and reports them all.
 func (r *Repo) CleanStale(ctx context.Context, worktreesDir, branchPrefix string) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	unlock, err := r.lockWorktrees(ctx)
-	if err != nil {
-		return err
-	}
-	defer unlock()
 	dir := r.path(worktreesDir)
-	if err := r.guard(dir); err != nil {
-		return err
-	}
-	var errs []error
-	registered, err := r.worktreePaths(ctx)
-	if err != nil {
-		return err
-	}
-	realDir, _ := filepath.EvalSymlinks(dir)
-	for _, wt := range registered {
-		if isUnder(wt, dir) || (realDir != "" && isUnder(wt, realDir)) {
-			errs = append(errs, r.removeWorktree(ctx, wt))
+	return r.withWorktreeList(ctx, func() error {
+		if err := r.guard(dir); err != nil {
+			return err
 		}
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		errs = append(errs, fmt.Errorf("reading %s: %w", dir, err))
-	}
-	for _, e := range entries {
-		errs = append(errs, r.removeWorktree(ctx, filepath.Join(dir, e.Name())))
-	}
-	if _, err := r.write(ctx, "", runOpts{}, "worktree", "prune"); err != nil {
-		errs = append(errs, err)
-	}
-	if branchPrefix != "" {
-		names, err := r.Branches(ctx, branchPrefix)
-		errs = append(errs, err)
-		for _, b := range names {
-			errs = append(errs, r.deleteBranch(ctx, b))
+		var errs []error
+		registered, err := r.worktreePaths(ctx)
+		if err != nil {
+			return err
 		}
-	}
-	return errors.Join(errs...)
+		realDir, _ := filepath.EvalSymlinks(dir)
+		for _, wt := range registered {
+			if isUnder(wt, dir) || (realDir != "" && isUnder(wt, realDir)) {
+				errs = append(errs, r.removeWorktree(ctx, wt))
+			}
+		}
+		entries, err := os.ReadDir(dir)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, fmt.Errorf("reading %s: %w", dir, err))
+		}
+		for _, e := range entries {
+			errs = append(errs, r.removeWorktree(ctx, filepath.Join(dir, e.Name())))
+		}
+		if _, err := r.write(ctx, "", runOpts{}, "worktree", "prune"); err != nil {
+			errs = append(errs, err)
+		}
+		if branchPrefix != "" {
+			names, err := r.Branches(ctx, branchPrefix)
+			errs = append(errs, err)
+			for _, b := range names {
+				errs = append(errs, r.deleteBranch(ctx, b))
+			}
+		}
+		return errors.Join(errs...)
+	})
 }
 
 // worktreePaths lists the paths of all registered worktrees.

@@ -22,12 +22,16 @@ const tempMarker = ".tmp-"
 
 // writeJSON writes v to path atomically as indented JSON with a trailing
 // newline.
-func writeJSON(path string, v any) error {
+func writeJSON(path string, v any) error { return putJSON(writeAtomic, path, v) }
+
+// putJSON encodes v and hands it to put (writeAtomic, or replace when the
+// caller syncs the directory itself).
+func putJSON(put func(string, func(io.Writer) error) error, path string, v any) error {
 	data, err := encodeJSON(filepath.Base(path), v)
 	if err != nil {
 		return err
 	}
-	return writeAtomic(path, func(w io.Writer) error {
+	return put(path, func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
 	})
@@ -85,14 +89,7 @@ func writeJSONs(dir string, files []jsonFile) error {
 	for range min(parallelWrites, len(files)) {
 		wg.Go(func() {
 			for i := range next {
-				data, err := encodeJSON(filepath.Base(files[i].path), files[i].v)
-				if err == nil {
-					err = replace(files[i].path, func(w io.Writer) error {
-						_, err := w.Write(data)
-						return err
-					})
-				}
-				errs[i] = err
+				errs[i] = putJSON(replace, files[i].path, files[i].v)
 			}
 		})
 	}
