@@ -426,7 +426,9 @@ func tinyDisk(t *testing.T, size string) string {
 // such, with the space left, not as a retryable agent_error.
 func TestOutOfSpaceWorktreeNamesTheCause(t *testing.T) {
 	t.Parallel()
-	disk := tinyDisk(t, "1900k")
+	// Room for big.bin's object and its checkout (1 MB), not for a second
+	// checkout of it in the phase's worktree.
+	disk := tinyDisk(t, "1400k")
 	repo := filepath.Join(disk, "repo")
 	git(t, disk, "init", "-q", "-b", "main", repo)
 	writeFile(t, filepath.Join(repo, "plan.md"), safetyPlan)

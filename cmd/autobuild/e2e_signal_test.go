@@ -261,7 +261,8 @@ while :; do wait; done`)
 }
 
 // gitInterruptingPick puts a git on PATH that sends autobuild Ctrl-C when
-// it is asked for the n-th cherry-pick (aborts not counted) and then hangs
+// it is asked for the n-th pick (a merge-tree: a pick is made in git's
+// objects) and then hangs
 // until it is stopped, as a slow pick interrupted by a person would. Every
 // other command goes to the real git. It returns the PATH to run with.
 func gitInterruptingPick(t *testing.T, n int) string {
@@ -272,8 +273,7 @@ func gitInterruptingPick(t *testing.T, n int) string {
 	count := filepath.Join(t.TempDir(), "picks")
 	script := `#!/bin/sh
 case " $* " in
-*" cherry-pick --abort "*) ;;
-*" cherry-pick "*)
+*" merge-tree "*)
 	n=$(( $(cat ` + count + ` 2>/dev/null || echo 0) + 1 ))
 	echo $n > ` + count + `
 	if [ $n = ` + strconv.Itoa(n) + ` ]; then kill -INT $PPID; exec sleep 300; fi ;;

@@ -217,15 +217,14 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 	res.CommitMode = run.CommitMode
 	rec := newRecorder(store, cfg.Sink, cfg.Now, run, phases)
 	rec.history = history.NewObserver(store.HistoryPath(), cfg.Now())
-	integDir := store.IntegrationWorktreePath()
 	st.at("checking the run's line against git")
-	tip, err := reconcile(ctx, &cfg, repo, rec, integDir, st)
+	tip, err := reconcile(ctx, &cfg, repo, rec, store, st)
 	if err != nil {
 		return res, err
 	}
 
 	lr := &liveRun{cfg: &cfg, repo: repo, store: store, rec: rec, res: res,
-		integ: newIntegrator(repo, rec, run.CommitMode, integDir, root, tip)}
+		integ: newIntegrator(repo, rec, run.CommitMode, root, tip)}
 	lr.integ.lockHeld = lock.Held
 	runner, sched := lr.wire()
 	lr.announce(sched)

@@ -30,12 +30,12 @@ type integrator struct {
 	repo    *gitx.Repo
 	rec     *recorder
 	mode    state.CommitMode
-	dir     string // the integration worktree
 	mainDir string // the user's work tree
 	// refs names the run's branches; refs.Integration() is the run's line:
-	// completed phases are cherry-picked onto it in completion order, in
-	// its own worktree. In auto mode the user's branch is fast-forwarded to
-	// it after every phase.
+	// completed phases are picked onto it in completion order, in git's
+	// objects (gitx.Repo.Pick), and the branch moved. No worktree holds
+	// it. In auto mode the user's branch is fast-forwarded to it after
+	// every phase.
 	refs state.Refs
 	// lockHeld reports whether the run still holds its lock; nil in tests
 	// that run an integrator without one. Written once before the run.
@@ -57,8 +57,8 @@ type landedPhase struct {
 	tipIndex  int // index in tips of the tip this phase produced
 }
 
-func newIntegrator(repo *gitx.Repo, rec *recorder, mode state.CommitMode, dir, mainDir, tip string) *integrator {
-	return &integrator{repo: repo, rec: rec, mode: mode, dir: dir, mainDir: mainDir, tip: tip, tips: []string{tip},
+func newIntegrator(repo *gitx.Repo, rec *recorder, mode state.CommitMode, mainDir, tip string) *integrator {
+	return &integrator{repo: repo, rec: rec, mode: mode, mainDir: mainDir, tip: tip, tips: []string{tip},
 		refs: state.RefsOf(rec.runCopy())}
 }
 
@@ -100,12 +100,17 @@ func (in *integrator) land(ctx context.Context, p *plan.Phase, wt, base, agentMs
 			return nil, rep, nil
 		}
 	}
-	newSHA, conflicted, err := in.repo.CherryPick(ctx, in.dir, sha)
+	// The phase started from a tip of the line, unless the line was taken
+	// back past it (undoLanding) while it ran.
+	newSHA, conflicted, err := in.repo.Pick(ctx, in.tip, sha, slices.Contains(in.tips, base))
 	if err != nil {
 		return nil, nil, fmt.Errorf("integrating phase %s: %w", p.DisplayID, err)
 	}
 	if len(conflicted) > 0 {
 		return nil, in.conflictReport(ctx, p, base, sha, conflicted), nil
+	}
+	if err := in.repo.MoveBranch(ctx, in.refs.Integration(), newSHA, in.tip); err != nil {
+		return nil, nil, fmt.Errorf("integrating phase %s: %w", p.DisplayID, err)
 	}
 	crashAt("after-integrate", p.ID)
 	prevTip := in.tip

@@ -58,7 +58,7 @@ func messageOnlyLine(t *testing.T) (*integrator, string) {
 	repo, err := gitx.Open(ctx, dir)
 	require.NoError(t, err)
 	rec := newRecorder(state.Open(dir), nil, time.Now, run, map[string]*state.Phase{})
-	return newIntegrator(repo, rec, state.CommitMessageOnly, "", dir, base), dir
+	return newIntegrator(repo, rec, state.CommitMessageOnly, dir, base), dir
 }
 
 // commits.sh stages each phase's own change: a file a later phase changes
@@ -158,7 +158,7 @@ func TestConflictReportNamesBothSides(t *testing.T) {
 	repo, err := gitx.Open(ctx, dir)
 	require.NoError(t, err)
 	run := &state.Run{RunID: "r1"}
-	in := newIntegrator(repo, newRecorder(state.Open(dir), nil, time.Now, run, map[string]*state.Phase{}), state.CommitAuto, "", dir, early)
+	in := newIntegrator(repo, newRecorder(state.Open(dir), nil, time.Now, run, map[string]*state.Phase{}), state.CommitAuto, dir, early)
 	in.tips = []string{"root", early, shaA}
 	in.landed = []landedPhase{
 		{displayID: "1", base: "root", sha: early, files: []string{"f.txt"}, tipIndex: 1},
@@ -184,7 +184,7 @@ func TestYourUncommittedChangesStopALanding(t *testing.T) {
 	require.NoError(t, err)
 	head := runGit(t, dir, "rev-parse", "HEAD")
 	run := &state.Run{RunID: "r1", Branch: "main"}
-	in := newIntegrator(repo, newRecorder(state.Open(dir), nil, time.Now, run, map[string]*state.Phase{}), state.CommitAuto, "", dir, head)
+	in := newIntegrator(repo, newRecorder(state.Open(dir), nil, time.Now, run, map[string]*state.Phase{}), state.CommitAuto, dir, head)
 	p := &plan.Phase{ID: "1", DisplayID: "1"}
 
 	read := outsideState{ok: true, status: statusEntries("?? notes.txt\x00R  new.go\x00old.go\x00")}

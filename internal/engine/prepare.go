@@ -193,8 +193,9 @@ func refreshFromPlan(ps *state.Phase, pl *plan.Plan, p *plan.Phase, batch int) {
 }
 
 // cleanPhaseWorktrees removes the phase worktrees a stopped run left behind
-// and, when refs is known, its phase branches; the integration worktree
-// stays.
+// and, when refs is known, its phase branches; an older autobuild's
+// integration worktree is left to reconcile (lineTip), which keeps its
+// branch.
 func cleanPhaseWorktrees(ctx context.Context, repo *gitx.Repo, store *state.Store, refs *state.Refs, pl *plan.Plan) error {
 	entries, err := os.ReadDir(store.WorktreesDir())
 	if err != nil && !errors.Is(err, os.ErrNotExist) {

@@ -1,10 +1,8 @@
 package engine
 
 import (
-	"cmp"
 	"context"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -18,30 +16,11 @@ import (
 // kill -9 included. Git is the truth for what landed: a commit carrying a
 // phase's trailer means the phase is complete, even when its state file was
 // never written. It returns the integration tip to build on.
-func reconcile(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *recorder, integDir string, st *startup) (string, error) {
+func reconcile(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *recorder, store *state.Store, st *startup) (string, error) {
 	run := rec.runCopy()
-	if _, err := os.Stat(integDir); err != nil {
-		line := state.RefsOf(run).Integration()
-		start := run.IntegrationCommit
-		if bs, _ := repo.Branches(ctx, line); slices.Contains(bs, line) {
-			start = line
-		}
-		start = cmp.Or(run.ReplayFrom, start)
-		if err := repo.AddWorktree(ctx, integDir, line, start); err != nil {
-			return "", refused("creating the integration worktree: %w", err)
-		}
-	} else {
-		// A kill in the middle of a cherry-pick leaves it half done; one in
-		// the middle of a replay onto fix commits leaves the line with
-		// only some of the run's commits: the replay starts over.
-		repo.AbortInProgress(ctx, integDir)
-		if err := repo.ResetHard(ctx, integDir, cmp.Or(run.ReplayFrom, "HEAD")); err != nil {
-			return "", refused("cleaning the integration worktree: %w", err)
-		}
-	}
-	tip, err := repo.Head(ctx, integDir)
+	tip, err := lineTip(ctx, repo, run, store.IntegrationWorktreePath())
 	if err != nil {
-		return "", refused("reading the integration worktree: %w", err)
+		return "", err
 	}
 
 	landed, err := repo.PhaseCommits(ctx, run.BaseCommit, tip)
@@ -87,7 +66,7 @@ func reconcile(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *recorder,
 			}
 		case isAncestor(ctx, repo, tip, head):
 			// You committed a fix on top: later phases build on it.
-			if err := repo.ResetHard(ctx, integDir, head); err != nil {
+			if err := repo.MoveBranch(ctx, state.RefsOf(run).Integration(), head, tip); err != nil {
 				return "", refused("moving the run's line to your branch: %w", err)
 			}
 			tip = head
@@ -95,7 +74,7 @@ func reconcile(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *recorder,
 			return "", refused("your branch (%s) and the run's line (%s) have diverged: rebase your commits onto %s, or start over with --fresh", clip.SHA(head), clip.SHA(tip), clip.SHA(tip))
 		}
 	} else {
-		replayed, err := replayOnFixes(ctx, repo, rec, integDir, tip, st)
+		replayed, err := replayOnFixes(ctx, repo, rec, tip, st)
 		if err != nil {
 			return "", err
 		}
@@ -105,12 +84,50 @@ func reconcile(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *recorder,
 	return tip, nil
 }
 
+// lineTip returns the tip of the run's line, the branch that is its
+// truth, and makes sure the branch exists: it is made at the recorded tip
+// when it is missing (a new run, or deleted by hand). A replay that a kill
+// stopped (ReplayFrom set) starts over from the line it started from.
+// A worktree an older autobuild kept the line checked out in goes: the
+// line lives in its branch alone now.
+func lineTip(ctx context.Context, repo *gitx.Repo, run state.Run, oldWorktree string) (string, error) {
+	if _, err := os.Lstat(oldWorktree); err == nil {
+		if err := repo.RemoveWorktree(ctx, oldWorktree); err != nil {
+			return "", refused("removing the integration worktree of an older autobuild: %w", err)
+		}
+	}
+	line := state.RefsOf(run).Integration()
+	tip, ok, err := repo.BranchCommit(ctx, line)
+	if err != nil {
+		return "", refused("reading the run's line (branch %s): %w", line, err)
+	}
+	want := tip
+	switch {
+	case run.ReplayFrom != "":
+		want = run.ReplayFrom
+	case !ok:
+		want = run.IntegrationCommit
+	}
+	if want != tip || !ok {
+		if err := repo.MoveBranch(ctx, line, want, tip); err != nil {
+			return "", refused("setting the run's line (branch %s) to %s: %w", line, clip.SHA(want), err)
+		}
+	}
+	return want, nil
+}
+
 // replayOnFixes handles the modes that leave the branch alone (message-only,
 // single): the run's line grows from the commit the run started at, so a fix
 // the user committed on the branch since then would be invisible to the
 // phases. The run's phase commits are replayed on top of the branch, which
 // becomes the run's new base. It returns the new integration tip.
-func replayOnFixes(ctx context.Context, repo *gitx.Repo, rec *recorder, integDir, tip string, st *startup) (string, error) {
+//
+// The replay is made in git's objects and the line moves once, at its end:
+// a replay stopped half way (Ctrl-C, a conflict, a kill) leaves the line
+// as it was. ReplayFrom, written first, covers the one step that is not
+// atomic: a kill after the line moved but before run.json took the new
+// base; the next start puts the line back at ReplayFrom and replays again.
+func replayOnFixes(ctx context.Context, repo *gitx.Repo, rec *recorder, tip string, st *startup) (string, error) {
 	run := rec.runCopy()
 	head, err := repo.Head(ctx, "")
 	if err != nil {
@@ -128,45 +145,30 @@ func replayOnFixes(ctx context.Context, repo *gitx.Repo, rec *recorder, integDir
 		return "", refused("reading the run's commits: %w", err)
 	}
 	st.at("replaying the run's completed phases onto your commits")
-	// Written before the line moves, so that a kill during the replay
-	// finds the line's old tip again.
 	rec.updateRun(func(r *state.Run) { r.ReplayFrom = tip })
 	if err := rec.failed(); err != nil {
 		return "", refused("%w", err)
 	}
-	// restore puts the run's line back as it was. It runs to the end after
-	// a Ctrl-C too (which is what stops a replay most often): a line left
-	// with only some of the run's commits would pass for replayed on the
-	// next start. ReplayFrom goes only once the line is back; until then
-	// the next start resets the line to it and replays again.
-	restore := func() {
-		uncanceled := context.WithoutCancel(ctx)
-		_ = repo.AbortInProgress(uncanceled, integDir)
-		if repo.ResetHard(uncanceled, integDir, tip) == nil {
-			rec.updateRun(func(r *state.Run) { r.ReplayFrom = "" })
-		}
-	}
-	if err := repo.ResetHard(ctx, integDir, head); err != nil {
-		restore()
-		return "", refused("moving the run's line onto your branch: %w", err)
-	}
+	// Nothing has moved until the end: giving up is forgetting ReplayFrom.
+	giveUp := func() { rec.updateRun(func(r *state.Run) { r.ReplayFrom = "" }) }
+	newTip := head
 	for i, c := range commits {
-		_, conflicts, err := repo.CherryPick(ctx, integDir, c)
+		picked, conflicts, err := repo.Pick(ctx, newTip, c, false)
 		if err == nil && len(conflicts) == 0 {
+			newTip = picked
 			crashAt("replayed", strconv.Itoa(i+1))
 			continue
 		}
-		restore()
+		giveUp()
 		if err != nil {
 			return "", refused("replaying the run's work (%s) on your commits: %w", clip.SHA(c), err)
 		}
 		return "", refused("your commits since the run started conflict with the run's work (commit %s, in %s): "+
 			"rebase them yourself, or start over with --fresh", clip.SHA(c), strings.Join(conflicts, ", "))
 	}
-	newTip, err := repo.Head(ctx, integDir)
-	if err != nil {
-		restore()
-		return "", refused("reading the integration worktree: %w", err)
+	if err := repo.MoveBranch(ctx, state.RefsOf(run).Integration(), newTip, tip); err != nil {
+		giveUp()
+		return "", refused("moving the run's line onto your branch: %w", err)
 	}
 	rec.updateRun(func(r *state.Run) { r.BaseCommit, r.IntegrationCommit, r.ReplayFrom = head, newTip, "" })
 	return newTip, nil

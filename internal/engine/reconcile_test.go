@@ -15,9 +15,9 @@ import (
 )
 
 // replaySetup makes a message-only run whose line holds one phase commit
-// (a.txt) on top of the commit the run started from, with the line's
-// worktree checked out; the user's branch is still at that start.
-func replaySetup(t *testing.T) (repo *gitx.Repo, rec *recorder, dir, integDir, base, tip string) {
+// (a.txt) on top of the commit the run started from; the user's branch is
+// still at that start.
+func replaySetup(t *testing.T) (repo *gitx.Repo, rec *recorder, dir, line, base, tip string) {
 	t.Helper()
 	dir = gitRepo(t, "# plan\n")
 	base = runGit(t, dir, "rev-parse", "HEAD")
@@ -27,16 +27,17 @@ func replaySetup(t *testing.T) (repo *gitx.Repo, rec *recorder, dir, integDir, b
 	run := &state.Run{RunID: "r1", BaseCommit: base, IntegrationCommit: base, CommitMode: state.CommitMessageOnly,
 		Status: state.RunRunning}
 	rec = newRecorder(store, nil, time.Now, run, map[string]*state.Phase{})
-	integDir = store.IntegrationWorktreePath()
-	runGit(t, dir, "worktree", "add", "-q", "-b", state.RefsOf(*run).Integration(), integDir, base)
-	require.NoError(t, os.WriteFile(filepath.Join(integDir, "a.txt"), []byte("a\n"), 0o644))
-	runGit(t, integDir, "add", "-A")
-	runGit(t, integDir, "commit", "-q", "-m", "feat: phase one\n\n"+gitx.TrailerKey+": 1")
-	tip = runGit(t, integDir, "rev-parse", "HEAD")
+	line = state.RefsOf(*run).Integration()
+	runGit(t, dir, "switch", "-q", "-c", line)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644))
+	runGit(t, dir, "add", "a.txt")
+	runGit(t, dir, "commit", "-q", "-m", "feat: phase one\n\n"+gitx.TrailerKey+": 1")
+	tip = runGit(t, dir, "rev-parse", "HEAD")
+	runGit(t, dir, "switch", "-q", "main")
 	var err error
 	repo, err = gitx.Open(context.Background(), dir)
 	require.NoError(t, err)
-	return repo, rec, dir, integDir, base, tip
+	return repo, rec, dir, line, base, tip
 }
 
 // A fix the user committed on the branch since the run started is under the
@@ -45,9 +46,9 @@ func replaySetup(t *testing.T) (repo *gitx.Repo, rec *recorder, dir, integDir, b
 func TestReplayOnFixesPutsTheRunOnTopOfYourFix(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	repo, rec, dir, integDir, base, tip := replaySetup(t)
+	repo, rec, dir, line, base, tip := replaySetup(t)
 
-	got, err := replayOnFixes(ctx, repo, rec, integDir, tip, &startup{})
+	got, err := replayOnFixes(ctx, repo, rec, tip, &startup{})
 	require.NoError(t, err)
 	require.Equal(t, tip, got, "no fix since the start: the line stays")
 
@@ -56,7 +57,7 @@ func TestReplayOnFixesPutsTheRunOnTopOfYourFix(t *testing.T) {
 	runGit(t, dir, "commit", "-q", "-m", "fix by hand")
 	fix := runGit(t, dir, "rev-parse", "HEAD")
 
-	got, err = replayOnFixes(ctx, repo, rec, integDir, tip, &startup{})
+	got, err = replayOnFixes(ctx, repo, rec, tip, &startup{})
 	require.NoError(t, err)
 	require.NotEqual(t, tip, got)
 	require.Equal(t, fix, runGit(t, dir, "rev-parse", got+"^"), "the phase commit sits on the fix")
@@ -64,6 +65,7 @@ func TestReplayOnFixesPutsTheRunOnTopOfYourFix(t *testing.T) {
 	run := rec.runCopy()
 	require.Equal(t, fix, run.BaseCommit)
 	require.Equal(t, got, run.IntegrationCommit)
+	require.Equal(t, got, runGit(t, dir, "rev-parse", line), "the line moved to the replay")
 	require.Empty(t, run.ReplayFrom, "the replay finished")
 	require.NotEqual(t, base, run.BaseCommit)
 }
@@ -73,22 +75,54 @@ func TestReplayOnFixesPutsTheRunOnTopOfYourFix(t *testing.T) {
 func TestReplayOnFixesRefusesAConflictAndRestoresTheLine(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	repo, rec, dir, integDir, _, tip := replaySetup(t)
+	repo, rec, dir, line, _, tip := replaySetup(t)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.txt"), []byte("mine\n"), 0o644))
 	runGit(t, dir, "add", "a.txt")
 	runGit(t, dir, "commit", "-q", "-m", "my own a.txt")
 
-	_, err := replayOnFixes(ctx, repo, rec, integDir, tip, &startup{})
+	_, err := replayOnFixes(ctx, repo, rec, tip, &startup{})
 	require.Error(t, err)
 	require.Equal(t, exitcode.Refused, exitcode.Of(err))
 	require.Contains(t, err.Error(), "conflict with the run's work")
 	require.Contains(t, err.Error(), "a.txt")
-	require.Equal(t, tip, runGit(t, integDir, "rev-parse", "HEAD"), "the line is back at its tip")
+	require.Equal(t, tip, runGit(t, dir, "rev-parse", line), "the line did not move")
 	require.Empty(t, rec.runCopy().ReplayFrom)
 
 	// A branch that no longer holds the run's start is refused too.
 	runGit(t, dir, "checkout", "-q", "--orphan", "rewritten")
 	runGit(t, dir, "commit", "-q", "--allow-empty", "-m", "rewritten history")
-	_, err = replayOnFixes(ctx, repo, rec, integDir, tip, &startup{})
+	_, err = replayOnFixes(ctx, repo, rec, tip, &startup{})
 	require.ErrorContains(t, err, "no longer contains the commit the run started from")
+}
+
+// The run's line is its branch: made at the recorded tip when missing, put
+// back at ReplayFrom after a replay a kill stopped, and freed of the
+// worktree an older autobuild kept it checked out in.
+func TestLineTip(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	repo, rec, dir, line, base, tip := replaySetup(t)
+	old := state.Open(dir).IntegrationWorktreePath()
+	run := rec.runCopy()
+
+	runGit(t, dir, "worktree", "add", "-q", old, line)
+	got, err := lineTip(ctx, repo, run, old)
+	require.NoError(t, err)
+	require.Equal(t, tip, got, "the branch is the truth")
+	require.NoDirExists(t, old, "the older worktree is gone")
+	require.NotContains(t, runGit(t, dir, "worktree", "list"), old)
+	require.Equal(t, tip, runGit(t, dir, "rev-parse", line), "its branch stays")
+
+	run.ReplayFrom = base
+	got, err = lineTip(ctx, repo, run, old)
+	require.NoError(t, err)
+	require.Equal(t, base, got)
+	require.Equal(t, base, runGit(t, dir, "rev-parse", line), "a stopped replay starts over from where it began")
+
+	runGit(t, dir, "branch", "-D", line)
+	run.ReplayFrom, run.IntegrationCommit = "", tip
+	got, err = lineTip(ctx, repo, run, old)
+	require.NoError(t, err)
+	require.Equal(t, tip, got)
+	require.Equal(t, tip, runGit(t, dir, "rev-parse", line), "a missing line is made at the recorded tip")
 }

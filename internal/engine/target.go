@@ -75,7 +75,7 @@ func (in *integrator) followUser(ctx context.Context, p *plan.Phase, phaseFiles 
 	if err != nil {
 		return branchReport(p, "reading your commits: "+err.Error())
 	}
-	if err := in.repo.ResetHard(ctx, in.dir, head); err != nil {
+	if err := in.repo.MoveBranch(ctx, in.refs.Integration(), head, in.tip); err != nil {
 		return branchReport(p, "moving the run's line onto your commits: "+err.Error())
 	}
 	in.landed = append(in.landed, landedPhase{who: fmt.Sprintf("your commits %s..%s on %s", clip.SHA(in.tip), clip.SHA(head), run.Branch),
@@ -177,7 +177,7 @@ func (in *integrator) checkLock(p *plan.Phase) *failure.Report {
 func (in *integrator) undoLanding(ctx context.Context, p *plan.Phase, prevTip string, ffErr error) *failure.Report {
 	msg := fmt.Sprintf("phase %s could not land on your branch, which changed while it landed (%v): check your checkout "+
 		"(git status, git log), then resume", p.DisplayID, ffErr)
-	if err := in.repo.ResetHard(ctx, in.dir, prevTip); err != nil {
+	if err := in.repo.MoveBranch(ctx, in.refs.Integration(), prevTip, in.tip); err != nil {
 		msg += fmt.Sprintf("; taking it back off the run's line failed too (%v)", err)
 	} else {
 		in.tip = prevTip

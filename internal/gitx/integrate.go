@@ -19,43 +19,6 @@ func (e *ConflictError) Error() string {
 	return fmt.Sprintf("git %s: conflicts in %s (undone, the work tree is unchanged)", e.Op, strings.Join(e.Paths, ", "))
 }
 
-// CherryPick applies commit sha on top of HEAD in the worktree at dir and
-// returns the new commit. On conflicts it aborts the cherry-pick, leaving
-// the worktree as it was, and returns the conflicted paths with a nil error.
-// A commit whose changes are already there (the pick comes out empty) is a
-// success that returns HEAD unchanged.
-func (r *Repo) CherryPick(ctx context.Context, dir, sha string) (string, []string, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	_, pickErr := r.write(ctx, dir, runOpts{}, "cherry-pick", sha)
-	if pickErr == nil {
-		head, err := r.Head(ctx, dir)
-		return head, nil, err
-	}
-
-	conflicted, err := r.unmerged(ctx, dir)
-	if err != nil {
-		return "", nil, fmt.Errorf("%w (and listing its conflicts: %v)", pickErr, err)
-	}
-	inProgress := r.refExists(ctx, dir, "CHERRY_PICK_HEAD")
-	// A pick that stopped in progress with no conflicts and nothing staged
-	// came out empty: its changes are already on HEAD.
-	empty := inProgress && len(conflicted) == 0 && r.nothingStaged(ctx, dir)
-	if inProgress {
-		if _, err := r.write(ctx, dir, runOpts{}, "cherry-pick", "--abort"); err != nil {
-			return "", nil, fmt.Errorf("%w (and aborting it: %v)", pickErr, err)
-		}
-	}
-	if len(conflicted) > 0 {
-		return "", conflicted, nil
-	}
-	if empty {
-		head, err := r.Head(ctx, dir)
-		return head, nil, err
-	}
-	return "", nil, pickErr
-}
-
 // unmerged lists the paths with unresolved conflicts in the worktree at dir.
 func (r *Repo) unmerged(ctx context.Context, dir string) ([]string, error) {
 	out, err := r.read(ctx, dir, "diff", "--name-only", "--diff-filter=U", "-z")
@@ -71,20 +34,6 @@ func (r *Repo) unmerged(ctx context.Context, dir string) ([]string, error) {
 	return paths, nil
 }
 
-// nothingStaged reports whether the index of the worktree at dir matches
-// its HEAD.
-func (r *Repo) nothingStaged(ctx context.Context, dir string) bool {
-	_, err := r.read(ctx, dir, "diff", "--cached", "--quiet")
-	return err == nil
-}
-
-// refExists reports whether ref (a pseudo-ref such as MERGE_HEAD included)
-// resolves in the worktree at dir.
-func (r *Repo) refExists(ctx context.Context, dir, ref string) bool {
-	_, err := r.read(ctx, dir, "rev-parse", "-q", "--verify", ref)
-	return err == nil
-}
-
 // FastForward moves the branch checked out in the worktree at dir forward
 // to commit to (`git merge --ff-only`), updating its files. It fails, and
 // changes nothing, when the branch has commits that to does not contain.
@@ -93,34 +42,6 @@ func (r *Repo) FastForward(ctx context.Context, dir, to string) error {
 	defer r.mu.Unlock()
 	_, err := r.write(ctx, dir, runOpts{}, "merge", "--ff-only", "-q", to)
 	return err
-}
-
-// ResetHard points the worktree at dir (and its branch) at commit to and
-// makes index and files match it. Untracked files stay.
-func (r *Repo) ResetHard(ctx context.Context, dir, to string) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	_, err := r.write(ctx, dir, runOpts{}, "reset", "-q", "--hard", to)
-	return err
-}
-
-// AbortInProgress aborts a cherry-pick or merge that a killed process left
-// half done in the worktree at dir. Nothing in progress is not an error.
-func (r *Repo) AbortInProgress(ctx context.Context, dir string) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	// Asked even without CHERRY_PICK_HEAD: a kill can leave the sequencer
-	// state behind without it.
-	if _, err := r.write(ctx, dir, runOpts{}, "cherry-pick", "--abort"); err != nil &&
-		!strings.Contains(err.Error(), "no cherry-pick or revert in progress") {
-		return err
-	}
-	if r.refExists(ctx, dir, "MERGE_HEAD") {
-		if _, err := r.write(ctx, dir, runOpts{}, "merge", "--abort"); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // SquashMerge brings the changes of ref into the worktree at dir, staged but

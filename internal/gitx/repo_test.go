@@ -179,9 +179,9 @@ func TestIdentity(t *testing.T) {
 func TestGitErrorCarriesStderr(t *testing.T) {
 	t.Parallel()
 	r, _ := newRepo(t)
-	err := r.ResetHard(context.Background(), "", "no-such-ref")
+	err := r.FastForward(context.Background(), "", "no-such-ref")
 	require.Error(t, err)
-	require.True(t, strings.HasPrefix(err.Error(), "git reset: exit status"), err.Error())
+	require.True(t, strings.HasPrefix(err.Error(), "git merge: exit status"), err.Error())
 	require.Contains(t, err.Error(), "no-such-ref")
 }
 

@@ -81,8 +81,9 @@ func (s *Store) SpareWorktreePath(n int) string {
 	return filepath.Join(s.WorktreesDir(), "spare-"+strconv.Itoa(n))
 }
 
-// IntegrationWorktreePath returns worktrees/integration, the worktree of
-// the run's line in message-only and single modes.
+// IntegrationWorktreePath returns worktrees/integration, where an older
+// autobuild kept the run's line checked out; the line is a branch only
+// now, and a resume removes the worktree it finds there.
 func (s *Store) IntegrationWorktreePath() string {
 	return filepath.Join(s.WorktreesDir(), IntegrationWorktreeName)
 }

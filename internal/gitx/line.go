@@ -1,0 +1,170 @@
+package gitx
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// The run's line (its integration branch) lives in git's objects and one
+// ref, not in a worktree: a phase lands by a merge computed on trees
+// (`merge-tree --write-tree`), a commit made from the result
+// (`commit-tree`) and the branch moved to it (`update-ref`). None of these
+// reads or writes a work tree, so their cost follows the size of the
+// phase's change, not of the repository's tree, and no worktree has to be
+// checked out, kept clean or repaired after a kill.
+
+// Pick makes the commit a cherry-pick of sha onto commit onto would make,
+// without any work tree: the same three-way merge (git's ort strategy,
+// renames included), sha's author, author date and message, and the
+// current identity as committer. It returns the new commit, or onto itself
+// when sha's change is already there. On conflicts it returns the
+// conflicted paths, a nil error and writes nothing that a ref points to.
+//
+// parentInOnto says that sha's parent is an ancestor of onto, as a phase's
+// start is of the line it lands on: git then finds that parent as the
+// merge base by itself. Otherwise (a replay onto other commits) the merge
+// is made between stand-in commits that share sha's parent's tree as their
+// only ancestor, which is what a cherry-pick merges against.
+func (r *Repo) Pick(ctx context.Context, onto, sha string, parentInOnto bool) (string, []string, error) {
+	ours, theirs := onto, sha
+	if !parentInOnto {
+		var err error
+		if ours, theirs, err = r.standIns(ctx, onto, sha); err != nil {
+			return "", nil, err
+		}
+	}
+	tree, conflicted, err := r.mergeTrees(ctx, ours, theirs)
+	if err != nil || len(conflicted) > 0 {
+		return "", conflicted, err
+	}
+	ontoTree, err := r.read(ctx, "", "rev-parse", "--verify", "-q", onto+"^{tree}")
+	if err != nil {
+		return "", nil, err
+	}
+	if tree == strings.TrimSpace(ontoTree) {
+		return onto, nil, nil // nothing left to pick: the change is there
+	}
+	c, err := r.readCommit(ctx, sha)
+	if err != nil {
+		return "", nil, err
+	}
+	env := []string{"GIT_AUTHOR_NAME=" + c.authorName, "GIT_AUTHOR_EMAIL=" + c.authorEmail, "GIT_AUTHOR_DATE=" + c.authorDate}
+	out, err := run(ctx, r.root, runOpts{config: r.identity, env: env, stdin: strings.NewReader(c.message)},
+		"commit-tree", tree, "-p", onto, "-F", "-")
+	if err != nil {
+		return "", nil, err
+	}
+	return strings.TrimSpace(out), nil, nil
+}
+
+// mergeTrees merges commits ours and theirs at their merge base and
+// returns the resulting tree, or the conflicted paths.
+func (r *Repo) mergeTrees(ctx context.Context, ours, theirs string) (string, []string, error) {
+	out, err := r.read(ctx, "", "merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", ours, theirs)
+	// -z output: the tree, then each conflicted path, each ended by NUL;
+	// exit status 1 means conflicts, anything else non-zero a failure.
+	fields := strings.Split(out, "\x00")
+	if err != nil && exitCode(err) != 1 {
+		return "", nil, err
+	}
+	if err == nil {
+		return fields[0], nil, nil
+	}
+	var conflicted []string
+	for _, f := range fields[1:] {
+		if f == "" {
+			break // the end of the conflicted paths
+		}
+		conflicted = append(conflicted, f)
+	}
+	if len(conflicted) == 0 {
+		return "", nil, err
+	}
+	return "", conflicted, nil
+}
+
+// standIns are two commits with sha's parent's tree as their one common
+// ancestor, carrying onto's tree and sha's: merging them is merging sha's
+// change into onto. They are reachable from no ref (git's gc removes them).
+func (r *Repo) standIns(ctx context.Context, onto, sha string) (string, string, error) {
+	commitTree := func(tree string, parent ...string) (string, error) {
+		args := []string{"commit-tree", tree, "-m", "autobuild: stand-in for a pick"}
+		for _, p := range parent {
+			args = append(args, "-p", p)
+		}
+		out, err := run(ctx, r.root, runOpts{config: r.identity}, args...)
+		return strings.TrimSpace(out), err
+	}
+	base, err := commitTree(sha + "^^{tree}")
+	if err != nil {
+		return "", "", fmt.Errorf("picking %s: %w", sha, err)
+	}
+	ours, err := commitTree(onto+"^{tree}", base)
+	if err != nil {
+		return "", "", fmt.Errorf("picking %s: %w", sha, err)
+	}
+	theirs, err := commitTree(sha+"^{tree}", base)
+	if err != nil {
+		return "", "", fmt.Errorf("picking %s: %w", sha, err)
+	}
+	return ours, theirs, nil
+}
+
+// rawCommit is what Pick keeps of a commit: its author and its message.
+type rawCommit struct {
+	authorName, authorEmail, authorDate string
+	message                             string
+}
+
+// readCommit reads commit sha's author and message from its object, as
+// they are (`cat-file commit`): the message byte for byte.
+func (r *Repo) readCommit(ctx context.Context, sha string) (rawCommit, error) {
+	out, err := r.read(ctx, "", "cat-file", "commit", sha)
+	if err != nil {
+		return rawCommit{}, err
+	}
+	headers, message, _ := strings.Cut(out, "\n\n")
+	for h := range strings.SplitSeq(headers, "\n") {
+		rest, ok := strings.CutPrefix(h, "author ")
+		if !ok {
+			continue
+		}
+		// "Name <email> 1700000000 +0000"
+		lt, gt := strings.Index(rest, " <"), strings.LastIndex(rest, "> ")
+		if lt < 0 || gt < lt {
+			break
+		}
+		return rawCommit{authorName: rest[:lt], authorEmail: rest[lt+2 : gt], authorDate: rest[gt+2:], message: message}, nil
+	}
+	return rawCommit{}, fmt.Errorf("reading commit %s: no author line", sha)
+}
+
+// BranchCommit returns the commit local branch name points at, and false
+// when there is no such branch.
+func (r *Repo) BranchCommit(ctx context.Context, name string) (string, bool, error) {
+	out, err := r.read(ctx, "", "rev-parse", "--verify", "-q", "refs/heads/"+name+"^{commit}")
+	if err != nil {
+		if exitCode(err) == 1 {
+			return "", false, nil
+		}
+		return "", false, err
+	}
+	return strings.TrimSpace(out), true, nil
+}
+
+// MoveBranch points local branch name at commit to, creating it if need
+// be. With expect set, it moves only a branch still at expect (git checks
+// and moves in one step), so a move made meanwhile by anyone else is an
+// error, not overwritten. No work tree changes: the branch must be checked
+// out nowhere, as the run's line is not.
+func (r *Repo) MoveBranch(ctx context.Context, name, to, expect string) error {
+	args := []string{"update-ref", "-m", "autobuild: the run's line", "refs/heads/" + name, to}
+	if expect != "" {
+		args = append(args, expect)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, err := r.write(ctx, "", runOpts{}, args...)
+	return err
+}
