@@ -201,3 +201,45 @@ func TestYourUncommittedChangesStopALanding(t *testing.T) {
 	require.NotNil(t, rep, "read anew without the outside check's status")
 	require.Equal(t, []string{"mine.txt"}, rep.FilesChanged)
 }
+
+// A phase that started from a landing taken back since (undoLanding) lands
+// its own change only: the taken-back phase's work does not come back with
+// it through the phase's history.
+func TestLandingAfterTheLineWasTakenBack(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := gitRepo(t, "# plan\n")
+	base := runGit(t, dir, "rev-parse", "HEAD")
+	repo, err := gitx.Open(ctx, dir)
+	require.NoError(t, err)
+	run := &state.Run{RunID: "r1", BaseCommit: base, CommitMode: state.CommitMessageOnly}
+	in := newIntegrator(repo, newRecorder(state.Open(dir), nil, time.Now, run, map[string]*state.Phase{}),
+		state.CommitMessageOnly, dir, base)
+	require.NoError(t, repo.MoveBranch(ctx, in.refs.Integration(), base, ""))
+	worktree := func(id, from, file string) string {
+		wt := filepath.Join(t.TempDir(), id)
+		runGit(t, dir, "worktree", "add", "-q", "-b", "phase-"+id, wt, from)
+		require.NoError(t, os.WriteFile(filepath.Join(wt, file), []byte(id+"\n"), 0o644))
+		return wt
+	}
+
+	a := &plan.Phase{ID: "a", DisplayID: "A", Name: "A"}
+	_, rep, err := in.land(ctx, a, worktree("a", base, "a.txt"), base, "", outsideState{})
+	require.NoError(t, err)
+	require.Nil(t, rep)
+	tipA := in.Tip()
+	require.Equal(t, tipA, runGit(t, dir, "rev-parse", in.refs.Integration()))
+
+	wtB := worktree("b", tipA, "b.txt") // B started from A's landing
+	in.mu.Lock()
+	in.undoLanding(ctx, a, base, os.ErrClosed)
+	in.mu.Unlock()
+	require.Equal(t, base, runGit(t, dir, "rev-parse", in.refs.Integration()), "A is off the line")
+
+	_, rep, err = in.land(ctx, &plan.Phase{ID: "b", DisplayID: "B", Name: "B"}, wtB, tipA, "", outsideState{})
+	require.NoError(t, err)
+	require.Nil(t, rep)
+	require.Equal(t, "b.txt", runGit(t, dir, "show", "--format=", "--name-only", in.refs.Integration()))
+	require.Equal(t, base, runGit(t, dir, "rev-parse", in.refs.Integration()+"^"))
+	require.Equal(t, "b.txt\nplan.md", runGit(t, dir, "ls-tree", "--name-only", in.refs.Integration()), "no a.txt")
+}
