@@ -3,6 +3,7 @@ package gitx
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -38,17 +39,14 @@ func (r *Repo) Pick(ctx context.Context, onto, sha string, parentInOnto bool) (s
 	if err != nil || len(conflicted) > 0 {
 		return "", conflicted, err
 	}
-	ontoTree, err := r.read(ctx, "", "rev-parse", "--verify", "-q", onto+"^{tree}")
+	cs, err := r.readCommits(ctx, onto, sha)
 	if err != nil {
 		return "", nil, err
 	}
-	if tree == strings.TrimSpace(ontoTree) {
+	if tree == cs[0].tree {
 		return onto, nil, nil // nothing left to pick: the change is there
 	}
-	c, err := r.readCommit(ctx, sha)
-	if err != nil {
-		return "", nil, err
-	}
+	c := cs[1]
 	env := []string{"GIT_AUTHOR_NAME=" + c.authorName, "GIT_AUTHOR_EMAIL=" + c.authorEmail, "GIT_AUTHOR_DATE=" + c.authorDate}
 	out, err := run(ctx, r.root, runOpts{config: r.identity, env: env, stdin: strings.NewReader(c.message)},
 		"commit-tree", tree, "-p", onto, "-F", "-")
@@ -111,21 +109,51 @@ func (r *Repo) standIns(ctx context.Context, onto, sha string) (string, string, 
 	return ours, theirs, nil
 }
 
-// rawCommit is what Pick keeps of a commit: its author and its message.
+// rawCommit is what Pick reads of a commit: its tree, author and message.
 type rawCommit struct {
+	tree                                string
 	authorName, authorEmail, authorDate string
 	message                             string
 }
 
-// readCommit reads commit sha's author and message from its object, as
-// they are (`cat-file commit`): the message byte for byte.
-func (r *Repo) readCommit(ctx context.Context, sha string) (rawCommit, error) {
-	out, err := r.read(ctx, "", "cat-file", "commit", sha)
+// readCommits reads the commits shas from their objects, as they are, in
+// one git command (`cat-file --batch`): the message byte for byte.
+func (r *Repo) readCommits(ctx context.Context, shas ...string) ([]rawCommit, error) {
+	out, err := run(ctx, r.root, runOpts{stdin: strings.NewReader(strings.Join(shas, "\n") + "\n")}, "cat-file", "--batch")
 	if err != nil {
-		return rawCommit{}, err
+		return nil, err
 	}
-	headers, message, _ := strings.Cut(out, "\n\n")
+	commits := make([]rawCommit, 0, len(shas))
+	for _, sha := range shas {
+		// Each object: "<oid> commit <size>\n<size bytes>\n".
+		header, rest, _ := strings.Cut(out, "\n")
+		f := strings.Fields(header)
+		if len(f) != 3 || f[1] != "commit" {
+			return nil, fmt.Errorf("reading commit %s: git cat-file: %q", sha, header)
+		}
+		size, err := strconv.Atoi(f[2])
+		if err != nil || size > len(rest) {
+			return nil, fmt.Errorf("reading commit %s: git cat-file: %q", sha, header)
+		}
+		c, err := parseCommit(sha, rest[:size])
+		if err != nil {
+			return nil, err
+		}
+		commits = append(commits, c)
+		out = strings.TrimPrefix(rest[size:], "\n")
+	}
+	return commits, nil
+}
+
+// parseCommit reads a commit object's tree and author headers and its
+// message.
+func parseCommit(sha, raw string) (rawCommit, error) {
+	headers, message, _ := strings.Cut(raw, "\n\n")
+	c := rawCommit{message: message}
 	for h := range strings.SplitSeq(headers, "\n") {
+		if tree, ok := strings.CutPrefix(h, "tree "); ok {
+			c.tree = tree
+		}
 		rest, ok := strings.CutPrefix(h, "author ")
 		if !ok {
 			continue
@@ -133,11 +161,14 @@ func (r *Repo) readCommit(ctx context.Context, sha string) (rawCommit, error) {
 		// "Name <email> 1700000000 +0000"
 		lt, gt := strings.Index(rest, " <"), strings.LastIndex(rest, "> ")
 		if lt < 0 || gt < lt {
-			break
+			return rawCommit{}, fmt.Errorf("reading commit %s: its author line %q", sha, h)
 		}
-		return rawCommit{authorName: rest[:lt], authorEmail: rest[lt+2 : gt], authorDate: rest[gt+2:], message: message}, nil
+		c.authorName, c.authorEmail, c.authorDate = rest[:lt], rest[lt+2:gt], "@"+rest[gt+2:]
 	}
-	return rawCommit{}, fmt.Errorf("reading commit %s: no author line", sha)
+	if c.tree == "" || c.authorDate == "" {
+		return rawCommit{}, fmt.Errorf("reading commit %s: no tree or author", sha)
+	}
+	return c, nil
 }
 
 // BranchCommit returns the commit local branch name points at, and false
