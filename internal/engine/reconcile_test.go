@@ -11,6 +11,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/exitcode"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -26,7 +27,7 @@ func replaySetup(t *testing.T) (repo *gitx.Repo, rec *recorder, dir, integDir, b
 	require.NoError(t, os.WriteFile(filepath.Join(dir, ".git", "info", "exclude"), []byte("/.autobuild\n"), 0o644))
 	run := &state.Run{RunID: "r1", BaseCommit: base, IntegrationCommit: base, CommitMode: state.CommitMessageOnly,
 		Status: state.RunRunning}
-	rec = newRecorder(store, nil, time.Now, run, map[string]*state.Phase{})
+	rec = newRecorder(store, nil, time.Now, run, map[phaseid.ID]*state.Phase{})
 	integDir = store.IntegrationWorktreePath()
 	runGit(t, dir, "worktree", "add", "-q", "-b", state.RefsOf(*run).Integration(), integDir, base)
 	require.NoError(t, os.WriteFile(filepath.Join(integDir, "a.txt"), []byte("a\n"), 0o644))

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 // phaseCommit makes a worktree for branch from base, writes f.txt with
@@ -19,7 +21,7 @@ func phaseCommit(t *testing.T, r *Repo, root, id, base string, edits map[int]str
 	wt := filepath.Join(root, ".autobuild", "worktrees", "phase-"+id)
 	require.NoError(t, r.AddWorktree(ctx, wt, "autobuild/phase-"+id, base))
 	writeFile(t, wt, "f.txt", numbered(20, edits))
-	sha, _, err := r.CommitAll(ctx, wt, ConventionalMessage(MessageInput{PhaseID: id, DisplayID: id, Name: "Phase " + id}))
+	sha, _, err := r.CommitAll(ctx, wt, ConventionalMessage(MessageInput{PhaseID: phaseid.ID(id), DisplayID: phaseid.Display(id), Name: "Phase " + id}))
 	require.NoError(t, err)
 	require.NotEmpty(t, sha)
 	return sha
@@ -71,7 +73,7 @@ func TestCherryPickDifferentLines(t *testing.T) {
 
 	commits, err := r.PhaseCommits(ctx, base, tipB)
 	require.NoError(t, err)
-	require.Equal(t, map[string]string{"2a": tipA, "2b": tipB}, commits)
+	require.Equal(t, map[phaseid.ID]string{"2a": tipA, "2b": tipB}, commits)
 }
 
 func TestCherryPickConflict(t *testing.T) {
