@@ -8,15 +8,10 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
-// Phase returns the phase with the given id, or nil.
+// Phase returns the phase with the given id, or nil. An id as written
+// ("Phase 2-A") is found through NormalizeID.
 func (p *Plan) Phase(id phaseid.ID) *Phase {
 	return p.index().byID[id]
-}
-
-// Lookup returns the phase an id as written names (any spelling
-// NormalizeID accepts: "Phase 2-A", "2A", "2a"), or nil.
-func (p *Plan) Lookup(written string) *Phase {
-	return p.Phase(NormalizeID(written))
 }
 
 // Dependents returns the ids of the phases that directly depend on id, in

@@ -124,8 +124,8 @@ func TestPhaseAndDependents(t *testing.T) {
 	p, err := parseCorpus(t, "full.md")
 	require.NoError(t, err)
 	for _, id := range []string{"2A", "2a", "Phase 2A", "phase 2-a", " 2 A "} {
-		require.NotNil(t, p.Lookup(id), id)
-		require.Equal(t, "Backend API", p.Lookup(id).Name)
+		require.NotNil(t, p.Phase(NormalizeID(id)), id)
+		require.Equal(t, "Backend API", p.Phase(NormalizeID(id)).Name)
 	}
 	require.Nil(t, p.Phase("9"))
 	require.Nil(t, p.Phase(""))

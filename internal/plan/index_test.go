@@ -14,7 +14,7 @@ func TestIndexOfALiteralPlan(t *testing.T) {
 	t.Parallel()
 	first := phase("1", nil, nil)
 	p := &Plan{Phases: []*Phase{first, phase("2", []phaseid.ID{"1", "1"}, nil), phase("1", nil, nil), phase("3", []phaseid.ID{"1", "2"}, nil)}}
-	require.Same(t, first, p.Lookup("Phase 1"), "the first phase of an id wins")
+	require.Same(t, first, p.Phase(NormalizeID("Phase 1")), "the first phase of an id wins")
 	require.Equal(t, []phaseid.ID{"2", "3"}, p.Dependents("1"), "a phase naming a dependency twice depends on it once")
 	require.Nil(t, p.Dependents("3"))
 

@@ -116,7 +116,7 @@ func TestParseFullBodyVerbatim(t *testing.T) {
 		"- [ ] Note list view\n"+
 		"- [ ] Editor view\n\n"+
 		"```md\n## Phase 9: not a heading, this is inside a code block\n```\n",
-		p.Lookup("2B").Body)
+		p.Phase(NormalizeID("2B")).Body)
 	// Phase 1 ends at "## Wave 2", a non-phase heading of its level.
 	require.True(t, strings.HasSuffix(p.Phase("1").Body, "`go test ./internal/notes/...` passes.\n"))
 	// The last phase ends at "## Notes for reviewers".
@@ -172,7 +172,7 @@ func TestParseMessy(t *testing.T) {
 		"7":   {"5", "6"},                        // Phases 5-6
 	}, deps)
 
-	twoA := p.Lookup("Phase 2-A")
+	twoA := p.Phase(NormalizeID("Phase 2-A"))
 	require.Equal(t, "Backend", twoA.Name, "name from the heading")
 	require.Equal(t, "5", twoA.Estimate, "the table's estimate wins over (est 8)")
 	require.Equal(t, 2, twoA.Tasks)

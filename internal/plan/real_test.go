@@ -134,7 +134,7 @@ func TestParseRealPlanBodies(t *testing.T) {
 		"> **Can Run With**: Phase 2A, Phase 2B (USE PARALLEL SUB-AGENTS)\n"+
 		"> **Estimate**: 3 points\n"+
 		"> **Status**: ⬜ Not Started\n\n"+
-		"- [ ] MJML template\n", p.Lookup("2C").Body)
+		"- [ ] MJML template\n", p.Phase(NormalizeID("2C")).Body)
 	// The last phase ends at the next H2, "## Testing Strategy".
 	require.True(t, strings.HasSuffix(p.Phase("3").Body, "- [ ] **CHECKPOINT: Run `/compact focus on: done`**\n"), p.Phase("3").Body)
 
@@ -146,5 +146,5 @@ func TestParseRealPlanBodies(t *testing.T) {
 	p, err = parseCorpus(t, "real/nested.md")
 	require.NoError(t, err)
 	// A deeper heading naming the phase's own id stays in its body.
-	require.True(t, strings.HasSuffix(p.Lookup("2A").Body, "#### Phase 2A notes\n\nRate limits are per-account.\n"), p.Lookup("2A").Body)
+	require.True(t, strings.HasSuffix(p.Phase(NormalizeID("2A")).Body, "#### Phase 2A notes\n\nRate limits are per-account.\n"), p.Phase(NormalizeID("2A")).Body)
 }
