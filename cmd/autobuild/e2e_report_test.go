@@ -10,6 +10,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/history"
 	"github.com/autobuild-sh/autobuild/internal/metrics"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 // fast runs autobuild with the simulated agent ten times faster.
@@ -38,7 +39,7 @@ func TestHistorySurvivesFreshAndFeedsTheReport(t *testing.T) {
 	repo := filepath.Join(dir, "calc")
 	halted := readHistory(t, repo)
 	require.Equal(t, history.KindRunEnd, halted[len(halted)-1].Kind)
-	require.Equal(t, []string{"2B"}, halted[len(halted)-1].FailedPhases)
+	require.Equal(t, []phaseid.Display{"2B"}, halted[len(halted)-1].FailedPhases)
 	typ := "" // how the classifier names 2B's failure
 	for _, rec := range halted {
 		if rec.PhaseID == "2b" && rec.Outcome == "failed" {

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -183,7 +184,7 @@ func TestHaltSummaryAfterFailedRetry(t *testing.T) {
 	require.Equal(t, state.PhaseFailed, loadPhase(t, repo, "2a").Status)
 	p3 := loadPhase(t, repo, "3")
 	require.Equal(t, state.PhaseBlocked, p3.Status)
-	require.Equal(t, []string{"2A"}, p3.BlockedBy)
+	require.Equal(t, []phaseid.Display{"2A"}, p3.BlockedBy)
 	require.Equal(t, state.PhaseComplete, loadPhase(t, repo, "2b").Status)
 	require.Equal(t, state.RunHalted, loadRun(t, repo).Status)
 	require.Equal(t, map[string]int{"0": 1, "1": 1, "2b": 1}, phaseCommits(t, repo))
@@ -201,7 +202,7 @@ func TestHaltSummaryAfterFailedRetry(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(st.stdout), &snap), st.stdout)
 	require.Equal(t, state.RunHalted, snap.Run.Status)
 	require.Equal(t, "Phase 2A failed after retry (test_failure)", snap.Run.HaltReason)
-	byID := map[string]*state.Phase{}
+	byID := map[phaseid.ID]*state.Phase{}
 	for _, p := range snap.Phases {
 		byID[p.PhaseID] = p
 	}
@@ -209,7 +210,7 @@ func TestHaltSummaryAfterFailedRetry(t *testing.T) {
 	require.Equal(t, state.PhaseFailed, byID["2a"].Status)
 	require.Equal(t, failure.TestFailure, byID["2a"].Error.Type)
 	require.Len(t, byID["2a"].Attempts, 2)
-	require.Equal(t, []string{"2A"}, byID["3"].BlockedBy)
+	require.Equal(t, []phaseid.Display{"2A"}, byID["3"].BlockedBy)
 }
 
 func TestResumeAfterAFixDoesNotRerunCompletedPhases(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -120,7 +121,7 @@ func agentScript(t *testing.T, body string) string {
 
 func loadPhase(t *testing.T, repo, id string) *state.Phase {
 	t.Helper()
-	p, err := state.Open(repo).LoadPhase(id)
+	p, err := state.Open(repo).LoadPhase(phaseid.ID(id))
 	require.NoError(t, err)
 	return p
 }

@@ -1,6 +1,10 @@
 package agent
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
+)
 
 // Environment variables the engine sets for an agent (docs/agents.md).
 const (
@@ -19,7 +23,7 @@ const (
 
 // EnvInput is what an attempt's environment is made of.
 type EnvInput struct {
-	PhaseID     string
+	PhaseID     phaseid.ID
 	Attempt     int
 	MaxAttempts int
 	// PlanPath should be absolute: the agent runs in a worktree.
@@ -35,7 +39,7 @@ type EnvInput struct {
 // The caller appends them to the inherited environment.
 func Env(in EnvInput) []string {
 	env := []string{
-		EnvPhaseID + "=" + in.PhaseID,
+		EnvPhaseID + "=" + string(in.PhaseID),
 		EnvAttempt + "=" + strconv.Itoa(in.Attempt),
 		EnvMaxAttempts + "=" + strconv.Itoa(in.MaxAttempts),
 		EnvPlan + "=" + in.PlanPath,

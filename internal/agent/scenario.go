@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 )
 
@@ -72,8 +73,10 @@ import (
 // paths, no ".."). Durations are Go durations ("150ms", "2s"). Unknown keys
 // are errors, so a typo does not silently change a test.
 type Scenario struct {
-	Default *Attempt             `json:"default,omitempty"`
-	Phases  map[string][]Attempt `json:"phases,omitempty"`
+	Default *Attempt `json:"default,omitempty"`
+	// Phases is keyed by phase id: as the file spells it until
+	// ParseScenario normalizes it.
+	Phases map[phaseid.ID][]Attempt `json:"phases,omitempty"`
 }
 
 // Attempt is what the simulated agent does in one attempt of a phase.
@@ -202,9 +205,9 @@ func ParseScenario(data []byte) (*Scenario, error) {
 			return nil, fmt.Errorf("default: %w", err)
 		}
 	}
-	phases := make(map[string][]Attempt, len(sc.Phases))
+	phases := make(map[phaseid.ID][]Attempt, len(sc.Phases))
 	for key, attempts := range sc.Phases {
-		id := plan.NormalizeID(key)
+		id := plan.NormalizeID(string(key))
 		if id == "" {
 			return nil, fmt.Errorf("phases: %q is not a phase id", key)
 		}

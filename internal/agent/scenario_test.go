@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 func TestParseScenario(t *testing.T) {
@@ -21,7 +23,7 @@ func TestParseScenario(t *testing.T) {
   }
 }`))
 	require.NoError(t, err)
-	require.Contains(t, sc.Phases, "2b", "phase keys are normalized")
+	require.Contains(t, sc.Phases, phaseid.ID("2b"), "phase keys are normalized")
 	a := sc.Phases["2b"][0]
 	require.Equal(t, "say", a.Steps[0].Kind)
 	require.Equal(t, "", a.Steps[0].Say)
@@ -101,7 +103,7 @@ func TestPick(t *testing.T) {
 }`))
 	require.NoError(t, err)
 	tests := []struct {
-		phase   string
+		phase   phaseid.ID
 		attempt int
 		exit    int
 	}{

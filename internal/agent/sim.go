@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 )
 
@@ -74,7 +75,7 @@ func SimMain(args []string, env func(string) string, stdin io.Reader, stdout, st
 // 1-based attempt number: the phase's entry for that attempt, its last
 // entry past the end of its list, the scenario's default for an unlisted
 // phase, or the built-in default.
-func (sc *Scenario) Pick(phase string, attempt int) Attempt {
+func (sc *Scenario) Pick(phase phaseid.ID, attempt int) Attempt {
 	if list := sc.Phases[phase]; len(list) > 0 {
 		return list[min(max(attempt, 1), len(list))-1]
 	}
@@ -86,7 +87,7 @@ func (sc *Scenario) Pick(phase string, attempt int) Attempt {
 
 // builtinAttempt is what the simulated agent does without a scenario: a
 // few plausible lines, no changes, success.
-func builtinAttempt(phase string, attempt int) Attempt {
+func builtinAttempt(phase phaseid.ID, attempt int) Attempt {
 	steps := []Step{
 		{Kind: "say", Say: fmt.Sprintf("Simulated agent: phase %s, attempt %d", phase, attempt)},
 		{Kind: "say", Say: "Reading the phase and the files it names", Delay: "200ms"},
@@ -125,7 +126,7 @@ type player struct {
 	stdout, stderr io.Writer
 	sleep          func(time.Duration)
 	speed          float64
-	phase          string
+	phase          phaseid.ID
 }
 
 // play runs the attempt's steps, stderr lines and result, and returns its

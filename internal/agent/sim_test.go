@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 // TestMain lets the tests run the simulated agent as a real process: the
@@ -33,7 +35,7 @@ func envMap(m map[string]string) func(string) string {
 
 // playIn plays a scenario's attempt for phase and attempt in dir, with no
 // real waiting, and returns the output, stderr, exit status and the waits.
-func playIn(t *testing.T, dir, scenario, phase string, attempt int) (string, string, int, []time.Duration) {
+func playIn(t *testing.T, dir, scenario string, phase phaseid.ID, attempt int) (string, string, int, []time.Duration) {
 	t.Helper()
 	sc, err := ParseScenario([]byte(scenario))
 	require.NoError(t, err)

@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -34,7 +35,7 @@ func alreadyComplete(pl *plan.Plan, o *runOptions) string {
 	if err != nil || snap.Run == nil || snap.Run.Status != state.RunComplete || snap.Run.PlanHash != pl.Hash() {
 		return ""
 	}
-	done := map[string]bool{}
+	done := map[phaseid.ID]bool{}
 	for _, p := range snap.Phases {
 		done[p.PhaseID] = p.Status == state.PhaseComplete || p.Status == state.PhaseSkipped
 	}

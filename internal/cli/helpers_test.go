@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -122,7 +123,7 @@ func sampleSnapshot() *state.Snapshot {
 			{PhaseID: "2b", DisplayID: "2B", PhaseName: "Web client", Batch: 3, Status: state.PhaseRunning,
 				Attempt: 1, LastOutput: "Writing web/app.js"},
 			{PhaseID: "3", DisplayID: "3", PhaseName: "Integration", Batch: 4, Status: state.PhaseBlocked,
-				BlockedBy: []string{"2A", "2B"}},
+				BlockedBy: []phaseid.Display{"2A", "2B"}},
 			{PhaseID: "4", DisplayID: "4", PhaseName: "Docs", Batch: 4, Status: state.PhasePending},
 		},
 	}
@@ -184,7 +185,7 @@ func TestStatusDetail(t *testing.T) {
 		{"failed", state.Phase{Status: state.PhaseFailed,
 			Error: &failure.Report{Type: failure.Timeout, Message: "no output for 5m"}}, "timeout: no output for 5m"},
 		{"failed without a report", state.Phase{Status: state.PhaseFailed}, ""},
-		{"blocked", state.Phase{Status: state.PhaseBlocked, BlockedBy: []string{"2A"}}, "blocked by 2A"},
+		{"blocked", state.Phase{Status: state.PhaseBlocked, BlockedBy: []phaseid.Display{"2A"}}, "blocked by 2A"},
 		{"committed", state.Phase{Status: state.PhaseComplete,
 			Commit: &state.Commit{SHA: longSHA, Message: "feat: x\nbody"}}, "4902ada feat: x"},
 		{"short sha", state.Phase{Status: state.PhaseComplete,

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/autobuild-sh/autobuild/internal/exitcode"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
 	"github.com/autobuild-sh/autobuild/internal/shell"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -150,7 +151,7 @@ func statusDetail(p *state.Phase) string {
 	case p.Status == state.PhaseFailed && p.Error != nil:
 		return string(p.Error.Type) + ": " + p.Error.Message
 	case p.Status == state.PhaseBlocked:
-		return "blocked by " + strings.Join(p.BlockedBy, ", ")
+		return "blocked by " + phaseid.Join(p.BlockedBy, ", ")
 	case p.Commit != nil && p.Commit.SHA != "":
 		sha := p.Commit.SHA
 		if len(sha) > 7 {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 )
 
@@ -67,11 +68,11 @@ func printPlan(w io.Writer, pl *plan.Plan) {
 		for _, p := range b.Phases {
 			deps := "-"
 			if len(p.DependsOn) > 0 {
-				deps = strings.Join(displayIDs(pl, p.DependsOn), ", ")
+				deps = phaseid.Join(displayIDs(pl, p.DependsOn), ", ")
 			}
 			extra := ""
 			if len(p.ParallelWith) > 0 {
-				extra = "parallel with " + strings.Join(displayIDs(pl, p.ParallelWith), ", ")
+				extra = "parallel with " + phaseid.Join(displayIDs(pl, p.ParallelWith), ", ")
 			}
 			if p.Done() {
 				extra = strings.TrimSpace(extra + "  (" + string(p.Status) + " in the plan: not run)")
@@ -99,11 +100,11 @@ func batchNote(b plan.Batch) string {
 	}
 	var groups []string
 	for _, g := range b.Groups {
-		var ids []string
+		var ids []phaseid.Display
 		for _, p := range g {
 			ids = append(ids, p.DisplayID)
 		}
-		groups = append(groups, strings.Join(ids, "+"))
+		groups = append(groups, phaseid.Join(ids, "+"))
 	}
 	return " (one after another: " + strings.Join(groups, " then ") + ")"
 }
@@ -119,10 +120,12 @@ func plural(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
-func displayIDs(pl *plan.Plan, ids []string) []string {
-	out := make([]string, len(ids))
+// displayIDs names ids as the plan writes them; an id of no phase is
+// shown as it is.
+func displayIDs(pl *plan.Plan, ids []phaseid.ID) []phaseid.Display {
+	out := make([]phaseid.Display, len(ids))
 	for i, id := range ids {
-		out[i] = id
+		out[i] = phaseid.Display(id)
 		if p := pl.Phase(id); p != nil {
 			out[i] = p.DisplayID
 		}

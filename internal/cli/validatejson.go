@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/autobuild-sh/autobuild/internal/engine"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 )
 
@@ -28,27 +29,27 @@ type planDoc struct {
 }
 
 type phaseDoc struct {
-	ID           string   `json:"id"`
-	DisplayID    string   `json:"display_id"`
-	Name         string   `json:"name"`
-	Line         int      `json:"line"`
-	SectionLine  int      `json:"section_line"`
-	BodyFile     string   `json:"body_file"`
-	DependsOn    []string `json:"depends_on"`
-	ParallelWith []string `json:"parallel_with"`
-	Estimate     string   `json:"estimate"`
-	Status       string   `json:"status"`
-	WillRun      bool     `json:"will_run"`
-	HasBody      bool     `json:"has_body"`
-	Tasks        int      `json:"tasks"`
-	TasksDone    int      `json:"tasks_done"`
-	Files        []string `json:"files"`
+	ID           phaseid.ID      `json:"id"`
+	DisplayID    phaseid.Display `json:"display_id"`
+	Name         string          `json:"name"`
+	Line         int             `json:"line"`
+	SectionLine  int             `json:"section_line"`
+	BodyFile     string          `json:"body_file"`
+	DependsOn    []phaseid.ID    `json:"depends_on"`
+	ParallelWith []phaseid.ID    `json:"parallel_with"`
+	Estimate     string          `json:"estimate"`
+	Status       string          `json:"status"`
+	WillRun      bool            `json:"will_run"`
+	HasBody      bool            `json:"has_body"`
+	Tasks        int             `json:"tasks"`
+	TasksDone    int             `json:"tasks_done"`
+	Files        []string        `json:"files"`
 }
 
 type batchDoc struct {
-	Index  int        `json:"index"`
-	Phases []string   `json:"phases"`
-	Groups [][]string `json:"groups"`
+	Index  int            `json:"index"`
+	Phases []phaseid.ID   `json:"phases"`
+	Groups [][]phaseid.ID `json:"groups"`
 }
 
 type gateDoc struct {
@@ -110,12 +111,12 @@ func newPlanDoc(pl *plan.Plan, verr *plan.ValidationError) planDoc {
 		return doc // Batches of a cycle mean nothing.
 	}
 	for _, b := range pl.Batches() {
-		bd := batchDoc{Index: b.Index, Phases: []string{}, Groups: [][]string{}}
+		bd := batchDoc{Index: b.Index, Phases: []phaseid.ID{}, Groups: [][]phaseid.ID{}}
 		for _, ph := range b.Phases {
 			bd.Phases = append(bd.Phases, ph.ID)
 		}
 		for _, g := range b.Groups {
-			ids := []string{}
+			ids := []phaseid.ID{}
 			for _, ph := range g {
 				ids = append(ids, ph.ID)
 			}
@@ -134,9 +135,9 @@ func problems(ps []plan.Problem) []problemDoc {
 	return out
 }
 
-func nonNil(s []string) []string {
+func nonNil[T any](s []T) []T {
 	if s == nil {
-		return []string{}
+		return []T{}
 	}
 	return s
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 )
 
@@ -96,23 +97,23 @@ func TestSetupPlan(t *testing.T) {
 	require.Empty(t, pl.Warnings)
 	require.Equal(t, "Calculator: from library to command line", pl.Title)
 
-	var ids []string
+	var ids []phaseid.ID
 	for _, ph := range pl.Phases {
 		ids = append(ids, ph.ID)
 		require.False(t, ph.Done(), "phase %s runs", ph.ID)
 		require.NotEmpty(t, ph.Files, "phase %s names its files", ph.ID)
 	}
-	require.Equal(t, []string{"0", "1", "2a", "2b", "2c", "3"}, ids)
+	require.Equal(t, []phaseid.ID{"0", "1", "2a", "2b", "2c", "3"}, ids)
 
 	batches := pl.Batches()
 	require.Len(t, batches, 4)
 	third := batches[2]
 	require.Len(t, third.Groups, 1, "2A, 2B and 2C run in parallel")
-	var parallel []string
+	var parallel []phaseid.Display
 	for _, ph := range third.Groups[0] {
 		parallel = append(parallel, ph.DisplayID)
 	}
-	require.Equal(t, []string{"2A", "2B", "2C"}, parallel)
+	require.Equal(t, []phaseid.Display{"2A", "2B", "2C"}, parallel)
 
 	var gates []string
 	for _, g := range pl.Gates {
@@ -149,12 +150,12 @@ func TestScenario(t *testing.T) {
 	require.NoError(t, err)
 
 	// Every phase of the plan is scripted, and nothing else.
-	var keys []string
+	var keys []phaseid.ID
 	for id := range sc.Phases {
 		keys = append(keys, id)
 	}
 	slices.Sort(keys)
-	require.Equal(t, []string{"0", "1", "2a", "2b", "2c", "3"}, keys)
+	require.Equal(t, []phaseid.ID{"0", "1", "2a", "2b", "2c", "3"}, keys)
 	require.NotNil(t, sc.Default)
 
 	for _, ph := range pl.Phases {
@@ -259,7 +260,7 @@ func TestDemoGates(t *testing.T) {
 
 // playPhases applies every attempt of each phase, in order (a retry
 // continues in the first attempt's worktree).
-func playPhases(t *testing.T, repo string, sc *agent.Scenario, ids ...string) {
+func playPhases(t *testing.T, repo string, sc *agent.Scenario, ids ...phaseid.ID) {
 	t.Helper()
 	for _, id := range ids {
 		require.Contains(t, sc.Phases, id)

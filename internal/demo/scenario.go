@@ -1,5 +1,7 @@
 package demo
 
+import "github.com/autobuild-sh/autobuild/internal/phaseid"
+
 // The scenario's JSON shape is the simulated agent's (package agent): per
 // phase a list of attempts, each a list of steps.
 
@@ -19,8 +21,8 @@ type attempt struct {
 }
 
 type scenario struct {
-	Default attempt              `json:"default"`
-	Phases  map[string][]attempt `json:"phases"`
+	Default attempt                  `json:"default"`
+	Phases  map[phaseid.ID][]attempt `json:"phases"`
 }
 
 func say(line, delay string) step { return step{Say: line, Delay: delay} }
@@ -59,7 +61,7 @@ func Scenario(halt bool) any {
 	read := say("Reading the phase and the files it names", "400ms")
 	sc := scenario{
 		Default: attempt{Steps: []step{say("Nothing to do for this phase", "200ms")}},
-		Phases: map[string][]attempt{
+		Phases: map[phaseid.ID][]attempt{
 			"0": {costed(work([]step{read, say("Plan: shared errors for the calculator", "300ms")},
 				[][2]string{{"calc/errors.go", "errors.go.txt"}},
 				say("Done: 1 file created", "200ms")), 9, 1)},

@@ -15,6 +15,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gates"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/proc"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -130,7 +131,7 @@ func (r *phaseRunner) newAttempt(t *attemptTrack, wt, base string, continues boo
 }
 
 // recordGates records the gates' results, when any gate was considered.
-func (r *phaseRunner) recordGates(id string, ev Evidence) {
+func (r *phaseRunner) recordGates(id phaseid.ID, ev Evidence) {
 	switch {
 	case ev.Gates == nil:
 	case !ev.AgentRan && ev.Gate != nil:
@@ -246,7 +247,7 @@ func (r *phaseRunner) complete(ctx context.Context, t *attemptTrack, commit *sta
 	return attemptResult{Outcome: state.OutcomeComplete}
 }
 
-func (r *phaseRunner) previousDiff(id string) string {
+func (r *phaseRunner) previousDiff(id phaseid.ID) string {
 	ps := r.rec.get(id)
 	for i := len(ps.Attempts) - 1; i >= 0; i-- {
 		if ps.Attempts[i].DiffPath != "" {

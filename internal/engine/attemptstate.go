@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -11,7 +12,7 @@ import (
 // happen. Each writes the phase file (recorder.phase).
 
 // attemptStarted marks the phase running with a new attempt.
-func (r *recorder) attemptStarted(id string, number int, agentName string, started time.Time, worktree, logPath string) {
+func (r *recorder) attemptStarted(id phaseid.ID, number int, agentName string, started time.Time, worktree, logPath string) {
 	r.phase(id, func(ps *state.Phase) {
 		ps.Status = state.PhaseRunning
 		ps.Attempt = number
@@ -29,7 +30,7 @@ func (r *recorder) attemptStarted(id string, number int, agentName string, start
 }
 
 // agentEnded records what the agent spent and claimed, before the gates.
-func (r *recorder) agentEnded(id string, ev Evidence) {
+func (r *recorder) agentEnded(id phaseid.ID, ev Evidence) {
 	if ev.Interrupted && ev.Usage == nil && ev.Session == "" {
 		return
 	}
@@ -49,7 +50,7 @@ func (r *recorder) agentEnded(id string, ev Evidence) {
 }
 
 // gatesChecked records the gates' results: the engine's own verification.
-func (r *recorder) gatesChecked(id string, results map[string]state.GateResult, passed bool) {
+func (r *recorder) gatesChecked(id phaseid.ID, results map[string]state.GateResult, passed bool) {
 	r.phase(id, func(ps *state.Phase) {
 		ps.QualityGates = results
 		ps.Verification.FreshVerification = state.GatePassed
@@ -61,12 +62,12 @@ func (r *recorder) gatesChecked(id string, results map[string]state.GateResult, 
 
 // gatesNotRun records gate results when the gates themselves did not run
 // (a declared gate's tool is missing).
-func (r *recorder) gatesNotRun(id string, results map[string]state.GateResult) {
+func (r *recorder) gatesNotRun(id phaseid.ID, results map[string]state.GateResult) {
 	r.phase(id, func(ps *state.Phase) { ps.QualityGates = results })
 }
 
 // attemptFailed ends the attempt as failed with its report and diff.
-func (r *recorder) attemptFailed(id string, rep *failure.Report, started, now time.Time, diffPath string) {
+func (r *recorder) attemptFailed(id phaseid.ID, rep *failure.Report, started, now time.Time, diffPath string) {
 	r.phase(id, func(ps *state.Phase) {
 		ps.Status = state.PhaseFailed
 		ps.Error = rep
@@ -80,7 +81,7 @@ func (r *recorder) attemptFailed(id string, rep *failure.Report, started, now ti
 
 // attemptInterrupted ends the attempt stopped by Ctrl-C: the phase is
 // pending again, and resume re-runs it without using up the retry.
-func (r *recorder) attemptInterrupted(id string, started, now time.Time) {
+func (r *recorder) attemptInterrupted(id phaseid.ID, started, now time.Time) {
 	r.phase(id, func(ps *state.Phase) {
 		ps.Status = state.PhasePending
 		endAttempt(ps, state.OutcomeInterrupted, started, now)
@@ -88,7 +89,7 @@ func (r *recorder) attemptInterrupted(id string, started, now time.Time) {
 }
 
 // attemptCompleted ends the attempt with the phase complete and landed.
-func (r *recorder) attemptCompleted(id string, commit *state.Commit, started, now time.Time) {
+func (r *recorder) attemptCompleted(id phaseid.ID, commit *state.Commit, started, now time.Time) {
 	r.phase(id, func(ps *state.Phase) {
 		ps.Status = state.PhaseComplete
 		ps.Commit = commit

@@ -6,6 +6,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -15,7 +16,7 @@ import (
 // --resume, codex exec resume, gemini --resume), with a short prompt to
 // continue; otherwise in a fresh session whose prompt summarizes the work
 // done instead of repeating everything (Compact).
-func (s *scheduler) continuation(id string, req *attemptRequest) {
+func (s *scheduler) continuation(id phaseid.ID, req *attemptRequest) {
 	req.Session, req.Compact = "", false
 	ps := s.rec.get(id)
 	var last *state.Attempt

@@ -6,6 +6,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -30,26 +31,26 @@ type eagerEnd struct {
 // eagerRun is the eager loop's bookkeeping. Only the loop's goroutine
 // touches it.
 type eagerRun struct {
-	order map[string]int      // plan order
-	rank  map[string]int      // phases on the longest chain from it, itself included
-	deps  map[string][]string // the dependencies it waits for
-	group map[string]int      // which of plan.Groups it is in
+	order map[phaseid.ID]int          // plan order
+	rank  map[phaseid.ID]int          // phases on the longest chain from it, itself included
+	deps  map[phaseid.ID][]phaseid.ID // the dependencies it waits for
+	group map[phaseid.ID]int          // which of plan.Groups it is in
 	// dependents are the phases waiting for it; waiting counts, per
 	// phase, the dependencies not landed yet; fresh holds the phases
 	// whose dependencies have all landed and that have not started. The
 	// loop looks at these, not at every phase of the plan, at each end.
-	dependents map[string][]string
-	waiting    map[string]int
-	fresh      map[string]bool
-	running    map[string]bool
+	dependents map[phaseid.ID][]phaseid.ID
+	waiting    map[phaseid.ID]int
+	fresh      map[phaseid.ID]bool
+	running    map[phaseid.ID]bool
 	// started counts the attempts started in this run (1, then 2 for the
 	// retry); retry holds the phases whose retry waits for a slot.
-	started map[string]int
-	retry   map[string]bool
+	started map[phaseid.ID]int
+	retry   map[phaseid.ID]bool
 	// overlap holds, per phase, the phases that ran at the same time as
 	// it: those that land are named to its retry, whose worktree does not
 	// have their work.
-	overlap map[string]map[string]bool
+	overlap map[phaseid.ID]map[phaseid.ID]bool
 }
 
 // runEager starts each phase as soon as its dependencies have landed, up
@@ -82,10 +83,10 @@ func (s *scheduler) runEager(ctx context.Context) {
 }
 
 func (s *scheduler) newEagerRun() *eagerRun {
-	e := &eagerRun{order: map[string]int{}, rank: map[string]int{}, deps: map[string][]string{}, group: map[string]int{},
-		dependents: map[string][]string{}, waiting: map[string]int{}, fresh: map[string]bool{},
-		running: map[string]bool{}, started: map[string]int{}, retry: map[string]bool{}, overlap: map[string]map[string]bool{}}
-	batch := map[string]int{}
+	e := &eagerRun{order: map[phaseid.ID]int{}, rank: map[phaseid.ID]int{}, deps: map[phaseid.ID][]phaseid.ID{}, group: map[phaseid.ID]int{},
+		dependents: map[phaseid.ID][]phaseid.ID{}, waiting: map[phaseid.ID]int{}, fresh: map[phaseid.ID]bool{},
+		running: map[phaseid.ID]bool{}, started: map[phaseid.ID]int{}, retry: map[phaseid.ID]bool{}, overlap: map[phaseid.ID]map[phaseid.ID]bool{}}
+	batch := map[phaseid.ID]int{}
 	for _, b := range s.plan.Batches() {
 		for _, p := range b.Phases {
 			batch[p.ID] = b.Index
@@ -122,7 +123,7 @@ func (s *scheduler) newEagerRun() *eagerRun {
 }
 
 // landed counts a landed phase off its dependents' waits.
-func (e *eagerRun) landed(id string) {
+func (e *eagerRun) landed(id phaseid.ID) {
 	for _, d := range e.dependents[id] {
 		if e.waiting[d]--; e.waiting[d] == 0 && e.started[d] == 0 {
 			e.fresh[d] = true
@@ -134,8 +135,8 @@ func (e *eagerRun) landed(id string) {
 // chain of dependents from it, itself included: the critical-path
 // priority without duration estimates.
 func (s *scheduler) rankChains(e *eagerRun) {
-	var visit func(id string) int
-	visit = func(id string) int {
+	var visit func(id phaseid.ID) int
+	visit = func(id phaseid.ID) int {
 		if r, ok := e.rank[id]; ok {
 			return r
 		}
@@ -160,7 +161,7 @@ func (s *scheduler) rankChains(e *eagerRun) {
 // alongside the running phases of its group.
 func (s *scheduler) startable(e *eagerRun) []*plan.Phase {
 	ready := make([]*plan.Phase, 0, len(e.fresh)+len(e.retry))
-	for _, set := range []map[string]bool{e.fresh, e.retry} {
+	for _, set := range []map[phaseid.ID]bool{e.fresh, e.retry} {
 		for id := range set {
 			if !e.running[id] && !s.isComplete(id) {
 				ready = append(ready, s.plan.Phase(id))
@@ -241,17 +242,17 @@ func (e *eagerRun) inPlanOrder(phases []*plan.Phase) {
 	slices.SortFunc(phases, func(a, b *plan.Phase) int { return e.order[a.ID] - e.order[b.ID] })
 }
 
-func (e *eagerRun) markOverlap(a, b string) {
-	for _, pair := range [][2]string{{a, b}, {b, a}} {
+func (e *eagerRun) markOverlap(a, b phaseid.ID) {
+	for _, pair := range [][2]phaseid.ID{{a, b}, {b, a}} {
 		if e.overlap[pair[0]] == nil {
-			e.overlap[pair[0]] = map[string]bool{}
+			e.overlap[pair[0]] = map[phaseid.ID]bool{}
 		}
 		e.overlap[pair[0]][pair[1]] = true
 	}
 }
 
 // failedReport is the failure that a phase's retry answers.
-func (s *scheduler) failedReport(id string) failure.Report {
+func (s *scheduler) failedReport(id phaseid.ID) failure.Report {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if r := s.failed[id]; r != nil {

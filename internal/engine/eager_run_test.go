@@ -31,7 +31,7 @@ echo x > "$AUTOBUILD_PHASE_ID.txt"`
 	for _, e := range sink.list {
 		switch e.Kind {
 		case event.PhaseStarted, event.PhaseCompleted:
-			order = append(order, string(e.Kind)+" "+e.PhaseID)
+			order = append(order, string(e.Kind)+" "+string(e.PhaseID))
 		case event.RunStarted:
 			require.Contains(t, e.Line, ", schedule eager")
 		case event.BatchStarted:

@@ -10,6 +10,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -162,7 +163,7 @@ func TestEagerHaltStartsNothingNew(t *testing.T) {
 		require.Equal(t, state.PhasePending, rec.get("b2").Status, "its dependency landed: pending, not blocked")
 		require.Equal(t, state.PhasePending, rec.get("c1").Status)
 		require.Equal(t, state.PhaseBlocked, rec.get("a2").Status)
-		require.Equal(t, []string{"A1"}, rec.get("a2").BlockedBy)
+		require.Equal(t, []phaseid.Display{"A1"}, rec.get("a2").BlockedBy)
 	})
 }
 
@@ -200,7 +201,7 @@ func TestEagerRetriesAtOnce(t *testing.T) {
 		require.Equal(t, [2][]string{{"b1"}, {"c1"}}, r.siblings["a1#2"])
 		retrying := kinds(*f.events, event.PhaseRetrying)
 		require.Len(t, retrying, 1)
-		require.Equal(t, "A1", retrying[0].DisplayID)
+		require.Equal(t, phaseid.Display("A1"), retrying[0].DisplayID)
 		require.Equal(t, "retrying after test_failure with the failure as context", retrying[0].Line)
 	})
 }
@@ -219,7 +220,7 @@ func TestEagerFailedRetryHalts(t *testing.T) {
 		require.Equal(t, 2, f.runner.calls["a1"])
 		require.Zero(t, f.runner.calls["b2"], "B1 landed after the halt: B2 does not start")
 		require.Equal(t, state.PhaseComplete, f.sched.rec.get("b1").Status)
-		require.Equal(t, []string{"A1"}, f.sched.rec.get("a2").BlockedBy)
+		require.Equal(t, []phaseid.Display{"A1"}, f.sched.rec.get("a2").BlockedBy)
 	})
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/gates"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/history"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -266,7 +267,7 @@ func (lr *liveRun) wire() (*phaseRunner, *scheduler) {
 	sched := &scheduler{plan: cfg.Plan, runner: runner, rec: lr.rec, maxParallel: cfg.MaxParallel, schedule: run.Schedule.OrDefault(),
 		timeout: cfg.PhaseTimeout, agents: cfg.Agents, backoff: cfg.Backoff, sleep: cfg.Sleep,
 		limits:   cfg.limitPolicy(),
-		complete: map[string]bool{}, failed: map[string]*failure.Report{}}
+		complete: map[phaseid.ID]bool{}, failed: map[phaseid.ID]*failure.Report{}}
 	runner.eager = sched.schedule == ScheduleEager
 	return runner, sched
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gates"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/proc"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -29,7 +30,8 @@ type Executor interface {
 
 // Attempt is everything an executor needs to make one attempt.
 type Attempt struct {
-	PhaseID, DisplayID string
+	PhaseID   phaseid.ID
+	DisplayID phaseid.Display
 	// Number is the attempt within this run (1 or 2); Seq counts every
 	// attempt of the phase ever and names its files.
 	Number, Seq int

@@ -12,6 +12,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -75,7 +76,7 @@ func TestEngineRecordsClassifiesAndLandsAroundTheExecutor(t *testing.T) {
 		a := x.attempts[0]
 		require.Equal(t, runGit(t, repo, "rev-parse", "HEAD~1"), a.Base, "the attempt starts at the integration tip")
 		require.Contains(t, a.Prompt, "Phase 1")
-		require.Equal(t, "1", a.Env.PhaseID)
+		require.Equal(t, phaseid.ID("1"), a.Env.PhaseID)
 		require.Equal(t, 1, a.Seq)
 		out := sink.of(event.PhaseOutput)
 		require.NotEmpty(t, out)

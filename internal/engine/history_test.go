@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -16,7 +17,7 @@ type fakeHistory struct {
 }
 
 func (f *fakeHistory) AttemptEnded(_ state.Run, p state.Phase) {
-	f.attempts = append(f.attempts, p.PhaseID+":"+p.Attempts[len(p.Attempts)-1].Outcome)
+	f.attempts = append(f.attempts, string(p.PhaseID)+":"+p.Attempts[len(p.Attempts)-1].Outcome)
 }
 
 func (f *fakeHistory) RunEnded(run state.Run, _ []state.Phase) string {
@@ -31,7 +32,7 @@ func TestRecorderTellsTheHistory(t *testing.T) {
 	store := state.Open(t.TempDir())
 	require.NoError(t, store.Init())
 	rec := newRecorder(store, nil, time.Now, &state.Run{Status: state.RunHalted, HistoryNote: "old"},
-		map[string]*state.Phase{"1": {PhaseID: "1"}})
+		map[phaseid.ID]*state.Phase{"1": {PhaseID: "1"}})
 	h := &fakeHistory{}
 	rec.history = h
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
 	"github.com/autobuild-sh/autobuild/internal/shell"
@@ -50,7 +51,7 @@ type integrator struct {
 // landedPhase remembers what a phase changed, to name both sides of a
 // conflict with a phase that lands after it.
 type landedPhase struct {
-	displayID string
+	displayID phaseid.Display
 	who       string // names a change that is not a phase (the user's commits)
 	base, sha string // the phase's own commit and the commit it started from
 	files     []string
@@ -145,7 +146,7 @@ func (in *integrator) conflictReport(ctx context.Context, p *plan.Phase, base, s
 				continue
 			}
 			theirs, _ := gitx.ChangedRanges(ctx, in.mainDir, l.base, l.sha, f)
-			name := cmp.Or(l.who, "phase "+l.displayID)
+			name := cmp.Or(l.who, "phase "+string(l.displayID))
 			line += fmt.Sprintf(", %s changed lines %s", name, ranges(theirs))
 			if !slices.Contains(others, name) {
 				others = append(others, name)
@@ -221,7 +222,7 @@ func commitMessage(p *plan.Phase, agentMsg string, files []string) string {
 	// status command and the printers: no escape sequence may survive.
 	agentMsg = sanitize.Text(agentMsg)
 	if strings.TrimSpace(agentMsg) != "" {
-		return strings.TrimRight(agentMsg, "\n") + "\n\n" + gitx.TrailerKey + ": " + p.ID + "\n"
+		return strings.TrimRight(agentMsg, "\n") + "\n\n" + gitx.TrailerKey + ": " + string(p.ID) + "\n"
 	}
 	return sanitize.Text(gitx.ConventionalMessage(gitx.MessageInput{PhaseID: p.ID, DisplayID: p.DisplayID, Name: p.Name, Files: files}))
 }
@@ -251,8 +252,9 @@ func singleMessage(title string, phases []*state.Phase) string {
 
 // scriptStep is one phase's commit in commits.sh.
 type scriptStep struct {
-	sha, id, message string
-	files            []string
+	sha, message string
+	id           phaseid.ID
+	files        []string
 }
 
 // commitsScript writes commits.sh for --commit=message-only: per phase on
@@ -273,7 +275,7 @@ func (in *integrator) commitsScript(ctx context.Context, phases []*state.Phase, 
 	if err != nil {
 		return "", err
 	}
-	idOf := map[string]string{}
+	idOf := map[string]phaseid.ID{}
 	for id, sha := range byPhase {
 		idOf[sha] = id
 	}
@@ -298,7 +300,7 @@ func (in *integrator) commitsScript(ctx context.Context, phases []*state.Phase, 
 	if err := os.RemoveAll(patchDir); err != nil {
 		return "", err
 	}
-	names := map[string]string{}
+	names := map[phaseid.ID]string{}
 	for _, p := range phases {
 		names[p.PhaseID] = fmt.Sprintf("Phase %s: %s", p.DisplayID, p.PhaseName)
 	}

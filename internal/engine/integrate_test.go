@@ -13,6 +13,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -57,7 +58,7 @@ func messageOnlyLine(t *testing.T) (*integrator, string) {
 
 	repo, err := gitx.Open(ctx, dir)
 	require.NoError(t, err)
-	rec := newRecorder(state.Open(dir), nil, time.Now, run, map[string]*state.Phase{})
+	rec := newRecorder(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{})
 	return newIntegrator(repo, rec, state.CommitMessageOnly, dir, base), dir
 }
 
@@ -158,7 +159,7 @@ func TestConflictReportNamesBothSides(t *testing.T) {
 	repo, err := gitx.Open(ctx, dir)
 	require.NoError(t, err)
 	run := &state.Run{RunID: "r1"}
-	in := newIntegrator(repo, newRecorder(state.Open(dir), nil, time.Now, run, map[string]*state.Phase{}), state.CommitAuto, dir, early)
+	in := newIntegrator(repo, newRecorder(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), state.CommitAuto, dir, early)
 	in.tips = []string{"root", early, shaA}
 	in.landed = []landedPhase{
 		{displayID: "1", base: "root", sha: early, files: []string{"f.txt"}, tipIndex: 1},
@@ -184,7 +185,7 @@ func TestYourUncommittedChangesStopALanding(t *testing.T) {
 	require.NoError(t, err)
 	head := runGit(t, dir, "rev-parse", "HEAD")
 	run := &state.Run{RunID: "r1", Branch: "main"}
-	in := newIntegrator(repo, newRecorder(state.Open(dir), nil, time.Now, run, map[string]*state.Phase{}), state.CommitAuto, dir, head)
+	in := newIntegrator(repo, newRecorder(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), state.CommitAuto, dir, head)
 	p := &plan.Phase{ID: "1", DisplayID: "1"}
 
 	read := outsideState{ok: true, status: statusEntries("?? notes.txt\x00R  new.go\x00old.go\x00")}
@@ -213,7 +214,7 @@ func TestLandingAfterTheLineWasTakenBack(t *testing.T) {
 	repo, err := gitx.Open(ctx, dir)
 	require.NoError(t, err)
 	run := &state.Run{RunID: "r1", BaseCommit: base, CommitMode: state.CommitMessageOnly}
-	in := newIntegrator(repo, newRecorder(state.Open(dir), nil, time.Now, run, map[string]*state.Phase{}),
+	in := newIntegrator(repo, newRecorder(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}),
 		state.CommitMessageOnly, dir, base)
 	require.NoError(t, repo.MoveBranch(ctx, in.refs.Integration(), base, ""))
 	worktree := func(id, from, file string) string {

@@ -9,6 +9,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -180,7 +181,7 @@ func (s *scheduler) freestAgent(a agent.Agent, now time.Time) (agent.Agent, bloc
 // for a first attempt; for a retry, the next one after the agent whose
 // attempt failed (when several were given), so a retry gets a fresh pair
 // of eyes. Agents blocked by a limit are passed over while another is free.
-func (s *scheduler) agentFor(id string, number int) agent.Agent {
+func (s *scheduler) agentFor(id phaseid.ID, number int) agent.Agent {
 	now := s.now()
 	last := s.agents[len(s.agents)-1] // so the search starts at the first
 	if number > 1 {
@@ -289,11 +290,11 @@ func (c *Config) limitPolicy() limitPolicy {
 }
 
 // nextRun counts one more run of phase id's agent in this run of autobuild.
-func (s *scheduler) nextRun(id string) int {
+func (s *scheduler) nextRun(id phaseid.ID) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.runs == nil {
-		s.runs = map[string]int{}
+		s.runs = map[phaseid.ID]int{}
 	}
 	s.runs[id]++
 	return s.runs[id]

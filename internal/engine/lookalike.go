@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 )
 
@@ -28,7 +29,7 @@ func checkLookAlikeIDs(pl *plan.Plan) error {
 
 // codePoints spells the non-ASCII characters of s as U+XXXX, so the
 // difference can be seen.
-func codePoints(s string) string {
+func codePoints(s phaseid.Display) string {
 	var b strings.Builder
 	for _, r := range s {
 		if r < 0x80 {

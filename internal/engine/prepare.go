@@ -9,13 +9,14 @@ import (
 	"path/filepath"
 
 	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
 // prepare decides between a new run and a resumed one (docs/running.md) and returns
 // the run and the phases' states, written to disk.
-func prepare(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Store) (*state.Run, map[string]*state.Phase, error) {
+func prepare(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Store) (*state.Run, map[phaseid.ID]*state.Phase, error) {
 	existing, err := store.LoadRun()
 	if err != nil && !errors.Is(err, state.ErrNoRun) {
 		if !cfg.Fresh {
@@ -58,7 +59,7 @@ func prepare(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Sto
 	return resumeRun(ctx, cfg, repo, store, existing)
 }
 
-func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Store) (*state.Run, map[string]*state.Phase, error) {
+func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Store) (*state.Run, map[phaseid.ID]*state.Phase, error) {
 	if cfg.Resume {
 		return nil, nil, usage("%w: %s holds no run yet; start one without --resume (and with --commit=...)", errNoResume, store.Dir())
 	}
@@ -93,7 +94,7 @@ func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 	if err := store.SaveRun(run); err != nil {
 		return nil, nil, refused("writing run state: %w", err)
 	}
-	phases := make(map[string]*state.Phase, len(cfg.Plan.Phases))
+	phases := make(map[phaseid.ID]*state.Phase, len(cfg.Plan.Phases))
 	initial := make([]*state.Phase, 0, len(cfg.Plan.Phases))
 	batchOf := batchIndex(cfg.Plan)
 	for _, p := range cfg.Plan.Phases {
@@ -114,7 +115,7 @@ func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 	return run, phases, nil
 }
 
-func resumeRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Store, run *state.Run) (*state.Run, map[string]*state.Phase, error) {
+func resumeRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Store, run *state.Run) (*state.Run, map[phaseid.ID]*state.Phase, error) {
 	if run.PlanHash != cfg.Plan.Hash() && !cfg.Resume {
 		return nil, nil, refused("the plan changed since the run in %s started: pass --resume to continue with the edited plan (completed phases stay complete), or --fresh to start over", store.Dir())
 	}
@@ -132,7 +133,7 @@ func resumeRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.S
 	if err := cleanPhaseWorktrees(ctx, repo, store, &refs, cfg.Plan); err != nil {
 		return nil, nil, refused("removing stale worktrees: %w", err)
 	}
-	phases := map[string]*state.Phase{}
+	phases := map[phaseid.ID]*state.Phase{}
 	batchOf := batchIndex(cfg.Plan)
 	for _, p := range cfg.Plan.Phases {
 		ps := stored[p.ID]
@@ -226,8 +227,8 @@ func checkCommitMode(mode state.CommitMode) error {
 	return nil
 }
 
-func batchIndex(pl *plan.Plan) map[string]int {
-	out := map[string]int{}
+func batchIndex(pl *plan.Plan) map[phaseid.ID]int {
+	out := map[phaseid.ID]int{}
 	for _, b := range pl.Batches() {
 		for _, p := range b.Phases {
 			out[p.ID] = b.Index
@@ -254,9 +255,9 @@ func agentSpecs(cfg *Config) []string {
 	return specs
 }
 
-func nonNil(s []string) []string {
+func nonNil(s []phaseid.ID) []phaseid.ID {
 	if s == nil {
-		return []string{}
+		return []phaseid.ID{}
 	}
 	return s
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -42,7 +43,7 @@ func TestNewRunWritesOneFileOfInitialStates(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, phases, stored, "what is read back is what the run holds")
 	require.Equal(t, state.PhasePending, stored["3"].Status)
-	require.Equal(t, []string{"2a", "2b", "2c"}, stored["1"].Dependencies.Blocks)
+	require.Equal(t, []phaseid.ID{"2a", "2b", "2c"}, stored["1"].Dependencies.Blocks)
 	require.Equal(t, 3, stored["2b"].Batch)
 
 	_, resumed, err := resumeRun(ctx, cfg, repo, store, run)

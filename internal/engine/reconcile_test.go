@@ -11,6 +11,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/exitcode"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -26,7 +27,7 @@ func replaySetup(t *testing.T) (repo *gitx.Repo, rec *recorder, dir, line, base,
 	require.NoError(t, os.WriteFile(filepath.Join(dir, ".git", "info", "exclude"), []byte("/.autobuild\n"), 0o644))
 	run := &state.Run{RunID: "r1", BaseCommit: base, IntegrationCommit: base, CommitMode: state.CommitMessageOnly,
 		Status: state.RunRunning}
-	rec = newRecorder(store, nil, time.Now, run, map[string]*state.Phase{})
+	rec = newRecorder(store, nil, time.Now, run, map[phaseid.ID]*state.Phase{})
 	line = state.RefsOf(*run).Integration()
 	runGit(t, dir, "switch", "-q", "-c", line)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644))

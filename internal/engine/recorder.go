@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/proc"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -24,7 +25,7 @@ type recorder struct {
 
 	mu     sync.Mutex // guards everything below
 	run    *state.Run
-	phases map[string]*state.Phase
+	phases map[phaseid.ID]*state.Phase
 	err    error // the first failed write; the run stops on it
 }
 
@@ -36,7 +37,7 @@ type historyHook interface {
 	RunEnded(run state.Run, phases []state.Phase) string
 }
 
-func newRecorder(store *state.Store, sink event.Sink, now func() time.Time, run *state.Run, phases map[string]*state.Phase) *recorder {
+func newRecorder(store *state.Store, sink event.Sink, now func() time.Time, run *state.Run, phases map[phaseid.ID]*state.Phase) *recorder {
 	if sink == nil {
 		sink = event.Discard
 	}
@@ -44,13 +45,13 @@ func newRecorder(store *state.Store, sink event.Sink, now func() time.Time, run 
 }
 
 // phase applies f to the phase's state and writes the phase file.
-func (r *recorder) phase(id string, f func(p *state.Phase)) {
+func (r *recorder) phase(id phaseid.ID, f func(p *state.Phase)) {
 	r.phaseIf(id, func(p *state.Phase) bool { f(p); return true })
 }
 
 // phaseIf is phase for an update that may change nothing: f reports
 // whether it changed the state, and the file is written only then.
-func (r *recorder) phaseIf(id string, f func(p *state.Phase) bool) {
+func (r *recorder) phaseIf(id phaseid.ID, f func(p *state.Phase) bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	p := r.phases[id]
@@ -68,7 +69,7 @@ func (r *recorder) phaseIf(id string, f func(p *state.Phase) bool) {
 
 // phaseEach applies f to the state of each phase of ids and writes their
 // files together (state.SavePhases): a halt may block thousands of phases.
-func (r *recorder) phaseEach(ids []string, f func(id string, p *state.Phase)) {
+func (r *recorder) phaseEach(ids []phaseid.ID, f func(id phaseid.ID, p *state.Phase)) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	list := make([]*state.Phase, len(ids))
@@ -89,7 +90,7 @@ func (r *recorder) phaseEach(ids []string, f func(id string, p *state.Phase)) {
 }
 
 // get returns a copy of the phase's state.
-func (r *recorder) get(id string) state.Phase {
+func (r *recorder) get(id phaseid.ID) state.Phase {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return *r.phases[id]
@@ -170,7 +171,7 @@ func (r *recorder) usage() *state.Usage {
 }
 
 // attemptUsage is the usage of the phase's latest attempt.
-func (r *recorder) attemptUsage(id string) *state.Usage {
+func (r *recorder) attemptUsage(id phaseid.ID) *state.Usage {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if p := r.phases[id]; p != nil && len(p.Attempts) > 0 {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -15,7 +16,7 @@ func TestRecorderPhaseIfWritesOnlyChanges(t *testing.T) {
 	store := state.Open(t.TempDir())
 	require.NoError(t, store.Init())
 	ps := &state.Phase{PhaseID: "1", Status: state.PhasePending}
-	rec := newRecorder(store, nil, time.Now, &state.Run{}, map[string]*state.Phase{"1": ps})
+	rec := newRecorder(store, nil, time.Now, &state.Run{}, map[phaseid.ID]*state.Phase{"1": ps})
 
 	rec.phaseIf("1", func(p *state.Phase) bool { return false })
 	_, err := store.LoadPhase("1")

@@ -10,6 +10,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -77,14 +78,14 @@ type scheduler struct {
 	limits  limitPolicy
 
 	mu       sync.Mutex // guards the fields below
-	complete map[string]bool
-	failed   map[string]*failure.Report
+	complete map[phaseid.ID]bool
+	failed   map[phaseid.ID]*failure.Report
 	halt     string // why the run halts; "" while it goes on
 	// blocked holds each agent's provider limit (by agent name) until it
 	// lifts.
 	blocked map[string]block
 	// runs counts each phase's agent runs in this run of autobuild.
-	runs map[string]int
+	runs map[phaseid.ID]int
 }
 
 // execute runs the plan by the run's schedule and returns the run's final
@@ -113,7 +114,10 @@ func (s *scheduler) runBatches(ctx context.Context) {
 		if s.stopping(ctx) {
 			break
 		}
-		var todo, ids []string
+		var (
+			todo []phaseid.Display
+			ids  []phaseid.ID
+		)
 		for _, p := range b.Phases {
 			if !s.isComplete(p.ID) {
 				todo, ids = append(todo, p.DisplayID), append(ids, p.ID)
@@ -166,12 +170,12 @@ func (s *scheduler) runGroup(ctx context.Context, group []*plan.Phase) {
 // runAll starts one attempt per phase, at most maxParallel at a time, and
 // waits for all of them. A phase still waiting for a slot when the run starts
 // halting is not started.
-func (s *scheduler) runAll(ctx context.Context, phases, group []*plan.Phase, number int) map[string]attemptResult {
+func (s *scheduler) runAll(ctx context.Context, phases, group []*plan.Phase, number int) map[phaseid.ID]attemptResult {
 	sem := make(chan struct{}, max(1, s.maxParallel))
 	var (
 		wg      sync.WaitGroup
 		mu      sync.Mutex
-		results = map[string]attemptResult{}
+		results = map[phaseid.ID]attemptResult{}
 	)
 	for _, p := range phases {
 		acquired := false
@@ -287,7 +291,7 @@ func (s *scheduler) settle(p *plan.Phase, number int, res attemptResult) {
 		if why != "" {
 			if s.halt == "" {
 				s.halt = why
-			} else if !strings.Contains(s.halt, "Phase "+p.DisplayID+" ") {
+			} else if !strings.Contains(s.halt, "Phase "+string(p.DisplayID)+" ") {
 				s.halt += "; " + why
 			}
 		}
@@ -301,7 +305,7 @@ func (s *scheduler) settle(p *plan.Phase, number int, res attemptResult) {
 // files are written together, then their events go out.
 func (s *scheduler) markUnrun() {
 	s.mu.Lock()
-	failed := make(map[string]bool, len(s.failed))
+	failed := make(map[phaseid.ID]bool, len(s.failed))
 	for id := range s.failed {
 		failed[id] = true
 	}
@@ -309,7 +313,7 @@ func (s *scheduler) markUnrun() {
 	s.mu.Unlock()
 	up := newUpstream(s.plan, failed)
 	var blocked []*plan.Phase
-	blockedBy := map[string][]string{}
+	blockedBy := map[phaseid.ID][]phaseid.Display{}
 	for _, p := range s.plan.Phases {
 		if complete[p.ID] || failed[p.ID] {
 			continue
@@ -329,11 +333,11 @@ func (s *scheduler) markUnrun() {
 		blocked = append(blocked, p)
 		blockedBy[p.ID] = roots
 	}
-	ids := make([]string, len(blocked))
+	ids := make([]phaseid.ID, len(blocked))
 	for i, p := range blocked {
 		ids[i] = p.ID
 	}
-	s.rec.phaseEach(ids, func(id string, ps *state.Phase) {
+	s.rec.phaseEach(ids, func(id phaseid.ID, ps *state.Phase) {
 		ps.Status = state.PhaseBlocked
 		ps.BlockedBy = blockedBy[id]
 	})
@@ -352,7 +356,7 @@ func (s *scheduler) stopping(ctx context.Context) bool {
 	return s.halt != ""
 }
 
-func (s *scheduler) isComplete(id string) bool {
+func (s *scheduler) isComplete(id phaseid.ID) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.complete[id]
@@ -360,7 +364,7 @@ func (s *scheduler) isComplete(id string) bool {
 
 // previousFailures lists the phase's failure reports of earlier attempts,
 // across resumes, oldest first.
-func (s *scheduler) previousFailures(id string) []failure.Report {
+func (s *scheduler) previousFailures(id phaseid.ID) []failure.Report {
 	ps := s.rec.get(id)
 	var out []failure.Report
 	for _, a := range ps.Attempts {

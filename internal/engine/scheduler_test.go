@@ -15,6 +15,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -47,7 +48,7 @@ type fakeRunner struct {
 }
 
 func (f *fakeRunner) attempt(ctx context.Context, req attemptRequest) attemptResult {
-	id := req.Phase.ID
+	id := string(req.Phase.ID) // the fake's script is keyed by plain strings
 	f.mu.Lock()
 	n := f.calls[id]
 	f.calls[id]++
@@ -65,7 +66,7 @@ func (f *fakeRunner) attempt(ctx context.Context, req attemptRequest) attemptRes
 	f.running++
 	f.maxRunning = max(f.maxRunning, f.running)
 	f.mu.Unlock()
-	f.rec.phase(id, func(p *state.Phase) { p.Status = state.PhaseRunning })
+	f.rec.phase(req.Phase.ID, func(p *state.Phase) { p.Status = state.PhaseRunning })
 
 	select {
 	case <-time.After(step.dur):
@@ -82,7 +83,7 @@ func (f *fakeRunner) attempt(ctx context.Context, req attemptRequest) attemptRes
 		return attemptResult{Outcome: state.OutcomeInterrupted}
 	}
 	if step.fail == "" {
-		f.rec.phase(id, func(p *state.Phase) { p.Status = state.PhaseComplete })
+		f.rec.phase(req.Phase.ID, func(p *state.Phase) { p.Status = state.PhaseComplete })
 		return attemptResult{Outcome: state.OutcomeComplete}
 	}
 	rep := failure.Report{Type: step.fail, Message: "scripted " + string(step.fail) + " " + key, Retryable: step.fail.Retryable(), Attempt: req.Number}
@@ -91,7 +92,7 @@ func (f *fakeRunner) attempt(ctx context.Context, req attemptRequest) attemptRes
 		rep.UsageLimit, rep.ResetsAt = true, &at
 	}
 	rep.RetryAfterSeconds = step.retryAfter.Seconds()
-	f.rec.phase(id, func(p *state.Phase) {
+	f.rec.phase(req.Phase.ID, func(p *state.Phase) {
 		p.Status = state.PhaseFailed
 		p.Error = &rep
 		p.Attempts = append(p.Attempts, state.Attempt{Number: req.Number, Agent: req.Agent.Name, Outcome: state.OutcomeFailed, Error: &rep})
@@ -130,7 +131,7 @@ func newSchedFixture(t *testing.T, src string, maxParallel int, script map[strin
 	require.NoError(t, err)
 	store := state.Open(t.TempDir())
 	require.NoError(t, store.Init())
-	phases := map[string]*state.Phase{}
+	phases := map[phaseid.ID]*state.Phase{}
 	for _, p := range pl.Phases {
 		phases[p.ID] = &state.Phase{PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name, Status: state.PhasePending}
 	}
@@ -147,7 +148,7 @@ func newSchedFixture(t *testing.T, src string, maxParallel int, script map[strin
 		siblings: map[string][2][]string{}}
 	s := &scheduler{plan: pl, runner: fr, rec: rec, maxParallel: maxParallel, timeout: time.Minute,
 		agents: []agent.Agent{{Name: "one"}, {Name: "two"}}, backoff: func(int) time.Duration { return time.Second },
-		sleep: sleepCtx, complete: map[string]bool{}, failed: map[string]*failure.Report{},
+		sleep: sleepCtx, complete: map[phaseid.ID]bool{}, failed: map[phaseid.ID]*failure.Report{},
 		limits: limitPolicy{waitLimit: DefaultWaitLimit, rateCap: RateLimitWaitCap, now: time.Now}}
 	return schedFixture{sched: s, runner: fr, events: events}
 }
@@ -203,7 +204,7 @@ func TestSchedulerRetryWaitsForSiblings(t *testing.T) {
 func phaseIDs(phases []*plan.Phase) []string {
 	var ids []string
 	for _, p := range phases {
-		ids = append(ids, p.ID)
+		ids = append(ids, string(p.ID))
 	}
 	return ids
 }
@@ -219,7 +220,7 @@ func TestSchedulerHaltsAfterFailedRetryAndBlocksDependents(t *testing.T) {
 		require.Zero(t, f.runner.calls["3"], "nothing downstream starts")
 		p3 := f.sched.rec.get("3")
 		require.Equal(t, state.PhaseBlocked, p3.Status)
-		require.Equal(t, []string{"2B"}, p3.BlockedBy)
+		require.Equal(t, []phaseid.Display{"2B"}, p3.BlockedBy)
 		require.Equal(t, state.PhaseComplete, f.sched.rec.get("2a").Status, "siblings keep their work")
 		require.Equal(t, 2, f.runner.calls["2b"], "exactly one retry")
 	})
@@ -274,7 +275,7 @@ func TestSchedulerInterrupt(t *testing.T) {
 		require.Zero(t, f.runner.calls["2a"])
 		require.Equal(t, 1, f.runner.calls["1"], "an interrupted attempt is not retried")
 		require.Equal(t, state.PhaseComplete, f.sched.rec.get("0").Status)
-		for _, id := range []string{"1", "2a", "2b", "2c", "3"} {
+		for _, id := range []phaseid.ID{"1", "2a", "2b", "2c", "3"} {
 			require.Equal(t, state.PhasePending, f.sched.rec.get(id).Status, id)
 			require.Empty(t, f.sched.rec.get(id).BlockedBy, id)
 		}
@@ -309,21 +310,21 @@ func TestSchedulerEmitsTypedEvents(t *testing.T) {
 
 		got := kinds(*f.events, event.BatchStarted, event.PhaseRetrying, event.PhaseBlocked)
 		require.Len(t, got, 5, "%+v", got)
-		require.Equal(t, event.Event{Kind: event.BatchStarted, Batch: 2, Phases: []string{"1"}, PhaseIDs: []string{"1"}}, strip(got[0]),
+		require.Equal(t, event.Event{Kind: event.BatchStarted, Batch: 2, Phases: []phaseid.Display{"1"}, PhaseIDs: []phaseid.ID{"1"}}, strip(got[0]),
 			"batch 1 holds only a completed phase: not started")
-		require.Equal(t, event.Event{Kind: event.BatchStarted, Batch: 3, Phases: []string{"2A", "2B", "2C"},
-			PhaseIDs: []string{"2a", "2b", "2c"}}, strip(got[1]))
-		for i, id := range []string{"2A", "2C"} {
+		require.Equal(t, event.Event{Kind: event.BatchStarted, Batch: 3, Phases: []phaseid.Display{"2A", "2B", "2C"},
+			PhaseIDs: []phaseid.ID{"2a", "2b", "2c"}}, strip(got[1]))
+		for i, id := range []phaseid.Display{"2A", "2C"} {
 			e := got[2+i]
 			require.Equal(t, event.PhaseRetrying, e.Kind)
 			require.Equal(t, id, e.DisplayID)
 			require.Equal(t, 2, e.Attempt)
 			require.Equal(t, MaxAttempts, e.MaxAttempts)
 			require.Contains(t, e.Line, "with the failure as context")
-			require.False(t, f.runner.start[strings.ToLower(id)+"#2"].Before(e.Time), "announced before it starts")
+			require.False(t, f.runner.start[strings.ToLower(string(id))+"#2"].Before(e.Time), "announced before it starts")
 		}
 		require.Equal(t, event.Event{Kind: event.PhaseBlocked, PhaseID: "3", DisplayID: "3", PhaseName: "Integration",
-			BlockedBy: []string{"2C"}}, strip(got[4]))
+			BlockedBy: []phaseid.Display{"2C"}}, strip(got[4]))
 	})
 }
 
@@ -391,7 +392,7 @@ func TestSchedulerDoesNotRetryOnceASiblingHalts(t *testing.T) {
 		require.Equal(t, 1, f.runner.calls["2a"], "no retry once the run halts")
 		require.Equal(t, state.PhaseFailed, f.sched.rec.get("2a").Status)
 		require.Equal(t, state.PhaseComplete, f.sched.rec.get("2c").Status, "the running sibling finished")
-		require.Equal(t, []string{"2A", "2B"}, f.sched.rec.get("3").BlockedBy)
+		require.Equal(t, []phaseid.Display{"2A", "2B"}, f.sched.rec.get("3").BlockedBy)
 		require.Empty(t, kinds(*f.events, event.PhaseRetrying))
 	})
 }
@@ -411,7 +412,7 @@ func TestSchedulerHaltNamesEveryFailedRetry(t *testing.T) {
 		require.Equal(t, time.Minute, f.runner.timeouts["2a#1"])
 		require.Equal(t, 2*time.Minute, f.runner.timeouts["2a#2"], "a retry after a timeout gets twice the time")
 		require.Equal(t, time.Minute, f.runner.timeouts["2c#2"])
-		require.Equal(t, []string{"2A", "2C"}, f.sched.rec.get("3").BlockedBy)
+		require.Equal(t, []phaseid.Display{"2A", "2C"}, f.sched.rec.get("3").BlockedBy)
 	})
 }
 

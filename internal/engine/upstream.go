@@ -3,6 +3,7 @@ package engine
 import (
 	"slices"
 
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 )
 
@@ -13,26 +14,26 @@ import (
 // Ctrl-C of a 10,000-phase plan took minutes.
 type upstream struct {
 	plan   *plan.Plan
-	failed map[string]bool
+	failed map[phaseid.ID]bool
 	// roots holds, per phase id, the ids of the failed phases upstream of
 	// it that are root causes (no failed phase between), sorted. Slices
 	// are shared between phases and never changed once stored.
-	roots map[string][]string
+	roots map[phaseid.ID][]phaseid.ID
 }
 
-func newUpstream(pl *plan.Plan, failed map[string]bool) *upstream {
-	return &upstream{plan: pl, failed: failed, roots: make(map[string][]string, len(pl.Phases))}
+func newUpstream(pl *plan.Plan, failed map[phaseid.ID]bool) *upstream {
+	return &upstream{plan: pl, failed: failed, roots: make(map[phaseid.ID][]phaseid.ID, len(pl.Phases))}
 }
 
 // failedRoots returns the display ids of the failed phases among id's
 // transitive dependencies: only the root causes, as Terraform's walker
 // does. The walk does not go past a failed phase.
-func (u *upstream) failedRoots(id string) []string {
+func (u *upstream) failedRoots(id phaseid.ID) []phaseid.Display {
 	ids := u.of(id)
 	if len(ids) == 0 {
 		return nil
 	}
-	out := make([]string, 0, len(ids))
+	out := make([]phaseid.Display, 0, len(ids))
 	for _, r := range ids {
 		if p := u.plan.Phase(r); p != nil {
 			out = append(out, p.DisplayID)
@@ -43,7 +44,7 @@ func (u *upstream) failedRoots(id string) []string {
 }
 
 // of returns the ids of the failed root causes upstream of id, sorted.
-func (u *upstream) of(id string) []string {
+func (u *upstream) of(id phaseid.ID) []phaseid.ID {
 	if r, done := u.roots[id]; done {
 		return r
 	}
@@ -54,10 +55,10 @@ func (u *upstream) of(id string) []string {
 	if p == nil {
 		return nil
 	}
-	var out []string
+	var out []phaseid.ID
 	for _, dep := range p.DependsOn {
 		if u.failed[dep] {
-			out = union(out, []string{dep})
+			out = union(out, []phaseid.ID{dep})
 		} else {
 			out = union(out, u.of(dep))
 		}
@@ -68,14 +69,14 @@ func (u *upstream) of(id string) []string {
 
 // union merges two sorted lists of distinct ids into a new sorted list,
 // or returns one of them unchanged when the other adds nothing.
-func union(a, b []string) []string {
+func union(a, b []phaseid.ID) []phaseid.ID {
 	switch {
 	case len(b) == 0:
 		return a
 	case len(a) == 0:
 		return b
 	}
-	out := make([]string, 0, len(a)+len(b))
+	out := make([]phaseid.ID, 0, len(a)+len(b))
 	i, j := 0, 0
 	for i < len(a) && j < len(b) {
 		switch {

@@ -7,22 +7,23 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 )
 
 func TestFailedUpstreamNamesOnlyRootCauses(t *testing.T) {
 	pl, err := plan.Parse("plan.md", []byte(diamondPlan))
 	require.NoError(t, err)
-	roots := func(id string, failed ...string) []string {
-		set := map[string]bool{}
+	roots := func(id phaseid.ID, failed ...phaseid.ID) []phaseid.Display {
+		set := map[phaseid.ID]bool{}
 		for _, f := range failed {
 			set[f] = true
 		}
 		return newUpstream(pl, set).failedRoots(id)
 	}
-	require.Equal(t, []string{"1"}, roots("3", "1"))
-	require.Equal(t, []string{"2A", "2C"}, roots("3", "2a", "2c"))
-	require.Equal(t, []string{"1"}, roots("3", "0", "1"), "the walk stops at the first failed phase")
+	require.Equal(t, []phaseid.Display{"1"}, roots("3", "1"))
+	require.Equal(t, []phaseid.Display{"2A", "2C"}, roots("3", "2a", "2c"))
+	require.Equal(t, []phaseid.Display{"1"}, roots("3", "0", "1"), "the walk stops at the first failed phase")
 	require.Empty(t, roots("2b", "2a"))
 	require.Empty(t, roots("0", "1"))
 }
@@ -53,7 +54,7 @@ func TestUpstreamMatchesTheWalkItReplaced(t *testing.T) {
 		require.NoError(t, err)
 		n := len(pl.Phases)
 		for mask := range 1 << n {
-			failed := map[string]bool{}
+			failed := map[phaseid.ID]bool{}
 			for i, p := range pl.Phases {
 				if mask&(1<<i) != 0 {
 					failed[p.ID] = true
@@ -77,11 +78,11 @@ func TestUpstreamMatchesTheWalkItReplaced(t *testing.T) {
 // walkFailedUpstream is the walk markUnrun made for each phase before
 // upstream (kept to check upstream against): a search of id's
 // dependencies that stops at failed phases.
-func walkFailedUpstream(pl *plan.Plan, id string, failed map[string]bool) []string {
-	var roots []string
-	seen := map[string]bool{}
-	var visit func(string)
-	visit = func(cur string) {
+func walkFailedUpstream(pl *plan.Plan, id phaseid.ID, failed map[phaseid.ID]bool) []phaseid.Display {
+	var roots []phaseid.Display
+	seen := map[phaseid.ID]bool{}
+	var visit func(phaseid.ID)
+	visit = func(cur phaseid.ID) {
 		p := pl.Phase(cur)
 		if p == nil {
 			return
@@ -106,11 +107,11 @@ func walkFailedUpstream(pl *plan.Plan, id string, failed map[string]bool) []stri
 }
 
 func TestUnionSharesWithoutChanging(t *testing.T) {
-	a, b := []string{"1", "3"}, []string{"2", "3"}
-	require.Equal(t, []string{"1", "2", "3"}, union(a, b))
-	require.Equal(t, []string{"1", "3"}, a, "union does not change its arguments")
-	require.Equal(t, []string{"2", "3"}, b)
-	require.Same(t, &a[0], &union(a, []string{"3"})[0], "nothing new: a itself")
+	a, b := []phaseid.ID{"1", "3"}, []phaseid.ID{"2", "3"}
+	require.Equal(t, []phaseid.ID{"1", "2", "3"}, union(a, b))
+	require.Equal(t, []phaseid.ID{"1", "3"}, a, "union does not change its arguments")
+	require.Equal(t, []phaseid.ID{"2", "3"}, b)
+	require.Same(t, &a[0], &union(a, []phaseid.ID{"3"})[0], "nothing new: a itself")
 	require.Same(t, &b[0], &union(nil, b)[0])
 	require.Nil(t, union(nil, nil))
 }

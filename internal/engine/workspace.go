@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -27,7 +28,7 @@ type workspaces struct {
 	// bases holds the commit each phase's worktree started from, so a
 	// conflict can name the lines the phase changed and a failure's diff
 	// holds all of the attempt's work.
-	bases map[string]string
+	bases map[phaseid.ID]string
 	// spares are parked worktrees; parked counts them all, to name the
 	// next. landed are the branches of landed phases, deleted together
 	// when the run stops.
@@ -37,14 +38,14 @@ type workspaces struct {
 }
 
 func newWorkspaces(repo *gitx.Repo, store *state.Store, refs state.Refs, tip func() string) *workspaces {
-	return &workspaces{repo: repo, store: store, refs: refs, tip: tip, bases: map[string]string{}}
+	return &workspaces{repo: repo, store: store, refs: refs, tip: tip, bases: map[phaseid.ID]string{}}
 }
 
 // path is where the phase's worktree is.
-func (w *workspaces) path(id string) string { return w.store.PhaseWorktreePath(id) }
+func (w *workspaces) path(id phaseid.ID) string { return w.store.PhaseWorktreePath(id) }
 
 // base is the commit the phase's worktree started from, "" before it has one.
-func (w *workspaces) base(id string) string {
+func (w *workspaces) base(id phaseid.ID) string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.bases[id]
@@ -55,7 +56,7 @@ func (w *workspaces) base(id string) string {
 // is one, else a new one. Any later attempt of the run (the retry, or the
 // repeat of a rate-limited attempt) continues in that worktree, on top of
 // the earlier attempt's work (continues).
-func (w *workspaces) prepare(ctx context.Context, id, displayID string) (dir, base string, continues bool, err error) {
+func (w *workspaces) prepare(ctx context.Context, id phaseid.ID, displayID phaseid.Display) (dir, base string, continues bool, err error) {
 	dir = w.path(id)
 	if base := w.base(id); base != "" {
 		if _, err := os.Stat(dir); err == nil {
@@ -96,7 +97,7 @@ func (w *workspaces) reuse(ctx context.Context, dir, branch, start string) bool 
 // release parks the worktree of a landed phase for the next phase, or
 // removes it when it cannot be parked. Its branch stays until the run
 // stops (removeSpares). Landing is done, so a Ctrl-C does not stop it.
-func (w *workspaces) release(ctx context.Context, id string) {
+func (w *workspaces) release(ctx context.Context, id phaseid.ID) {
 	ctx = context.WithoutCancel(ctx)
 	w.mu.Lock()
 	w.parked++

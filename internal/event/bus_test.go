@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -15,17 +16,17 @@ func TestBusDeliversInOrder(t *testing.T) {
 	bus := NewBus()
 	a, b := bus.Subscribe(100), bus.Subscribe(100)
 	for i := range 50 {
-		bus.Emit(Event{Kind: PhaseStarted, PhaseID: fmt.Sprint(i)})
+		bus.Emit(Event{Kind: PhaseStarted, PhaseID: phaseid.ID(fmt.Sprint(i))})
 	}
 	bus.Close()
 	for _, sub := range []*Subscription{a, b} {
-		var got []string
+		var got []phaseid.ID
 		for e := range sub.C {
 			got = append(got, e.PhaseID)
 		}
 		require.Len(t, got, 50)
-		require.Equal(t, "0", got[0])
-		require.Equal(t, "49", got[49])
+		require.Equal(t, phaseid.ID("0"), got[0])
+		require.Equal(t, phaseid.ID("49"), got[49])
 	}
 }
 
@@ -89,7 +90,7 @@ func TestDescribe(t *testing.T) {
 		Describe(Event{Kind: PhaseFailed, DisplayID: "2A", Attempt: 1, MaxAttempts: 2,
 			Failure: &failureReport}))
 	require.Equal(t, "", Describe(Event{Kind: PhaseOutput, Line: "x"}))
-	require.Equal(t, "PHASE 3 BLOCKED - by 2A, 2B", Describe(Event{Kind: PhaseBlocked, DisplayID: "3", BlockedBy: []string{"2A", "2B"}}))
+	require.Equal(t, "PHASE 3 BLOCKED - by 2A, 2B", Describe(Event{Kind: PhaseBlocked, DisplayID: "3", BlockedBy: []phaseid.Display{"2A", "2B"}}))
 	for status, want := range map[string]string{state.GatePassed: "PASSED", state.GateFailed: "FAILED",
 		state.GateNotRun: "NOT RUN", state.GateMissing: "NOT RUN (tool missing)"} {
 		require.Equal(t, "PHASE 1 GATE lint "+want+" - ruff check .",

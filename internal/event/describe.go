@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -23,10 +24,7 @@ func Describe(e Event) string {
 }
 
 func describe(e Event) string {
-	id := e.DisplayID
-	if id == "" {
-		id = e.PhaseID
-	}
+	id := e.DisplayID.Or(e.PhaseID)
 	attempt := ""
 	if e.Attempt > 0 {
 		if e.MaxAttempts > 0 {
@@ -39,7 +37,7 @@ func describe(e Event) string {
 	case RunStarted:
 		return "RUN STARTED - " + e.Line
 	case BatchStarted:
-		return fmt.Sprintf("BATCH %d STARTED - phases %s", e.Batch, strings.Join(e.Phases, ", "))
+		return fmt.Sprintf("BATCH %d STARTED - phases %s", e.Batch, phaseid.Join(e.Phases, ", "))
 	case PhaseSkipped:
 		return fmt.Sprintf("PHASE %s SKIPPED - %s", id, e.Line)
 	case PhaseStarted:
@@ -72,7 +70,7 @@ func describe(e Event) string {
 		}
 		return fmt.Sprintf("PHASE %s INTEGRATED - %s", id, e.Line)
 	case PhaseBlocked:
-		return fmt.Sprintf("PHASE %s BLOCKED - by %s", id, strings.Join(e.BlockedBy, ", "))
+		return fmt.Sprintf("PHASE %s BLOCKED - by %s", id, phaseid.Join(e.BlockedBy, ", "))
 	case RunHalted:
 		return "RUN HALTED - " + e.Line
 	case RunInterrupted:

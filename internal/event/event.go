@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/failreport"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -48,15 +49,15 @@ func (k Kind) Terminal() bool {
 
 // Event is one thing that happened. Fields that do not apply are zero.
 type Event struct {
-	Kind        Kind      `json:"event"`
-	Time        time.Time `json:"time"`
-	PhaseID     string    `json:"phase_id,omitempty"`
-	DisplayID   string    `json:"display_id,omitempty"`
-	PhaseName   string    `json:"phase_name,omitempty"`
-	Batch       int       `json:"batch,omitempty"`
-	Attempt     int       `json:"attempt,omitempty"`
-	MaxAttempts int       `json:"max_attempts,omitempty"`
-	Agent       string    `json:"agent,omitempty"`
+	Kind        Kind            `json:"event"`
+	Time        time.Time       `json:"time"`
+	PhaseID     phaseid.ID      `json:"phase_id,omitempty"`
+	DisplayID   phaseid.Display `json:"display_id,omitempty"`
+	PhaseName   string          `json:"phase_name,omitempty"`
+	Batch       int             `json:"batch,omitempty"`
+	Attempt     int             `json:"attempt,omitempty"`
+	MaxAttempts int             `json:"max_attempts,omitempty"`
+	Agent       string          `json:"agent,omitempty"`
 	// Line is a line of output (PhaseOutput), or a human sentence for other
 	// kinds (a skip's reason, a halt's reason).
 	Line string `json:"line,omitempty"`
@@ -68,12 +69,12 @@ type Event struct {
 	Failure *failreport.Report `json:"failure,omitempty"`
 	Commit  *state.Commit      `json:"commit,omitempty"`
 	// BlockedBy names the failed phases (display ids) blocking a phase.
-	BlockedBy []string `json:"blocked_by,omitempty"`
+	BlockedBy []phaseid.Display `json:"blocked_by,omitempty"`
 	// Phases lists the display ids of a batch (BatchStarted).
-	Phases []string `json:"phases,omitempty"`
+	Phases []phaseid.Display `json:"phases,omitempty"`
 	// PhaseIDs lists the same phases' ids, in the same order (BatchStarted):
 	// a display id ("2-A") does not give its id ("2a").
-	PhaseIDs []string `json:"phase_ids,omitempty"`
+	PhaseIDs []phaseid.ID `json:"phase_ids,omitempty"`
 	// Duration is the attempt's or the run's duration, where one ended.
 	DurationSeconds float64 `json:"duration_seconds,omitempty"`
 	// Usage is what an attempt cost (PhaseCompleted, PhaseFailed) or the

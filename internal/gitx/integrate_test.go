@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 // phaseCommit makes a worktree for branch from base, writes f.txt with
@@ -17,7 +19,7 @@ func phaseCommit(t *testing.T, r *Repo, root, id, base string, edits map[int]str
 	wt := filepath.Join(root, ".autobuild", "worktrees", "phase-"+id)
 	require.NoError(t, r.AddWorktree(ctx, wt, "autobuild/phase-"+id, base))
 	writeFile(t, wt, "f.txt", numbered(20, edits))
-	sha, _, err := r.CommitAll(ctx, wt, ConventionalMessage(MessageInput{PhaseID: id, DisplayID: id, Name: "Phase " + id}))
+	sha, _, err := r.CommitAll(ctx, wt, ConventionalMessage(MessageInput{PhaseID: phaseid.ID(id), DisplayID: phaseid.Display(id), Name: "Phase " + id}))
 	require.NoError(t, err)
 	require.NotEmpty(t, sha)
 	return sha

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 // show returns a file of a commit, read from git's objects.
@@ -58,7 +60,7 @@ func TestPickDifferentLines(t *testing.T) {
 
 	commits, err := r.PhaseCommits(ctx, base, tipB)
 	require.NoError(t, err)
-	require.Equal(t, map[string]string{"2a": tipA, "2b": tipB}, commits)
+	require.Equal(t, map[phaseid.ID]string{"2a": tipA, "2b": tipB}, commits)
 }
 
 func TestPickConflict(t *testing.T) {

@@ -5,14 +5,16 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 // MessageInput is what a phase's conventional commit message is made from.
 type MessageInput struct {
 	// PhaseID is the normalized id ("2a"); it goes in the trailer.
-	PhaseID string
+	PhaseID phaseid.ID
 	// DisplayID is the id as the plan writes it ("2A"); it goes in the body.
-	DisplayID string
+	DisplayID phaseid.Display
 	// Name is the phase's name ("Backend API").
 	Name string
 	// Files are the paths the phase changed, relative to the repository root.
@@ -68,14 +70,11 @@ func ConventionalMessage(m MessageInput) string {
 	if scope == "" {
 		scope = scopeFromName(m.Name)
 	}
-	display := m.DisplayID
-	if display == "" {
-		display = m.PhaseID
-	}
+	display := m.DisplayID.Or(m.PhaseID)
 	var b strings.Builder
 	b.WriteString(header(typ, scope, subject(m.Name, display)))
-	b.WriteString("\n\nPhase " + display + " of the plan.\n\n")
-	b.WriteString(TrailerKey + ": " + m.PhaseID + "\n")
+	b.WriteString("\n\nPhase " + string(display) + " of the plan.\n\n")
+	b.WriteString(TrailerKey + ": " + string(m.PhaseID) + "\n")
 	return b.String()
 }
 
@@ -165,11 +164,11 @@ func isNumber(s string) bool {
 
 // subject is the phase name with its first letter lowercased (unless it
 // starts an acronym: "API gateway" stays) and no trailing period.
-func subject(name, display string) string {
+func subject(name string, display phaseid.Display) string {
 	s := strings.Join(strings.Fields(name), " ")
 	s = strings.TrimRight(s, ". ")
 	if s == "" {
-		return "phase " + display
+		return "phase " + string(display)
 	}
 	first, size := utf8.DecodeRuneInString(s)
 	next, _ := utf8.DecodeRuneInString(s[size:])

@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 func TestConventionalMessage(t *testing.T) {
@@ -70,10 +72,10 @@ func TestPhaseCommitsRoundTrip(t *testing.T) {
 	base, err := r.Head(ctx, "")
 	require.NoError(t, err)
 
-	want := map[string]string{}
-	for _, id := range []string{"0", "1", "2a"} {
-		writeFile(t, root, "p"+id+".txt", id)
-		sha, _, err := r.CommitAll(ctx, "", ConventionalMessage(MessageInput{PhaseID: id, DisplayID: strings.ToUpper(id), Name: "Phase " + id}))
+	want := map[phaseid.ID]string{}
+	for _, id := range []phaseid.ID{"0", "1", "2a"} {
+		writeFile(t, root, "p"+string(id)+".txt", string(id))
+		sha, _, err := r.CommitAll(ctx, "", ConventionalMessage(MessageInput{PhaseID: id, DisplayID: phaseid.Display(strings.ToUpper(string(id))), Name: "Phase " + string(id)}))
 		require.NoError(t, err)
 		want[id] = sha
 	}
@@ -95,7 +97,7 @@ func TestPhaseCommitsRoundTrip(t *testing.T) {
 
 	got, err = r.PhaseCommits(ctx, want["1"], head)
 	require.NoError(t, err)
-	require.Equal(t, map[string]string{"2a": want["2a"], "3": sha3}, got)
+	require.Equal(t, map[phaseid.ID]string{"2a": want["2a"], "3": sha3}, got)
 
 	got, err = r.PhaseCommits(ctx, "", head)
 	require.NoError(t, err)

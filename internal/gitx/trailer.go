@@ -3,6 +3,8 @@ package gitx
 import (
 	"context"
 	"strings"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 // TrailerKey is the commit trailer that marks a commit the engine made for a
@@ -14,7 +16,7 @@ const TrailerKey = "Autobuild-Phase"
 // PhaseCommits returns phase id → commit for the commits in from..to (all
 // commits reachable from to when from is "") that carry the phase trailer.
 // When several commits carry one phase, the newest wins.
-func (r *Repo) PhaseCommits(ctx context.Context, from, to string) (map[string]string, error) {
+func (r *Repo) PhaseCommits(ctx context.Context, from, to string) (map[phaseid.ID]string, error) {
 	rng := to
 	if from != "" {
 		rng = from + ".." + to
@@ -24,14 +26,14 @@ func (r *Repo) PhaseCommits(ctx context.Context, from, to string) (map[string]st
 	if err != nil {
 		return nil, err
 	}
-	commits := map[string]string{}
+	commits := map[phaseid.ID]string{}
 	for rec := range strings.SplitSeq(out, "\x1e") {
 		sha, values, ok := strings.Cut(strings.TrimLeft(rec, "\n"), "\x00")
 		if !ok {
 			continue
 		}
 		for _, id := range lines(values) {
-			id = strings.TrimSpace(id)
+			id := phaseid.ID(strings.TrimSpace(id)) // A trailer gives back the id written in it.
 			if _, seen := commits[id]; !seen && id != "" {
 				commits[id] = sha
 			}

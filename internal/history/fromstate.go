@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/textwrap"
 )
@@ -114,9 +115,4 @@ func message(s string) string {
 	return s
 }
 
-func orID(p state.Phase) string {
-	if p.DisplayID != "" {
-		return p.DisplayID
-	}
-	return p.PhaseID
-}
+func orID(p state.Phase) phaseid.Display { return p.DisplayID.Or(p.PhaseID) }

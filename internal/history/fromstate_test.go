@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -108,7 +109,7 @@ func TestRunEndRecordNamesTheFailedPhasesOfAHalt(t *testing.T) {
 	require.Equal(t, KindRunEnd, r.Kind)
 	require.Equal(t, fin, r.Time)
 	require.Equal(t, "halted", r.Status)
-	require.Equal(t, []string{"2B"}, r.FailedPhases)
+	require.Equal(t, []phaseid.Display{"2B"}, r.FailedPhases)
 	run.Status = state.RunInterrupted
 	require.Empty(t, RunEndRecord(run, phases, at(5)).FailedPhases, "an interrupt needs no person")
 }

@@ -3,6 +3,7 @@ package history
 import (
 	"fmt"
 
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -17,8 +18,8 @@ const noteRuns = 10
 // the summary already gives.
 func Note(recs []Record, end Record) string {
 	// The session's failures: the last failure type of each phase.
-	failed := map[string]string{}
-	var order []string
+	failed := map[phaseid.ID]string{}
+	var order []phaseid.ID
 	for _, r := range recs {
 		if r.Kind != KindAttempt || r.Session != end.Session || r.RunID != end.RunID || r.Outcome != state.OutcomeFailed {
 			continue
@@ -41,7 +42,7 @@ func Note(recs []Record, end Record) string {
 
 // failedRuns counts, among the last noteRuns runs of plan that ran phase id,
 // those in which it failed with type typ; of is how many runs were looked at.
-func failedRuns(recs []Record, plan, id, typ string) (n, of int, label string) {
+func failedRuns(recs []Record, plan string, id phaseid.ID, typ string) (n, of int, label phaseid.Display) {
 	var runs []string
 	seen, hit := map[string]bool{}, map[string]bool{}
 	for _, r := range recs {

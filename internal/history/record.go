@@ -9,6 +9,7 @@ package history
 import (
 	"time"
 
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -44,9 +45,9 @@ type Record struct {
 	PlanTitle string `json:"plan_title,omitempty"`
 
 	// Attempt records.
-	PhaseID   string `json:"phase_id,omitempty"`
-	DisplayID string `json:"display_id,omitempty"`
-	PhaseName string `json:"phase_name,omitempty"`
+	PhaseID   phaseid.ID      `json:"phase_id,omitempty"`
+	DisplayID phaseid.Display `json:"display_id,omitempty"`
+	PhaseName string          `json:"phase_name,omitempty"`
 	// Attempt is the attempt's number in its session (2 is the retry).
 	Attempt int    `json:"attempt,omitempty"`
 	Agent   string `json:"agent,omitempty"`
@@ -75,16 +76,11 @@ type Record struct {
 	Reason string `json:"reason,omitempty"`
 	// FailedPhases are the display ids of the phases that failed for good
 	// in a halted session: each needs a person.
-	FailedPhases []string `json:"failed_phases,omitempty"`
+	FailedPhases []phaseid.Display `json:"failed_phases,omitempty"`
 }
 
 // Label is the phase as the user reads it: its display id, else its id.
-func (r Record) Label() string {
-	if r.DisplayID != "" {
-		return r.DisplayID
-	}
-	return r.PhaseID
-}
+func (r Record) Label() phaseid.Display { return r.DisplayID.Or(r.PhaseID) }
 
 // Tokens is the attempt's input plus output tokens. Cache tokens are left
 // out: some providers count them within the input already, and the report

@@ -12,10 +12,12 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 func rec(i int) Record {
-	return Record{Kind: KindAttempt, RunID: "r", Session: "s", PlanPath: "plan.md", PhaseID: strconv.Itoa(i),
+	return Record{Kind: KindAttempt, RunID: "r", Session: "s", PlanPath: "plan.md", PhaseID: phaseid.ID(strconv.Itoa(i)),
 		Attempt: 1, Outcome: "complete", Time: time.Date(2026, 1, 1, 0, 0, i, 0, time.UTC)}
 }
 
@@ -32,7 +34,7 @@ func TestAppendThenRead(t *testing.T) {
 	require.Len(t, recs, 3)
 	for i, r := range recs {
 		require.Equal(t, Version, r.V, "the version is stamped")
-		require.Equal(t, strconv.Itoa(i), r.PhaseID)
+		require.Equal(t, phaseid.ID(strconv.Itoa(i)), r.PhaseID)
 	}
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
@@ -68,7 +70,7 @@ func TestATornLastLineIsSkippedWithAWarningAndTheNextAppendStartsAfreshLine(t *t
 	recs, warnings, err = Read(path)
 	require.NoError(t, err)
 	require.Len(t, recs, 2, "the record after the torn line is whole")
-	require.Equal(t, "1", recs[1].PhaseID)
+	require.Equal(t, phaseid.ID("1"), recs[1].PhaseID)
 	require.Len(t, warnings, 1)
 	require.Contains(t, warnings[0], "line 2 skipped: not a JSON record")
 }
@@ -112,10 +114,10 @@ func TestRotationKeepsOneOlderFile(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, warnings)
 	require.NotEmpty(t, recs)
-	require.Equal(t, "39", recs[len(recs)-1].PhaseID, "the newest record is last")
+	require.Equal(t, phaseid.ID("39"), recs[len(recs)-1].PhaseID, "the newest record is last")
 	for i := 1; i < len(recs); i++ {
-		a, _ := strconv.Atoi(recs[i-1].PhaseID)
-		b, _ := strconv.Atoi(recs[i].PhaseID)
+		a, _ := strconv.Atoi(string(recs[i-1].PhaseID))
+		b, _ := strconv.Atoi(string(recs[i].PhaseID))
 		require.Equal(t, a+1, b, "the rotated copy is read first, in order, with nothing in between lost")
 	}
 }
@@ -168,5 +170,5 @@ func TestKilledWriter(t *testing.T) {
 	require.NoError(t, NewWriter(path).Append(rec(-1)))
 	recs, _, err := Read(path)
 	require.NoError(t, err)
-	require.Equal(t, "-1", recs[len(recs)-1].PhaseID)
+	require.Equal(t, phaseid.ID("-1"), recs[len(recs)-1].PhaseID)
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/history"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -68,19 +69,38 @@ func Compute(recs []history.Record, f Filter, now time.Time) Report {
 	return rep
 }
 
+// Keys of the aggregator's maps.
+type (
+	// planPhase is a phase of a plan, across runs.
+	planPhase struct {
+		plan string
+		id   phaseid.ID
+	}
+	// runPhase is a phase in one run.
+	runPhase struct {
+		run string
+		id  phaseid.ID
+	}
+	// sessionPhase is a phase in one session of a run, by its label.
+	sessionPhase struct {
+		run, session string
+		label        phaseid.Display
+	}
+)
+
 // aggregator collects the counts in one pass over the records.
 type aggregator struct {
 	sessions   map[string]bool
 	runSess    map[string]map[string]bool // run id -> sessions
 	types      map[string]int
 	agents     map[string]*AgentStats
-	phases     map[[2]string]*PhaseStats
-	phaseRuns  map[[2]string]map[string]bool // (plan, phase) -> run ids
+	phases     map[planPhase]*PhaseStats
+	phaseRuns  map[planPhase]map[string]bool // run ids
 	runs       map[string]*RunStats
-	phaseExecs map[[3]string]bool // (run, session, phase label)
-	escalated  map[[3]string]bool
+	phaseExecs map[sessionPhase]bool
+	escalated  map[sessionPhase]bool
 	usedRuns   map[string]bool
-	usedPhases map[[2]string]bool // (run, phase id)
+	usedPhases map[runPhase]bool
 	recoveries []float64
 	groups     map[[2]string]*FailureGroup
 	attempted  int // attempts that completed or failed
@@ -90,9 +110,9 @@ type aggregator struct {
 
 func newAggregator() *aggregator {
 	return &aggregator{sessions: map[string]bool{}, runSess: map[string]map[string]bool{}, types: map[string]int{}, agents: map[string]*AgentStats{},
-		phases: map[[2]string]*PhaseStats{}, phaseRuns: map[[2]string]map[string]bool{}, runs: map[string]*RunStats{},
-		phaseExecs: map[[3]string]bool{}, escalated: map[[3]string]bool{}, usedRuns: map[string]bool{},
-		usedPhases: map[[2]string]bool{}, groups: map[[2]string]*FailureGroup{}}
+		phases: map[planPhase]*PhaseStats{}, phaseRuns: map[planPhase]map[string]bool{}, runs: map[string]*RunStats{},
+		phaseExecs: map[sessionPhase]bool{}, escalated: map[sessionPhase]bool{}, usedRuns: map[string]bool{},
+		usedPhases: map[runPhase]bool{}, groups: map[[2]string]*FailureGroup{}}
 }
 
 func (a *aggregator) add(r history.Record) {
@@ -107,7 +127,7 @@ func (a *aggregator) add(r history.Record) {
 	if r.Kind == history.KindRunEnd {
 		run.Status = r.Status
 		for _, id := range r.FailedPhases {
-			a.escalated[[3]string{r.RunID, r.Session, id}] = true
+			a.escalated[sessionPhase{r.RunID, r.Session, id}] = true
 		}
 		return
 	}
@@ -118,7 +138,7 @@ func (a *aggregator) add(r history.Record) {
 	}
 	a.attempted++
 	failed := r.Outcome == state.OutcomeFailed
-	a.phaseExecs[[3]string{r.RunID, r.Session, r.Label()}] = true
+	a.phaseExecs[sessionPhase{r.RunID, r.Session, r.Label()}] = true
 
 	agent := a.agents[r.Agent]
 	if agent == nil {
@@ -131,7 +151,7 @@ func (a *aggregator) add(r history.Record) {
 		agent.Models = append(agent.Models, r.Model)
 	}
 
-	key := [2]string{r.PlanPath, r.PhaseID}
+	key := planPhase{r.PlanPath, r.PhaseID}
 	ph := a.phases[key]
 	if ph == nil {
 		ph = &PhaseStats{Plan: r.PlanPath, Phase: r.Label(), Name: r.PhaseName}
@@ -179,7 +199,7 @@ func (a *aggregator) add(r history.Record) {
 		c.CacheReadTokens += u.CacheReadTokens
 		c.CacheWriteTokens += u.CacheWriteTokens
 		a.usedRuns[r.RunID] = true
-		a.usedPhases[[2]string{r.RunID, r.PhaseID}] = true
+		a.usedPhases[runPhase{r.RunID, r.PhaseID}] = true
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/history"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 // week is a small history: three runs of one plan, one of them halted and
@@ -89,7 +90,7 @@ func TestComputeAggregates(t *testing.T) {
 	require.Equal(t, 2, rep.RunList[1].Failures)
 
 	require.Equal(t, FailureGroup{Type: "test_failure", Pattern: "test gate failed: N tests failing (TestA) in <path>",
-		Count: 2, Phases: []string{"2a"}, Example: "test gate failed: 3 tests failing (TestA) in web/b.go:7",
+		Count: 2, Phases: []phaseid.Display{"2a"}, Example: "test gate failed: 3 tests failing (TestA) in web/b.go:7",
 		Last: t0.Add(7 * time.Minute)}, rep.TopFailures[1], "one cause in two runs, the latest message as example")
 	require.Equal(t, "agent_error", rep.TopFailures[0].Type, "a tie goes to the most recent")
 	require.Len(t, rep.TopFailures, 3)
@@ -98,7 +99,7 @@ func TestComputeAggregates(t *testing.T) {
 func phaseIDs(ps []PhaseStats) []string {
 	var out []string
 	for _, p := range ps {
-		out = append(out, p.Phase)
+		out = append(out, string(p.Phase))
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/autobuild-sh/autobuild/internal/history"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 // maxGroups is how many failure groups a report keeps.
@@ -40,7 +41,7 @@ func (a *aggregator) group(r history.Record) {
 	key := [2]string{r.FailureType, Normalize(r.FailureMessage)}
 	g := a.groups[key]
 	if g == nil {
-		g = &FailureGroup{Type: key[0], Pattern: key[1], Phases: []string{}}
+		g = &FailureGroup{Type: key[0], Pattern: key[1], Phases: []phaseid.Display{}}
 		a.groups[key] = g
 	}
 	g.Count++

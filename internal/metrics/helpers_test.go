@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/history"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -54,7 +55,7 @@ func msg(m string) opt { return func(r *history.Record) { r.FailureMessage = m }
 
 func (b *builder) add(phase, outcome, typ string, opts ...opt) *builder {
 	r := history.Record{V: 1, Kind: history.KindAttempt, Time: b.now(), RunID: b.run, Session: b.session,
-		PlanPath: b.plan, PhaseID: phase, DisplayID: phase, PhaseName: "Phase " + phase, Attempt: 1,
+		PlanPath: b.plan, PhaseID: phaseid.ID(phase), DisplayID: phaseid.Display(phase), PhaseName: "Phase " + phase, Attempt: 1,
 		Agent: "claude", Outcome: outcome, FailureType: typ, Duration: 60}
 	if typ != "" && r.FailureMessage == "" {
 		r.FailureMessage = typ + " in " + phase
@@ -74,7 +75,7 @@ func (b *builder) fail(phase, typ string, opts ...opt) *builder {
 }
 func (b *builder) interrupted(phase string) *builder { return b.add(phase, "interrupted", "") }
 
-func (b *builder) end(status string, failed ...string) *builder {
+func (b *builder) end(status string, failed ...phaseid.Display) *builder {
 	b.recs = append(b.recs, history.Record{V: 1, Kind: history.KindRunEnd, Time: b.now(), RunID: b.run,
 		Session: b.session, PlanPath: b.plan, Status: status, FailedPhases: failed})
 	return b

@@ -4,10 +4,13 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 // naturalCompare orders phase ids as people do: 2 before 2A before 10.
-func naturalCompare(a, b string) int {
+func naturalCompare(x, y phaseid.Display) int {
+	a, b := string(x), string(y)
 	for a != "" && b != "" {
 		da, ra := leadingNumber(a)
 		db, rb := leadingNumber(b)

@@ -9,6 +9,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/textwrap"
 )
 
@@ -240,7 +241,7 @@ func (r *renderer) phases(rep Report) {
 		if i == maxRows {
 			break
 		}
-		id := p.Phase
+		id := string(p.Phase)
 		if multi {
 			id = p.Plan + ":" + id
 		}
@@ -287,7 +288,7 @@ func (r *renderer) failures(rep Report) {
 		if i == 5 {
 			break
 		}
-		head := fmt.Sprintf("  %d× %s in %s", g.Count, g.Type, strings.Join(g.Phases, ", "))
+		head := fmt.Sprintf("  %d× %s in %s", g.Count, g.Type, phaseid.Join(g.Phases, ", "))
 		r.wrapped(clean(head), 6)
 		r.wrapped("     "+clean(g.Pattern), 5)
 	}

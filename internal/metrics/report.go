@@ -5,7 +5,11 @@
 // schema; Render draws it for a terminal.
 package metrics
 
-import "time"
+import (
+	"time"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
+)
 
 // SchemaVersion is the --json schema's version. Fields are only added
 // within a version; a removal or a change of meaning bumps it.
@@ -127,15 +131,15 @@ type Cost struct {
 
 // PhaseStats are one phase's attempts across runs.
 type PhaseStats struct {
-	Plan        string   `json:"plan"`
-	Phase       string   `json:"phase"`
-	Name        string   `json:"name,omitempty"`
-	Runs        int      `json:"runs"`
-	Attempts    int      `json:"attempts"`
-	Failures    int      `json:"failures"`
-	FailureRate *float64 `json:"failure_rate"`
-	Tokens      int64    `json:"tokens"`
-	CostUSD     float64  `json:"cost_usd"`
+	Plan        string          `json:"plan"`
+	Phase       phaseid.Display `json:"phase"`
+	Name        string          `json:"name,omitempty"`
+	Runs        int             `json:"runs"`
+	Attempts    int             `json:"attempts"`
+	Failures    int             `json:"failures"`
+	FailureRate *float64        `json:"failure_rate"`
+	Tokens      int64           `json:"tokens"`
+	CostUSD     float64         `json:"cost_usd"`
 }
 
 // RunStats is one run (its sessions together), oldest first in RunList.
@@ -157,10 +161,10 @@ type RunStats struct {
 // FailureGroup is failures of one type whose messages are the same once
 // numbers, paths and hashes are set aside: likely one systemic cause.
 type FailureGroup struct {
-	Type    string   `json:"type"`
-	Pattern string   `json:"pattern"`
-	Count   int      `json:"count"`
-	Phases  []string `json:"phases"`
+	Type    string            `json:"type"`
+	Pattern string            `json:"pattern"`
+	Count   int               `json:"count"`
+	Phases  []phaseid.Display `json:"phases"`
 	// Example is the latest message of the group, as it was.
 	Example string    `json:"example"`
 	Last    time.Time `json:"last"`

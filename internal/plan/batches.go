@@ -4,18 +4,20 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"slices"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
-// Phase returns the phase with the given id (any spelling NormalizeID
-// accepts: "Phase 2-A", "2A", "2a"), or nil.
-func (p *Plan) Phase(id string) *Phase {
-	return p.index().byID[NormalizeID(id)]
+// Phase returns the phase with the given id, or nil. An id as written
+// ("Phase 2-A") is found through NormalizeID.
+func (p *Plan) Phase(id phaseid.ID) *Phase {
+	return p.index().byID[id]
 }
 
 // Dependents returns the ids of the phases that directly depend on id, in
 // plan order.
-func (p *Plan) Dependents(id string) []string {
-	return slices.Clone(p.index().dependents[NormalizeID(id)])
+func (p *Plan) Dependents(id phaseid.ID) []phaseid.ID {
+	return slices.Clone(p.index().dependents[id])
 }
 
 // Hash is the sha256 of the plan's source, in hex: a run records it to
@@ -61,7 +63,7 @@ func (p *Plan) Batches() []Batch {
 // past its latest dependency. Phases in or behind a cycle get 0.
 // Dependencies on unknown phases are ignored.
 func layers(phases []*Phase) (level []int, maxLevel int) {
-	index := make(map[string]int, len(phases))
+	index := make(map[phaseid.ID]int, len(phases))
 	for i, ph := range phases {
 		if _, dup := index[ph.ID]; !dup {
 			index[ph.ID] = i
@@ -122,7 +124,7 @@ func (p *Plan) groups(phases []*Phase) [][]*Phase {
 	if !p.HasParallelColumn {
 		return [][]*Phase{slices.Clone(phases)}
 	}
-	pos := make(map[string]int, len(phases))
+	pos := make(map[phaseid.ID]int, len(phases))
 	for i, ph := range phases {
 		pos[ph.ID] = i
 	}

@@ -6,11 +6,13 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 // phase builds a phase for hand-made plans.
-func phase(id string, deps, par []string) *Phase {
-	return &Phase{ID: NormalizeID(id), DisplayID: id, DependsOn: deps, ParallelWith: par}
+func phase(id string, deps, par []phaseid.ID) *Phase {
+	return &Phase{ID: NormalizeID(id), DisplayID: phaseid.Display(id), DependsOn: deps, ParallelWith: par}
 }
 
 func TestBatches(t *testing.T) {
@@ -29,8 +31,8 @@ func TestBatches(t *testing.T) {
 		{
 			name: "no parallel column: one group per batch",
 			phases: []*Phase{
-				phase("1", nil, nil), phase("2A", []string{"1"}, nil),
-				phase("2B", []string{"1"}, nil), phase("3", []string{"2a", "2b"}, nil),
+				phase("1", nil, nil), phase("2A", []phaseid.ID{"1"}, nil),
+				phase("2B", []phaseid.ID{"1"}, nil), phase("3", []phaseid.ID{"2a", "2b"}, nil),
 			},
 			want: [][][]string{{{"1"}}, {{"2A", "2B"}}, {{"3"}}},
 		},
@@ -39,13 +41,13 @@ func TestBatches(t *testing.T) {
 			parallel: true,
 			phases: []*Phase{
 				phase("1", nil, nil),
-				phase("2A", []string{"1"}, nil), // named by 2C
-				phase("2B", []string{"1"}, nil), // names nobody
-				phase("2C", []string{"1"}, []string{"2a"}),
-				phase("2D", []string{"1"}, []string{"2e"}), // 2D–2E–2F chain
-				phase("2E", []string{"1"}, nil),
-				phase("2F", []string{"1"}, []string{"2e"}),
-				phase("3", []string{"2a"}, []string{"9"}), // unknown: ignored
+				phase("2A", []phaseid.ID{"1"}, nil), // named by 2C
+				phase("2B", []phaseid.ID{"1"}, nil), // names nobody
+				phase("2C", []phaseid.ID{"1"}, []phaseid.ID{"2a"}),
+				phase("2D", []phaseid.ID{"1"}, []phaseid.ID{"2e"}), // 2D–2E–2F chain
+				phase("2E", []phaseid.ID{"1"}, nil),
+				phase("2F", []phaseid.ID{"1"}, []phaseid.ID{"2e"}),
+				phase("3", []phaseid.ID{"2a"}, []phaseid.ID{"9"}), // unknown: ignored
 			},
 			want: [][][]string{
 				{{"1"}},
@@ -57,30 +59,30 @@ func TestBatches(t *testing.T) {
 			name:     "groups only join phases of the same batch",
 			parallel: true,
 			phases: []*Phase{
-				phase("1", nil, []string{"2"}),
-				phase("2", []string{"1"}, []string{"3"}),
-				phase("3", nil, []string{"1"}),
+				phase("1", nil, []phaseid.ID{"2"}),
+				phase("2", []phaseid.ID{"1"}, []phaseid.ID{"3"}),
+				phase("3", nil, []phaseid.ID{"1"}),
 			},
 			want: [][][]string{{{"1", "3"}}, {{"2"}}},
 		},
 		{
 			name: "layers follow the longest path",
 			phases: []*Phase{
-				phase("4", []string{"1", "3"}, nil),
+				phase("4", []phaseid.ID{"1", "3"}, nil),
 				phase("1", nil, nil),
-				phase("3", []string{"2"}, nil),
-				phase("2", []string{"1", "1"}, nil),
+				phase("3", []phaseid.ID{"2"}, nil),
+				phase("2", []phaseid.ID{"1", "1"}, nil),
 			},
 			want: [][][]string{{{"1"}}, {{"2"}}, {{"3"}}, {{"4"}}},
 		},
 		{
 			name: "unknown dependencies are ignored, a cycle goes last",
 			phases: []*Phase{
-				phase("1", []string{"x"}, nil),
-				phase("2", []string{"3"}, nil),
-				phase("3", []string{"2"}, nil),
-				phase("4", []string{"3"}, nil),
-				phase("5", []string{"1"}, nil),
+				phase("1", []phaseid.ID{"x"}, nil),
+				phase("2", []phaseid.ID{"3"}, nil),
+				phase("3", []phaseid.ID{"2"}, nil),
+				phase("4", []phaseid.ID{"3"}, nil),
+				phase("5", []phaseid.ID{"1"}, nil),
 			},
 			want: [][][]string{{{"1"}}, {{"5"}}, {{"2", "3", "4"}}},
 		},
@@ -113,7 +115,7 @@ func TestBatchesKeepDonePhases(t *testing.T) {
 	t.Parallel()
 	done := phase("1", nil, nil)
 	done.Status = StatusComplete
-	p := &Plan{Phases: []*Phase{done, phase("2", []string{"1"}, nil)}}
+	p := &Plan{Phases: []*Phase{done, phase("2", []phaseid.ID{"1"}, nil)}}
 	require.Equal(t, [][][]string{{{"1"}}, {{"2"}}}, batchIDs(p.Batches()))
 }
 
@@ -122,14 +124,14 @@ func TestPhaseAndDependents(t *testing.T) {
 	p, err := parseCorpus(t, "full.md")
 	require.NoError(t, err)
 	for _, id := range []string{"2A", "2a", "Phase 2A", "phase 2-a", " 2 A "} {
-		require.NotNil(t, p.Phase(id), id)
-		require.Equal(t, "Backend API", p.Phase(id).Name)
+		require.NotNil(t, p.Phase(NormalizeID(id)), id)
+		require.Equal(t, "Backend API", p.Phase(NormalizeID(id)).Name)
 	}
 	require.Nil(t, p.Phase("9"))
 	require.Nil(t, p.Phase(""))
 
-	require.Equal(t, []string{"2a", "2b", "2c"}, p.Dependents("1"))
-	require.Equal(t, []string{"3"}, p.Dependents("Phase 2B"))
+	require.Equal(t, []phaseid.ID{"2a", "2b", "2c"}, p.Dependents("1"))
+	require.Equal(t, []phaseid.ID{"3"}, p.Dependents("2b"))
 	require.Empty(t, p.Dependents("3"))
 	require.Empty(t, p.Dependents("nope"))
 }
@@ -165,15 +167,15 @@ func TestGroups(t *testing.T) {
 	src := "# P\n\n| Phase | Depends On | Parallel With |\n|---|---|---|\n| 1 | - | - |\n| 2A | 1 | 2B |\n| 2B | 1 | - |\n| 2C | 1 | - |\n| 3 | 2A | 2B |\n\n## Phase 1: a\n## Phase 2A: a\n## Phase 2B: a\n## Phase 2C: a\n## Phase 3: a\n"
 	p, err := Parse("plan.md", []byte(src))
 	require.NoError(t, err)
-	var got [][]string
+	var got [][]phaseid.ID
 	for _, g := range p.Groups() {
-		var ids []string
+		var ids []phaseid.ID
 		for _, ph := range g {
 			ids = append(ids, ph.ID)
 		}
 		got = append(got, ids)
 	}
-	require.Equal(t, [][]string{{"1"}, {"2a", "2b", "3"}, {"2c"}}, got)
+	require.Equal(t, [][]phaseid.ID{{"1"}, {"2a", "2b", "3"}, {"2c"}}, got)
 
 	p, err = Parse("plan.md", []byte("# P\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n| 2 | 1 |\n\n## Phase 1: a\n## Phase 2: a\n"))
 	require.NoError(t, err)

@@ -3,7 +3,8 @@ package plan
 import (
 	"fmt"
 	"slices"
-	"strings"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 // checkCycles reports every dependency cycle once: each strongly connected
@@ -19,7 +20,7 @@ func (b *builder) checkCycles() {
 			continue
 		}
 		path := b.cyclePath(start, comp)
-		names := make([]string, len(path))
+		names := make([]phaseid.Display, len(path))
 		for i, ph := range path {
 			names[i] = ph.DisplayID
 		}
@@ -27,26 +28,26 @@ func (b *builder) checkCycles() {
 		if line == 0 {
 			line = start.SectionLine
 		}
-		b.problem(line, CodeCircularDependency, fmt.Sprintf("%s: %s", CodeCircularDependency, strings.Join(names, " → ")))
+		b.problem(line, CodeCircularDependency, fmt.Sprintf("%s: %s", CodeCircularDependency, phaseid.Join(names, " → ")))
 	}
 }
 
 // components returns the strongly connected components of the dependency
 // graph (Tarjan's algorithm), each sorted in plan order.
 func (b *builder) components() [][]*Phase {
-	order := map[string]int{}
+	order := map[phaseid.ID]int{}
 	for i, src := range b.sources {
 		order[src.phase.ID] = i
 	}
 	var (
-		index   = map[string]int{}
-		low     = map[string]int{}
-		onStack = map[string]bool{}
-		stack   []string
+		index   = map[phaseid.ID]int{}
+		low     = map[phaseid.ID]int{}
+		onStack = map[phaseid.ID]bool{}
+		stack   []phaseid.ID
 		comps   [][]*Phase
-		visit   func(id string)
+		visit   func(id phaseid.ID)
 	)
-	visit = func(id string) {
+	visit = func(id phaseid.ID) {
 		index[id] = len(index)
 		low[id] = index[id]
 		stack = append(stack, id)
@@ -88,12 +89,12 @@ func (b *builder) components() [][]*Phase {
 // comp, following "is depended on by" edges, and returns it with start at
 // both ends.
 func (b *builder) cyclePath(start *Phase, comp []*Phase) []*Phase {
-	inComp := map[string]bool{}
+	inComp := map[phaseid.ID]bool{}
 	for _, ph := range comp {
 		inComp[ph.ID] = true
 	}
 	// next lists, for each phase of comp, the phases of comp depending on it.
-	next := map[string][]*Phase{}
+	next := map[phaseid.ID][]*Phase{}
 	for _, ph := range comp {
 		for _, dep := range ph.DependsOn {
 			if inComp[dep] {
@@ -101,7 +102,7 @@ func (b *builder) cyclePath(start *Phase, comp []*Phase) []*Phase {
 			}
 		}
 	}
-	prev := map[string]*Phase{}
+	prev := map[phaseid.ID]*Phase{}
 	queue := []*Phase{start}
 	for len(queue) > 0 {
 		cur := queue[0]

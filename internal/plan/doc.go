@@ -24,7 +24,8 @@
 // too ("2A: Backend"), used when there is no Name column.
 //
 // Ids: NormalizeID drops a leading "Phase", lowercases and keeps letters and
-// digits ("Phase 2-A" → "2a"). DisplayID is the id as written ("2-A").
+// digits ("Phase 2-A" → "2a"), giving a phaseid.ID; it is the only maker of
+// one from text. DisplayID is the id as written ("2-A"), a phaseid.Display.
 //
 // Depends On and Parallel With cells: "-", "—", "–", "None", "Nothing",
 // "n/a" or empty mean none. Items are separated by ",", ";", "&", "+", "/",

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 // FuzzParse feeds the parser arbitrary markdown, seeded with the whole
@@ -51,7 +53,7 @@ func FuzzParse(f *testing.F) {
 		for _, pr := range append(problems, p.Warnings...) {
 			require.True(t, pr.Line >= 1 && pr.Line <= lines, "line %d of %d: %s", pr.Line, lines, pr)
 		}
-		ids := map[string]bool{}
+		ids := map[phaseid.ID]bool{}
 		for _, ph := range p.Phases {
 			require.NotEmpty(t, ph.ID)
 			require.False(t, ids[ph.ID], "duplicate phase %q", ph.ID)
@@ -77,7 +79,7 @@ func FuzzParse(f *testing.F) {
 		}
 		if err == nil {
 			// A valid plan's batches respect its dependencies.
-			batchOf := map[string]int{}
+			batchOf := map[phaseid.ID]int{}
 			for _, b := range p.Batches() {
 				for _, ph := range b.Phases {
 					batchOf[ph.ID] = b.Index

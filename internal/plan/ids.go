@@ -5,13 +5,19 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 // NormalizeID turns a phase id as written into the key used everywhere:
 // a leading "Phase" word is dropped, letters are lowercased, and spaces,
 // hyphens and punctuation are dropped ("Phase 2-A" → "2a"), except the dots
 // inside an id: "1.1" and "11" are two phases, and "0.5" stays "0.5".
-func NormalizeID(s string) string {
+func NormalizeID(s string) phaseid.ID { return phaseid.ID(normalize(s)) }
+
+// normalize is NormalizeID for text that is not a whole id: a range's
+// letter prefix ("F" in "F1–F3"), a reference that names no phase.
+func normalize(s string) string {
 	s = trimPhaseWord(strings.TrimSpace(s))
 	if isNormal(s) {
 		return s
@@ -134,8 +140,8 @@ func leadingNumber(id string) int {
 // title is what a phase heading or a table's Phase cell says:
 // "Phase 2A: Backend API (est 8) ✅".
 type title struct {
-	display  string // the id as written ("2-A")
-	id       string // normalized ("2a")
+	display  phaseid.Display // the id as written ("2-A")
+	id       phaseid.ID      // normalized ("2a")
 	name     string
 	estimate string
 	status   PlanStatus
@@ -170,7 +176,7 @@ func parseTitle(s string, needPrefix bool) (title, bool) {
 	if token == "" || !strings.HasPrefix(rest, token) {
 		return title{}, false
 	}
-	t := title{display: token, id: NormalizeID(token)}
+	t := title{display: phaseid.Display(token), id: NormalizeID(token)}
 	if t.id == "" {
 		return title{}, false
 	}
@@ -201,9 +207,9 @@ func parseTitle(s string, needPrefix bool) (title, bool) {
 // looksLikePhaseID reports whether a heading's id is plausibly a phase id:
 // ids have a digit ("2A") or are very short ("A"), unless the table names
 // them. This keeps "## Phase Overview" from becoming a phase.
-func looksLikePhaseID(id string, tableIDs map[string]bool) bool {
-	if tableIDs[id] || utf8.RuneCountInString(id) <= 2 {
+func looksLikePhaseID(id phaseid.ID, tableIDs map[phaseid.ID]bool) bool {
+	if tableIDs[id] || utf8.RuneCountInString(string(id)) <= 2 {
 		return true
 	}
-	return strings.ContainsFunc(id, unicode.IsDigit)
+	return strings.ContainsFunc(string(id), unicode.IsDigit)
 }

@@ -4,11 +4,13 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 func TestNormalizeID(t *testing.T) {
 	t.Parallel()
-	tests := map[string]string{
+	tests := map[string]phaseid.ID{
 		"Phase 2-A":  "2a",
 		"2A":         "2a",
 		"phase 3":    "3",

@@ -3,6 +3,8 @@ package plan
 import (
 	"slices"
 	"sync/atomic"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 // planIndex holds the lookups Phase and Dependents answer from, so a
@@ -15,8 +17,8 @@ type planIndex struct {
 	// phases is the slice the index was built from: a plan whose Phases
 	// was replaced or grew since (a test's literal) is indexed again.
 	phases     []*Phase
-	byID       map[string]*Phase
-	dependents map[string][]string
+	byID       map[phaseid.ID]*Phase
+	dependents map[phaseid.ID][]phaseid.ID
 }
 
 // indexHolder is the plan's lazily built index. A pointer swapped
@@ -45,7 +47,7 @@ func sameSlice(a, b []*Phase) bool {
 // linear scan it replaces found it; a phase depends on another once
 // however many times its list names it.
 func newPlanIndex(phases []*Phase) *planIndex {
-	idx := &planIndex{phases: phases, byID: make(map[string]*Phase, len(phases)), dependents: map[string][]string{}}
+	idx := &planIndex{phases: phases, byID: make(map[phaseid.ID]*Phase, len(phases)), dependents: map[phaseid.ID][]phaseid.ID{}}
 	for _, ph := range phases {
 		if _, dup := idx.byID[ph.ID]; !dup {
 			idx.byID[ph.ID] = ph

@@ -1,6 +1,10 @@
 package plan
 
-import "unicode"
+import (
+	"unicode"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
+)
 
 // lookAlike maps letters that look like an ASCII letter or digit (Cyrillic,
 // Greek) to it. Fullwidth forms are folded separately. It is the small part
@@ -15,7 +19,7 @@ var lookAlike = map[rune]rune{
 
 // skeleton is what an id looks like: look-alike letters and fullwidth
 // forms folded to ASCII, lowercased.
-func skeleton(id string) string {
+func skeleton(id phaseid.ID) string {
 	out := make([]rune, 0, len(id))
 	for _, r := range id {
 		switch {

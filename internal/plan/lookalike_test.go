@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 func TestLookAlikeIDs(t *testing.T) {
@@ -14,8 +16,8 @@ func TestLookAlikeIDs(t *testing.T) {
 	require.NoError(t, err)
 	pairs := LookAlikeIDs(pl)
 	require.Len(t, pairs, 2)
-	require.Equal(t, "2A", pairs[0][0].DisplayID)
-	require.Equal(t, "2А", pairs[0][1].DisplayID)
+	require.Equal(t, phaseid.Display("2A"), pairs[0][0].DisplayID)
+	require.Equal(t, phaseid.Display("2А"), pairs[0][1].DisplayID)
 	require.Empty(t, LookAlikeIDs(mustParse(t, "# P\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n| 2 | 1 |\n\n## Phase 1: a\n## Phase 2: b\n")))
 }
 

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 // ParseFile reads and parses the plan at path. A plan with problems is
@@ -60,7 +62,7 @@ type builder struct {
 	doc      *doc
 	plan     *Plan
 	sources  []*phaseSource
-	byID     map[string]*phaseSource
+	byID     map[phaseid.ID]*phaseSource
 	problems []Problem
 	// tableHasPar is set when the overview table has a Parallel With
 	// column, so section metadata is compared with it.
@@ -73,11 +75,11 @@ func parse(path string, src []byte, read linkReader) (*Plan, error) {
 		path: path,
 		doc:  newDoc(bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))),
 		plan: &Plan{Path: path, src: src},
-		byID: map[string]*phaseSource{},
+		byID: map[phaseid.ID]*phaseSource{},
 	}
 	ov := b.doc.findOverview()
-	tableIDs := map[string]bool{}
-	tableNames := map[string]string{}
+	tableIDs := map[phaseid.ID]bool{}
+	tableNames := map[phaseid.ID]string{}
 	tableLine := 0
 	if ov != nil {
 		tableLine = ov.line
@@ -181,7 +183,7 @@ func (b *builder) addRows(ov *overview) {
 // addSections attaches each section to its row, or makes a phase of it
 // (with a warning) when the table has no row for it.
 func (b *builder) addSections(ov *overview, sections []*section) {
-	seen := map[string]*section{}
+	seen := map[phaseid.ID]*section{}
 	for _, s := range sections {
 		if first, dup := seen[s.t.id]; dup {
 			b.problem(s.line, CodePlanInvalid, fmt.Sprintf("duplicate phase id %q (first defined at line %d)", s.t.display, first.line))
@@ -201,7 +203,7 @@ func (b *builder) addSections(ov *overview, sections []*section) {
 			continue
 		}
 		if ov != nil {
-			b.warn(s.line, fmt.Sprintf("section %q is not in the phase table", "Phase "+s.t.display))
+			b.warn(s.line, fmt.Sprintf("section %q is not in the phase table", "Phase "+string(s.t.display)))
 		}
 		ph := &Phase{ID: s.t.id, DisplayID: s.t.display, Name: s.t.name}
 		src = &phaseSource{phase: ph}

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 // plansDir holds the test corpus.
@@ -26,7 +28,7 @@ func parseCorpus(t *testing.T, name string) (*Plan, error) {
 func ids(phases []*Phase) []string {
 	out := make([]string, len(phases))
 	for i, ph := range phases {
-		out[i] = ph.DisplayID
+		out[i] = string(ph.DisplayID)
 	}
 	return out
 }
@@ -66,20 +68,22 @@ func TestParseFull(t *testing.T) {
 	}, p.Gates)
 
 	type want struct {
-		id, display, name, est string
-		deps, par              []string
-		status                 PlanStatus
-		line, section          int
-		tasks, done            int
-		files                  []string
+		id            phaseid.ID
+		display       phaseid.Display
+		name, est     string
+		deps, par     []phaseid.ID
+		status        PlanStatus
+		line, section int
+		tasks, done   int
+		files         []string
 	}
 	wants := []want{
 		{"0", "0", "Bootstrap", "3", nil, nil, StatusComplete, 11, 29, 2, 2, []string{"go.mod", ".github/workflows/ci.yml"}},
-		{"1", "1", "Domain Model", "5", []string{"0"}, nil, StatusOpen, 12, 45, 3, 1, []string{"internal/notes/note.go", "internal/notes/user.go"}},
-		{"2a", "2A", "Backend API", "8", []string{"1"}, []string{"2b", "2c"}, StatusOpen, 13, 71, 2, 0, []string{"internal/api/handlers.go"}},
-		{"2b", "2B", "Web Client", "8", []string{"1"}, []string{"2a", "2c"}, StatusOpen, 14, 85, 2, 0, nil},
-		{"2c", "2C", "CLI", "5", []string{"1"}, []string{"2a", "2b"}, StatusOpen, 15, 99, 1, 0, nil},
-		{"3", "3", "Integration", "5", []string{"2a", "2b", "2c"}, nil, StatusOpen, 16, 106, 2, 0, nil},
+		{"1", "1", "Domain Model", "5", []phaseid.ID{"0"}, nil, StatusOpen, 12, 45, 3, 1, []string{"internal/notes/note.go", "internal/notes/user.go"}},
+		{"2a", "2A", "Backend API", "8", []phaseid.ID{"1"}, []phaseid.ID{"2b", "2c"}, StatusOpen, 13, 71, 2, 0, []string{"internal/api/handlers.go"}},
+		{"2b", "2B", "Web Client", "8", []phaseid.ID{"1"}, []phaseid.ID{"2a", "2c"}, StatusOpen, 14, 85, 2, 0, nil},
+		{"2c", "2C", "CLI", "5", []phaseid.ID{"1"}, []phaseid.ID{"2a", "2b"}, StatusOpen, 15, 99, 1, 0, nil},
+		{"3", "3", "Integration", "5", []phaseid.ID{"2a", "2b", "2c"}, nil, StatusOpen, 16, 106, 2, 0, nil},
 	}
 	require.Len(t, p.Phases, len(wants))
 	for i, w := range wants {
@@ -112,7 +116,7 @@ func TestParseFullBodyVerbatim(t *testing.T) {
 		"- [ ] Note list view\n"+
 		"- [ ] Editor view\n\n"+
 		"```md\n## Phase 9: not a heading, this is inside a code block\n```\n",
-		p.Phase("2B").Body)
+		p.Phase(NormalizeID("2B")).Body)
 	// Phase 1 ends at "## Wave 2", a non-phase heading of its level.
 	require.True(t, strings.HasSuffix(p.Phase("1").Body, "`go test ./internal/notes/...` passes.\n"))
 	// The last phase ends at "## Notes for reviewers".
@@ -137,7 +141,7 @@ func TestParseMinimal(t *testing.T) {
 	require.Empty(t, p.Warnings)
 	require.Equal(t, []string{"1", "2"}, ids(p.Phases))
 	require.Equal(t, "Hello", p.Phases[0].Name)
-	require.Equal(t, []string{"1"}, p.Phases[1].DependsOn)
+	require.Equal(t, []phaseid.ID{"1"}, p.Phases[1].DependsOn)
 	require.Equal(t, "## Phase 2: World\n\nAppend \"world\" to `hello.txt`.\n", p.Phases[1].Body)
 	require.Equal(t, [][][]string{{{"1"}}, {{"2"}}}, batchIDs(p.Batches()))
 }
@@ -151,11 +155,11 @@ func TestParseMessy(t *testing.T) {
 	require.Empty(t, p.Warnings)
 	require.Equal(t, []string{"0", "1", "2A", "2B", "2-C", "3", "4", "5", "6", "7"}, ids(p.Phases))
 
-	deps := map[string][]string{}
+	deps := map[phaseid.Display][]phaseid.ID{}
 	for _, ph := range p.Phases {
 		deps[ph.DisplayID] = ph.DependsOn
 	}
-	require.Equal(t, map[string][]string{
+	require.Equal(t, map[phaseid.Display][]phaseid.ID{
 		"0":   nil,
 		"1":   {"0"},                             // Phase 0 (or nothing if skipped)
 		"2A":  {"1"},                             // `1`
@@ -168,7 +172,7 @@ func TestParseMessy(t *testing.T) {
 		"7":   {"5", "6"},                        // Phases 5-6
 	}, deps)
 
-	twoA := p.Phase("Phase 2-A")
+	twoA := p.Phase(NormalizeID("Phase 2-A"))
 	require.Equal(t, "Backend", twoA.Name, "name from the heading")
 	require.Equal(t, "5", twoA.Estimate, "the table's estimate wins over (est 8)")
 	require.Equal(t, 2, twoA.Tasks)
@@ -206,7 +210,7 @@ func TestParseWarnings(t *testing.T) {
 	}, problemLines(p.Warnings))
 	require.Equal(t, []string{"1", "2", "5", "6"}, ids(p.Phases))
 	require.Empty(t, p.Phase("5").Body)
-	require.Equal(t, []string{"2"}, p.Phase("6").DependsOn, "from the section's metadata")
+	require.Equal(t, []phaseid.ID{"2"}, p.Phase("6").DependsOn, "from the section's metadata")
 	require.Equal(t, 0, p.Phase("6").Line)
 	require.Equal(t, [][][]string{{{"1"}}, {{"2"}}, {{"5", "6"}}}, batchIDs(p.Batches()))
 }

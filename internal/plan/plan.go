@@ -1,6 +1,10 @@
 package plan
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
+)
 
 // PlanStatus is the status a phase carries in the plan itself (the user's
 // record), as opposed to the run state autobuild keeps in .autobuild/.
@@ -47,16 +51,16 @@ type Plan struct {
 // Phase is one phase of the plan.
 type Phase struct {
 	// ID is the normalized id ("2a"); it keys everything.
-	ID string
+	ID phaseid.ID
 	// DisplayID is the id as the user wrote it, without a "Phase" prefix ("2A").
-	DisplayID string
+	DisplayID phaseid.Display
 	// Name is the phase's name from the table's Name column or its heading.
 	Name string
 	// DependsOn holds normalized ids, in the order written, ranges expanded.
-	DependsOn []string
+	DependsOn []phaseid.ID
 	// ParallelWith holds normalized ids from the "Parallel With" column or the
 	// section's "Can Run With" metadata.
-	ParallelWith []string
+	ParallelWith []phaseid.ID
 	// ParallelAny is set by a Parallel cell saying "Yes" without naming a
 	// phase: the phase may run alongside the other such phases of its batch.
 	ParallelAny bool
@@ -89,9 +93,9 @@ func (p *Phase) Done() bool { return p.Status == StatusComplete || p.Status == S
 // Label is how the phase is named in messages: "Phase 2A: Backend API".
 func (p *Phase) Label() string {
 	if p.Name == "" {
-		return "Phase " + p.DisplayID
+		return "Phase " + string(p.DisplayID)
 	}
-	return "Phase " + p.DisplayID + ": " + p.Name
+	return "Phase " + string(p.DisplayID) + ": " + p.Name
 }
 
 // Gate is one quality gate command.

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 // The plans in testdata/plans/real are written the way people write them:
@@ -18,7 +20,7 @@ import (
 // phaseLine sums up what the parser read of a phase.
 func phaseLine(ph *Phase) string {
 	return fmt.Sprintf("%s %q deps=%s par=%s est=%q status=%q tasks=%d/%d files=%s row=%d section=%d",
-		ph.DisplayID, ph.Name, strings.Join(ph.DependsOn, ","), strings.Join(ph.ParallelWith, ","),
+		ph.DisplayID, ph.Name, phaseid.Join(ph.DependsOn, ","), phaseid.Join(ph.ParallelWith, ","),
 		ph.Estimate, ph.Status, ph.TasksDone, ph.Tasks, strings.Join(ph.Files, ","), ph.Line, ph.SectionLine)
 }
 
@@ -132,7 +134,7 @@ func TestParseRealPlanBodies(t *testing.T) {
 		"> **Can Run With**: Phase 2A, Phase 2B (USE PARALLEL SUB-AGENTS)\n"+
 		"> **Estimate**: 3 points\n"+
 		"> **Status**: ⬜ Not Started\n\n"+
-		"- [ ] MJML template\n", p.Phase("2C").Body)
+		"- [ ] MJML template\n", p.Phase(NormalizeID("2C")).Body)
 	// The last phase ends at the next H2, "## Testing Strategy".
 	require.True(t, strings.HasSuffix(p.Phase("3").Body, "- [ ] **CHECKPOINT: Run `/compact focus on: done`**\n"), p.Phase("3").Body)
 
@@ -144,5 +146,5 @@ func TestParseRealPlanBodies(t *testing.T) {
 	p, err = parseCorpus(t, "real/nested.md")
 	require.NoError(t, err)
 	// A deeper heading naming the phase's own id stays in its body.
-	require.True(t, strings.HasSuffix(p.Phase("2A").Body, "#### Phase 2A notes\n\nRate limits are per-account.\n"), p.Phase("2A").Body)
+	require.True(t, strings.HasSuffix(p.Phase(NormalizeID("2A")).Body, "#### Phase 2A notes\n\nRate limits are per-account.\n"), p.Phase(NormalizeID("2A")).Body)
 }

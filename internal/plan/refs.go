@@ -6,13 +6,15 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 // ref is one reference to other phases in a Depends On or Parallel With
 // cell: a single id, or a range of phase numbers.
 type ref struct {
-	text    string // as written ("Phase 7", "1–4"), for messages
-	id      string // normalized id; empty for a range
+	text    string     // as written ("Phase 7", "1–4"), for messages
+	id      phaseid.ID // normalized id; empty for a range
 	isRange bool
 	lo, hi  int // inclusive bounds of a range
 	// prefix is a range's normalized letter prefix: "f" in "F1–F3", "wu"
@@ -255,7 +257,7 @@ func parseRange(s string) (ref, bool) {
 	if prefix != "" {
 		// The second id may repeat the prefix ("F1–F3") or not ("WU-01–03").
 		if p2, a2 := cutIDPrefix(after); p2 != "" {
-			if NormalizeID(p2) != NormalizeID(prefix) {
+			if normalize(p2) != normalize(prefix) {
 				return ref{}, false
 			}
 			after = a2
@@ -274,7 +276,7 @@ func parseRange(s string) (ref, bool) {
 	if lo > hi {
 		lo, hi = hi, lo
 	}
-	return ref{text: text, isRange: true, lo: lo, hi: hi, prefix: NormalizeID(prefix)}, true
+	return ref{text: text, isRange: true, lo: lo, hi: hi, prefix: normalize(prefix)}, true
 }
 
 // cutIDPrefix cuts the letters in front of an id's number, with a hyphen or

@@ -29,7 +29,7 @@ func (p *Plan) RowBody(ph *Phase) string {
 	if len(ph.DependsOn) > 0 {
 		deps := make([]string, len(ph.DependsOn))
 		for i, id := range ph.DependsOn {
-			deps[i] = id
+			deps[i] = string(id)
 			if d := p.Phase(id); d != nil {
 				deps[i] = d.Label()
 			}

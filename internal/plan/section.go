@@ -7,6 +7,8 @@ import (
 
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 // section is one phase's section of the plan: its heading, metadata and
@@ -52,7 +54,7 @@ var gatesHeadings = map[string]bool{"qualitygates": true, "qualitygate": true, "
 // Auth") when the id is in the table: for an id with a letter that is
 // enough; a number ("### 1.1 Lexer errors") must also carry the table's
 // name for it, so a numbered chapter ("## 1. Background") is no phase.
-func (d *doc) readOutline(tableLine int, tableIDs map[string]bool, tableNames map[string]string) outline {
+func (d *doc) readOutline(tableLine int, tableIDs map[phaseid.ID]bool, tableNames map[phaseid.ID]string) outline {
 	var out outline
 	var open *section
 	var gates *gatesSection
@@ -193,7 +195,7 @@ var fileAside = regexp.MustCompile(`\s+(\(.*|[—–-]\s.*)$`)
 
 // idHeading reads a heading that names a phase by its table id alone (see
 // readOutline).
-func idHeading(text string, tableNames map[string]string) (title, bool) {
+func idHeading(text string, tableNames map[phaseid.ID]string) (title, bool) {
 	t, ok := parseTitle(text, false)
 	if !ok {
 		return title{}, false
@@ -202,7 +204,7 @@ func idHeading(text string, tableNames map[string]string) (title, bool) {
 	if !inTable {
 		return title{}, false
 	}
-	if strings.ContainsFunc(t.id, unicode.IsLetter) {
+	if strings.ContainsFunc(string(t.id), unicode.IsLetter) {
 		return t, true
 	}
 	a, b := letters(t.name), letters(name)

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 // TestParseSnippets checks one reading at a time on a small plan.
@@ -162,7 +164,7 @@ func TestParseSnippets(t *testing.T) {
 			phases: []string{"1", "2"},
 			check: func(t *testing.T, p *Plan) {
 				require.Empty(t, p.Phase("1").DependsOn)
-				require.Equal(t, []string{"1"}, p.Phase("2").DependsOn)
+				require.Equal(t, []phaseid.ID{"1"}, p.Phase("2").DependsOn)
 			},
 		},
 		{
@@ -179,7 +181,7 @@ func TestParseSnippets(t *testing.T) {
 			phases:   []string{"1", "2A", "2B", "3", "4"},
 			problems: []string{`p.md:7: unknown dependency "7" in phase 4`},
 			check: func(t *testing.T, p *Plan) {
-				require.Equal(t, []string{"2a", "2b"}, p.Phase("3").DependsOn)
+				require.Equal(t, []phaseid.ID{"2a", "2b"}, p.Phase("3").DependsOn)
 			},
 		},
 		{
@@ -187,7 +189,7 @@ func TestParseSnippets(t *testing.T) {
 			src:    "| Phase (id) | Blocked by | Est. (pts) |\n|---|---|---|\n| 1 | - | 3 |\n| 2 | 1 | 5 |\n\n## Phase 1\n\n## Phase 2\n",
 			phases: []string{"1", "2"},
 			check: func(t *testing.T, p *Plan) {
-				require.Equal(t, []string{"1"}, p.Phase("2").DependsOn)
+				require.Equal(t, []phaseid.ID{"1"}, p.Phase("2").DependsOn)
 				require.Equal(t, "5", p.Phase("2").Estimate)
 			},
 		},
@@ -208,7 +210,7 @@ func TestParseSnippets(t *testing.T) {
 			phases:   []string{"1", "2", "3"},
 			problems: []string{`p.md:15: phase 3: section says Depends upon "Phase 1" but the table says "2"`},
 			check: func(t *testing.T, p *Plan) {
-				require.Equal(t, []string{"1"}, p.Phase("2").ParallelWith)
+				require.Equal(t, []phaseid.ID{"1"}, p.Phase("2").ParallelWith)
 			},
 		},
 		{
@@ -216,7 +218,7 @@ func TestParseSnippets(t *testing.T) {
 			src:    "| Phase | Name | Depends On |\n|---|---|---|\n| 1 | Setup | - |\n| 2 | Two | - |\n| 3 | Back<br>end | 1<br>2 |\n\n## Phase 1\n\n## Phase 2\n\n## Phase 3\n",
 			phases: []string{"1", "2", "3"},
 			check: func(t *testing.T, p *Plan) {
-				require.Equal(t, []string{"1", "2"}, p.Phase("3").DependsOn)
+				require.Equal(t, []phaseid.ID{"1", "2"}, p.Phase("3").DependsOn)
 				require.Equal(t, "Back end", p.Phase("3").Name)
 			},
 		},

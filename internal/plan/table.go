@@ -10,6 +10,8 @@ import (
 
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 // column is what an overview table column holds.
@@ -230,7 +232,7 @@ func columnValues(rows []rawRow, i int) []string {
 
 // repeats reports whether two values normalize to one id.
 func repeats(vals []string) bool {
-	seen := map[string]bool{}
+	seen := map[phaseid.ID]bool{}
 	for _, v := range vals {
 		id := NormalizeID(v)
 		if seen[id] {

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 // resolve turns every phase's references into ids, now that all phases
@@ -21,7 +23,7 @@ func (b *builder) resolve() {
 			b.problem(src.par.line, CodePlanInvalid, fmt.Sprintf("unknown phase %q in Parallel With of phase %s", text, ph.DisplayID))
 		})
 		// Naming yourself as a parallel phase says nothing.
-		ph.ParallelWith = slices.DeleteFunc(par, func(id string) bool { return id == ph.ID })
+		ph.ParallelWith = slices.DeleteFunc(par, func(id phaseid.ID) bool { return id == ph.ID })
 		if src.row != nil && src.sec != nil {
 			b.compareMeta(src, i)
 		}
@@ -31,8 +33,8 @@ func (b *builder) resolve() {
 // resolveRefs returns the ids list refers to, without repeats, calling
 // unknown for each reference that names no phase. at is the position of
 // the phase whose list it is, in b.sources: "all" means the phases before.
-func (b *builder) resolveRefs(list refList, at int, unknown func(text string)) []string {
-	var ids []string
+func (b *builder) resolveRefs(list refList, at int, unknown func(text string)) []phaseid.ID {
+	var ids []phaseid.ID
 	for _, r := range list.refs {
 		var named bool
 		if r.all {
@@ -53,7 +55,7 @@ func (b *builder) resolveRefs(list refList, at int, unknown func(text string)) [
 // 3, 4). A plain number that is no phase's id names the phases of that
 // number, like a range of one: "Phase 2" in a plan of 2A, 2B and 2C means
 // all three. named says whether the reference names any phase at all.
-func (b *builder) appendMatches(ids []string, r ref) (_ []string, named bool) {
+func (b *builder) appendMatches(ids []phaseid.ID, r ref) (_ []phaseid.ID, named bool) {
 	if !r.isRange {
 		if _, ok := b.byID[r.id]; ok && r.id != "" {
 			if !slices.Contains(ids, r.id) {
@@ -61,18 +63,19 @@ func (b *builder) appendMatches(ids []string, r ref) (_ []string, named bool) {
 			}
 			return ids, true
 		}
-		n := leadingNumber(r.id)
-		if n < 0 || strconv.Itoa(n) != r.id {
+		n := leadingNumber(string(r.id))
+		if n < 0 || phaseid.ID(strconv.Itoa(n)) != r.id {
 			return ids, false
 		}
 		r = ref{isRange: true, lo: n, hi: n}
 	}
 	for _, src := range b.sources {
 		id := src.phase.ID
-		if !strings.HasPrefix(id, r.prefix) {
+		rest, ok := strings.CutPrefix(string(id), r.prefix)
+		if !ok {
 			continue
 		}
-		if n := leadingNumber(id[len(r.prefix):]); n >= r.lo && n <= r.hi {
+		if n := leadingNumber(rest); n >= r.lo && n <= r.hi {
 			named = true
 			if !slices.Contains(ids, id) {
 				ids = append(ids, id)
@@ -85,18 +88,24 @@ func (b *builder) appendMatches(ids []string, r ref) (_ []string, named bool) {
 // refKey is a canonical form of a reference list, to compare the table
 // with section metadata: the sorted ids, unknown references as written.
 func (b *builder) refKey(list refList, at int) string {
-	var keys []string
+	var (
+		ids  []phaseid.ID
+		keys []string
+	)
 	for _, r := range list.refs {
 		var named bool
 		if r.all {
 			for _, src := range b.sources[:at] {
-				keys = append(keys, src.phase.ID)
+				ids = append(ids, src.phase.ID)
 			}
 			continue
 		}
-		if keys, named = b.appendMatches(keys, r); !named && !list.optional {
-			keys = append(keys, "?"+NormalizeID(r.text))
+		if ids, named = b.appendMatches(ids, r); !named && !list.optional {
+			keys = append(keys, "?"+normalize(r.text))
 		}
+	}
+	for _, id := range ids {
+		keys = append(keys, string(id))
 	}
 	slices.Sort(keys)
 	return strings.Join(slices.Compact(keys), ",")
@@ -127,11 +136,11 @@ func (b *builder) compareMeta(src *phaseSource, at int) {
 // such phases can never run together. Each pair is reported once.
 func (b *builder) checkParallel() {
 	r := newReach(b.plan.Phases)
-	reported := map[[2]string]bool{}
+	reported := map[[2]phaseid.ID]bool{}
 	for _, src := range b.sources {
 		p := src.phase
 		for _, qid := range p.ParallelWith {
-			key := [2]string{min(p.ID, qid), max(p.ID, qid)}
+			key := [2]phaseid.ID{min(p.ID, qid), max(p.ID, qid)}
 			if reported[key] {
 				continue
 			}
@@ -156,14 +165,14 @@ func (b *builder) checkParallel() {
 // settled by the layers alone, and a search skips phases that cannot lead
 // to c. Phases in or behind a cycle (layer 0) get a plain search.
 type reach struct {
-	byID  map[string]*Phase
-	level map[string]int
+	byID  map[phaseid.ID]*Phase
+	level map[phaseid.ID]int
 }
 
 // newReach indexes phases for dependsOn.
 func newReach(phases []*Phase) *reach {
 	level, _ := layers(phases)
-	r := &reach{byID: make(map[string]*Phase, len(phases)), level: make(map[string]int, len(phases))}
+	r := &reach{byID: make(map[phaseid.ID]*Phase, len(phases)), level: make(map[phaseid.ID]int, len(phases))}
 	for i, ph := range phases {
 		r.byID[ph.ID] = ph
 		r.level[ph.ID] = level[i]
@@ -172,13 +181,13 @@ func newReach(phases []*Phase) *reach {
 }
 
 // dependsOn reports whether phase a depends on phase c.
-func (r *reach) dependsOn(a, c string) bool {
+func (r *reach) dependsOn(a, c phaseid.ID) bool {
 	la, lc := r.level[a], r.level[c]
 	if la != 0 && (lc == 0 || lc >= la) {
 		return false
 	}
-	seen := map[string]bool{a: true}
-	stack := []string{a}
+	seen := map[phaseid.ID]bool{a: true}
+	stack := []phaseid.ID{a}
 	for len(stack) > 0 {
 		cur := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]

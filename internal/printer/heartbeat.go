@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/textwrap"
 )
 
@@ -33,13 +34,13 @@ type Heartbeat struct {
 	Location *time.Location
 
 	mu      sync.Mutex // guards running and order, and every write to W
-	running map[string]*beat
-	order   []string // ids of running phases, in the order they started
+	running map[phaseid.ID]*beat
+	order   []phaseid.ID // ids of running phases, in the order they started
 }
 
 // beat is what the heartbeat knows of one running phase.
 type beat struct {
-	display       string
+	display       phaseid.Display
 	attempt, max  int
 	started, last time.Time
 	line          string
@@ -58,7 +59,7 @@ func (h *Heartbeat) Wrap(print func(event.Event)) func(event.Event) {
 // observe updates the running phases from one event. The caller holds mu.
 func (h *Heartbeat) observe(e event.Event) {
 	if h.running == nil {
-		h.running = map[string]*beat{}
+		h.running = map[phaseid.ID]*beat{}
 	}
 	b := h.running[e.PhaseID]
 	switch e.Kind {
@@ -87,9 +88,9 @@ func (h *Heartbeat) observe(e event.Event) {
 	}
 }
 
-func (h *Heartbeat) stop(id string) {
+func (h *Heartbeat) stop(id phaseid.ID) {
 	delete(h.running, id)
-	h.order = slices.DeleteFunc(h.order, func(o string) bool { return o == id })
+	h.order = slices.DeleteFunc(h.order, func(o phaseid.ID) bool { return o == id })
 }
 
 // Beat prints one line per running phase.

@@ -34,12 +34,12 @@ func (p *Plain) Print(e event.Event) {
 	}
 	ts := e.Time.In(loc).Format("15:04:05")
 	if e.Kind == event.PhaseOutput {
-		fmt.Fprintf(p.W, "[%s]   %s | %s\n", ts, sanitize.Line(e.DisplayID), sanitize.Line(e.Line))
+		fmt.Fprintf(p.W, "[%s]   %s | %s\n", ts, sanitize.Line(string(e.DisplayID)), sanitize.Line(e.Line))
 		return
 	}
 	if e.Kind == event.AgentAction {
 		// A tool call is progress worth seeing without -v: one short line.
-		fmt.Fprintf(p.W, "[%s]   %s → %s\n", ts, sanitize.Line(e.DisplayID), sanitize.Line(e.Line))
+		fmt.Fprintf(p.W, "[%s]   %s → %s\n", ts, sanitize.Line(string(e.DisplayID)), sanitize.Line(e.Line))
 		return
 	}
 	line := event.Describe(e)

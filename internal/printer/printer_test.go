@@ -14,6 +14,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	goldenfile "github.com/autobuild-sh/autobuild/internal/golden"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -42,7 +43,7 @@ func haltedRun() []event.Event {
 		{Kind: event.RunStarted, Time: at(0), Line: "docs/plan.md: 5 phases, commit=auto, agent claude"},
 		{Kind: event.PhaseSkipped, Time: at(0), PhaseID: "0", DisplayID: "0", PhaseName: "Bootstrap",
 			Line: "the plan marks it complete"},
-		{Kind: event.BatchStarted, Time: at(1), Batch: 1, Phases: []string{"1"}},
+		{Kind: event.BatchStarted, Time: at(1), Batch: 1, Phases: []phaseid.Display{"1"}},
 		{Kind: event.PhaseStarted, Time: at(1), PhaseID: "1", DisplayID: "1", PhaseName: "Domain model",
 			Attempt: 1, MaxAttempts: 2, Agent: "claude"},
 		{Kind: event.PhaseOutput, Time: at(2), PhaseID: "1", DisplayID: "1", Attempt: 1, Stream: "agent",
@@ -61,7 +62,7 @@ func haltedRun() []event.Event {
 			Commit: &state.Commit{SHA: "4902ada5c0ffee11d2b7e0a1f3c4d5e6f7a8b9c0",
 				Message:      "feat(model): domain model\n\nNotes, tags and users.",
 				FilesCreated: []string{"model/note.go"}}},
-		{Kind: event.BatchStarted, Time: at(11), Batch: 2, Phases: []string{"2A", "2B"}},
+		{Kind: event.BatchStarted, Time: at(11), Batch: 2, Phases: []phaseid.Display{"2A", "2B"}},
 		{Kind: event.PhaseStarted, Time: at(11), PhaseID: "2a", DisplayID: "2A", PhaseName: "Backend API",
 			Attempt: 1, MaxAttempts: 2, Agent: "claude"},
 		{Kind: event.PhaseStarted, Time: at(11), PhaseID: "2b", DisplayID: "2B", PhaseName: "Web client",
@@ -87,7 +88,7 @@ func haltedRun() []event.Event {
 		{Kind: event.PhaseFailed, Time: at(62), PhaseID: "2a", DisplayID: "2A", PhaseName: "Backend API",
 			Attempt: 2, MaxAttempts: 2, Agent: "codex", Failure: agentError, DurationSeconds: 3},
 		{Kind: event.PhaseBlocked, Time: at(62), PhaseID: "3", DisplayID: "3", PhaseName: "Integration",
-			BlockedBy: []string{"2A"}},
+			BlockedBy: []phaseid.Display{"2A"}},
 		{Kind: event.RunHalted, Time: at(63), DurationSeconds: 63,
 			Line: "phase 2A failed after 2 attempts (test_failure, then agent_error)"},
 	}

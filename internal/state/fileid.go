@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strings"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 // Bounds of FileID's results.
@@ -30,7 +32,8 @@ type FileID string
 // replaced by '_') followed by "__" and a hash of the whole id. Kept ids
 // never contain "__" and changed ones always end in "__<hash>", so two
 // different ids never share a FileID (short of a hash collision).
-func FileIDOf(id string) FileID {
+func FileIDOf(pid phaseid.ID) FileID {
+	id := string(pid) // The file name is made from the id's text.
 	if keepsAsIs(id) {
 		return FileID(id)
 	}

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 func TestFileID(t *testing.T) {
@@ -14,7 +16,7 @@ func TestFileID(t *testing.T) {
 		return regexp.MustCompile("^" + regexp.QuoteMeta(prefix) + "__[0-9a-f]{10}$")
 	}
 	tests := []struct {
-		id   string
+		id   phaseid.ID
 		keep bool           // kept as it is
 		want *regexp.Regexp // when changed
 	}{
@@ -34,14 +36,14 @@ func TestFileID(t *testing.T) {
 		{id: "phase 2/a", want: hashed("phase_2_a")},
 		{id: "ünïcødé", want: hashed("_n_c_d_")},
 		{id: "日本", want: hashed("__")},
-		{id: strings.Repeat("a", 64), keep: true},
-		{id: strings.Repeat("a", 65), want: hashed(strings.Repeat("a", 40))},
+		{id: phaseid.ID(strings.Repeat("a", 64)), keep: true},
+		{id: phaseid.ID(strings.Repeat("a", 65)), want: hashed(strings.Repeat("a", 40))},
 	}
-	seen := map[string]string{}
+	seen := map[string]phaseid.ID{}
 	for _, tt := range tests {
 		got := string(FileIDOf(tt.id))
 		if tt.keep {
-			require.Equal(t, tt.id, got)
+			require.Equal(t, string(tt.id), got)
 		} else {
 			require.Regexp(t, tt.want, got, "FileIDOf(%q)", tt.id)
 		}

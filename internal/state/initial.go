@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 // InitialPath returns phases/initial.json: every phase's state as the run
@@ -31,8 +33,8 @@ func (s *Store) SaveInitial(phases []*Phase) error {
 
 // loadInitial reads initial.json, keyed by phase_id; a missing file (a run
 // started by an older autobuild, or none yet) gives an empty map.
-func (s *Store) loadInitial() (map[string]*Phase, error) {
-	out := map[string]*Phase{}
+func (s *Store) loadInitial() (map[phaseid.ID]*Phase, error) {
+	out := map[phaseid.ID]*Phase{}
 	path := s.InitialPath()
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {

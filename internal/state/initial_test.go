@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 // A phase without a file of its own is read from initial.json; its own
@@ -25,11 +27,11 @@ func TestInitialStatesUnderPhaseFiles(t *testing.T) {
 	require.NoError(t, s.SavePhase(&Phase{PhaseID: "2", Batch: 2, Status: PhaseComplete}))
 	snap, err := s.Snapshot()
 	require.NoError(t, err)
-	got := map[string]PhaseStatus{}
+	got := map[phaseid.ID]PhaseStatus{}
 	for _, p := range snap.Phases {
 		got[p.PhaseID] = p.Status
 	}
-	require.Equal(t, map[string]PhaseStatus{"1": PhasePending, "2": PhaseComplete, "3": PhaseSkipped}, got)
+	require.Equal(t, map[phaseid.ID]PhaseStatus{"1": PhasePending, "2": PhaseComplete, "3": PhaseSkipped}, got)
 
 	p, err := s.LoadPhase("1")
 	require.NoError(t, err)

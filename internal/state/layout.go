@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 // The layout of .autobuild/ (docs/state.md) lives here: every path under it
@@ -15,7 +17,7 @@ import (
 // AttemptFileName is "phase-<file id>.attempt-<n>.<ext>": the name of an
 // attempt's log ("log"), diff ("diff"), raw agent stream ("stream") or
 // prompt ("md").
-func AttemptFileName(id string, n int, ext string) string {
+func AttemptFileName(id phaseid.ID, n int, ext string) string {
 	return "phase-" + string(FileIDOf(id)) + ".attempt-" + strconv.Itoa(n) + "." + ext
 }
 
@@ -46,7 +48,7 @@ func ParseAttemptFileName(name string) (fileID FileID, n int, ext string, ok boo
 
 // AttemptStreamPath returns logs/phase-<id>.attempt-<n>.stream: a preset
 // agent CLI's raw stdout.
-func (s *Store) AttemptStreamPath(id string, n int) string {
+func (s *Store) AttemptStreamPath(id phaseid.ID, n int) string {
 	return filepath.Join(s.LogsDir(), AttemptFileName(id, n, "stream"))
 }
 
@@ -54,7 +56,7 @@ func (s *Store) AttemptStreamPath(id string, n int) string {
 func (s *Store) PromptsDir() string { return filepath.Join(s.Dir(), "prompts") }
 
 // PromptPath returns prompts/phase-<id>.attempt-<n>.md.
-func (s *Store) PromptPath(id string, n int) string {
+func (s *Store) PromptPath(id phaseid.ID, n int) string {
 	return filepath.Join(s.PromptsDir(), AttemptFileName(id, n, "md"))
 }
 
@@ -63,15 +65,15 @@ func (s *Store) PatchesDir() string { return filepath.Join(s.Dir(), "patches") }
 
 // PatchPath returns patches/<nn>-phase-<id>.patch, the n-th (1-based) patch
 // commits.sh stages, of phase id ("unknown" when the commit names none).
-func (s *Store) PatchPath(n int, id string) string {
+func (s *Store) PatchPath(n int, id phaseid.ID) string {
 	if id == "" {
 		id = "unknown"
 	}
-	return filepath.Join(s.PatchesDir(), fmt.Sprintf("%02d-phase-%s.patch", n, string(FileIDOf(id))))
+	return filepath.Join(s.PatchesDir(), fmt.Sprintf("%02d-phase-%s.patch", n, FileIDOf(id)))
 }
 
 // PhaseWorktreePath returns worktrees/phase-<id>, the phase's worktree.
-func (s *Store) PhaseWorktreePath(id string) string {
+func (s *Store) PhaseWorktreePath(id phaseid.ID) string {
 	return filepath.Join(s.WorktreesDir(), "phase-"+string(FileIDOf(id)))
 }
 

@@ -5,12 +5,14 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 func TestAttemptFileNamesRoundTrip(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		id  string
+		id  phaseid.ID
 		n   int
 		ext string
 	}{{"2a", 1, "log"}, {"0.5", 12, "diff"}, {"1.1", 2, "stream"}, {"v2 api", 3, "md"}} {

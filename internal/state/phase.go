@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 // SavePhase writes the phase's file atomically.
@@ -26,7 +28,7 @@ func (s *Store) SavePhase(p *Phase) error {
 // few hundred.
 func (s *Store) SavePhases(ps []*Phase) error {
 	files := make([]jsonFile, 0, len(ps))
-	at := make(map[string]int, len(ps)) // A phase given twice is written once, as given last.
+	at := make(map[phaseid.ID]int, len(ps)) // A phase given twice is written once, as given last.
 	for _, p := range ps {
 		if p == nil || p.PhaseID == "" {
 			return errors.New("saving phase files: a phase has no phase_id")
@@ -50,7 +52,7 @@ func (s *Store) SavePhases(ps []*Phase) error {
 // LoadPhase reads the file of phase id, or its entry in initial.json when
 // it has no file yet. A phase in neither gives an error wrapping ErrNoPhase
 // (the phase is pending); a file that does not parse gives a *CorruptError.
-func (s *Store) LoadPhase(id string) (*Phase, error) {
+func (s *Store) LoadPhase(id phaseid.ID) (*Phase, error) {
 	path := s.PhasePath(id)
 	p, err := readPhase(path)
 	if !errors.Is(err, os.ErrNotExist) {
@@ -72,7 +74,7 @@ func (s *Store) LoadPhase(id string) (*Phase, error) {
 // and so is a file that vanishes between listing and reading (a concurrent
 // RemovePhase). A corrupt file gives a *CorruptError. A missing phases
 // directory gives an empty map.
-func (s *Store) LoadPhases() (map[string]*Phase, error) {
+func (s *Store) LoadPhases() (map[phaseid.ID]*Phase, error) {
 	out, err := s.loadInitial()
 	if err != nil {
 		return nil, err
@@ -84,7 +86,7 @@ func (s *Store) LoadPhases() (map[string]*Phase, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", displayPath(s.PhasesDir()), err)
 	}
-	fromFile := map[string]bool{}
+	fromFile := map[phaseid.ID]bool{}
 	for _, e := range entries {
 		name := e.Name()
 		if e.IsDir() || isTemp(name) || !strings.HasPrefix(name, "phase-") || !strings.HasSuffix(name, ".json") {
@@ -110,7 +112,7 @@ func (s *Store) LoadPhases() (map[string]*Phase, error) {
 }
 
 // RemovePhase deletes the file of phase id; a missing file is not an error.
-func (s *Store) RemovePhase(id string) error {
+func (s *Store) RemovePhase(id phaseid.ID) error {
 	if err := os.Remove(s.PhasePath(id)); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("removing the file of phase %s: %w", id, err)
 	}

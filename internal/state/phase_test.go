@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/failreport"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/stretchr/testify/require"
 )
 
@@ -20,7 +21,7 @@ func fullPhase() *Phase {
 		PhaseID: "2a", DisplayID: "2A", PhaseName: "Backend <API>", Batch: 2, Status: PhaseFailed,
 		Attempt: 1, MaxAttempts: 2,
 		Timestamps:   Timestamps{Started: &now, Completed: &now, DurationSeconds: 12.5},
-		Dependencies: Dependencies{DependsOn: []string{"1"}, ParallelWith: []string{"2b"}, Blocks: []string{"3"}},
+		Dependencies: Dependencies{DependsOn: []phaseid.ID{"1"}, ParallelWith: []phaseid.ID{"2b"}, Blocks: []phaseid.ID{"3"}},
 		Agent:        "sim", Tasks: Tasks{Total: 5, Completed: 3},
 		QualityGates: map[string]GateResult{"test": {Command: "go test ./...", Status: GateFailed, ExitCode: 1}},
 		Verification: Verification{AgentClaimed: "complete", FreshVerification: "failed"},
@@ -28,7 +29,7 @@ func fullPhase() *Phase {
 		Attempts: []Attempt{{Number: 1, Agent: "sim", Started: now, Completed: &now, Outcome: OutcomeFailed,
 			LogPath: ".autobuild/logs/phase-2a.attempt-1.log", Error: rep}},
 		Error:     rep,
-		BlockedBy: []string{"1"}, LastOutput: "ok", Worktree: ".autobuild/worktrees/phase-2a",
+		BlockedBy: []phaseid.Display{"1"}, LastOutput: "ok", Worktree: ".autobuild/worktrees/phase-2a",
 	}
 }
 
@@ -62,7 +63,7 @@ func TestLoadPhases(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, phases, "no directory, no phases")
 
-	for _, id := range []string{"1", "2a", "../odd id"} {
+	for _, id := range []phaseid.ID{"1", "2a", "../odd id"} {
 		require.NoError(t, s.SavePhase(&Phase{PhaseID: id, Status: PhasePending}))
 	}
 	// Things that are not phase files are ignored.
@@ -76,7 +77,7 @@ func TestLoadPhases(t *testing.T) {
 	phases, err = s.LoadPhases()
 	require.NoError(t, err)
 	require.Len(t, phases, 3)
-	require.Equal(t, "../odd id", phases["../odd id"].PhaseID)
+	require.Equal(t, phaseid.ID("../odd id"), phases["../odd id"].PhaseID)
 	require.Equal(t, PhasePending, phases["2a"].Status)
 
 	require.NoError(t, s.RemovePhase("2a"))
@@ -116,7 +117,7 @@ func TestSavePhases(t *testing.T) {
 	s := Open(t.TempDir())
 	var ps []*Phase
 	for i := range 40 {
-		ps = append(ps, &Phase{PhaseID: fmt.Sprint(i), Status: PhaseBlocked, BlockedBy: []string{"0"}})
+		ps = append(ps, &Phase{PhaseID: phaseid.ID(fmt.Sprint(i)), Status: PhaseBlocked, BlockedBy: []phaseid.Display{"0"}})
 	}
 	ps = append(ps, &Phase{PhaseID: "3", Status: PhasePending})
 	require.NoError(t, s.SavePhases(ps))
@@ -124,7 +125,7 @@ func TestSavePhases(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, got, 40)
 	require.Equal(t, PhaseBlocked, got["39"].Status)
-	require.Equal(t, []string{"0"}, got["39"].BlockedBy)
+	require.Equal(t, []phaseid.Display{"0"}, got["39"].BlockedBy)
 	require.Equal(t, PhasePending, got["3"].Status, "the last of a phase given twice")
 	entries, err := os.ReadDir(s.PhasesDir())
 	require.NoError(t, err)

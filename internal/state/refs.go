@@ -1,5 +1,7 @@
 package state
 
+import "github.com/autobuild-sh/autobuild/internal/phaseid"
+
 // Refs names the git branches of one run: with the worktree and file paths
 // of layout.go, everything autobuild creates is named here. The names carry
 // the run's id (autobuild/<run-id>/integration, autobuild/<run-id>/phase-2a),
@@ -32,7 +34,7 @@ func (r Refs) Integration() string {
 }
 
 // Phase is the branch of the phase's worktree.
-func (r Refs) Phase(id string) string {
+func (r Refs) Phase(id phaseid.ID) string {
 	if r.id == "" {
 		return "autobuild/phase-" + string(FileIDOf(id))
 	}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"sort"
 	"time"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 // Snapshot is everything on disk about a run at one moment, for `status`
@@ -60,7 +62,9 @@ func SortPhases(phases []*Phase) {
 
 // NaturalLess compares two ids with runs of digits compared as numbers:
 // "2" < "2a" < "2b" < "10".
-func NaturalLess(a, b string) bool {
+func NaturalLess(a, b phaseid.ID) bool { return naturalLess(string(a), string(b)) }
+
+func naturalLess(a, b string) bool {
 	for a != "" && b != "" {
 		da, db := digitRun(a), digitRun(b)
 		if da > 0 && db > 0 {

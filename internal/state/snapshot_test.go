@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 func TestSnapshot(t *testing.T) {
@@ -24,11 +26,11 @@ func TestSnapshot(t *testing.T) {
 	snap, err := s.Snapshot()
 	require.NoError(t, err)
 	require.Equal(t, "PLAN.md", snap.Run.PlanPath)
-	var ids []string
+	var ids []phaseid.ID
 	for _, p := range snap.Phases {
 		ids = append(ids, p.PhaseID)
 	}
-	require.Equal(t, []string{"0", "2a", "2b", "10", "3"}, ids)
+	require.Equal(t, []phaseid.ID{"0", "2a", "2b", "10", "3"}, ids)
 
 	require.NoError(t, os.WriteFile(s.PhasePath("3"), []byte("{"), 0o644))
 	_, err = s.Snapshot()
@@ -39,7 +41,7 @@ func TestSnapshot(t *testing.T) {
 func TestNaturalLess(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		a, b string
+		a, b phaseid.ID
 		less bool
 	}{
 		{"1", "2", true},

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 // DirName is the name of the state directory at the repository root.
@@ -38,7 +40,7 @@ func (s *Store) RunPath() string { return filepath.Join(s.Dir(), "run.json") }
 func (s *Store) PhasesDir() string { return filepath.Join(s.Dir(), "phases") }
 
 // PhasePath returns the path of the phase file of id (sanitized by FileIDOf).
-func (s *Store) PhasePath(id string) string {
+func (s *Store) PhasePath(id phaseid.ID) string {
 	return filepath.Join(s.PhasesDir(), "phase-"+string(FileIDOf(id))+".json")
 }
 
@@ -47,13 +49,13 @@ func (s *Store) LogsDir() string { return filepath.Join(s.Dir(), "logs") }
 
 // AttemptLogPath returns logs/phase-<id>.attempt-<n>.log: the full agent and
 // gate output of attempt n of phase id.
-func (s *Store) AttemptLogPath(id string, n int) string {
+func (s *Store) AttemptLogPath(id phaseid.ID, n int) string {
 	return filepath.Join(s.LogsDir(), AttemptFileName(id, n, "log"))
 }
 
 // AttemptDiffPath returns logs/phase-<id>.attempt-<n>.diff: the diff a failed
 // attempt left in its worktree, kept for the user.
-func (s *Store) AttemptDiffPath(id string, n int) string {
+func (s *Store) AttemptDiffPath(id phaseid.ID, n int) string {
 	return filepath.Join(s.LogsDir(), AttemptFileName(id, n, "diff"))
 }
 

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/failreport"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 // SchemaVersion is written to run.json; a newer version is refused.
@@ -99,17 +100,17 @@ const (
 
 // Phase is .autobuild/phases/phase-<id>.json.
 type Phase struct {
-	PhaseID      string       `json:"phase_id"`
-	DisplayID    string       `json:"display_id"`
-	PhaseName    string       `json:"phase_name"`
-	Batch        int          `json:"batch"`
-	Status       PhaseStatus  `json:"status"`
-	Attempt      int          `json:"attempt"`
-	MaxAttempts  int          `json:"max_attempts"`
-	Timestamps   Timestamps   `json:"timestamps"`
-	Dependencies Dependencies `json:"dependencies"`
-	Agent        string       `json:"agent,omitempty"`
-	Tasks        Tasks        `json:"tasks"`
+	PhaseID      phaseid.ID      `json:"phase_id"`
+	DisplayID    phaseid.Display `json:"display_id"`
+	PhaseName    string          `json:"phase_name"`
+	Batch        int             `json:"batch"`
+	Status       PhaseStatus     `json:"status"`
+	Attempt      int             `json:"attempt"`
+	MaxAttempts  int             `json:"max_attempts"`
+	Timestamps   Timestamps      `json:"timestamps"`
+	Dependencies Dependencies    `json:"dependencies"`
+	Agent        string          `json:"agent,omitempty"`
+	Tasks        Tasks           `json:"tasks"`
 	// QualityGates is keyed by gate kind (test, lint, ...).
 	QualityGates map[string]GateResult `json:"quality_gates,omitempty"`
 	Verification Verification          `json:"verification"`
@@ -119,7 +120,7 @@ type Phase struct {
 	// Error is the current failure, if the phase failed.
 	Error *failreport.Report `json:"error,omitempty"`
 	// BlockedBy names the failed phases (display ids) that block this one.
-	BlockedBy []string `json:"blocked_by,omitempty"`
+	BlockedBy []phaseid.Display `json:"blocked_by,omitempty"`
 	// LastOutput is the last line the phase printed, for watchers.
 	LastOutput string `json:"last_output,omitempty"`
 	// Worktree is where the phase's current attempt runs or ran, relative to
@@ -136,9 +137,9 @@ type Timestamps struct {
 
 // Dependencies of a phase, as normalized ids.
 type Dependencies struct {
-	DependsOn    []string `json:"depends_on"`
-	ParallelWith []string `json:"parallel_with"`
-	Blocks       []string `json:"blocks"`
+	DependsOn    []phaseid.ID `json:"depends_on"`
+	ParallelWith []phaseid.ID `json:"parallel_with"`
+	Blocks       []phaseid.ID `json:"blocks"`
 }
 
 // Tasks counts the phase's task checkboxes (from the plan, or from the agent's

@@ -13,6 +13,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -98,7 +99,7 @@ func halted(in Input, width int) string {
 		for _, p := range ps {
 			b.dotted(label(p), "blocked")
 			if len(p.BlockedBy) > 0 {
-				b.text("  Blocked by: "+strings.Join(p.BlockedBy, ", "), 14)
+				b.text("  Blocked by: "+phaseid.Join(p.BlockedBy, ", "), 14)
 			}
 		}
 	}
@@ -318,10 +319,7 @@ func byStatus(phases []*state.Phase) map[state.PhaseStatus][]*state.Phase {
 }
 
 func label(p *state.Phase) string {
-	id := p.DisplayID
-	if id == "" {
-		id = p.PhaseID
-	}
+	id := string(p.DisplayID.Or(p.PhaseID))
 	if p.PhaseName == "" {
 		return "Phase " + id
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	goldenfile "github.com/autobuild-sh/autobuild/internal/golden"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -22,8 +23,8 @@ func golden(t *testing.T, name, got string) {
 
 func haltedInput() Input {
 	t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
-	done := func(id, name, sha, msg string, secs float64) *state.Phase {
-		return &state.Phase{PhaseID: strings.ToLower(id), DisplayID: id, PhaseName: name, Status: state.PhaseComplete,
+	done := func(id phaseid.Display, name, sha, msg string, secs float64) *state.Phase {
+		return &state.Phase{PhaseID: phaseid.ID(strings.ToLower(string(id))), DisplayID: id, PhaseName: name, Status: state.PhaseComplete,
 			Attempt: 1, MaxAttempts: 2, Timestamps: state.Timestamps{DurationSeconds: secs},
 			Commit: &state.Commit{SHA: sha, Message: msg}}
 	}
@@ -41,7 +42,7 @@ func haltedInput() Input {
 			{PhaseID: "2b", DisplayID: "2B", PhaseName: "Number formatting", Status: state.PhaseFailed, Attempt: 2,
 				MaxAttempts: 2, Error: rep, Worktree: ".autobuild/worktrees/phase-2b",
 				Attempts: []state.Attempt{{Number: 1}, {Number: 2, LogPath: ".autobuild/logs/phase-2b.attempt-2.log"}}},
-			{PhaseID: "3", DisplayID: "3", PhaseName: "Command line", Status: state.PhaseBlocked, BlockedBy: []string{"2B"}},
+			{PhaseID: "3", DisplayID: "3", PhaseName: "Command line", Status: state.PhaseBlocked, BlockedBy: []phaseid.Display{"2B"}},
 		},
 		StateDir:      ".autobuild/",
 		ResumeCommand: "autobuild plan.md --agent claude --resume",

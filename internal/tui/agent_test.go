@@ -7,11 +7,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/watch"
 )
 
-func action(id string, sec float64, tool, line string) event.Event {
+func action(id phaseid.ID, sec float64, tool, line string) event.Event {
 	e := ev(event.AgentAction, id, sec)
 	e.Tool, e.Line = tool, line
 	return e

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
 // BenchmarkView500 renders a 500-phase plan mid-run: 50 batches of 10, the
@@ -26,7 +27,7 @@ func benchView500(b *testing.B, w, h int) {
 		var bt []PhaseInfo
 		for j := range 10 {
 			id := fmt.Sprintf("%d%c", i+1, 'a'+j)
-			bt = append(bt, PhaseInfo{ID: id, DisplayID: fmt.Sprintf("%d%c", i+1, 'A'+j), Name: fmt.Sprintf("Component %d of wave %d", j, i+1), Batch: i + 1})
+			bt = append(bt, PhaseInfo{ID: phaseid.ID(id), DisplayID: phaseid.Display(fmt.Sprintf("%d%c", i+1, 'A'+j)), Name: fmt.Sprintf("Component %d of wave %d", j, i+1), Batch: i + 1})
 		}
 		batches = append(batches, bt)
 	}

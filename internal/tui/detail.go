@@ -11,6 +11,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/summary"
 )
@@ -131,7 +132,7 @@ func trailer(r *phaseRow) []string {
 	}
 	if r.status == stBlocked && len(r.blockedBy) > 0 {
 		x = append(x, "", sectionPrefix+"blocked ──",
-			"Blocked by "+strings.Join(r.blockedBy, ", ")+": it runs once that is fixed and the run resumed.")
+			"Blocked by "+phaseid.Join(r.blockedBy, ", ")+": it runs once that is fixed and the run resumed.")
 	}
 	return x
 }
@@ -194,7 +195,7 @@ func (p *logPane) placeholder() string {
 	r := p.row
 	if r.status == stPending {
 		if waits := p.phases.waitingFor(r); len(waits) > 0 {
-			return "Not started: waits for " + strings.Join(waits, ", ") + "."
+			return "Not started: waits for " + phaseid.Join(waits, ", ") + "."
 		}
 		return "Not started yet."
 	}
@@ -208,7 +209,7 @@ func (p *logPane) placeholder() string {
 // left; follow mode or the search on the right.
 func (p *logPane) title(c content, w int) string {
 	r := p.row
-	parts := []string{r.displayID}
+	parts := []string{string(r.displayID)}
 	if r.name != "" {
 		parts = append(parts, r.name)
 	}

@@ -149,10 +149,7 @@ func (m *Model) rowFor(e event.Event) *phaseRow {
 		}
 		return r
 	}
-	display := e.DisplayID
-	if display == "" {
-		display = e.PhaseID
-	}
+	display := e.DisplayID.Or(e.PhaseID)
 	// A row made from a PhaseInfo without an id is keyed by its display
 	// id until an event names the real one.
 	if r := m.phases.byDisplay(display); r != nil {

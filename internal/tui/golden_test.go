@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/watch"
 )
@@ -21,7 +22,7 @@ func TestGoldenRunViewMidRun(t *testing.T) {
 	for _, sz := range append(sizes, struct{ w, h int }{140, 30}) {
 		h := newHarness(t, liveOptions(&fakeController{}), sz.w, sz.h)
 		h.feed(midRun())
-		require.Equal(t, "2a", h.m.selected().id, "the first running phase is selected until the user moves")
+		require.Equal(t, phaseid.ID("2a"), h.m.selected().id, "the first running phase is selected until the user moves")
 		golden(t, name("run_mid", sz.w, sz.h), h.screen())
 	}
 }
@@ -58,7 +59,7 @@ func TestGoldenHaltScreen(t *testing.T) {
 		// l opens the failed phase's log, gates and failure report.
 		h.key("l")
 		require.Equal(t, screenRun, h.m.screen)
-		require.Equal(t, "2b", h.m.selected().id)
+		require.Equal(t, phaseid.ID("2b"), h.m.selected().id)
 		golden(t, name("detail_failed", sz.w, sz.h), h.screen())
 	}
 }
@@ -93,7 +94,7 @@ func TestGoldenWatchView(t *testing.T) {
 				p.LastOutput = "from the phase file"
 			}
 		}
-		h.send(watchMsg{update: watch.Update{Snapshot: snap, Lines: map[string][]string{
+		h.send(watchMsg{update: watch.Update{Snapshot: snap, Lines: map[phaseid.ID][]string{
 			"2a": {"Writing handlers for /todos", "go test ./api/... ok"},
 		}}})
 		golden(t, name("watch_running", sz.w, sz.h), h.screen())
@@ -110,7 +111,7 @@ func TestGoldenStatuses(t *testing.T) {
 	h.feed(midRun())
 	interrupted := ev(event.PhaseInterrupted, "2c", 190)
 	blocked := ev(event.PhaseBlocked, "3", 190)
-	blocked.BlockedBy = []string{"2B"}
+	blocked.BlockedBy = []phaseid.Display{"2B"}
 	h.feed([]event.Event{interrupted, blocked, failed("2a", 191, 1, "boom")})
 	golden(t, "statuses_100x30", h.screen())
 }
@@ -124,7 +125,7 @@ func TestGoldenDetailGates(t *testing.T) {
 		h.feed(midRun())
 		h.key("g")
 		h.key("enter")
-		require.Equal(t, "0", h.m.selected().id)
+		require.Equal(t, phaseid.ID("0"), h.m.selected().id)
 		require.Equal(t, focusDetail, h.m.focus)
 		out := h.screen()
 		require.Contains(t, out, "── gates ──")

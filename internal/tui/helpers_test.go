@@ -15,6 +15,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	goldenfile "github.com/autobuild-sh/autobuild/internal/golden"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/runctl"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -249,13 +250,13 @@ func golden(t *testing.T, name, got string) {
 func testBatches() [][]PhaseInfo {
 	return [][]PhaseInfo{
 		{{ID: "0", DisplayID: "0", Name: "Bootstrap", Batch: 1}},
-		{{ID: "1", DisplayID: "1", Name: "Data model", DependsOn: []string{"0"}, Batch: 2}},
+		{{ID: "1", DisplayID: "1", Name: "Data model", DependsOn: []phaseid.ID{"0"}, Batch: 2}},
 		{
-			{ID: "2a", DisplayID: "2A", Name: "Backend API", DependsOn: []string{"1"}, Batch: 3},
-			{ID: "2b", DisplayID: "2B", Name: "Frontend", DependsOn: []string{"1"}, Batch: 3},
-			{ID: "2c", DisplayID: "2C", Name: "Docs", DependsOn: []string{"1"}, Batch: 3},
+			{ID: "2a", DisplayID: "2A", Name: "Backend API", DependsOn: []phaseid.ID{"1"}, Batch: 3},
+			{ID: "2b", DisplayID: "2B", Name: "Frontend", DependsOn: []phaseid.ID{"1"}, Batch: 3},
+			{ID: "2c", DisplayID: "2C", Name: "Docs", DependsOn: []phaseid.ID{"1"}, Batch: 3},
 		},
-		{{ID: "3", DisplayID: "3", Name: "Integration", DependsOn: []string{"2a", "2b", "2c"}, Batch: 4}},
+		{{ID: "3", DisplayID: "3", Name: "Integration", DependsOn: []phaseid.ID{"2a", "2b", "2c"}, Batch: 4}},
 	}
 }
 
@@ -268,30 +269,30 @@ func liveOptions(fake *fakeController) Options {
 }
 
 // ev builds an event at t0+sec.
-func ev(kind event.Kind, id string, sec float64) event.Event {
-	display := strings.ToUpper(id)
+func ev(kind event.Kind, id phaseid.ID, sec float64) event.Event {
+	display := phaseid.Display(strings.ToUpper(string(id)))
 	return event.Event{Kind: kind, Time: t0.Add(time.Duration(sec * float64(time.Second))), PhaseID: id, DisplayID: display}
 }
 
-func started(id string, sec float64, attempt int) event.Event {
+func started(id phaseid.ID, sec float64, attempt int) event.Event {
 	e := ev(event.PhaseStarted, id, sec)
 	e.Attempt, e.MaxAttempts, e.Agent = attempt, 2, "sim"
 	return e
 }
 
-func output(id string, sec float64, line string) event.Event {
+func output(id phaseid.ID, sec float64, line string) event.Event {
 	e := ev(event.PhaseOutput, id, sec)
 	e.Line, e.Stream = line, "agent"
 	return e
 }
 
-func gate(id string, sec float64, kind, cmd, status string, exit int) event.Event {
+func gate(id phaseid.ID, sec float64, kind, cmd, status string, exit int) event.Event {
 	e := ev(event.GateResult, id, sec)
 	e.Gate = &event.Gate{Kind: kind, Command: cmd, Status: status, ExitCode: exit, DurationSeconds: 3}
 	return e
 }
 
-func completed(id string, sec, dur float64, sha, msg string) []event.Event {
+func completed(id phaseid.ID, sec, dur float64, sha, msg string) []event.Event {
 	c := ev(event.PhaseCompleted, id, sec)
 	c.DurationSeconds = dur
 	i := ev(event.PhaseIntegrated, id, sec)
@@ -299,7 +300,7 @@ func completed(id string, sec, dur float64, sha, msg string) []event.Event {
 	return []event.Event{c, i}
 }
 
-func failed(id string, sec float64, attempt int, msg string) event.Event {
+func failed(id phaseid.ID, sec float64, attempt int, msg string) event.Event {
 	e := ev(event.PhaseFailed, id, sec)
 	e.Attempt, e.MaxAttempts = attempt, 2
 	e.Failure = &failure.Report{Type: failure.TestFailure, Message: msg, Attempt: attempt, Retryable: true,
@@ -309,7 +310,7 @@ func failed(id string, sec float64, attempt int, msg string) event.Event {
 	return e
 }
 
-func batch(n int, sec float64, ids ...string) event.Event {
+func batch(n int, sec float64, ids ...phaseid.Display) event.Event {
 	return event.Event{Kind: event.BatchStarted, Time: t0.Add(time.Duration(sec) * time.Second), Batch: n, Phases: ids}
 }
 
@@ -343,7 +344,7 @@ func haltEnd() []event.Event {
 	evs = append(evs, output("2b", 230, "npm test"), gate("2b", 238, "test", "npm test", state.GateFailed, 1),
 		failed("2b", 240, 2, "1 test still fails: ProfileCard formats the join date"))
 	blocked := ev(event.PhaseBlocked, "3", 240)
-	blocked.BlockedBy = []string{"2B"}
+	blocked.BlockedBy = []phaseid.Display{"2B"}
 	halted := event.Event{Kind: event.RunHalted, Time: t0.Add(241 * time.Second), Line: "Phase 2B failed twice (test_failure)"}
 	return append(evs, blocked, halted)
 }
@@ -387,10 +388,10 @@ func snapshotOf(m *Model, status state.RunStatus, reason string) *state.Snapshot
 	for _, p := range phases {
 		if p.Status == state.PhaseFailed {
 			p.Attempts = []state.Attempt{
-				{Number: 1, Agent: "sim", Outcome: state.OutcomeFailed, LogPath: ".autobuild/logs/phase-" + p.PhaseID + ".attempt-1.log"},
-				{Number: 2, Agent: "sim", Outcome: state.OutcomeFailed, LogPath: ".autobuild/logs/phase-" + p.PhaseID + ".attempt-2.log"},
+				{Number: 1, Agent: "sim", Outcome: state.OutcomeFailed, LogPath: ".autobuild/logs/phase-" + string(p.PhaseID) + ".attempt-1.log"},
+				{Number: 2, Agent: "sim", Outcome: state.OutcomeFailed, LogPath: ".autobuild/logs/phase-" + string(p.PhaseID) + ".attempt-2.log"},
 			}
-			p.Worktree = ".autobuild/worktrees/phase-" + p.PhaseID
+			p.Worktree = ".autobuild/worktrees/phase-" + string(p.PhaseID)
 		}
 	}
 	return &state.Snapshot{Run: run, Phases: phases}

@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/summary"
 )
@@ -122,7 +123,7 @@ func (v *phaseTable) columnsFor(w int) columns {
 	var c columns
 	maxName := 0
 	for _, r := range v.phases.rows {
-		c.id = max(c.id, width(r.displayID))
+		c.id = max(c.id, width(string(r.displayID)))
 		c.agent = max(c.agent, width(r.agent))
 		maxName = max(maxName, width(r.name))
 	}
@@ -175,7 +176,7 @@ func (v *phaseTable) renderRow(r *phaseRow, selected bool, c columns, w int) str
 		cursor = "▸ "
 	}
 	var b strings.Builder
-	b.WriteString(fit(r.displayID, c.id))
+	b.WriteString(fit(string(r.displayID), c.id))
 	b.WriteString(" ")
 	b.WriteString(fit(r.name, c.name))
 	b.WriteString(" ")
@@ -243,7 +244,7 @@ func rowDetail(r *phaseRow, phases *phaseSet, now time.Time) string {
 		return "failed"
 	case stBlocked:
 		if len(r.blockedBy) > 0 {
-			return "blocked by " + strings.Join(r.blockedBy, ", ")
+			return "blocked by " + phaseid.Join(r.blockedBy, ", ")
 		}
 		return "blocked"
 	case stSkipped:
@@ -255,7 +256,7 @@ func rowDetail(r *phaseRow, phases *phaseSet, now time.Time) string {
 		return "interrupted; resume re-runs it"
 	}
 	if waits := phases.waitingFor(r); len(waits) > 0 {
-		return "waits for " + strings.Join(waits, ", ")
+		return "waits for " + phaseid.Join(waits, ", ")
 	}
 	return ""
 }

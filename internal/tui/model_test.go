@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/runctl"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/watch"
@@ -115,7 +116,7 @@ func TestQuitWithoutARunIsImmediate(t *testing.T) {
 func TestResumeInPlaceAfterAHalt(t *testing.T) {
 	t.Parallel()
 	resumed := []event.Event{{Kind: event.RunStarted, Time: t0.Add(300 * time.Second)}}
-	for _, id := range []string{"0", "1", "2a", "2c"} {
+	for _, id := range []phaseid.ID{"0", "1", "2a", "2c"} {
 		e := ev(event.PhaseSkipped, id, 300)
 		e.Line = "completed by an earlier run"
 		resumed = append(resumed, e)
@@ -217,7 +218,7 @@ func TestDetailFollowScrollAndSearch(t *testing.T) {
 	}
 	lines = append(lines, output("2a", 182, "a NEEDLE in the log"), output("2a", 182, "another needle"), output("2a", 182, "the end"))
 	h.feed(lines)
-	require.Equal(t, "2a", h.m.selected().id)
+	require.Equal(t, phaseid.ID("2a"), h.m.selected().id)
 	h.key("enter")
 	require.Equal(t, focusDetail, h.m.focus)
 	require.Contains(t, h.screen(), "the end")
@@ -278,15 +279,15 @@ func TestSelectionMovesAndResetsTheDetailPane(t *testing.T) {
 	h := newHarness(t, liveOptions(&fakeController{}), 80, 24)
 	h.feed(midRun())
 	h.key("j")
-	require.Equal(t, "2b", h.m.selected().id)
+	require.Equal(t, phaseid.ID("2b"), h.m.selected().id)
 	h.feed([]event.Event{started("2c", 190, 2)})
-	require.Equal(t, "2b", h.m.selected().id, "the selection stays where the user put it")
+	require.Equal(t, phaseid.ID("2b"), h.m.selected().id, "the selection stays where the user put it")
 	h.key("g")
-	require.Equal(t, "0", h.m.selected().id)
+	require.Equal(t, phaseid.ID("0"), h.m.selected().id)
 	h.key("G")
-	require.Equal(t, "3", h.m.selected().id)
+	require.Equal(t, phaseid.ID("3"), h.m.selected().id)
 	h.key("up")
-	require.Equal(t, "2c", h.m.selected().id)
+	require.Equal(t, phaseid.ID("2c"), h.m.selected().id)
 }
 
 func TestHelpToggles(t *testing.T) {
@@ -363,7 +364,7 @@ func TestWatchMode(t *testing.T) {
 
 	live := newHarness(t, liveOptions(&fakeController{}), 80, 24)
 	live.feed(midRun())
-	ch <- watch.Update{Snapshot: snapshotOf(live.m, state.RunRunning, ""), Lines: map[string][]string{"2b": {"from the log file"}}}
+	ch <- watch.Update{Snapshot: snapshotOf(live.m, state.RunRunning, ""), Lines: map[phaseid.ID][]string{"2b": {"from the log file"}}}
 	h.until("the run", func(m *Model) bool { return len(m.phases.rows) == 6 })
 	require.Contains(t, h.screen(), "running · 2 done")
 	require.Equal(t, "from the log file", h.m.phases.byID["2b"].last)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/runctl"
 	"github.com/autobuild-sh/autobuild/internal/watch"
@@ -12,10 +13,10 @@ import (
 // PhaseInfo is what the run view shows for a phase before any event about it
 // arrives.
 type PhaseInfo struct {
-	ID        string
-	DisplayID string
+	ID        phaseid.ID
+	DisplayID phaseid.Display
 	Name      string
-	DependsOn []string
+	DependsOn []phaseid.ID
 	// Batch is 1-based.
 	Batch int
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/watch"
 )
@@ -21,13 +22,13 @@ func TestRowsKeyedByRealIDNotAGuess(t *testing.T) {
 	h := newHarness(t, o, 100, 30)
 	h.feed([]event.Event{
 		{Kind: event.RunStarted, Time: t0},
-		{Kind: event.BatchStarted, Time: t0, Batch: 1, Phases: []string{"1", "2-A"}, PhaseIDs: []string{"1", "2a"}},
+		{Kind: event.BatchStarted, Time: t0, Batch: 1, Phases: []phaseid.Display{"1", "2-A"}, PhaseIDs: []phaseid.ID{"1", "2a"}},
 		{Kind: event.PhaseStarted, Time: t0, PhaseID: "1", DisplayID: "1", Attempt: 1, MaxAttempts: 2},
 	})
 	require.Len(t, h.m.phases.rows, 2)
 	r := h.m.phases.byID["2a"]
 	require.NotNil(t, r, "the row of 2-A is keyed by its id")
-	require.Equal(t, "2-A", r.displayID)
+	require.Equal(t, phaseid.Display("2-A"), r.displayID)
 
 	snap := &state.Snapshot{Run: &state.Run{Status: state.RunHalted, Started: t0},
 		Phases: []*state.Phase{
@@ -46,11 +47,11 @@ func TestBatchWithoutIDsAddsNoGuessedRow(t *testing.T) {
 	o := liveOptions(&fakeController{})
 	o.Batches = nil
 	h := newHarness(t, o, 100, 30)
-	h.feed([]event.Event{{Kind: event.BatchStarted, Time: t0, Batch: 1, Phases: []string{"2-A"}}})
+	h.feed([]event.Event{{Kind: event.BatchStarted, Time: t0, Batch: 1, Phases: []phaseid.Display{"2-A"}}})
 	require.Empty(t, h.m.phases.rows)
 	h.feed([]event.Event{{Kind: event.PhaseStarted, Time: t0, PhaseID: "2a", DisplayID: "2-A", Batch: 1, Attempt: 1}})
 	require.Len(t, h.m.phases.rows, 1)
-	require.Equal(t, "2-A", h.m.phases.byID["2a"].displayID)
+	require.Equal(t, phaseid.Display("2-A"), h.m.phases.byID["2a"].displayID)
 }
 
 // Watch: log lines of a phase whose file is not read yet show its id; the
@@ -58,12 +59,12 @@ func TestBatchWithoutIDsAddsNoGuessedRow(t *testing.T) {
 func TestWatchLinesBeforeThePhaseFile(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Options{Watch: make(chan watch.Update), ReadOnly: true}, 100, 30)
-	h.send(watchMsg{update: watch.Update{Lines: map[string][]string{"2a": {"hello"}}}})
+	h.send(watchMsg{update: watch.Update{Lines: map[phaseid.ID][]string{"2a": {"hello"}}}})
 	require.Len(t, h.m.phases.rows, 1)
-	require.Equal(t, "2a", h.m.phases.byID["2a"].displayID, "not the guess 2A")
+	require.Equal(t, phaseid.Display("2a"), h.m.phases.byID["2a"].displayID, "not the guess 2A")
 	snap := &state.Snapshot{Run: &state.Run{Status: state.RunRunning, Started: t0},
 		Phases: []*state.Phase{{PhaseID: "2a", DisplayID: "2-A", Status: state.PhaseRunning, Batch: 1}}}
 	h.send(watchMsg{update: watch.Update{Snapshot: snap}})
 	require.Len(t, h.m.phases.rows, 1)
-	require.Equal(t, "2-A", h.m.phases.byID["2a"].displayID)
+	require.Equal(t, phaseid.Display("2-A"), h.m.phases.byID["2a"].displayID)
 }

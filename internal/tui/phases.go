@@ -1,16 +1,20 @@
 package tui
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
+)
 
 // phaseSet is the phases the model knows, in display order (by batch), and
 // the same rows by phase id. Every view reads it; only the model changes it.
 type phaseSet struct {
 	rows []*phaseRow
-	byID map[string]*phaseRow
+	byID map[phaseid.ID]*phaseRow
 }
 
 func newPhaseSet(rows []*phaseRow) phaseSet {
-	s := phaseSet{rows: rows, byID: make(map[string]*phaseRow, len(rows))}
+	s := phaseSet{rows: rows, byID: make(map[phaseid.ID]*phaseRow, len(rows))}
 	for _, r := range rows {
 		s.byID[r.id] = r
 	}
@@ -18,7 +22,7 @@ func newPhaseSet(rows []*phaseRow) phaseSet {
 }
 
 // byDisplay returns the row shown as display, nil when none.
-func (s *phaseSet) byDisplay(display string) *phaseRow {
+func (s *phaseSet) byDisplay(display phaseid.Display) *phaseRow {
 	for _, r := range s.rows {
 		if r.displayID == display {
 			return r
@@ -40,7 +44,7 @@ func (s *phaseSet) add(r *phaseRow) int {
 }
 
 // rekey changes the id r is found by.
-func (s *phaseSet) rekey(r *phaseRow, id string) {
+func (s *phaseSet) rekey(r *phaseRow, id phaseid.ID) {
 	delete(s.byID, r.id)
 	r.id = id
 	s.byID[id] = r
@@ -75,8 +79,8 @@ func (s *phaseSet) firstWaiting() *phaseRow {
 }
 
 // waitingFor lists the display ids of the unfinished dependencies of r.
-func (s *phaseSet) waitingFor(r *phaseRow) []string {
-	var out []string
+func (s *phaseSet) waitingFor(r *phaseRow) []phaseid.Display {
+	var out []phaseid.Display
 	for _, id := range r.dependsOn {
 		if d := s.byID[id]; d != nil && !d.done() {
 			out = append(out, d.displayID)

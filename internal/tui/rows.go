@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -35,9 +36,11 @@ type gateRow struct {
 // phaseRow is everything the run view and the detail pane know about one
 // phase, from events (live) or state files (watch).
 type phaseRow struct {
-	id, displayID, name string
-	batch               int
-	dependsOn           []string
+	id        phaseid.ID
+	displayID phaseid.Display
+	name      string
+	batch     int
+	dependsOn []phaseid.ID
 
 	status      rowStatus
 	attempt     int
@@ -47,7 +50,7 @@ type phaseRow struct {
 	duration    float64   // seconds, once the attempt ended
 	last        string    // last output line
 	note        string    // a skip reason, a retry's message
-	blockedBy   []string
+	blockedBy   []phaseid.Display
 	gates       []gateRow
 	failure     *failure.Report
 	commit      *state.Commit
@@ -85,12 +88,10 @@ func rowsFromBatches(batches [][]PhaseInfo, logLines int) []*phaseRow {
 			}
 			id := p.ID
 			if id == "" {
-				id = p.DisplayID
+				// Keyed by its display id until an event names its id.
+				id = phaseid.ID(p.DisplayID)
 			}
-			display := p.DisplayID
-			if display == "" {
-				display = id
-			}
+			display := p.DisplayID.Or(id)
 			rows = append(rows, &phaseRow{id: id, displayID: display, name: p.Name, batch: batch,
 				dependsOn: p.DependsOn, log: newRing(logLines)})
 		}
@@ -122,10 +123,7 @@ func statusFromState(p *state.Phase) rowStatus {
 // row's log is kept: it is not in the phase file.
 func (r *phaseRow) applyPhase(p *state.Phase) {
 	r.id = p.PhaseID
-	r.displayID = p.DisplayID
-	if r.displayID == "" {
-		r.displayID = p.PhaseID
-	}
+	r.displayID = p.DisplayID.Or(p.PhaseID)
 	r.name = p.PhaseName
 	if p.Batch > 0 {
 		r.batch = p.Batch

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/summary"
 )
@@ -42,7 +43,7 @@ func viewPhases() *phaseSet {
 		failure: &failure.Report{Type: failure.TestFailure, Message: "1 test failed", Attempt: 2, Gate: "test",
 			GateCommand: "npm test", FailingTests: []string{"ProfileCard formats the join date"}}}
 	failed.log.add("npm test")
-	waiting := &phaseRow{id: "3", displayID: "3", name: "Integration", batch: 3, dependsOn: []string{"2a", "2b"}, log: newRing(50)}
+	waiting := &phaseRow{id: "3", displayID: "3", name: "Integration", batch: 3, dependsOn: []phaseid.ID{"2a", "2b"}, log: newRing(50)}
 	return new(newPhaseSet([]*phaseRow{done, running, failed, waiting}))
 }
 

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/summary"
 )
@@ -54,7 +55,7 @@ func (m *Model) handleWatch(msg watchMsg) tea.Cmd {
 			// Lines of a phase whose file has not been read yet: its
 			// display id comes with the file (applyPhase), until then
 			// the row shows its id, not a guess of the display id.
-			r = &phaseRow{id: id, displayID: id, log: newRing(m.logLines)}
+			r = &phaseRow{id: id, displayID: phaseid.Display(id), log: newRing(m.logLines)}
 			m.addRow(r)
 		}
 		for _, l := range lines {
@@ -96,7 +97,7 @@ func (m *Model) applyRunFile(r *state.Run) {
 // shown yet and keeping every row's log. Rows the files do not mention are
 // kept (a live run's pending phases may have no file yet).
 func (m *Model) mergeSnapshot(s *state.Snapshot) {
-	var selID string
+	var selID phaseid.ID
 	if r := m.selected(); r != nil {
 		selID = r.id
 	}

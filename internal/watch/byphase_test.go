@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -17,8 +18,8 @@ func TestLinesAreKeyedByPhaseID(t *testing.T) {
 	require.NotEqual(t, state.FileID("v2 api"), odd)
 	snap := &state.Snapshot{Phases: []*state.Phase{{PhaseID: "v2 api"}, {PhaseID: "2A"}, {PhaseID: "1"}}}
 	lines := map[state.FileID][]string{odd: {"odd"}, upper: {"upper"}, "1": {"one"}}
-	require.Equal(t, map[string][]string{"v2 api": {"odd"}, "2A": {"upper"}, "1": {"one"}}, byPhaseID(lines, snap))
+	require.Equal(t, map[phaseid.ID][]string{"v2 api": {"odd"}, "2A": {"upper"}, "1": {"one"}}, byPhaseID(lines, snap))
 
 	// Before the first snapshot, a file id stands for itself.
-	require.Equal(t, map[string][]string{"1": {"one"}}, byPhaseID(map[state.FileID][]string{"1": {"one"}}, nil))
+	require.Equal(t, map[phaseid.ID][]string{"1": {"one"}}, byPhaseID(map[state.FileID][]string{"1": {"one"}}, nil))
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -31,7 +32,7 @@ type Update struct {
 	Snapshot *state.Snapshot
 	// Lines holds the log lines each phase (by normalized id) appended since
 	// the previous Update, oldest first.
-	Lines map[string][]string
+	Lines map[phaseid.ID][]string
 	// Err is a problem reading the state (a corrupt file, say); the watch
 	// goes on and a later Update may clear it.
 	Err error
@@ -175,8 +176,8 @@ func (w *watcher) collect() Update {
 // names hold: the snapshot's phases are matched through their FileIDOf. A
 // file id no phase of the snapshot has (or with no snapshot yet) is taken
 // for the phase id itself, which it is for every ordinary id.
-func byPhaseID(lines map[state.FileID][]string, snap *state.Snapshot) map[string][]string {
-	out := make(map[string][]string, len(lines))
+func byPhaseID(lines map[state.FileID][]string, snap *state.Snapshot) map[phaseid.ID][]string {
+	out := make(map[phaseid.ID][]string, len(lines))
 	if snap != nil {
 		for _, p := range snap.Phases {
 			fid := state.FileIDOf(p.PhaseID)
@@ -187,7 +188,8 @@ func byPhaseID(lines map[state.FileID][]string, snap *state.Snapshot) map[string
 		}
 	}
 	for fid, l := range lines {
-		out[string(fid)] = append(out[string(fid)], l...)
+		id := phaseid.ID(fid) // An ordinary id is its own file id.
+		out[id] = append(out[id], l...)
 	}
 	return out
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -20,7 +21,7 @@ type follower struct {
 	t     *testing.T
 	ch    <-chan Update
 	last  Update
-	lines map[string][]string
+	lines map[phaseid.ID][]string
 	count int
 }
 
@@ -30,7 +31,7 @@ func follow(t *testing.T, root string) (*follower, context.CancelFunc) {
 	ch, err := Watch(ctx, root, 20*time.Millisecond)
 	require.NoError(t, err)
 	t.Cleanup(cancel)
-	return &follower{t: t, ch: ch, lines: map[string][]string{}}, cancel
+	return &follower{t: t, ch: ch, lines: map[phaseid.ID][]string{}}, cancel
 }
 
 // until reads updates until cond holds for the latest one.
@@ -62,7 +63,7 @@ func runStatus(u Update) state.RunStatus {
 	return u.Snapshot.Run.Status
 }
 
-func phaseStatus(u Update, id string) state.PhaseStatus {
+func phaseStatus(u Update, id phaseid.ID) state.PhaseStatus {
 	if u.Snapshot == nil {
 		return ""
 	}
@@ -213,9 +214,9 @@ func TestWatchKeepsUpWithARunMimickedByAGoroutine(t *testing.T) {
 	f, _ := follow(t, root)
 	f.until("the first update", func(Update) bool { return true })
 
-	ids := []string{"0", "1a", "1b"}
+	ids := []phaseid.ID{"0", "1a", "1b"}
 	const linesPerAttempt = 150
-	want := map[string][]string{}
+	want := map[phaseid.ID][]string{}
 	for _, id := range ids {
 		for n := 1; n <= 2; n++ {
 			for i := range linesPerAttempt {
@@ -237,7 +238,7 @@ func TestWatchKeepsUpWithARunMimickedByAGoroutine(t *testing.T) {
 				return err
 			}
 			for _, id := range ids {
-				p := &state.Phase{PhaseID: id, DisplayID: strings.ToUpper(id), Status: state.PhaseRunning, MaxAttempts: 2}
+				p := &state.Phase{PhaseID: id, DisplayID: phaseid.Display(strings.ToUpper(string(id))), Status: state.PhaseRunning, MaxAttempts: 2}
 				for n := 1; n <= 2; n++ {
 					p.Attempt = n
 					if err := store.SavePhase(p); err != nil {
