@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"os"
 
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
@@ -16,19 +15,8 @@ import (
 // returns "" whenever the engine has something to do or to say: a phase
 // set back to pending or deleted by hand, an unreadable state file, a
 // dirty tree (a message-only run's changes), an edited plan.
-func alreadyComplete(pl *plan.Plan, o *runOptions) string {
-	if o.fresh {
-		return ""
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	repo, err := gitx.Open(context.Background(), wd)
-	if err != nil {
-		return ""
-	}
-	if dirty, err := repo.Dirty(context.Background()); err != nil || len(dirty) > 0 {
+func alreadyComplete(pl *plan.Plan, o *runOptions, repo *gitx.Repo) string {
+	if o.fresh || repo == nil {
 		return ""
 	}
 	snap, err := state.Open(repo.Root()).Snapshot()
@@ -43,6 +31,10 @@ func alreadyComplete(pl *plan.Plan, o *runOptions) string {
 		if !done[ph.ID] {
 			return ""
 		}
+	}
+	// Asked last: the state files are cheaper to read than a status.
+	if dirty, err := repo.Dirty(context.Background()); err != nil || len(dirty) > 0 {
+		return ""
 	}
 	return "The plan is already complete: every phase of the run in .autobuild/ is done, so there is nothing to run.\n" +
 		"To build it again from the first phase (the commits already made stay): " + freshCommand(o, snap.Run.CommitMode)

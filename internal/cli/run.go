@@ -113,11 +113,14 @@ func runPlan(ctx context.Context, s Streams, o *runOptions) error {
 	if err := checkBodies(pl, o.allowEmpty); err != nil {
 		return err
 	}
-	if done := alreadyComplete(pl, o); done != "" {
+	// Opened once for the checks here and the engine; outside a repository
+	// it stays nil and the engine says so.
+	repo, _ := gitx.Open(ctx, ".")
+	if done := alreadyComplete(pl, o, repo); done != "" {
 		fmt.Fprintln(s.Out, done)
 		return nil
 	}
-	cfg, err := o.engineConfig(pl)
+	cfg, err := o.engineConfig(pl, repo)
 	if err != nil {
 		return err
 	}
@@ -158,13 +161,13 @@ func loadPlan(s Streams, path string) (*plan.Plan, error) {
 }
 
 // engineConfig merges autobuild.toml and the flags (flags win).
-func (o *runOptions) engineConfig(pl *plan.Plan) (engine.Config, error) {
+func (o *runOptions) engineConfig(pl *plan.Plan, repo *gitx.Repo) (engine.Config, error) {
 	wd, err := os.Getwd()
 	if err != nil {
 		return engine.Config{}, err
 	}
 	root := wd
-	if repo, err := gitx.Open(context.Background(), wd); err == nil {
+	if repo != nil {
 		root = repo.Root()
 		if o.commit != string(state.CommitMessageOnly) {
 			o.identityNote = repo.IdentityNote()
@@ -174,7 +177,7 @@ func (o *runOptions) engineConfig(pl *plan.Plan) (engine.Config, error) {
 	if err != nil {
 		return engine.Config{}, usageErr("%w", err)
 	}
-	cfg := engine.Config{Dir: wd, Plan: pl, Resume: o.resume, Fresh: o.fresh, ConfigGates: fc.Gates,
+	cfg := engine.Config{Dir: wd, Repo: repo, Plan: pl, Resume: o.resume, Fresh: o.fresh, ConfigGates: fc.Gates,
 		MaxParallel: fc.MaxParallel, PhaseTimeout: fc.PhaseTimeout.Duration,
 		IdleTimeout: fc.IdleTimeout.Duration}
 	// What the run keeps of the run before it (state.Carry): the commit

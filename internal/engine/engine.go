@@ -29,7 +29,10 @@ import (
 // Config is one run's configuration.
 type Config struct {
 	// Dir is where autobuild was started; the repository is found from it.
-	Dir  string
+	Dir string
+	// Repo is the repository of Dir when the caller has opened it already;
+	// nil opens it.
+	Repo *gitx.Repo
 	Plan *plan.Plan
 	// CommitMode is auto, message-only or single; required for a new run,
 	// taken from run.json on resume.
@@ -184,9 +187,12 @@ func (e *interruptedStart) Unwrap() error { return e.err }
 
 func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 	st.at("opening the repository")
-	repo, err := gitx.Open(ctx, cfg.Dir)
-	if err != nil {
-		return Result{}, refused("%w", err)
+	repo := cfg.Repo
+	if repo == nil {
+		var err error
+		if repo, err = gitx.Open(ctx, cfg.Dir); err != nil {
+			return Result{}, refused("%w", err)
+		}
 	}
 	root := repo.Root()
 	store := state.Open(root)
@@ -230,8 +236,7 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 	runner, sched := lr.wire()
 	lr.announce(sched)
 	status, reason := sched.execute(ctx)
-	runner.spaces.removeSpares(ctx)
-	res, err = lr.finish(context.WithoutCancel(ctx), status, reason)
+	res, err = lr.finish(context.WithoutCancel(ctx), status, reason, runner.spaces)
 	if status != state.RunInterrupted {
 		// Every git command of the run skipped git's automatic
 		// maintenance; it gets its one chance here.
@@ -309,10 +314,11 @@ func (lr *liveRun) announce(sched *scheduler) {
 
 // finish writes the run's final state, lands the line for the end-of-run
 // commit modes, cleans up after a complete run and emits the terminal event.
-func (lr *liveRun) finish(ctx context.Context, status state.RunStatus, reason string) (Result, error) {
+func (lr *liveRun) finish(ctx context.Context, status state.RunStatus, reason string, spaces *workspaces) (Result, error) {
 	cfg, repo, store, rec, res := lr.cfg, lr.repo, lr.store, lr.rec, lr.res
 	run := rec.runCopy()
 	finalCommit := ""
+	cleaned := false
 	if status == state.RunComplete {
 		phases := orderedPhases(cfg.Plan, rec)
 		sha, err := lr.integ.finish(ctx, cfg.Plan.Title, phases, store)
@@ -334,7 +340,13 @@ func (lr *liveRun) finish(ctx context.Context, status state.RunStatus, reason st
 				_ = deletePhaseBranches(ctx, repo, refs, cfg.Plan)
 				_ = repo.DeleteBranch(ctx, refs.Integration())
 			}
+			cleaned = true
 		}
+	}
+	if !cleaned {
+		// The landed phases' worktrees and branches, which the clean-up of
+		// a complete run takes with the rest.
+		spaces.removeSpares(ctx)
 	}
 	now := cfg.Now().UTC()
 	rec.updateRun(func(r *state.Run) {

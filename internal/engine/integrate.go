@@ -35,8 +35,9 @@ type integrator struct {
 	// refs names the run's branches; refs.Integration() is the run's line:
 	// completed phases are picked onto it in completion order, in git's
 	// objects (gitx.Repo.Pick), and the branch moved. No worktree holds
-	// it. In auto mode the user's branch is fast-forwarded to it after
-	// every phase.
+	// it. In auto mode your branch is the line, fast-forwarded to every
+	// phase as it lands, and the line's branch only follows it when a run
+	// resumes.
 	refs state.Refs
 	// lockHeld reports whether the run still holds its lock; nil in tests
 	// that run an integrator without one. Written once before the run.
@@ -101,17 +102,20 @@ func (in *integrator) land(ctx context.Context, p *plan.Phase, wt, base, agentMs
 			return nil, rep, nil
 		}
 	}
-	// The phase started from a tip of the line, unless the line was taken
-	// back past it (undoLanding) while it ran.
-	newSHA, conflicted, err := in.repo.Pick(ctx, in.tip, sha, slices.Contains(in.tips, base))
+	newSHA, conflicted, err := in.pick(ctx, base, sha)
 	if err != nil {
 		return nil, nil, fmt.Errorf("integrating phase %s: %w", p.DisplayID, err)
 	}
 	if len(conflicted) > 0 {
 		return nil, in.conflictReport(ctx, p, base, sha, conflicted), nil
 	}
-	if err := in.repo.MoveBranch(ctx, in.refs.Integration(), newSHA, in.tip); err != nil {
-		return nil, nil, fmt.Errorf("integrating phase %s: %w", p.DisplayID, err)
+	// In auto mode your branch is the run's line: the fast-forward below
+	// lands the phase, and the line's branch is set from yours when a run
+	// resumes (reconcile). The other modes keep the line in its branch.
+	if in.mode != CommitAuto {
+		if err := in.repo.MoveBranch(ctx, in.refs.Integration(), newSHA, in.tip); err != nil {
+			return nil, nil, fmt.Errorf("integrating phase %s: %w", p.DisplayID, err)
+		}
 	}
 	crashAt("after-integrate", p.ID)
 	prevTip := in.tip
@@ -119,15 +123,29 @@ func (in *integrator) land(ctx context.Context, p *plan.Phase, wt, base, agentMs
 	in.tips = append(in.tips, newSHA)
 	in.landed = append(in.landed, landedPhase{displayID: p.DisplayID, base: base, sha: sha,
 		files: allFiles(ch), tipIndex: len(in.tips) - 1})
-	in.rec.updateRun(func(r *state.Run) { r.IntegrationCommit = newSHA })
 	if in.mode == CommitAuto {
 		if err := in.repo.FastForward(ctx, in.mainDir, newSHA); err != nil {
-			return nil, in.undoLanding(ctx, p, prevTip, err), nil
+			return nil, in.undoLanding(p, prevTip, err), nil
 		}
 		commit.SHA = newSHA
+	} else {
+		in.rec.updateRun(func(r *state.Run) { r.IntegrationCommit = newSHA })
 	}
 	crashAt("after-fastforward", p.ID)
 	return commit, nil, nil
+}
+
+// pick returns the commit that puts phase commit sha, made on base, on top
+// of the line: sha itself when the phase started from the line's tip
+// (nothing landed meanwhile: its parent is the tip already), else a pick
+// in git's objects. The phase started from a tip of the line, unless the
+// line was taken back past it (undoLanding) while it ran. Called with mu
+// held.
+func (in *integrator) pick(ctx context.Context, base, sha string) (string, []string, error) {
+	if base == in.tip {
+		return sha, nil, nil
+	}
+	return in.repo.Pick(ctx, in.tip, sha, slices.Contains(in.tips, base))
 }
 
 // conflictReport names each conflicted file and the line ranges both phases

@@ -203,9 +203,10 @@ func TestYourUncommittedChangesStopALanding(t *testing.T) {
 	require.Equal(t, []string{"mine.txt"}, rep.FilesChanged)
 }
 
-// A phase that started from a landing taken back since (undoLanding) lands
-// its own change only: the taken-back phase's work does not come back with
-// it through the phase's history.
+// A phase that started from a landing taken back since (undoLanding: your
+// branch refused its fast-forward) lands its own change only: the
+// taken-back phase's work does not come back with it through the phase's
+// history.
 func TestLandingAfterTheLineWasTakenBack(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -213,10 +214,9 @@ func TestLandingAfterTheLineWasTakenBack(t *testing.T) {
 	base := runGit(t, dir, "rev-parse", "HEAD")
 	repo, err := gitx.Open(ctx, dir)
 	require.NoError(t, err)
-	run := &state.Run{RunID: "r1", BaseCommit: base, CommitMode: state.CommitMessageOnly}
+	run := &state.Run{RunID: "r1", Branch: "main", BaseCommit: base, CommitMode: state.CommitAuto}
 	in := newIntegrator(repo, newRecorder(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}),
-		state.CommitMessageOnly, dir, base)
-	require.NoError(t, repo.MoveBranch(ctx, in.refs.Integration(), base, ""))
+		state.CommitAuto, dir, base)
 	worktree := func(id, from, file string) string {
 		wt := filepath.Join(t.TempDir(), id)
 		runGit(t, dir, "worktree", "add", "-q", "-b", "phase-"+id, wt, from)
@@ -229,18 +229,23 @@ func TestLandingAfterTheLineWasTakenBack(t *testing.T) {
 	require.NoError(t, err)
 	require.Nil(t, rep)
 	tipA := in.Tip()
-	require.Equal(t, tipA, runGit(t, dir, "rev-parse", in.refs.Integration()))
+	require.Equal(t, tipA, runGit(t, dir, "rev-parse", "HEAD"), "A is on your branch")
+	require.Equal(t, runGit(t, dir, "rev-parse", "phase-a"), tipA, "A started from the tip: its own commit lands")
 
 	wtB := worktree("b", tipA, "b.txt") // B started from A's landing
+	// A's fast-forward is refused after all: your branch stays where it was.
+	runGit(t, dir, "reset", "-q", "--hard", base)
 	in.mu.Lock()
-	in.undoLanding(ctx, a, base, os.ErrClosed)
+	rep = in.undoLanding(a, base, os.ErrClosed)
 	in.mu.Unlock()
-	require.Equal(t, base, runGit(t, dir, "rev-parse", in.refs.Integration()), "A is off the line")
+	require.Equal(t, failure.BranchChanged, rep.Type)
+	require.Equal(t, base, in.Tip())
 
 	_, rep, err = in.land(ctx, &plan.Phase{ID: "b", DisplayID: "B", Name: "B"}, wtB, tipA, "", outsideState{})
 	require.NoError(t, err)
 	require.Nil(t, rep)
-	require.Equal(t, "b.txt", runGit(t, dir, "show", "--format=", "--name-only", in.refs.Integration()))
-	require.Equal(t, base, runGit(t, dir, "rev-parse", in.refs.Integration()+"^"))
-	require.Equal(t, "b.txt\nplan.md", runGit(t, dir, "ls-tree", "--name-only", in.refs.Integration()), "no a.txt")
+	require.Equal(t, base, runGit(t, dir, "rev-parse", "HEAD^"))
+	require.NotEqual(t, runGit(t, dir, "rev-parse", "phase-b"), runGit(t, dir, "rev-parse", "HEAD"), "B is picked onto the line")
+	require.Equal(t, "b.txt", runGit(t, dir, "show", "--format=", "--name-only", "HEAD"))
+	require.NoFileExists(t, filepath.Join(dir, "a.txt"), "A's work stays off the line")
 }

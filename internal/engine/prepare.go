@@ -41,7 +41,7 @@ func prepare(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Sto
 		if err := cleanPhaseWorktrees(ctx, repo, store, old, cfg.Plan); err != nil {
 			return nil, nil, refused("removing the worktrees of the earlier run: %w", err)
 		}
-		_ = repo.RemoveWorktree(ctx, store.IntegrationWorktreePath())
+		_ = removeOldLineWorktree(ctx, repo, store)
 		if old != nil {
 			_ = repo.DeleteBranch(ctx, old.Integration())
 		}
@@ -66,7 +66,8 @@ func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 	if err := checkCommitMode(cfg.CommitMode); err != nil {
 		return nil, nil, err
 	}
-	if err := checkTargetBranch(ctx, repo, nil); err != nil {
+	branch, err := checkTargetBranch(ctx, repo, nil)
+	if err != nil {
 		return nil, nil, err
 	}
 	// A directory left without run.json (a crash before the first write)
@@ -74,14 +75,12 @@ func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 	if err := cleanPhaseWorktrees(ctx, repo, store, nil, cfg.Plan); err != nil {
 		return nil, nil, refused("removing stale worktrees: %w", err)
 	}
-	_ = repo.RemoveWorktree(ctx, store.IntegrationWorktreePath())
+	if err := removeOldLineWorktree(ctx, repo, store); err != nil {
+		return nil, nil, refused("%w", err)
+	}
 	base, err := repo.Head(ctx, "")
 	if err != nil {
 		return nil, nil, refused("%w", err)
-	}
-	branch, err := repo.CurrentBranch(ctx)
-	if err != nil {
-		return nil, nil, refused("reading the current branch: %w", err)
 	}
 	now := cfg.Now().UTC()
 	run := &state.Run{
@@ -122,7 +121,7 @@ func resumeRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.S
 	if cfg.CommitMode != "" && cfg.CommitMode != run.CommitMode {
 		return nil, nil, usage("this run was started with --commit=%s: resume it with the same mode, or start over with --fresh", run.CommitMode)
 	}
-	if err := checkTargetBranch(ctx, repo, run); err != nil {
+	if _, err := checkTargetBranch(ctx, repo, run); err != nil {
 		return nil, nil, err
 	}
 	stored, err := store.LoadPhases()

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -18,14 +19,70 @@ import (
 // never written. It returns the integration tip to build on.
 func reconcile(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *recorder, store *state.Store, st *startup) (string, error) {
 	run := rec.runCopy()
-	tip, err := lineTip(ctx, repo, run, store.IntegrationWorktreePath())
+	tip, err := lineTip(ctx, repo, run, store)
 	if err != nil {
 		return "", err
 	}
 
+	// In auto mode your branch is the line: it is read first, so that the
+	// phases that landed on it are found.
+	if run.CommitMode == CommitAuto {
+		if tip, err = followBranch(ctx, repo, run, tip); err != nil {
+			return "", err
+		}
+	}
+	if tip != run.BaseCommit { // a new run has nothing on its line yet
+		if err := recoverLanded(ctx, cfg, repo, rec, run, tip); err != nil {
+			return "", err
+		}
+	}
+	if run.CommitMode != CommitAuto {
+		replayed, err := replayOnFixes(ctx, repo, rec, tip, st)
+		if err != nil {
+			return "", err
+		}
+		tip = replayed
+	}
+	rec.updateRun(func(r *state.Run) { r.IntegrationCommit = tip })
+	return tip, nil
+}
+
+// followBranch returns the line's tip in auto mode, where your branch is
+// the line: the line's branch moves to your branch, which holds every
+// phase that landed (the line's branch is not moved while phases land)
+// and the fixes you committed on top.
+func followBranch(ctx context.Context, repo *gitx.Repo, run state.Run, tip string) (string, error) {
+	head, err := repo.Head(ctx, "")
+	if err != nil {
+		return "", refused("reading HEAD: %w", err)
+	}
+	switch {
+	case head == tip:
+	case isAncestor(ctx, repo, head, tip):
+		// An older autobuild moved its line first: killed between
+		// integrating a phase and moving the branch.
+		if err := repo.FastForward(ctx, repo.Root(), tip); err != nil {
+			return "", refused("moving your branch to the run's last integrated phase: %w", err)
+		}
+	case isAncestor(ctx, repo, tip, head):
+		// The phases that landed since the line's branch last moved, and
+		// your fixes on top: later phases build on them.
+		if err := repo.MoveBranch(ctx, state.RefsOf(run).Integration(), head, tip); err != nil {
+			return "", refused("moving the run's line to your branch: %w", err)
+		}
+		tip = head
+	default:
+		return "", refused("your branch (%s) and the run's line (%s) have diverged: rebase your commits onto %s, or start over with --fresh", clip.SHA(head), clip.SHA(tip), clip.SHA(tip))
+	}
+	return tip, nil
+}
+
+// recoverLanded marks complete the phases that landed on the line but were
+// stopped before their state file said so (landedUnrecorded).
+func recoverLanded(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *recorder, run state.Run, tip string) error {
 	landed, err := repo.PhaseCommits(ctx, run.BaseCommit, tip)
 	if err != nil {
-		return "", refused("reading the run's commits: %w", err)
+		return refused("reading the run's commits: %w", err)
 	}
 	for _, p := range cfg.Plan.Phases {
 		sha, ok := landed[p.ID]
@@ -34,7 +91,7 @@ func reconcile(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *recorder,
 		}
 		authored, err := repo.AuthorTime(ctx, sha)
 		if err != nil {
-			return "", refused("reading when phase %s's commit %s was made: %w", p.DisplayID, clip.SHA(sha), err)
+			return refused("reading when phase %s's commit %s was made: %w", p.DisplayID, clip.SHA(sha), err)
 		}
 		if !landedUnrecorded(rec.get(p.ID), authored) {
 			continue
@@ -51,37 +108,7 @@ func reconcile(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *recorder,
 			ps.Attempt = last.Number
 		})
 	}
-
-	if run.CommitMode == CommitAuto {
-		head, err := repo.Head(ctx, "")
-		if err != nil {
-			return "", refused("reading HEAD: %w", err)
-		}
-		switch {
-		case head == tip:
-		case isAncestor(ctx, repo, head, tip):
-			// Killed between integrating a phase and moving the branch.
-			if err := repo.FastForward(ctx, repo.Root(), tip); err != nil {
-				return "", refused("moving your branch to the run's last integrated phase: %w", err)
-			}
-		case isAncestor(ctx, repo, tip, head):
-			// You committed a fix on top: later phases build on it.
-			if err := repo.MoveBranch(ctx, state.RefsOf(run).Integration(), head, tip); err != nil {
-				return "", refused("moving the run's line to your branch: %w", err)
-			}
-			tip = head
-		default:
-			return "", refused("your branch (%s) and the run's line (%s) have diverged: rebase your commits onto %s, or start over with --fresh", clip.SHA(head), clip.SHA(tip), clip.SHA(tip))
-		}
-	} else {
-		replayed, err := replayOnFixes(ctx, repo, rec, tip, st)
-		if err != nil {
-			return "", err
-		}
-		tip = replayed
-	}
-	rec.updateRun(func(r *state.Run) { r.IntegrationCommit = tip })
-	return tip, nil
+	return nil
 }
 
 // lineTip returns the tip of the run's line, the branch that is its
@@ -90,11 +117,9 @@ func reconcile(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *recorder,
 // stopped (ReplayFrom set) starts over from the line it started from.
 // A worktree an older autobuild kept the line checked out in goes: the
 // line lives in its branch alone now.
-func lineTip(ctx context.Context, repo *gitx.Repo, run state.Run, oldWorktree string) (string, error) {
-	if _, err := os.Lstat(oldWorktree); err == nil {
-		if err := repo.RemoveWorktree(ctx, oldWorktree); err != nil {
-			return "", refused("removing the integration worktree of an older autobuild: %w", err)
-		}
+func lineTip(ctx context.Context, repo *gitx.Repo, run state.Run, store *state.Store) (string, error) {
+	if err := removeOldLineWorktree(ctx, repo, store); err != nil {
+		return "", refused("%w", err)
 	}
 	line := state.RefsOf(run).Integration()
 	tip, ok, err := repo.BranchCommit(ctx, line)
@@ -114,6 +139,19 @@ func lineTip(ctx context.Context, repo *gitx.Repo, run state.Run, oldWorktree st
 		}
 	}
 	return want, nil
+}
+
+// removeOldLineWorktree removes the worktree an older autobuild kept the
+// run's line checked out in, when there is one; its branch stays.
+func removeOldLineWorktree(ctx context.Context, repo *gitx.Repo, store *state.Store) error {
+	old := store.IntegrationWorktreePath()
+	if _, err := os.Lstat(old); err != nil {
+		return nil
+	}
+	if err := repo.RemoveWorktree(ctx, old); err != nil {
+		return fmt.Errorf("removing the integration worktree of an older autobuild: %w", err)
+	}
+	return nil
 }
 
 // replayOnFixes handles the modes that leave the branch alone (message-only,

@@ -103,11 +103,12 @@ func TestLineTip(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	repo, rec, dir, line, base, tip := replaySetup(t)
-	old := state.Open(dir).IntegrationWorktreePath()
+	store := state.Open(dir)
+	old := store.IntegrationWorktreePath()
 	run := rec.runCopy()
 
 	runGit(t, dir, "worktree", "add", "-q", old, line)
-	got, err := lineTip(ctx, repo, run, old)
+	got, err := lineTip(ctx, repo, run, store)
 	require.NoError(t, err)
 	require.Equal(t, tip, got, "the branch is the truth")
 	require.NoDirExists(t, old, "the older worktree is gone")
@@ -115,14 +116,14 @@ func TestLineTip(t *testing.T) {
 	require.Equal(t, tip, runGit(t, dir, "rev-parse", line), "its branch stays")
 
 	run.ReplayFrom = base
-	got, err = lineTip(ctx, repo, run, old)
+	got, err = lineTip(ctx, repo, run, store)
 	require.NoError(t, err)
 	require.Equal(t, base, got)
 	require.Equal(t, base, runGit(t, dir, "rev-parse", line), "a stopped replay starts over from where it began")
 
 	runGit(t, dir, "branch", "-D", line)
 	run.ReplayFrom, run.IntegrationCommit = "", tip
-	got, err = lineTip(ctx, repo, run, old)
+	got, err = lineTip(ctx, repo, run, store)
 	require.NoError(t, err)
 	require.Equal(t, tip, got)
 	require.Equal(t, tip, runGit(t, dir, "rev-parse", line), "a missing line is made at the recorded tip")

@@ -17,21 +17,21 @@ import (
 // checkTargetBranch refuses to start on a detached HEAD (its commits would
 // be reachable only from the reflog) and to resume a run on another branch
 // than the one it lands on.
-func checkTargetBranch(ctx context.Context, repo *gitx.Repo, run *state.Run) error {
+func checkTargetBranch(ctx context.Context, repo *gitx.Repo, run *state.Run) (string, error) {
 	current, err := repo.CurrentBranch(ctx)
 	if err != nil {
-		return refused("reading the current branch: %w", err)
+		return "", refused("reading the current branch: %w", err)
 	}
 	switch {
 	case current == "" && run == nil:
-		return refused("HEAD is detached: autobuild commits onto a branch, and commits on a detached HEAD are lost " +
+		return "", refused("HEAD is detached: autobuild commits onto a branch, and commits on a detached HEAD are lost " +
 			"as soon as you check out something else; make a branch first: git switch -c autobuild-work")
 	case run == nil || run.Branch == "" || current == run.Branch:
-		return nil
+		return current, nil
 	case current == "":
-		return refused("this run lands on branch %s, but HEAD is detached: %s, then run again", run.Branch, shell.Join("git", "switch", run.Branch))
+		return "", refused("this run lands on branch %s, but HEAD is detached: %s, then run again", run.Branch, shell.Join("git", "switch", run.Branch))
 	}
-	return refused("this run lands on branch %s, but your checkout is on %s: %s, then run again (or start over on %s with --fresh)",
+	return "", refused("this run lands on branch %s, but your checkout is on %s: %s, then run again (or start over on %s with --fresh)",
 		run.Branch, current, shell.Join("git", "switch", run.Branch), current)
 }
 
@@ -75,14 +75,10 @@ func (in *integrator) followUser(ctx context.Context, p *plan.Phase, phaseFiles 
 	if err != nil {
 		return branchReport(p, "reading your commits: "+err.Error())
 	}
-	if err := in.repo.MoveBranch(ctx, in.refs.Integration(), head, in.tip); err != nil {
-		return branchReport(p, "moving the run's line onto your commits: "+err.Error())
-	}
 	in.landed = append(in.landed, landedPhase{who: fmt.Sprintf("your commits %s..%s on %s", clip.SHA(in.tip), clip.SHA(head), run.Branch),
 		base: in.tip, sha: head, files: allFiles(ch), tipIndex: len(in.tips)})
 	in.tip = head
 	in.tips = append(in.tips, head)
-	in.rec.updateRun(func(r *state.Run) { r.IntegrationCommit = head })
 	return nil
 }
 
@@ -173,17 +169,13 @@ func (in *integrator) checkLock(p *plan.Phase) *failure.Report {
 // undoLanding takes phase p back off the run's line after your branch
 // refused its fast-forward (moved or changed in the instant between the
 // check and the landing), so that a resume runs it again rather than find
-// it landed, and returns the halt that says so. Called with in.mu held.
-func (in *integrator) undoLanding(ctx context.Context, p *plan.Phase, prevTip string, ffErr error) *failure.Report {
-	msg := fmt.Sprintf("phase %s could not land on your branch, which changed while it landed (%v): check your checkout "+
-		"(git status, git log), then resume", p.DisplayID, ffErr)
-	if err := in.repo.MoveBranch(ctx, in.refs.Integration(), prevTip, in.tip); err != nil {
-		msg += fmt.Sprintf("; taking it back off the run's line failed too (%v)", err)
-	} else {
-		in.tip = prevTip
-		in.tips = in.tips[:len(in.tips)-1]
-		in.landed = in.landed[:len(in.landed)-1]
-		in.rec.updateRun(func(r *state.Run) { r.IntegrationCommit = prevTip })
-	}
-	return branchReport(p, msg)
+// it landed, and returns the halt that says so. In auto mode, the only one
+// that fast-forwards, the line is your branch: only the integrator's
+// memory of it moved. Called with in.mu held.
+func (in *integrator) undoLanding(p *plan.Phase, prevTip string, ffErr error) *failure.Report {
+	in.tip = prevTip
+	in.tips = in.tips[:len(in.tips)-1]
+	in.landed = in.landed[:len(in.landed)-1]
+	return branchReport(p, fmt.Sprintf("phase %s could not land on your branch, which changed while it landed (%v): check your checkout "+
+		"(git status, git log), then resume", p.DisplayID, ffErr))
 }

@@ -123,8 +123,8 @@ func (w *workspaces) removeSpares(ctx context.Context) {
 	spares, landed := w.spares, w.landed
 	w.spares, w.landed = nil, nil
 	w.mu.Unlock()
-	for _, s := range spares {
-		_ = w.repo.RemoveWorktree(ctx, s)
+	if len(spares) > 0 {
+		_ = w.repo.RemoveWorktrees(ctx, spares...)
 	}
 	_ = w.repo.DeleteBranches(ctx, landed)
 }

@@ -35,6 +35,13 @@ func (r *Repo) ParkWorktree(ctx context.Context, path, spare string) error {
 // (`update-ref --stdin`); missing ones are fine. A branch checked out in a
 // worktree is deleted too: the worktree is left on an unborn branch.
 func (r *Repo) DeleteBranches(ctx context.Context, names []string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.deleteBranches(ctx, names)
+}
+
+// deleteBranches is DeleteBranches with r.mu held.
+func (r *Repo) deleteBranches(ctx context.Context, names []string) error {
 	if len(names) == 0 {
 		return nil
 	}
@@ -42,8 +49,6 @@ func (r *Repo) DeleteBranches(ctx context.Context, names []string) error {
 	for _, n := range names {
 		in.WriteString("delete refs/heads/" + n + "\n")
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	_, err := r.write(ctx, "", runOpts{stdin: strings.NewReader(in.String())}, "update-ref", "--stdin")
 	return err
 }

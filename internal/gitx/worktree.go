@@ -36,18 +36,42 @@ func (r *Repo) AddWorktree(ctx context.Context, path, branch, start string) erro
 // RemoveWorktree removes the worktree at path, modified or not, and prunes
 // its registration. A path that is already gone is fine.
 func (r *Repo) RemoveWorktree(ctx context.Context, path string) error {
-	p := r.path(path)
+	return r.RemoveWorktrees(ctx, path)
+}
+
+// RemoveWorktrees removes the worktrees at paths as RemoveWorktree does,
+// with one prune for them all. It carries on past failures and reports
+// them all.
+func (r *Repo) RemoveWorktrees(ctx context.Context, paths ...string) error {
 	return r.withWorktreeList(ctx, func() error {
-		if err := r.guard(p); err != nil {
-			return err
+		var errs []error
+		for _, path := range paths {
+			p := r.path(path)
+			if err := r.guard(p); err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			errs = append(errs, r.removeWorktreeDir(ctx, p))
 		}
-		return r.removeWorktree(ctx, p)
+		_, err := r.write(ctx, "", runOpts{}, "worktree", "prune")
+		return errors.Join(append(errs, err)...)
 	})
 }
 
-// removeWorktree removes p whether git knows it as a worktree or not. The
-// caller holds r.mu and has checked p with guard.
+// removeWorktree removes p whether git knows it as a worktree or not, and
+// prunes its registration. The caller holds r.mu and has checked p with
+// guard.
 func (r *Repo) removeWorktree(ctx context.Context, p string) error {
+	if err := r.removeWorktreeDir(ctx, p); err != nil {
+		return err
+	}
+	_, err := r.write(ctx, "", runOpts{}, "worktree", "prune")
+	return err
+}
+
+// removeWorktreeDir is removeWorktree without the prune, for callers that
+// remove several and prune once.
+func (r *Repo) removeWorktreeDir(ctx context.Context, p string) error {
 	// A symbolic link is removed as a link: git would remove the worktree
 	// it points at (your own, elsewhere), and a plain removal stays on
 	// this side of it.
@@ -63,8 +87,7 @@ func (r *Repo) removeWorktree(ctx context.Context, p string) error {
 	if err := removeAll(p); err != nil {
 		return fmt.Errorf("removing worktree %s: %w", p, err)
 	}
-	_, err := r.write(ctx, "", runOpts{}, "worktree", "prune")
-	return err
+	return nil
 }
 
 // guard refuses paths that must never be deleted as a worktree: the work
@@ -138,7 +161,7 @@ func (r *Repo) CleanStale(ctx context.Context, worktreesDir, branchPrefix string
 		realDir, _ := filepath.EvalSymlinks(dir)
 		for _, wt := range registered {
 			if isUnder(wt, dir) || (realDir != "" && isUnder(wt, realDir)) {
-				errs = append(errs, r.removeWorktree(ctx, wt))
+				errs = append(errs, r.removeWorktreeDir(ctx, wt))
 			}
 		}
 		entries, err := os.ReadDir(dir)
@@ -146,17 +169,14 @@ func (r *Repo) CleanStale(ctx context.Context, worktreesDir, branchPrefix string
 			errs = append(errs, fmt.Errorf("reading %s: %w", dir, err))
 		}
 		for _, e := range entries {
-			errs = append(errs, r.removeWorktree(ctx, filepath.Join(dir, e.Name())))
+			errs = append(errs, r.removeWorktreeDir(ctx, filepath.Join(dir, e.Name())))
 		}
 		if _, err := r.write(ctx, "", runOpts{}, "worktree", "prune"); err != nil {
 			errs = append(errs, err)
 		}
 		if branchPrefix != "" {
 			names, err := r.Branches(ctx, branchPrefix)
-			errs = append(errs, err)
-			for _, b := range names {
-				errs = append(errs, r.deleteBranch(ctx, b))
-			}
+			errs = append(errs, err, r.deleteBranches(ctx, names))
 		}
 		return errors.Join(errs...)
 	})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -190,4 +191,25 @@ func TestWorktreeChangesWaitForOtherProcesses(t *testing.T) {
 	other.mu.Unlock()
 	require.NoError(t, r.AddWorktree(ctx, wt, "autobuild/phase-1", head))
 	require.NoError(t, r.RemoveWorktree(ctx, wt))
+}
+
+// RemoveWorktrees removes them all with one prune, and goes on past a path
+// it refuses (the repository itself), which it reports.
+func TestRemoveWorktrees(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r, root := newRepo(t)
+	base, err := r.Head(ctx, "")
+	require.NoError(t, err)
+	a := filepath.Join(root, ".autobuild", "worktrees", "spare-1")
+	b := filepath.Join(root, ".autobuild", "worktrees", "spare-2")
+	require.NoError(t, r.AddWorktree(ctx, a, "autobuild/a", base))
+	require.NoError(t, r.AddWorktree(ctx, b, "autobuild/b", base))
+
+	err = r.RemoveWorktrees(ctx, a, root, b)
+	require.ErrorContains(t, err, "holds the repository itself")
+	require.NoDirExists(t, a)
+	require.NoDirExists(t, b)
+	require.FileExists(t, filepath.Join(root, "README.md"))
+	require.Equal(t, root+" "+base[:7]+" [main]", strings.Join(strings.Fields(gitT(t, root, "worktree", "list")), " "))
 }

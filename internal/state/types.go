@@ -42,7 +42,10 @@ type Run struct {
 	// BaseCommit is HEAD when the run first started.
 	BaseCommit string `json:"base_commit"`
 	// IntegrationCommit is the tip of the run's line: every completed phase
-	// up to now, integrated.
+	// up to now, integrated. In auto mode, where your branch is the line, it
+	// is written when the run starts or resumes, not as each phase lands.
+	// The line's branch is the truth; this is where it is made again from
+	// when the branch is missing.
 	IntegrationCommit string `json:"integration_commit"`
 	// ReplayFrom is set while --resume replays the run's line onto fix
 	// commits (message-only and single modes): the line's tip before the
