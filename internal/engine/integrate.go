@@ -79,13 +79,14 @@ func (in *integrator) land(ctx context.Context, p *plan.Phase, wt, base, agentMs
 	// The message names what is committed: git add stages it, then the
 	// message is made (no status of its own first).
 	var msg string
-	sha, ch, err := in.repo.CommitOwn(ctx, wt, func(ch gitx.Changes) string {
+	made, ch, err := in.repo.CommitOwn(ctx, wt, func(ch gitx.Changes) string {
 		msg = commitMessage(p, agentMsg, ch.Files())
 		return msg
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("committing phase %s: %w", p.DisplayID, err)
 	}
+	sha := made.SHA
 	if sha == "" {
 		return &state.Commit{Message: commitMessage(p, agentMsg, nil)}, nil, nil
 	}
@@ -102,7 +103,7 @@ func (in *integrator) land(ctx context.Context, p *plan.Phase, wt, base, agentMs
 			return nil, rep, nil
 		}
 	}
-	newSHA, conflicted, err := in.pick(ctx, base, sha)
+	newSHA, conflicted, err := in.pick(ctx, made)
 	if err != nil {
 		return nil, nil, fmt.Errorf("integrating phase %s: %w", p.DisplayID, err)
 	}
@@ -135,17 +136,18 @@ func (in *integrator) land(ctx context.Context, p *plan.Phase, wt, base, agentMs
 	return commit, nil, nil
 }
 
-// pick returns the commit that puts phase commit sha, made on base, on top
-// of the line: sha itself when the phase started from the line's tip
-// (nothing landed meanwhile: its parent is the tip already), else a pick
-// in git's objects. The phase started from a tip of the line, unless the
-// line was taken back past it (undoLanding) while it ran. Called with mu
-// held.
-func (in *integrator) pick(ctx context.Context, base, sha string) (string, []string, error) {
-	if base == in.tip {
-		return sha, nil, nil
+// pick returns the commit that puts the phase's commit on top of the line:
+// the commit itself when its parent is the line's tip (the phase started
+// from it and nothing landed meanwhile), else a pick in git's objects of
+// its own change. Its parent is a tip of the line, unless the line was
+// taken back past it while the phase ran (undoLanding) or something else
+// committed in the phase's worktree (a gate): then only the phase's commit
+// is picked, as cherry-pick would. Called with mu held.
+func (in *integrator) pick(ctx context.Context, c gitx.Made) (string, []string, error) {
+	if c.Parent == in.tip {
+		return c.SHA, nil, nil
 	}
-	return in.repo.Pick(ctx, in.tip, sha, slices.Contains(in.tips, base))
+	return in.repo.Pick(ctx, in.tip, c.SHA, slices.Contains(in.tips, c.Parent))
 }
 
 // conflictReport names each conflicted file and the line ranges both phases

@@ -249,3 +249,31 @@ func TestLandingAfterTheLineWasTakenBack(t *testing.T) {
 	require.Equal(t, "b.txt", runGit(t, dir, "show", "--format=", "--name-only", "HEAD"))
 	require.NoFileExists(t, filepath.Join(dir, "a.txt"), "A's work stays off the line")
 }
+
+// Something that commits in a phase's worktree after the agent (a gate
+// running git commit) does not ride along: only the phase's own commit is
+// picked onto the line, as cherry-pick would.
+func TestLandingLeavesOtherCommitsInTheWorktreeBehind(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := gitRepo(t, "# plan\n")
+	base := runGit(t, dir, "rev-parse", "HEAD")
+	repo, err := gitx.Open(ctx, dir)
+	require.NoError(t, err)
+	run := &state.Run{RunID: "r1", Branch: "main", BaseCommit: base, CommitMode: state.CommitAuto}
+	in := newIntegrator(repo, newRecorder(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}),
+		state.CommitAuto, dir, base)
+	wt := filepath.Join(t.TempDir(), "wt")
+	runGit(t, dir, "worktree", "add", "-q", "-b", "phase-1", wt, base)
+	require.NoError(t, os.WriteFile(filepath.Join(wt, "gate.out"), []byte("artifact\n"), 0o644))
+	runGit(t, wt, "add", "gate.out")
+	runGit(t, wt, "commit", "-q", "-m", "a gate's commit")
+	require.NoError(t, os.WriteFile(filepath.Join(wt, "one.txt"), []byte("1\n"), 0o644))
+
+	_, rep, err := in.land(ctx, &plan.Phase{ID: "1", DisplayID: "1", Name: "One"}, wt, base, "", outsideState{})
+	require.NoError(t, err)
+	require.Nil(t, rep)
+	require.Equal(t, base, runGit(t, dir, "rev-parse", "HEAD^"), "one commit on your branch")
+	require.Equal(t, "one.txt", runGit(t, dir, "show", "--format=", "--name-only", "HEAD"))
+	require.NoFileExists(t, filepath.Join(dir, "gate.out"))
+}

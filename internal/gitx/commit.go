@@ -39,38 +39,54 @@ func (c Changes) Empty() bool {
 func (r *Repo) CommitAll(ctx context.Context, dir, message string) (string, Changes, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.commitAll(ctx, dir, func(Changes) string { return message })
+	made, ch, err := r.commitAll(ctx, dir, func(Changes) string { return message }, false)
+	return made.SHA, ch, err
 }
+
+// Made is a commit just made: its sha and its parent's.
+type Made struct{ SHA, Parent string }
 
 // CommitOwn is CommitAll in a worktree that no other command of this
 // process touches meanwhile (a phase's own worktree), without waiting for
 // the others: it writes only that worktree's index, its branch and new
 // objects, which git itself keeps safe from other commands. The message is
-// made from what is committed.
-func (r *Repo) CommitOwn(ctx context.Context, dir string, message func(Changes) string) (string, Changes, error) {
-	return r.commitAll(ctx, dir, message)
+// made from what is committed. It also returns the commit's parent, which
+// is not always the commit the caller last put there: something may have
+// committed in the worktree meanwhile.
+func (r *Repo) CommitOwn(ctx context.Context, dir string, message func(Changes) string) (Made, Changes, error) {
+	return r.commitAll(ctx, dir, message, true)
 }
 
-func (r *Repo) commitAll(ctx context.Context, dir string, message func(Changes) string) (string, Changes, error) {
+func (r *Repo) commitAll(ctx context.Context, dir string, message func(Changes) string, parent bool) (Made, Changes, error) {
 	if _, err := r.write(ctx, dir, runOpts{}, "add", "-A"); err != nil {
-		return "", Changes{}, err
+		return Made{}, Changes{}, err
 	}
 	out, err := r.read(ctx, dir, "diff", "--cached", "--name-status", "-z", "--no-renames")
 	if err != nil {
-		return "", Changes{}, err
+		return Made{}, Changes{}, err
 	}
 	ch := parseNameStatus(out)
 	if ch.Empty() {
-		return "", Changes{}, nil
+		return Made{}, Changes{}, nil
 	}
 	if _, err := r.write(ctx, dir, runOpts{stdin: strings.NewReader(message(ch))}, "commit", "-q", "--no-verify", "-F", "-"); err != nil {
-		return "", Changes{}, err
+		return Made{}, Changes{}, err
 	}
-	sha, err := r.Head(ctx, dir)
+	if !parent {
+		sha, err := r.Head(ctx, dir)
+		return Made{SHA: sha}, ch, err
+	}
+	// One command for both: a root commit has no parent to ask for, and a
+	// phase's commit is never one.
+	out, err = r.read(ctx, dir, "rev-parse", "HEAD^{commit}", "HEAD^^{commit}")
 	if err != nil {
-		return "", Changes{}, err
+		return Made{}, Changes{}, err
 	}
-	return sha, ch, nil
+	ls := lines(out)
+	if len(ls) != 2 {
+		return Made{}, Changes{}, fmt.Errorf("git rev-parse HEAD HEAD^: unexpected output %q", out)
+	}
+	return Made{SHA: ls[0], Parent: ls[1]}, ch, nil
 }
 
 // ChangesBetween returns what changed between commits from and to, run in

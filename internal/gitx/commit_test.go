@@ -136,3 +136,22 @@ func TestPatchAppliesToTheIndex(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "first\n", msg)
 }
+
+// CommitOwn says which commit its commit was made on.
+func TestCommitOwnReturnsTheParent(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r, root := newRepo(t)
+	before, err := r.Head(ctx, "")
+	require.NoError(t, err)
+	writeFile(t, root, "new.txt", "new\n")
+	made, ch, err := r.CommitOwn(ctx, "", func(Changes) string { return "own" })
+	require.NoError(t, err)
+	require.Equal(t, before, made.Parent)
+	require.Equal(t, gitT(t, root, "rev-parse", "HEAD"), made.SHA)
+	require.Equal(t, []string{"new.txt"}, ch.Created)
+
+	made, _, err = r.CommitOwn(ctx, "", func(Changes) string { return "nothing" })
+	require.NoError(t, err)
+	require.Empty(t, made.SHA, "nothing to commit")
+}
