@@ -520,3 +520,31 @@ func TestStatusContinueCommandWorksAsPrinted(t *testing.T) {
 	require.Equal(t, 3, countCalls(t, calls, "2a"), "the recorded agent ran the phase again")
 	require.Equal(t, 1, countCalls(t, calls, "0"), "complete phases are not re-run")
 }
+
+// In auto mode your branch is the run's line; when a session ends the
+// line's branch takes it up. A landed phase reset away from your branch
+// comes back on resume: it is not run again, and it is not lost.
+func TestResumePutsBackALandedPhaseYouResetAway(t *testing.T) {
+	t.Parallel()
+	repo, calls, agent := haltedRun(t, "auto")
+	run := loadRun(t, repo)
+	head := git(t, repo, "rev-parse", "HEAD")
+	require.Equal(t, head, git(t, repo, "rev-parse", state.RefsOf(*run).Integration()), "the line's branch took up your branch")
+	require.Equal(t, head, run.IntegrationCommit)
+
+	git(t, repo, "reset", "-q", "--hard", "HEAD~1")
+	commitFix(t, repo)
+	r := autobuild(t, repo, "plan.md", "--no-tui", "--resume", "--agent", agent)
+	require.Equal(t, 3, r.code, "your fix is on top of a branch that lost a landed phase: %s", r.String())
+	require.Contains(t, r.stderr, "have diverged")
+
+	git(t, repo, "reset", "-q", "--hard", "HEAD~1") // the fix goes: phase 2A fails again
+	r = autobuild(t, repo, "plan.md", "--no-tui", "--resume", "--agent", agent)
+	require.Equal(t, 1, r.code, r.String())
+	require.Equal(t, head, git(t, repo, "rev-parse", "HEAD"), "the landed phase is back on your branch")
+	require.Equal(t, 1, countCalls(t, calls, "2b"), "and was not run again")
+
+	commitFix(t, repo)
+	resumeRerunsNothing(t, repo, calls, agent)
+	require.Equal(t, map[string]int{"0": 1, "1": 1, "2a": 1, "2b": 1, "3": 1}, phaseCommits(t, repo), "every phase once")
+}

@@ -348,9 +348,16 @@ func (lr *liveRun) finish(ctx context.Context, status state.RunStatus, reason st
 		// a complete run takes with the rest.
 		spaces.removeSpares(ctx)
 	}
+	tip := lr.integ.Tip()
+	if run.CommitMode == CommitAuto && !cleaned {
+		// Your branch was the line while phases landed; the line's branch
+		// takes it up once, as the session ends.
+		_ = repo.MoveBranch(ctx, state.RefsOf(run).Integration(), tip, "")
+	}
 	now := cfg.Now().UTC()
 	rec.updateRun(func(r *state.Run) {
 		r.Status, r.HaltReason, r.Finished = status, reason, &now
+		r.IntegrationCommit = tip
 		if finalCommit != "" {
 			r.FinalCommit = finalCommit
 		}

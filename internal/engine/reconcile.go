@@ -27,8 +27,17 @@ func reconcile(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *recorder,
 	// In auto mode your branch is the line: it is read first, so that the
 	// phases that landed on it are found.
 	if run.CommitMode == CommitAuto {
-		if tip, err = followBranch(ctx, repo, run, tip); err != nil {
+		lineAt := tip
+		if tip, err = landedTip(ctx, cfg, repo, rec, tip); err != nil {
 			return "", err
+		}
+		if tip, err = followBranch(ctx, repo, tip); err != nil {
+			return "", err
+		}
+		if tip != lineAt {
+			if err := repo.MoveBranch(ctx, state.RefsOf(run).Integration(), tip, lineAt); err != nil {
+				return "", refused("moving the run's line to your branch: %w", err)
+			}
 		}
 	}
 	if tip != run.BaseCommit { // a new run has nothing on its line yet
@@ -47,11 +56,34 @@ func reconcile(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *recorder,
 	return tip, nil
 }
 
+// landedTip returns the line's tip in auto mode, where the line's branch
+// may lag behind the phases that landed (it moves when a session ends, and
+// a kill -9 skips that): the newest commit a complete phase recorded when
+// your branch no longer holds it (you reset it away, or it was never
+// fast-forwarded), so that followBranch puts it back or refuses; else tip.
+func landedTip(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *recorder, tip string) (string, error) {
+	var landed []string
+	for _, p := range cfg.Plan.Phases {
+		if ps := rec.get(p.ID); ps.Status == state.PhaseComplete && ps.Commit != nil && ps.Commit.SHA != "" {
+			landed = append(landed, ps.Commit.SHA)
+		}
+	}
+	missing, err := repo.NewestNotIn(ctx, "HEAD", landed)
+	if err != nil {
+		return "", refused("checking that your branch holds the commits of the completed phases: %w "+
+			"(a phase recorded complete whose commit is gone: set it to pending in its phase file, or start over with --fresh)", err)
+	}
+	if missing == "" || !isAncestor(ctx, repo, tip, missing) {
+		return tip, nil
+	}
+	return missing, nil
+}
+
 // followBranch returns the line's tip in auto mode, where your branch is
-// the line: the line's branch moves to your branch, which holds every
-// phase that landed (the line's branch is not moved while phases land)
-// and the fixes you committed on top.
-func followBranch(ctx context.Context, repo *gitx.Repo, run state.Run, tip string) (string, error) {
+// the line: your branch, which holds every phase that landed and the
+// fixes you committed on top, or tip when your branch lacks landed phases
+// (they are put back on it).
+func followBranch(ctx context.Context, repo *gitx.Repo, tip string) (string, error) {
 	head, err := repo.Head(ctx, "")
 	if err != nil {
 		return "", refused("reading HEAD: %w", err)
@@ -59,17 +91,15 @@ func followBranch(ctx context.Context, repo *gitx.Repo, run state.Run, tip strin
 	switch {
 	case head == tip:
 	case isAncestor(ctx, repo, head, tip):
-		// An older autobuild moved its line first: killed between
-		// integrating a phase and moving the branch.
+		// Your branch lacks phases that landed (landedTip), or an older
+		// autobuild moved its line first and was killed before moving
+		// your branch: they come back.
 		if err := repo.FastForward(ctx, repo.Root(), tip); err != nil {
 			return "", refused("moving your branch to the run's last integrated phase: %w", err)
 		}
 	case isAncestor(ctx, repo, tip, head):
 		// The phases that landed since the line's branch last moved, and
 		// your fixes on top: later phases build on them.
-		if err := repo.MoveBranch(ctx, state.RefsOf(run).Integration(), head, tip); err != nil {
-			return "", refused("moving the run's line to your branch: %w", err)
-		}
 		tip = head
 	default:
 		return "", refused("your branch (%s) and the run's line (%s) have diverged: rebase your commits onto %s, or start over with --fresh", clip.SHA(head), clip.SHA(tip), clip.SHA(tip))

@@ -11,6 +11,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/exitcode"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -127,4 +128,63 @@ func TestLineTip(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, tip, got)
 	require.Equal(t, tip, runGit(t, dir, "rev-parse", line), "a missing line is made at the recorded tip")
+}
+
+// In auto mode the line's branch may lag behind the phases that landed on
+// your branch (a kill -9 skips the move at the session's end). A phase
+// recorded complete whose commit your branch no longer holds comes back,
+// as it did when the line's branch moved with every landing; the phases
+// your branch holds are the line.
+func TestAutoModeBringsBackLandedPhasesYourBranchLost(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := gitRepo(t, diamondPlan)
+	base := runGit(t, dir, "rev-parse", "HEAD")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".git", "info", "exclude"), []byte("/.autobuild\n"), 0o644))
+	land := func(id string) string {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, id+".txt"), []byte(id+"\n"), 0o644))
+		runGit(t, dir, "add", "-A")
+		runGit(t, dir, "commit", "-q", "-m", "feat: phase "+id+"\n\n"+gitx.TrailerKey+": "+id)
+		return runGit(t, dir, "rev-parse", "HEAD")
+	}
+	sha0, sha1 := land("0"), land("1")
+	pl, err := plan.Parse(filepath.Join(dir, "plan.md"), []byte(diamondPlan))
+	require.NoError(t, err)
+	run := &state.Run{RunID: "r1", Branch: "main", BaseCommit: base, IntegrationCommit: base,
+		CommitMode: state.CommitAuto, Status: state.RunHalted}
+	phases := map[phaseid.ID]*state.Phase{}
+	for _, p := range pl.Phases {
+		phases[p.ID] = &state.Phase{PhaseID: p.ID, DisplayID: p.DisplayID, Status: state.PhasePending}
+	}
+	for id, sha := range map[phaseid.ID]string{"0": sha0, "1": sha1} {
+		phases[id] = &state.Phase{PhaseID: id, DisplayID: phaseid.Display(id), Status: state.PhaseComplete,
+			Commit: &state.Commit{SHA: sha}}
+	}
+	store := state.Open(dir)
+	require.NoError(t, store.Init())
+	rec := newRecorder(store, nil, time.Now, run, phases)
+	repo, err := gitx.Open(ctx, dir)
+	require.NoError(t, err)
+	cfg := &Config{Plan: pl}
+
+	// You reset phase 1 away; the line's branch never moved from the base.
+	runGit(t, dir, "reset", "-q", "--hard", sha0)
+	tip, err := reconcile(ctx, cfg, repo, rec, store, &startup{})
+	require.NoError(t, err)
+	require.Equal(t, sha1, tip)
+	require.Equal(t, sha1, runGit(t, dir, "rev-parse", "HEAD"), "phase 1 is back on your branch")
+	require.FileExists(t, filepath.Join(dir, "1.txt"))
+	require.Equal(t, sha1, runGit(t, dir, "rev-parse", state.RefsOf(*run).Integration()))
+
+	// A fix of yours on top is the line's new tip.
+	fix := land("fix")
+	tip, err = reconcile(ctx, cfg, repo, rec, store, &startup{})
+	require.NoError(t, err)
+	require.Equal(t, fix, tip)
+
+	// A branch rewritten past a landed phase is refused, not followed.
+	runGit(t, dir, "reset", "-q", "--hard", sha0)
+	land("other")
+	_, err = reconcile(ctx, cfg, repo, rec, store, &startup{})
+	require.ErrorContains(t, err, "have diverged")
 }

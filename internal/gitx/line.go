@@ -199,3 +199,18 @@ func (r *Repo) MoveBranch(ctx context.Context, name, to, expect string) error {
 	_, err := r.write(ctx, "", runOpts{}, args...)
 	return err
 }
+
+// NewestNotIn returns the newest of commits that head does not hold (its
+// descendants first: on a line, the one nearest the tip), or "" when head
+// holds them all. One git command, the commits on its standard input.
+func (r *Repo) NewestNotIn(ctx context.Context, head string, commits []string) (string, error) {
+	if len(commits) == 0 {
+		return "", nil
+	}
+	in := strings.NewReader(strings.Join(commits, "\n") + "\n")
+	out, err := run(ctx, r.root, runOpts{stdin: in}, "rev-list", "--topo-order", "-n1", "--stdin", "^"+head)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(out), nil
+}

@@ -203,3 +203,30 @@ func TestMoveBranch(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, a, at)
 }
+
+func TestNewestNotIn(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r, root := newRepo(t)
+	base, err := r.Head(ctx, "")
+	require.NoError(t, err)
+	commit := func(name string) string {
+		writeFile(t, root, name, name+"\n")
+		gitT(t, root, "add", name)
+		gitT(t, root, "commit", "-q", "-m", name)
+		return gitT(t, root, "rev-parse", "HEAD")
+	}
+	one, two, three := commit("one"), commit("two"), commit("three")
+
+	got, err := r.NewestNotIn(ctx, three, []string{one, two, three})
+	require.NoError(t, err)
+	require.Empty(t, got, "head holds them all")
+	got, err = r.NewestNotIn(ctx, one, []string{three, one, two})
+	require.NoError(t, err)
+	require.Equal(t, three, got, "the one nearest the tip, whatever the order given")
+	got, err = r.NewestNotIn(ctx, base, nil)
+	require.NoError(t, err)
+	require.Empty(t, got)
+	_, err = r.NewestNotIn(ctx, base, []string{"0123456789012345678901234567890123456789"})
+	require.Error(t, err, "a commit that is gone")
+}
