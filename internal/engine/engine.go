@@ -197,6 +197,9 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 	root := repo.Root()
 	store := state.Open(root)
 	res := Result{Root: root, StateDir: store.Dir()}
+	if err := gitx.CheckVersion(ctx); err != nil {
+		return res, refused("%w", err)
+	}
 
 	if err := checkStateDir(ctx, repo, store); err != nil {
 		return res, err

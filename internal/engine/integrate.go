@@ -43,7 +43,7 @@ type integrator struct {
 	// that run an integrator without one. Written once before the run.
 	lockHeld func() error
 
-	mu     sync.Mutex // guards the fields below and phaseRunner.bases
+	mu     sync.Mutex // guards the fields below
 	tip    string
 	tips   []string // every tip the line has had, oldest first
 	landed []landedPhase
@@ -71,8 +71,8 @@ func (in *integrator) Tip() string {
 	return in.tip
 }
 
-// land commits the phase's work in its worktree and cherry-picks it onto the
-// run's line. outside is your checkout as the outside check read it just
+// land commits the phase's work in its worktree and puts it on the run's
+// line (pick). outside is your checkout as the outside check read it just
 // before (ok false when it read none). Overlapping edits with a phase that landed since this one
 // started come back as a file_conflict report; nothing is merged then.
 func (in *integrator) land(ctx context.Context, p *plan.Phase, wt, base, agentMsg string, outside outsideState) (*state.Commit, *failure.Report, error) {

@@ -75,9 +75,8 @@ func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 	if err := cleanPhaseWorktrees(ctx, repo, store, nil, cfg.Plan); err != nil {
 		return nil, nil, refused("removing stale worktrees: %w", err)
 	}
-	if err := removeOldLineWorktree(ctx, repo, store); err != nil {
-		return nil, nil, refused("%w", err)
-	}
+	// Not a reason to refuse: the line no longer needs its directory.
+	_ = removeOldLineWorktree(ctx, repo, store)
 	base, err := repo.Head(ctx, "")
 	if err != nil {
 		return nil, nil, refused("%w", err)

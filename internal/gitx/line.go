@@ -8,12 +8,14 @@ import (
 )
 
 // The run's line (its integration branch) lives in git's objects and one
-// ref, not in a worktree: a phase lands by a merge computed on trees
-// (`merge-tree --write-tree`), a commit made from the result
-// (`commit-tree`) and the branch moved to it (`update-ref`). None of these
-// reads or writes a work tree, so their cost follows the size of the
-// phase's change, not of the repository's tree, and no worktree has to be
-// checked out, kept clean or repaired after a kill.
+// ref, not in a worktree: a phase's commit that was not made on the line's
+// tip is picked onto it by a merge computed on trees (`merge-tree
+// --write-tree`) and a commit made from the result (`commit-tree`), and
+// the branch is moved (`update-ref`; in auto mode the engine fast-forwards
+// your branch instead). None of these reads or writes a work tree, so
+// their cost follows the size of the phase's change, not of the
+// repository's tree, and no worktree has to be checked out, kept clean or
+// repaired after a kill.
 
 // Pick makes the commit a cherry-pick of sha onto commit onto would make,
 // without any work tree: the same three-way merge (git's ort strategy,
@@ -48,8 +50,11 @@ func (r *Repo) Pick(ctx context.Context, onto, sha string, parentInOnto bool) (s
 	}
 	c := cs[1]
 	env := []string{"GIT_AUTHOR_NAME=" + c.authorName, "GIT_AUTHOR_EMAIL=" + c.authorEmail, "GIT_AUTHOR_DATE=" + c.authorDate}
-	out, err := run(ctx, r.root, runOpts{config: r.identity, env: env, stdin: strings.NewReader(c.message)},
-		"commit-tree", tree, "-p", onto, "-F", "-")
+	args := []string{"commit-tree", tree, "-p", onto, "-F", "-"}
+	if r.sign {
+		args = append(args, "-S") // as cherry-pick signed, with the key git commit uses
+	}
+	out, err := run(ctx, r.root, runOpts{config: r.identity, env: env, stdin: strings.NewReader(c.message)}, args...)
 	if err != nil {
 		return "", nil, err
 	}

@@ -230,3 +230,33 @@ func TestNewestNotIn(t *testing.T) {
 	_, err = r.NewestNotIn(ctx, base, []string{"0123456789012345678901234567890123456789"})
 	require.Error(t, err, "a commit that is gone")
 }
+
+// With commit.gpgSign set, a picked commit is signed as git commit signs
+// (cherry-pick did); without it, it is not.
+func TestPickSignsWhenCommitsAreSigned(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r, root := newRepo(t)
+	base, err := r.Head(ctx, "")
+	require.NoError(t, err)
+	a := phaseCommit(t, r, root, "2a", base, map[int]string{2: "A"})
+	b := phaseCommit(t, r, root, "2b", base, map[int]string{15: "B"})
+	tipA, _, err := r.Pick(ctx, base, a, true)
+	require.NoError(t, err)
+	unsigned, _, err := r.Pick(ctx, tipA, b, true)
+	require.NoError(t, err)
+	require.NotContains(t, gitT(t, root, "cat-file", "commit", unsigned), "gpgsig")
+
+	// A stand-in for gpg: git needs its status line and a signature block.
+	gpg := filepath.Join(t.TempDir(), "gpg")
+	writeFile(t, filepath.Dir(gpg), "gpg", "#!/bin/sh\ncat > /dev/null\necho '[GNUPG:] SIG_CREATED D 1 8 00 0 X' >&2\n"+
+		"printf -- '-----BEGIN PGP SIGNATURE-----\\n\\nfake\\n-----END PGP SIGNATURE-----\\n'\n")
+	require.NoError(t, os.Chmod(gpg, 0o755))
+	gitT(t, root, "config", "gpg.program", gpg)
+	gitT(t, root, "config", "commit.gpgsign", "true")
+	signing, err := Open(ctx, root)
+	require.NoError(t, err)
+	signed, _, err := signing.Pick(ctx, tipA, b, true)
+	require.NoError(t, err)
+	require.Contains(t, gitT(t, root, "cat-file", "commit", signed), "gpgsig -----BEGIN PGP SIGNATURE-----")
+}

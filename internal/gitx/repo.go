@@ -39,6 +39,9 @@ type Repo struct {
 	root      string   // the work tree root, written once by Open
 	commonDir string   // the common git dir (shared by all worktrees), written once by Open
 	identity  []string // "-c" settings for commits when the user has no identity, written once by Open
+	// sign is commit.gpgSign: git commit honours it, commit-tree (Pick)
+	// only when told. Written once by Open.
+	sign bool
 
 	// mu serializes the mutating git commands that touch what worktrees
 	// share: the worktree list, shared branches and refs, the user's
@@ -74,24 +77,48 @@ func Open(ctx context.Context, dir string) (*Repo, error) {
 		// rev-parse prints it relative to the directory it ran in.
 		r.commonDir = filepath.Join(abs, r.commonDir)
 	}
-	r.identity = fallbackIdentity(ctx, r.root)
+	r.identity, r.sign = commitSettings(ctx, r.root)
 	return r, nil
 }
 
-// fallbackIdentity returns the "-c" settings that give commits an author
-// when the user has configured no email. A configured identity (or the
-// GIT_AUTHOR_*/GIT_COMMITTER_* variables, which override config) is always
-// the user's.
-func fallbackIdentity(ctx context.Context, root string) []string {
-	email, _ := run(ctx, root, runOpts{}, "config", "user.email")
+// commitSettings reads, in one git command, what commits need: the "-c"
+// settings that give them an author when the user has configured no email
+// (a configured identity, or the GIT_AUTHOR_*/GIT_COMMITTER_* variables,
+// which override config, is always the user's), and whether they are
+// signed (commit.gpgSign).
+func commitSettings(ctx context.Context, root string) (identity []string, sign bool) {
+	// Exit status 1 is "none of these is set".
+	out, _ := run(ctx, root, runOpts{}, "config", "--get-regexp", `^(user\.email|user\.name|commit\.gpgsign)$`)
+	var email, name string
+	for _, l := range lines(out) {
+		key, value, _ := strings.Cut(l, " ")
+		switch strings.ToLower(key) {
+		case "user.email":
+			email = value
+		case "user.name":
+			name = value
+		case "commit.gpgsign":
+			sign = gitBool(value)
+		}
+	}
 	if strings.TrimSpace(email) != "" {
-		return nil
+		return nil, sign
 	}
-	cfg := []string{"user.email=" + fallbackEmail}
-	if name, _ := run(ctx, root, runOpts{}, "config", "user.name"); strings.TrimSpace(name) == "" {
-		cfg = append(cfg, "user.name="+fallbackName)
+	identity = []string{"user.email=" + fallbackEmail}
+	if strings.TrimSpace(name) == "" {
+		identity = append(identity, "user.name="+fallbackName)
 	}
-	return cfg
+	return identity, sign
+}
+
+// gitBool reads a boolean config value as git does; a key set with no
+// value ("[commit] gpgsign") is true.
+func gitBool(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "", "true", "yes", "on", "1":
+		return true
+	}
+	return false
 }
 
 // Root returns the absolute path of the repository's work tree root, as git

@@ -176,7 +176,13 @@ func (r *Repo) CleanStale(ctx context.Context, worktreesDir, branchPrefix string
 		}
 		if branchPrefix != "" {
 			names, err := r.Branches(ctx, branchPrefix)
-			errs = append(errs, err, r.deleteBranches(ctx, names))
+			errs = append(errs, err)
+			if len(names) > 0 {
+				// One command; branch -D goes on past a branch it cannot
+				// delete, and never deletes the one your checkout is on.
+				_, err := r.write(ctx, "", runOpts{}, append([]string{"branch", "-D"}, names...)...)
+				errs = append(errs, err)
+			}
 		}
 		return errors.Join(errs...)
 	})
