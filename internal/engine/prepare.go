@@ -200,15 +200,19 @@ func cleanPhaseWorktrees(ctx context.Context, repo *gitx.Repo, store *state.Stor
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
+	var paths []string
 	for _, e := range entries {
-		if e.Name() == state.IntegrationWorktreeName {
-			continue
+		if e.Name() != state.IntegrationWorktreeName {
+			paths = append(paths, filepath.Join(store.WorktreesDir(), e.Name()))
 		}
-		if err := repo.RemoveWorktree(ctx, filepath.Join(store.WorktreesDir(), e.Name())); err != nil {
+	}
+	// One prune with the removals; with nothing to remove and no branches
+	// to delete, none: a worktree add prunes before it adds.
+	if len(paths) > 0 || refs != nil {
+		if err := repo.RemoveWorktrees(ctx, paths...); err != nil {
 			return err
 		}
 	}
-	_ = repo.Prune(ctx)
 	if refs == nil {
 		return nil
 	}

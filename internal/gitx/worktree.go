@@ -99,14 +99,6 @@ func (r *Repo) guard(p string) error {
 	return nil
 }
 
-// Prune removes the registrations of worktrees whose directories are gone.
-func (r *Repo) Prune(ctx context.Context) error {
-	return r.withWorktreeList(ctx, func() error {
-		_, err := r.write(ctx, "", runOpts{}, "worktree", "prune")
-		return err
-	})
-}
-
 // DeleteBranch deletes the local branch name, merged or not. A missing
 // branch is fine.
 func (r *Repo) DeleteBranch(ctx context.Context, name string) error {

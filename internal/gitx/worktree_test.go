@@ -62,7 +62,7 @@ func TestWorktreeLifecycle(t *testing.T) {
 	require.NoError(t, os.RemoveAll(wt))
 	wt2 := filepath.Join(root, ".autobuild", "worktrees", "phase-1b")
 	require.NoError(t, r.AddWorktree(ctx, wt2, "autobuild/phase-1", head))
-	require.NoError(t, r.Prune(ctx))
+	require.NoError(t, r.RemoveWorktrees(ctx), "with no path: a prune")
 	require.NotContains(t, gitT(t, root, "worktree", "list"), wt+" ")
 }
 
