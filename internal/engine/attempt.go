@@ -90,7 +90,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	}
 
 	// Landing is a few short git commands; neither a Ctrl-C nor the hard
-	// stop interrupts them halfway through a cherry-pick or the fast-forward
+	// stop interrupts them halfway through a pick or the fast-forward
 	// of the user's branch: they run to the end, then the run stops.
 	commit, conflict, err := r.integ.land(context.WithoutCancel(ctx), p, wt, base, ev.CommitMessage, after)
 	if err != nil {

@@ -252,7 +252,7 @@ func replayOnFixes(ctx context.Context, repo *gitx.Repo, rec *recorder, tip stri
 // earlier commit does not override it, even when the re-run is stopped.
 //
 // "Made during the attempt" is read from the commit's author time, which a
-// cherry-pick keeps (the replay onto a fix included): the phase's commit
+// pick keeps (gitx.Repo.Pick, the replay onto a fix included): the phase's commit
 // is authored in its worktree while the attempt lands it, and a commit from
 // an earlier completion is older than the attempt. Git dates have whole
 // seconds, so the comparison is to the second.

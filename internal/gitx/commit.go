@@ -187,7 +187,7 @@ func Patch(ctx context.Context, dir, from, to string, files []string) (string, e
 }
 
 // AuthorTime returns when commit sha was authored, to the second (git
-// keeps no finer time). A cherry-pick keeps it, where the committer time
+// keeps no finer time). A pick (Pick) keeps it, where the committer time
 // becomes the pick's: it is when the change was first committed.
 func (r *Repo) AuthorTime(ctx context.Context, sha string) (time.Time, error) {
 	out, err := r.read(ctx, "", "log", "-1", "--no-show-signature", "--format=%at", sha, "--")

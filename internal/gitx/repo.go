@@ -1,9 +1,10 @@
 // Package gitx is every git operation of the engine (docs/running.md): the
 // repository checks before a run, the phases' worktrees and branches,
-// committing a phase's work, bringing it onto the run's line by cherry-pick,
-// and moving the user's branch. It shells out to the git binary so the
-// user's own git and configuration apply, and so the result is exactly what
-// the user would get by hand; the repository's hooks do not run (noHooks).
+// committing a phase's work, bringing it onto the run's line (a pick made
+// in git's objects, line.go), and moving the user's branch. It shells out
+// to the git binary so the user's own git and configuration apply, and so
+// the result is exactly what the user would get by hand; the repository's
+// hooks do not run (noHooks).
 //
 // Git is not safe for concurrent metadata operations (parallel "git worktree
 // add" races on .git/worktrees), so every method of Repo that changes
@@ -45,9 +46,9 @@ type Repo struct {
 
 	// mu serializes the mutating git commands that touch what worktrees
 	// share: the worktree list, shared branches and refs, the user's
-	// checkout and the integration worktree. The commands in a worktree
-	// that only one caller uses (CommitOwn, the clean and checkout of
-	// ReuseWorktree) run without it.
+	// checkout. The commands in a worktree that only one caller uses
+	// (CommitOwn, the clean and checkout of ReuseWorktree) and the object
+	// writes of Pick run without it.
 	mu sync.Mutex
 }
 
