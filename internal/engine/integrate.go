@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
@@ -35,18 +36,23 @@ type integrator struct {
 	// refs names the run's branches; refs.Integration() is the run's line:
 	// completed phases are picked onto it in completion order, in git's
 	// objects (gitx.Repo.Pick), and the branch moved. No worktree holds
-	// it. In auto mode your branch is the line, fast-forwarded to every
-	// phase as it lands, and the line's branch only follows it when a run
-	// resumes.
+	// it. In auto mode your branch is the line, fast-forwarded as phases
+	// land, and the line's branch only follows it when a session ends.
 	refs state.Refs
 	// lockHeld reports whether the run still holds its lock; nil in tests
 	// that run an integrator without one. Written once before the run.
 	lockHeld func() error
+	// waiting counts the landings waiting for mu. In auto mode a landing
+	// that others wait behind leaves the fast-forward of your checkout to
+	// the last of them (catchUp): phases that finish together move your
+	// checkout once.
+	waiting atomic.Int32
 
-	mu     sync.Mutex // guards the fields below
-	tip    string
-	tips   []string // every tip the line has had, oldest first
-	landed []landedPhase
+	mu       sync.Mutex // guards the fields below
+	tip      string
+	tips     []string // every tip the line has had, oldest first
+	landed   []landedPhase
+	branchAt string // auto mode: where your branch was last moved to, tip or one before it
 }
 
 // landedPhase remembers what a phase changed, to name both sides of a
@@ -60,7 +66,7 @@ type landedPhase struct {
 }
 
 func newIntegrator(repo *gitx.Repo, rec *recorder, mode state.CommitMode, mainDir, tip string) *integrator {
-	return &integrator{repo: repo, rec: rec, mode: mode, mainDir: mainDir, tip: tip, tips: []string{tip},
+	return &integrator{repo: repo, rec: rec, mode: mode, mainDir: mainDir, tip: tip, tips: []string{tip}, branchAt: tip,
 		refs: state.RefsOf(rec.runCopy())}
 }
 
@@ -93,47 +99,91 @@ func (in *integrator) land(ctx context.Context, p *plan.Phase, wt, base, agentMs
 	commit := &state.Commit{Message: msg, FilesCreated: ch.Created, FilesModified: ch.Modified, FilesDeleted: ch.Deleted}
 	crashAt("after-commit", p.ID)
 
+	in.waiting.Add(1)
 	in.mu.Lock()
+	in.waiting.Add(-1)
 	defer in.mu.Unlock()
-	if rep := in.checkLock(p); rep != nil {
+	prevTip := in.tip
+	rep, err := in.landLocked(ctx, p, base, made, ch, outside)
+	if in.mode == CommitAuto {
+		// Every landing ends here, landed or not: the last of a queue of
+		// them brings your checkout up to the line.
+		if ffRep := in.catchUp(ctx, p, prevTip); ffRep != nil && rep == nil && err == nil {
+			rep = ffRep
+		}
+	}
+	switch {
+	case err != nil:
+		return nil, nil, err
+	case rep != nil:
 		return nil, rep, nil
 	}
 	if in.mode == CommitAuto {
+		// The commit is on the line, and your branch has it or gets it
+		// from the landing queued behind this one.
+		commit.SHA = in.tip
+		crashAt("after-fastforward", p.ID)
+	}
+	return commit, nil, nil
+}
+
+// landLocked puts the phase's commit made on the line: a report when it
+// cannot land (the lock lost, your branch changed, a conflict). Called with
+// mu held.
+func (in *integrator) landLocked(ctx context.Context, p *plan.Phase, base string, made gitx.Made, ch gitx.Changes, outside outsideState) (*failure.Report, error) {
+	sha := made.SHA
+	if rep := in.checkLock(p); rep != nil {
+		return rep, nil
+	}
+	if in.mode == CommitAuto {
 		if rep := in.followUser(ctx, p, allFiles(ch), outside); rep != nil {
-			return nil, rep, nil
+			return rep, nil
 		}
 	}
 	newSHA, conflicted, err := in.pick(ctx, made)
 	if err != nil {
-		return nil, nil, fmt.Errorf("integrating phase %s: %w", p.DisplayID, err)
+		return nil, fmt.Errorf("integrating phase %s: %w", p.DisplayID, err)
 	}
 	if len(conflicted) > 0 {
-		return nil, in.conflictReport(ctx, p, base, sha, conflicted), nil
+		return in.conflictReport(ctx, p, base, sha, conflicted), nil
 	}
-	// In auto mode your branch is the run's line: the fast-forward below
-	// lands the phase, and the line's branch is set from yours when a run
-	// resumes (reconcile). The other modes keep the line in its branch.
+	// In auto mode your branch is the run's line: the fast-forward
+	// (catchUp) lands the phase, and the line's branch is set from yours
+	// when a session ends. The other modes keep the line in its branch.
 	if in.mode != CommitAuto {
 		if err := in.repo.MoveBranch(ctx, in.refs.Integration(), newSHA, in.tip); err != nil {
-			return nil, nil, fmt.Errorf("integrating phase %s: %w", p.DisplayID, err)
+			return nil, fmt.Errorf("integrating phase %s: %w", p.DisplayID, err)
 		}
 	}
 	crashAt("after-integrate", p.ID)
-	prevTip := in.tip
 	in.tip = newSHA
 	in.tips = append(in.tips, newSHA)
 	in.landed = append(in.landed, landedPhase{displayID: p.DisplayID, base: base, sha: sha,
 		files: allFiles(ch), tipIndex: len(in.tips) - 1})
-	if in.mode == CommitAuto {
-		if err := in.repo.FastForward(ctx, in.mainDir, newSHA); err != nil {
-			return nil, in.undoLanding(p, prevTip, err), nil
-		}
-		commit.SHA = newSHA
-	} else {
+	if in.mode != CommitAuto {
 		in.rec.updateRun(func(r *state.Run) { r.IntegrationCommit = newSHA })
 	}
-	crashAt("after-fastforward", p.ID)
-	return commit, nil, nil
+	return nil, nil
+}
+
+// catchUp fast-forwards your branch to the line's tip, unless another
+// landing waits behind this one (it will). When your branch refuses, the
+// phase that has just landed (its landing moved the tip from prevTip) is
+// taken back off the line and the halt says why. Called with mu held, in
+// auto mode.
+func (in *integrator) catchUp(ctx context.Context, p *plan.Phase, prevTip string) *failure.Report {
+	if in.branchAt == in.tip || in.waiting.Load() > 0 {
+		return nil
+	}
+	if err := in.repo.FastForward(ctx, in.mainDir, in.tip); err != nil {
+		if in.tip != prevTip {
+			return in.undoLanding(p, prevTip, err)
+		}
+		return branchReport(p, fmt.Sprintf("your branch refused the run's landed phases (%v): check your checkout "+
+			"(git status, git log), then resume", err))
+	}
+	in.branchAt = in.tip
+	return nil
 }
 
 // pick returns the commit that puts the phase's commit on top of the line:

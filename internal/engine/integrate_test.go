@@ -236,6 +236,7 @@ func TestLandingAfterTheLineWasTakenBack(t *testing.T) {
 	// A's fast-forward is refused after all: your branch stays where it was.
 	runGit(t, dir, "reset", "-q", "--hard", base)
 	in.mu.Lock()
+	in.branchAt = base
 	rep = in.undoLanding(a, base, os.ErrClosed)
 	in.mu.Unlock()
 	require.Equal(t, failure.BranchChanged, rep.Type)
@@ -276,4 +277,64 @@ func TestLandingLeavesOtherCommitsInTheWorktreeBehind(t *testing.T) {
 	require.Equal(t, base, runGit(t, dir, "rev-parse", "HEAD^"), "one commit on your branch")
 	require.Equal(t, "one.txt", runGit(t, dir, "show", "--format=", "--name-only", "HEAD"))
 	require.NoFileExists(t, filepath.Join(dir, "gate.out"))
+}
+
+// Phases that finish together move your checkout once: a landing that
+// another waits behind leaves the fast-forward to the last one, and its
+// commit is already the line's. Your commits made in between are not
+// followed: they halt the landing that finds them.
+func TestLandingsInAQueueMoveYourBranchOnce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := gitRepo(t, "# plan\n")
+	base := runGit(t, dir, "rev-parse", "HEAD")
+	repo, err := gitx.Open(ctx, dir)
+	require.NoError(t, err)
+	run := &state.Run{RunID: "r1", Branch: "main", BaseCommit: base, CommitMode: state.CommitAuto}
+	newIn := func() *integrator {
+		return newIntegrator(repo, newRecorder(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}),
+			state.CommitAuto, dir, runGit(t, dir, "rev-parse", "HEAD"))
+	}
+	worktree := func(id, from string) string {
+		wt := filepath.Join(t.TempDir(), id)
+		runGit(t, dir, "worktree", "add", "-q", "-b", "phase-"+id, wt, from)
+		require.NoError(t, os.WriteFile(filepath.Join(wt, id+".txt"), []byte(id+"\n"), 0o644))
+		return wt
+	}
+	in := newIn()
+	wtA, wtB := worktree("a", base), worktree("b", base)
+
+	in.waiting.Add(1) // a landing waits behind A's
+	commitA, rep, err := in.land(ctx, &plan.Phase{ID: "a", DisplayID: "A"}, wtA, base, "", outsideState{})
+	require.NoError(t, err)
+	require.Nil(t, rep)
+	require.Equal(t, base, runGit(t, dir, "rev-parse", "HEAD"), "your branch waits for the queue")
+	require.Equal(t, in.Tip(), commitA.SHA, "A's commit is the line's")
+	in.waiting.Add(-1)
+
+	commitB, rep, err := in.land(ctx, &plan.Phase{ID: "b", DisplayID: "B"}, wtB, base, "", outsideState{})
+	require.NoError(t, err)
+	require.Nil(t, rep)
+	require.Equal(t, commitB.SHA, runGit(t, dir, "rev-parse", "HEAD"), "the last landing moves your branch")
+	require.Equal(t, commitA.SHA, runGit(t, dir, "rev-parse", "HEAD^"))
+	require.FileExists(t, filepath.Join(dir, "a.txt"))
+	require.FileExists(t, filepath.Join(dir, "b.txt"))
+
+	// Your commit while A's fast-forward was left to the queue.
+	in = newIn()
+	head := runGit(t, dir, "rev-parse", "HEAD")
+	wtC, wtD := worktree("c", head), worktree("d", head)
+	in.waiting.Add(1)
+	_, rep, err = in.land(ctx, &plan.Phase{ID: "c", DisplayID: "C"}, wtC, head, "", outsideState{})
+	require.NoError(t, err)
+	require.Nil(t, rep)
+	in.waiting.Add(-1)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "mine.txt"), []byte("mine\n"), 0o644))
+	runGit(t, dir, "add", "mine.txt")
+	runGit(t, dir, "commit", "-q", "-m", "mine")
+	_, rep, err = in.land(ctx, &plan.Phase{ID: "d", DisplayID: "D"}, wtD, head, "", outsideState{})
+	require.NoError(t, err)
+	require.NotNil(t, rep)
+	require.Equal(t, failure.BranchChanged, rep.Type)
+	require.Contains(t, rep.Message, "while phases were landing on it")
 }

@@ -63,12 +63,19 @@ func (in *integrator) followUser(ctx context.Context, p *plan.Phase, phaseFiles 
 			return rep
 		}
 	}
-	if head == in.tip {
+	if head == in.branchAt {
 		return nil
 	}
-	if ok, err := in.repo.IsAncestor(ctx, in.tip, head); err != nil || !ok {
+	if ok, err := in.repo.IsAncestor(ctx, in.branchAt, head); err != nil || !ok {
 		return branchReport(p, fmt.Sprintf("branch %s (%s) no longer contains the run's last commit (%s): it was reset or "+
-			"rewritten during the run; phase %s was not committed", run.Branch, clip.SHA(head), clip.SHA(in.tip), p.DisplayID))
+			"rewritten during the run; phase %s was not committed", run.Branch, clip.SHA(head), clip.SHA(in.branchAt), p.DisplayID))
+	}
+	if in.branchAt != in.tip {
+		// Phases landed on the line that your branch was about to get
+		// (catchUp): your commits would have to be rebased under them.
+		return branchReport(p, fmt.Sprintf("you committed on branch %s (%s) while phases were landing on it: phase %s was "+
+			"not committed; rebase your commits onto the run's line (%s), then resume",
+			run.Branch, clip.SHA(head), p.DisplayID, clip.SHA(in.tip)))
 	}
 	// Your commits since the last landing: the line moves onto them.
 	ch, err := gitx.ChangesBetween(ctx, in.mainDir, in.tip, head)
@@ -77,7 +84,7 @@ func (in *integrator) followUser(ctx context.Context, p *plan.Phase, phaseFiles 
 	}
 	in.landed = append(in.landed, landedPhase{who: fmt.Sprintf("your commits %s..%s on %s", clip.SHA(in.tip), clip.SHA(head), run.Branch),
 		base: in.tip, sha: head, files: allFiles(ch), tipIndex: len(in.tips)})
-	in.tip = head
+	in.tip, in.branchAt = head, head
 	in.tips = append(in.tips, head)
 	return nil
 }
