@@ -203,6 +203,36 @@ func TestYourUncommittedChangesStopALanding(t *testing.T) {
 	require.Equal(t, []string{"mine.txt"}, rep.FilesChanged)
 }
 
+// autoRepo is a repository for the auto-mode landing tests, on branch main
+// at its first commit.
+type autoRepo struct {
+	dir, base string
+	repo      *gitx.Repo
+}
+
+func newAutoRepo(t *testing.T) autoRepo {
+	t.Helper()
+	dir := gitRepo(t, "# plan\n")
+	repo, err := gitx.Open(context.Background(), dir)
+	require.NoError(t, err)
+	return autoRepo{dir: dir, base: runGit(t, dir, "rev-parse", "HEAD"), repo: repo}
+}
+
+// integrator is an auto-mode integrator whose line is at your HEAD.
+func (a autoRepo) integrator(t *testing.T) *integrator {
+	run := &state.Run{RunID: "r1", Branch: "main", BaseCommit: a.base, CommitMode: state.CommitAuto}
+	return newIntegrator(a.repo, newRecorder(state.Open(a.dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}),
+		state.CommitAuto, a.dir, runGit(t, a.dir, "rev-parse", "HEAD"))
+}
+
+// worktree makes phase id's worktree at from, with file written in it.
+func (a autoRepo) worktree(t *testing.T, id, from, file string) string {
+	wt := filepath.Join(t.TempDir(), id)
+	runGit(t, a.dir, "worktree", "add", "-q", "-b", "phase-"+id, wt, from)
+	require.NoError(t, os.WriteFile(filepath.Join(wt, file), []byte(id+"\n"), 0o644))
+	return wt
+}
+
 // A phase that started from a landing taken back since (undoLanding: your
 // branch refused its fast-forward) lands its own change only: the
 // taken-back phase's work does not come back with it through the phase's
@@ -210,19 +240,9 @@ func TestYourUncommittedChangesStopALanding(t *testing.T) {
 func TestLandingAfterTheLineWasTakenBack(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	dir := gitRepo(t, "# plan\n")
-	base := runGit(t, dir, "rev-parse", "HEAD")
-	repo, err := gitx.Open(ctx, dir)
-	require.NoError(t, err)
-	run := &state.Run{RunID: "r1", Branch: "main", BaseCommit: base, CommitMode: state.CommitAuto}
-	in := newIntegrator(repo, newRecorder(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}),
-		state.CommitAuto, dir, base)
-	worktree := func(id, from, file string) string {
-		wt := filepath.Join(t.TempDir(), id)
-		runGit(t, dir, "worktree", "add", "-q", "-b", "phase-"+id, wt, from)
-		require.NoError(t, os.WriteFile(filepath.Join(wt, file), []byte(id+"\n"), 0o644))
-		return wt
-	}
+	r := newAutoRepo(t)
+	dir, base, in := r.dir, r.base, r.integrator(t)
+	worktree := func(id, from, file string) string { return r.worktree(t, id, from, file) }
 
 	a := &plan.Phase{ID: "a", DisplayID: "A", Name: "A"}
 	_, rep, err := in.land(ctx, a, worktree("a", base, "a.txt"), base, "", outsideState{})
@@ -257,16 +277,9 @@ func TestLandingAfterTheLineWasTakenBack(t *testing.T) {
 func TestLandingLeavesOtherCommitsInTheWorktreeBehind(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	dir := gitRepo(t, "# plan\n")
-	base := runGit(t, dir, "rev-parse", "HEAD")
-	repo, err := gitx.Open(ctx, dir)
-	require.NoError(t, err)
-	run := &state.Run{RunID: "r1", Branch: "main", BaseCommit: base, CommitMode: state.CommitAuto}
-	in := newIntegrator(repo, newRecorder(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}),
-		state.CommitAuto, dir, base)
-	wt := filepath.Join(t.TempDir(), "wt")
-	runGit(t, dir, "worktree", "add", "-q", "-b", "phase-1", wt, base)
-	require.NoError(t, os.WriteFile(filepath.Join(wt, "gate.out"), []byte("artifact\n"), 0o644))
+	r := newAutoRepo(t)
+	dir, base, in := r.dir, r.base, r.integrator(t)
+	wt := r.worktree(t, "1", base, "gate.out")
 	runGit(t, wt, "add", "gate.out")
 	runGit(t, wt, "commit", "-q", "-m", "a gate's commit")
 	require.NoError(t, os.WriteFile(filepath.Join(wt, "one.txt"), []byte("1\n"), 0o644))
@@ -286,21 +299,10 @@ func TestLandingLeavesOtherCommitsInTheWorktreeBehind(t *testing.T) {
 func TestLandingsInAQueueMoveYourBranchOnce(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	dir := gitRepo(t, "# plan\n")
-	base := runGit(t, dir, "rev-parse", "HEAD")
-	repo, err := gitx.Open(ctx, dir)
-	require.NoError(t, err)
-	run := &state.Run{RunID: "r1", Branch: "main", BaseCommit: base, CommitMode: state.CommitAuto}
-	newIn := func() *integrator {
-		return newIntegrator(repo, newRecorder(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}),
-			state.CommitAuto, dir, runGit(t, dir, "rev-parse", "HEAD"))
-	}
-	worktree := func(id, from string) string {
-		wt := filepath.Join(t.TempDir(), id)
-		runGit(t, dir, "worktree", "add", "-q", "-b", "phase-"+id, wt, from)
-		require.NoError(t, os.WriteFile(filepath.Join(wt, id+".txt"), []byte(id+"\n"), 0o644))
-		return wt
-	}
+	r := newAutoRepo(t)
+	dir, base := r.dir, r.base
+	newIn := func() *integrator { return r.integrator(t) }
+	worktree := func(id, from string) string { return r.worktree(t, id, from, id+".txt") }
 	in := newIn()
 	wtA, wtB := worktree("a", base), worktree("b", base)
 
