@@ -175,6 +175,9 @@ func (in *integrator) catchUp(ctx context.Context, p *plan.Phase, prevTip string
 	if in.branchAt == in.tip || in.waiting.Load() > 0 {
 		return nil
 	}
+	if rep := in.checkLock(p); rep != nil {
+		return rep // your checkout is not the run's to move any more
+	}
 	if err := in.repo.FastForward(ctx, in.mainDir, in.tip); err != nil {
 		if in.tip != prevTip {
 			return in.undoLanding(p, prevTip, err)

@@ -63,7 +63,8 @@ func (in *integrator) followUser(ctx context.Context, p *plan.Phase, phaseFiles 
 			return rep
 		}
 	}
-	if head == in.branchAt {
+	if head == in.branchAt || head == in.tip {
+		in.branchAt = head
 		return nil
 	}
 	if ok, err := in.repo.IsAncestor(ctx, in.branchAt, head); err != nil || !ok {
