@@ -440,9 +440,11 @@ func TestOutOfSpaceWorktreeNamesTheCause(t *testing.T) {
 	res := autobuild(t, repo, "plan.md", "--commit=auto", "--no-tui", "--agent", "true")
 	require.Equal(t, 1, res.code, res.String())
 	ps := loadPhase(t, repo, "1")
+	require.NotNil(t, ps.Error, res.String())
 	require.Equal(t, "disk_full", string(ps.Error.Type), res.String())
 	require.Contains(t, ps.Error.Message, "KiB free")
 	require.Len(t, ps.Attempts, 1, "not retried")
+	require.NoDirExists(t, filepath.Join(repo, ".autobuild", "worktrees", "phase-1"), "the half-written worktree is gone")
 }
 
 // Two runs at once in sibling worktrees of one repository (each with its

@@ -13,8 +13,28 @@ import (
 // AddWorktree creates a worktree at path with branch checked out, reset to
 // start (`git worktree add -f -B branch path start`). Whatever a crashed run
 // left at path, registered worktree or plain directory, is removed first.
+// Only the worktree's registration holds the worktree lock: its files are
+// written after (`reset --hard`), so phases that start together write
+// theirs side by side.
 func (r *Repo) AddWorktree(ctx context.Context, path, branch, start string) error {
 	p := r.path(path)
+	if err := r.registerWorktree(ctx, p, branch, start); err != nil {
+		return err
+	}
+	// The worktree is the caller's alone from here, as in ReuseWorktree.
+	if _, err := r.write(ctx, p, runOpts{}, "reset", "-q", "--hard"); err != nil {
+		// Noted before the half-written files go (as worktree add's own
+		// failure takes them): on a full disk they are what fills it.
+		err = withDiskNote(err, filepath.Dir(p))
+		_ = r.RemoveWorktree(context.WithoutCancel(ctx), p)
+		return err
+	}
+	return nil
+}
+
+// registerWorktree is AddWorktree up to the files: the worktree registered,
+// its branch at start, nothing checked out.
+func (r *Repo) registerWorktree(ctx context.Context, p, branch, start string) error {
 	return r.withWorktreeList(ctx, func() error {
 		if err := r.guard(p); err != nil {
 			return err
@@ -28,7 +48,7 @@ func (r *Repo) AddWorktree(ctx context.Context, path, branch, start string) erro
 			// "checked out" there.
 			return err
 		}
-		_, err := r.write(ctx, "", runOpts{}, "worktree", "add", "-f", "-B", branch, p, start)
+		_, err := r.write(ctx, "", runOpts{}, "worktree", "add", "--no-checkout", "-f", "-B", branch, p, start)
 		return withDiskNote(err, filepath.Dir(p))
 	})
 }
