@@ -14,9 +14,7 @@ import (
 func TestCommitAll(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	r, root := newRepo(t)
-	base, err := r.Head(ctx, "")
-	require.NoError(t, err)
+	r, root, base := newRepoAtBase(t)
 	wt := filepath.Join(root, ".autobuild", "worktrees", "phase-1")
 	require.NoError(t, r.AddWorktree(ctx, wt, "autobuild/phase-1", base))
 
@@ -87,11 +85,9 @@ func TestDiffWorkingTree(t *testing.T) {
 func TestDiffWorkingTreeFromABase(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	r, root := newRepo(t)
-	base, err := r.Head(ctx, "")
-	require.NoError(t, err)
+	r, root, base := newRepoAtBase(t)
 	writeFile(t, root, "f.txt", numbered(20, map[int]string{4: "four"}))
-	_, _, err = r.CommitAll(ctx, "", "phase work")
+	_, _, err := r.CommitAll(ctx, "", "phase work")
 	require.NoError(t, err)
 	writeFile(t, root, "later.txt", "uncommitted\n")
 
@@ -107,9 +103,7 @@ func TestDiffWorkingTreeFromABase(t *testing.T) {
 func TestPatchAppliesToTheIndex(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	r, root := newRepo(t)
-	base, err := r.Head(ctx, "")
-	require.NoError(t, err)
+	r, root, base := newRepoAtBase(t)
 	writeFile(t, root, "f.txt", numbered(20, map[int]string{2: "two"}))
 	writeFile(t, root, "bin.dat", "\x00\x01\x02binary\x00")
 	first, _, err := r.CommitAll(ctx, "", "first")

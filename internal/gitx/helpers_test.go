@@ -81,3 +81,12 @@ func newRepo(t *testing.T) (*Repo, string) {
 	require.NoError(t, err)
 	return r, r.Root()
 }
+
+// newRepoAtBase is newRepo and the commit it starts at.
+func newRepoAtBase(t *testing.T) (r *Repo, root, base string) {
+	t.Helper()
+	r, root = newRepo(t)
+	base, err := r.Head(context.Background(), "")
+	require.NoError(t, err)
+	return r, root, base
+}

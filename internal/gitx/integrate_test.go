@@ -28,9 +28,7 @@ func phaseCommit(t *testing.T, r *Repo, root, id, base string, edits map[int]str
 func TestFastForwardAndIsAncestor(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	r, root := newRepo(t)
-	base, err := r.Head(ctx, "")
-	require.NoError(t, err)
+	r, root, base := newRepoAtBase(t)
 	a := phaseCommit(t, r, root, "1", base, map[int]string{1: "one"})
 
 	ok, err := r.IsAncestor(ctx, base, a)
@@ -105,11 +103,9 @@ func TestSquashMergeConflict(t *testing.T) {
 func TestResetSoftFoldsCommits(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	r, root := newRepo(t)
-	base, err := r.Head(ctx, "")
-	require.NoError(t, err)
+	r, root, base := newRepoAtBase(t)
 	writeFile(t, root, "a.txt", "a\n")
-	_, _, err = r.CommitAll(ctx, "", "agent commit 1")
+	_, _, err := r.CommitAll(ctx, "", "agent commit 1")
 	require.NoError(t, err)
 	writeFile(t, root, "b.txt", "b\n")
 	_, _, err = r.CommitAll(ctx, "", "agent commit 2")
@@ -128,9 +124,7 @@ func TestResetSoftFoldsCommits(t *testing.T) {
 func TestRestoreFile(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	r, root := newRepo(t)
-	base, err := r.Head(ctx, "")
-	require.NoError(t, err)
+	r, root, base := newRepoAtBase(t)
 
 	changed, err := r.RestoreFile(ctx, "", base, "README.md")
 	require.NoError(t, err)

@@ -24,9 +24,7 @@ func show(t *testing.T, r *Repo, commit, name string) string {
 func TestPickDifferentLines(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	r, root := newRepo(t)
-	base, err := r.Head(ctx, "")
-	require.NoError(t, err)
+	r, root, base := newRepoAtBase(t)
 	a := phaseCommit(t, r, root, "2a", base, map[int]string{2: "A was here"})
 	b := phaseCommit(t, r, root, "2b", base, map[int]string{15: "B was here"})
 	status := gitT(t, root, "status", "--porcelain")
@@ -66,9 +64,7 @@ func TestPickDifferentLines(t *testing.T) {
 func TestPickConflict(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	r, root := newRepo(t)
-	base, err := r.Head(ctx, "")
-	require.NoError(t, err)
+	r, root, base := newRepoAtBase(t)
 	a := phaseCommit(t, r, root, "2a", base, map[int]string{5: "A five", 6: "A six"})
 	b := phaseCommit(t, r, root, "2b", base, map[int]string{6: "B six", 7: "B seven"})
 	writeFile(t, filepath.Join(root, ".autobuild", "worktrees", "phase-2b"), "g.txt", "clean\n")
@@ -98,9 +94,7 @@ func TestPickConflict(t *testing.T) {
 func TestPickOntoOtherCommitsTakesOnlyTheChange(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	r, root := newRepo(t)
-	base, err := r.Head(ctx, "")
-	require.NoError(t, err)
+	r, root, base := newRepoAtBase(t)
 	first := phaseCommit(t, r, root, "1", base, map[int]string{2: "first"})
 	wt := filepath.Join(root, ".autobuild", "worktrees", "phase-1")
 	writeFile(t, wt, "f.txt", numbered(20, map[int]string{2: "first", 15: "second"}))
@@ -133,9 +127,7 @@ func TestPickOntoOtherCommitsTakesOnlyTheChange(t *testing.T) {
 func TestPickKeepsAuthorAndMessage(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	r, root := newRepo(t)
-	base, err := r.Head(ctx, "")
-	require.NoError(t, err)
+	r, root, base := newRepoAtBase(t)
 	wt := filepath.Join(root, ".autobuild", "worktrees", "phase-1")
 	require.NoError(t, r.AddWorktree(ctx, wt, "autobuild/phase-1", base))
 	writeFile(t, wt, "new.txt", "new\n")
@@ -182,9 +174,7 @@ func TestPickError(t *testing.T) {
 func TestMoveBranch(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	r, root := newRepo(t)
-	base, err := r.Head(ctx, "")
-	require.NoError(t, err)
+	r, root, base := newRepoAtBase(t)
 	a := phaseCommit(t, r, root, "1", base, map[int]string{1: "one"})
 
 	_, ok, err := r.BranchCommit(ctx, "autobuild/line")
@@ -207,9 +197,7 @@ func TestMoveBranch(t *testing.T) {
 func TestNewestNotIn(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	r, root := newRepo(t)
-	base, err := r.Head(ctx, "")
-	require.NoError(t, err)
+	r, root, base := newRepoAtBase(t)
 	commit := func(name string) string {
 		writeFile(t, root, name, name+"\n")
 		gitT(t, root, "add", name)
@@ -236,9 +224,7 @@ func TestNewestNotIn(t *testing.T) {
 func TestPickSignsWhenCommitsAreSigned(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	r, root := newRepo(t)
-	base, err := r.Head(ctx, "")
-	require.NoError(t, err)
+	r, root, base := newRepoAtBase(t)
 	a := phaseCommit(t, r, root, "2a", base, map[int]string{2: "A"})
 	b := phaseCommit(t, r, root, "2b", base, map[int]string{15: "B"})
 	tipA, _, err := r.Pick(ctx, base, a, true)

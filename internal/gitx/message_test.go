@@ -68,9 +68,7 @@ func TestConventionalMessageLongName(t *testing.T) {
 func TestPhaseCommitsRoundTrip(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	r, root := newRepo(t)
-	base, err := r.Head(ctx, "")
-	require.NoError(t, err)
+	r, root, base := newRepoAtBase(t)
 
 	want := map[phaseid.ID]string{}
 	for _, id := range []phaseid.ID{"0", "1", "2a"} {

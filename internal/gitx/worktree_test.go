@@ -198,15 +198,13 @@ func TestWorktreeChangesWaitForOtherProcesses(t *testing.T) {
 func TestRemoveWorktrees(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	r, root := newRepo(t)
-	base, err := r.Head(ctx, "")
-	require.NoError(t, err)
+	r, root, base := newRepoAtBase(t)
 	a := filepath.Join(root, ".autobuild", "worktrees", "spare-1")
 	b := filepath.Join(root, ".autobuild", "worktrees", "spare-2")
 	require.NoError(t, r.AddWorktree(ctx, a, "autobuild/a", base))
 	require.NoError(t, r.AddWorktree(ctx, b, "autobuild/b", base))
 
-	err = r.RemoveWorktrees(ctx, a, root, b)
+	err := r.RemoveWorktrees(ctx, a, root, b)
 	require.ErrorContains(t, err, "holds the repository itself")
 	require.NoDirExists(t, a)
 	require.NoDirExists(t, b)
