@@ -92,7 +92,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	// Landing is a few short git commands; neither a Ctrl-C nor the hard
 	// stop interrupts them halfway through a pick or the fast-forward
 	// of the user's branch: they run to the end, then the run stops.
-	commit, conflict, err := r.integ.land(context.WithoutCancel(ctx), p, wt, base, ev.CommitMessage, after)
+	commit, conflict, err := r.integ.land(context.WithoutCancel(ctx), p, handover{wt: wt, base: base, agentMsg: ev.CommitMessage, known: ev.Change}, after)
 	if err != nil {
 		return r.fail(t, infraFailure(req, err))
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"io"
 	"time"
 
@@ -76,6 +77,10 @@ type Evidence struct {
 	Session string
 	// Gates holds each gate's result by kind; nil when no gate ran.
 	Gates map[string]state.GateResult
+	// Change is what the executor knows of the workspace's change as it
+	// hands it over; the zero value (knowing nothing) makes the commit
+	// stage the whole tree.
+	Change gitx.Known
 	// Interrupted is set when ctx ended the attempt (Ctrl-C): nothing
 	// else in the evidence counts.
 	Interrupted bool

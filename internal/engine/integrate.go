@@ -77,15 +77,25 @@ func (in *integrator) Tip() string {
 	return in.tip
 }
 
+// handover is what an attempt hands to landing: the phase's worktree, the
+// commit it started from, the agent's commit message and what the
+// executor knows of the change (which spares the commit a walk of the
+// whole tree).
+type handover struct {
+	wt, base, agentMsg string
+	known              gitx.Known
+}
+
 // land commits the phase's work in its worktree and puts it on the run's
 // line (pick). outside is your checkout as the outside check read it just
 // before (ok false when it read none). Overlapping edits with a phase that landed since this one
 // started come back as a file_conflict report; nothing is merged then.
-func (in *integrator) land(ctx context.Context, p *plan.Phase, wt, base, agentMsg string, outside outsideState) (*state.Commit, *failure.Report, error) {
+func (in *integrator) land(ctx context.Context, p *plan.Phase, h handover, outside outsideState) (*state.Commit, *failure.Report, error) {
 	// The message names what is committed: git add stages it, then the
 	// message is made (no status of its own first).
 	var msg string
-	made, ch, err := in.repo.CommitOwn(ctx, wt, func(ch gitx.Changes) string {
+	base, agentMsg := h.base, h.agentMsg
+	made, ch, err := in.repo.CommitOwn(ctx, h.wt, h.known, func(ch gitx.Changes) string {
 		msg = commitMessage(p, agentMsg, ch.Files())
 		return msg
 	})

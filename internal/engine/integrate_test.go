@@ -245,7 +245,7 @@ func TestLandingAfterTheLineWasTakenBack(t *testing.T) {
 	worktree := func(id, from, file string) string { return r.worktree(t, id, from, file) }
 
 	a := &plan.Phase{ID: "a", DisplayID: "A", Name: "A"}
-	_, rep, err := in.land(ctx, a, worktree("a", base, "a.txt"), base, "", outsideState{})
+	_, rep, err := in.land(ctx, a, handover{wt: worktree("a", base, "a.txt"), base: base}, outsideState{})
 	require.NoError(t, err)
 	require.Nil(t, rep)
 	tipA := in.Tip()
@@ -262,7 +262,7 @@ func TestLandingAfterTheLineWasTakenBack(t *testing.T) {
 	require.Equal(t, failure.BranchChanged, rep.Type)
 	require.Equal(t, base, in.Tip())
 
-	_, rep, err = in.land(ctx, &plan.Phase{ID: "b", DisplayID: "B", Name: "B"}, wtB, tipA, "", outsideState{})
+	_, rep, err = in.land(ctx, &plan.Phase{ID: "b", DisplayID: "B", Name: "B"}, handover{wt: wtB, base: tipA}, outsideState{})
 	require.NoError(t, err)
 	require.Nil(t, rep)
 	require.Equal(t, base, runGit(t, dir, "rev-parse", "HEAD^"))
@@ -284,7 +284,7 @@ func TestLandingLeavesOtherCommitsInTheWorktreeBehind(t *testing.T) {
 	runGit(t, wt, "commit", "-q", "-m", "a gate's commit")
 	require.NoError(t, os.WriteFile(filepath.Join(wt, "one.txt"), []byte("1\n"), 0o644))
 
-	_, rep, err := in.land(ctx, &plan.Phase{ID: "1", DisplayID: "1", Name: "One"}, wt, base, "", outsideState{})
+	_, rep, err := in.land(ctx, &plan.Phase{ID: "1", DisplayID: "1", Name: "One"}, handover{wt: wt, base: base}, outsideState{})
 	require.NoError(t, err)
 	require.Nil(t, rep)
 	require.Equal(t, base, runGit(t, dir, "rev-parse", "HEAD^"), "one commit on your branch")
@@ -307,14 +307,14 @@ func TestLandingsInAQueueMoveYourBranchOnce(t *testing.T) {
 	wtA, wtB := worktree("a", base), worktree("b", base)
 
 	in.waiting.Add(1) // a landing waits behind A's
-	commitA, rep, err := in.land(ctx, &plan.Phase{ID: "a", DisplayID: "A"}, wtA, base, "", outsideState{})
+	commitA, rep, err := in.land(ctx, &plan.Phase{ID: "a", DisplayID: "A"}, handover{wt: wtA, base: base}, outsideState{})
 	require.NoError(t, err)
 	require.Nil(t, rep)
 	require.Equal(t, base, runGit(t, dir, "rev-parse", "HEAD"), "your branch waits for the queue")
 	require.Equal(t, in.Tip(), commitA.SHA, "A's commit is the line's")
 	in.waiting.Add(-1)
 
-	commitB, rep, err := in.land(ctx, &plan.Phase{ID: "b", DisplayID: "B"}, wtB, base, "", outsideState{})
+	commitB, rep, err := in.land(ctx, &plan.Phase{ID: "b", DisplayID: "B"}, handover{wt: wtB, base: base}, outsideState{})
 	require.NoError(t, err)
 	require.Nil(t, rep)
 	require.Equal(t, commitB.SHA, runGit(t, dir, "rev-parse", "HEAD"), "the last landing moves your branch")
@@ -327,14 +327,14 @@ func TestLandingsInAQueueMoveYourBranchOnce(t *testing.T) {
 	head := runGit(t, dir, "rev-parse", "HEAD")
 	wtC, wtD := worktree("c", head), worktree("d", head)
 	in.waiting.Add(1)
-	_, rep, err = in.land(ctx, &plan.Phase{ID: "c", DisplayID: "C"}, wtC, head, "", outsideState{})
+	_, rep, err = in.land(ctx, &plan.Phase{ID: "c", DisplayID: "C"}, handover{wt: wtC, base: head}, outsideState{})
 	require.NoError(t, err)
 	require.Nil(t, rep)
 	in.waiting.Add(-1)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "mine.txt"), []byte("mine\n"), 0o644))
 	runGit(t, dir, "add", "mine.txt")
 	runGit(t, dir, "commit", "-q", "-m", "mine")
-	_, rep, err = in.land(ctx, &plan.Phase{ID: "d", DisplayID: "D"}, wtD, head, "", outsideState{})
+	_, rep, err = in.land(ctx, &plan.Phase{ID: "d", DisplayID: "D"}, handover{wt: wtD, base: head}, outsideState{})
 	require.NoError(t, err)
 	require.NotNil(t, rep)
 	require.Equal(t, failure.BranchChanged, rep.Type)

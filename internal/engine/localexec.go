@@ -70,7 +70,7 @@ func (x *localExecutor) Execute(ctx context.Context, a Attempt, obs AttemptObser
 	x.agentEvidence(&ev, a, run)
 	obs.AgentEnded(ev)
 
-	files, err := x.tidyWorkspace(ctx, a)
+	files, exact, err := x.tidyWorkspace(ctx, a)
 	if err != nil {
 		ev.Interrupted = ctx.Err() != nil
 		ev.Err = err
@@ -107,11 +107,15 @@ func (x *localExecutor) Execute(ctx context.Context, a Attempt, obs AttemptObser
 		return ev
 	}
 	ev.Gate, ev.TimedOut, ev.Gates = gate, timedOut, results
+	// The files are as the status after the agent listed them: the gates'
+	// changes are undone, and a gate's commit under them shows as a tree
+	// that is not the snapshot's.
+	ev.Change = gitx.Known{Files: files, Exact: exact && (!snapshot || agentTree != ""), Tree: agentTree}
 	if gate != nil || timedOut {
 		// The failure report names the files as the gates left them (they
 		// may format or generate files). A passing phase's files are read
 		// where they are committed.
-		ev.FilesChanged = changedFiles(ctx, a.Workspace)
+		ev.FilesChanged, _ = changedFiles(ctx, a.Workspace)
 	}
 	return ev
 }
@@ -159,37 +163,39 @@ func (x *localExecutor) agentEvidence(ev *Evidence, a Attempt, run agentRun) {
 // user's record, are reverted (two phases ticking its boxes would
 // conflict). It returns the files the work changes. Every phase passes
 // through here, so the usual case costs one git command: the status that
-// also gives HEAD and says whether the plan changed.
-func (x *localExecutor) tidyWorkspace(ctx context.Context, a Attempt) ([]string, error) {
+// also gives HEAD and says whether the plan changed. exact says that the
+// files were read after the last change of the worktree (see gitx.Known).
+func (x *localExecutor) tidyWorkspace(ctx context.Context, a Attempt) (files []string, exact bool, err error) {
 	wt := a.Workspace
 	// A worktree's .git is a file naming its repository. Without it (the
 	// agent removed it, or ran git init), git here would find the enclosing
 	// main repository: a reset below would move the user's branch.
 	if fi, err := os.Lstat(filepath.Join(wt, ".git")); err != nil || !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("the agent removed or replaced the .git file of phase %s's worktree (%s), so its work cannot be read; nothing of it was committed", a.DisplayID, relTo(x.root, wt))
+		return nil, false, fmt.Errorf("the agent removed or replaced the .git file of phase %s's worktree (%s), so its work cannot be read; nothing of it was committed", a.DisplayID, relTo(x.root, wt))
 	}
 	head, files, err := gitx.HeadAndStatusFiles(ctx, wt)
 	if err != nil {
-		return nil, fmt.Errorf("reading the worktree of phase %s after the agent: %w", a.DisplayID, err)
+		return nil, false, fmt.Errorf("reading the worktree of phase %s after the agent: %w", a.DisplayID, err)
 	}
+	exact = true
 	if head != a.Base {
 		if err := x.repo.ResetSoft(ctx, wt, a.Base); err != nil {
-			return nil, fmt.Errorf("folding the agent's commits into phase %s's work: %w", a.DisplayID, err)
+			return nil, false, fmt.Errorf("folding the agent's commits into phase %s's work: %w", a.DisplayID, err)
 		}
 		fmt.Fprintf(a.Log, "# autobuild: the agent committed (HEAD was %s); its commits are folded into the phase's one commit\n", clip.SHA(head))
-		files = changedFiles(ctx, wt)
+		files, exact = changedFiles(ctx, wt)
 	}
 	if a.PlanInRepo != "" && slices.Contains(files, a.PlanInRepo) {
 		undone, err := x.repo.RestoreFile(ctx, wt, a.Base, a.PlanInRepo)
 		if err != nil {
-			return nil, fmt.Errorf("restoring the plan in phase %s's worktree: %w", a.DisplayID, err)
+			return nil, false, fmt.Errorf("restoring the plan in phase %s's worktree: %w", a.DisplayID, err)
 		}
 		if undone {
 			fmt.Fprintf(a.Log, "# autobuild: the agent changed the plan (%s); the change is undone: the plan is the user's record\n", a.PlanInRepo)
-			files = changedFiles(ctx, wt)
+			files, exact = changedFiles(ctx, wt)
 		}
 	}
-	return files, nil
+	return files, exact, nil
 }
 
 // anyGateRuns reports whether a gate will run: without one there is
@@ -234,14 +240,11 @@ func logAgentEnd(log io.Writer, res proc.Result, limit, idle time.Duration) {
 	}
 }
 
-// changedFiles lists the files the worktree's work changes, nil when git
-// cannot say.
-func changedFiles(ctx context.Context, wt string) []string {
+// changedFiles lists the files the worktree's work changes; ok is false
+// (and the list nil) when git cannot say.
+func changedFiles(ctx context.Context, wt string) (files []string, ok bool) {
 	files, err := gitx.StatusFiles(ctx, wt)
-	if err != nil {
-		return nil
-	}
-	return files
+	return files, err == nil
 }
 
 // relTo makes a path relative to root for state files and messages; the

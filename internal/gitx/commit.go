@@ -39,54 +39,22 @@ func (c Changes) Empty() bool {
 func (r *Repo) CommitAll(ctx context.Context, dir, message string) (string, Changes, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	made, ch, err := r.commitAll(ctx, dir, func(Changes) string { return message }, false)
-	return made.SHA, ch, err
-}
-
-// Made is a commit just made: its sha and its parent's.
-type Made struct{ SHA, Parent string }
-
-// CommitOwn is CommitAll in a worktree that no other command of this
-// process touches meanwhile (a phase's own worktree), without waiting for
-// the others: it writes only that worktree's index, its branch and new
-// objects, which git itself keeps safe from other commands. The message is
-// made from what is committed. It also returns the commit's parent, which
-// is not always the commit the caller last put there: something may have
-// committed in the worktree meanwhile.
-func (r *Repo) CommitOwn(ctx context.Context, dir string, message func(Changes) string) (Made, Changes, error) {
-	return r.commitAll(ctx, dir, message, true)
-}
-
-func (r *Repo) commitAll(ctx context.Context, dir string, message func(Changes) string, parent bool) (Made, Changes, error) {
 	if _, err := r.write(ctx, dir, runOpts{}, "add", "-A"); err != nil {
-		return Made{}, Changes{}, err
+		return "", Changes{}, err
 	}
 	out, err := r.read(ctx, dir, "diff", "--cached", "--name-status", "-z", "--no-renames")
 	if err != nil {
-		return Made{}, Changes{}, err
+		return "", Changes{}, err
 	}
 	ch := parseNameStatus(out)
 	if ch.Empty() {
-		return Made{}, Changes{}, nil
+		return "", Changes{}, nil
 	}
-	if _, err := r.write(ctx, dir, runOpts{stdin: strings.NewReader(message(ch))}, "commit", "-q", "--no-verify", "-F", "-"); err != nil {
-		return Made{}, Changes{}, err
+	if _, err := r.write(ctx, dir, runOpts{stdin: strings.NewReader(message)}, "commit", "-q", "--no-verify", "-F", "-"); err != nil {
+		return "", Changes{}, err
 	}
-	if !parent {
-		sha, err := r.Head(ctx, dir)
-		return Made{SHA: sha}, ch, err
-	}
-	// One command for both: a root commit has no parent to ask for, and a
-	// phase's commit is never one.
-	out, err = r.read(ctx, dir, "rev-parse", "HEAD^{commit}", "HEAD^^{commit}")
-	if err != nil {
-		return Made{}, Changes{}, err
-	}
-	ls := lines(out)
-	if len(ls) != 2 {
-		return Made{}, Changes{}, fmt.Errorf("git rev-parse HEAD HEAD^: unexpected output %q", out)
-	}
-	return Made{SHA: ls[0], Parent: ls[1]}, ch, nil
+	sha, err := r.Head(ctx, dir)
+	return sha, ch, err
 }
 
 // ChangesBetween returns what changed between commits from and to, run in

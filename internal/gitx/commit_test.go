@@ -139,13 +139,13 @@ func TestCommitOwnReturnsTheParent(t *testing.T) {
 	before, err := r.Head(ctx, "")
 	require.NoError(t, err)
 	writeFile(t, root, "new.txt", "new\n")
-	made, ch, err := r.CommitOwn(ctx, "", func(Changes) string { return "own" })
+	made, ch, err := r.CommitOwn(ctx, "", Known{}, func(Changes) string { return "own" })
 	require.NoError(t, err)
 	require.Equal(t, before, made.Parent)
 	require.Equal(t, gitT(t, root, "rev-parse", "HEAD"), made.SHA)
 	require.Equal(t, []string{"new.txt"}, ch.Created)
 
-	made, _, err = r.CommitOwn(ctx, "", func(Changes) string { return "nothing" })
+	made, _, err = r.CommitOwn(ctx, "", Known{}, func(Changes) string { return "nothing" })
 	require.NoError(t, err)
 	require.Empty(t, made.SHA, "nothing to commit")
 }

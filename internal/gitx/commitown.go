@@ -1,0 +1,145 @@
+package gitx
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// A phase's commit is made in git's objects, the way the line's picks are:
+// the change is staged, its tree written (`write-tree`), the commit made
+// from it (`commit-tree`) and the phase's branch moved (`update-ref`).
+// `git commit` would refresh the stat data of every file in the tree again
+// after `git add -A` had just done so: two walks of the whole tree per
+// phase, 16 ms each at 10,000 files on the bench VM. When the caller
+// already knows which paths changed (the status the executor read after
+// the agent), only those are staged, and no command of the commit walks
+// the tree at all.
+
+// Known is what the caller knows of a worktree's change when it commits it.
+// The zero value knows nothing: everything is staged (`git add -A`).
+type Known struct {
+	// Files are the paths that differ from the worktree's HEAD, as
+	// StatusFiles lists them, read after the last change to the worktree's
+	// files. Used only when Exact.
+	Files []string
+	Exact bool
+	// Tree is what the worktree's files hold, as SnapshotTree recorded it,
+	// or "". When set, what Files staged is checked against it, and
+	// everything is staged when the two differ.
+	Tree string
+}
+
+// Made is a commit just made: its sha and its parent's.
+type Made struct{ SHA, Parent string }
+
+// CommitOwn commits the change of a worktree that no other command of this
+// process touches meanwhile (a phase's own worktree) on its HEAD, without
+// waiting for the others: it writes only that worktree's index, its branch
+// and new objects, which git itself keeps safe from other commands. The
+// message is made from what is committed; like CommitAll's, it is cleaned
+// of trailing blanks and repeated blank lines, and no hook runs. It
+// returns the commit and its parent, which is not always the commit the
+// caller last put there (a gate may have committed meanwhile), or a zero
+// Made when there was nothing to commit. The commit is signed when
+// commit.gpgSign is set, as git commit would sign it.
+func (r *Repo) CommitOwn(ctx context.Context, dir string, known Known, message func(Changes) string) (Made, Changes, error) {
+	out, err := r.read(ctx, dir, "rev-parse", "HEAD^{commit}", "HEAD^{tree}")
+	if err != nil {
+		return Made{}, Changes{}, err
+	}
+	ls := lines(out)
+	if len(ls) != 2 {
+		return Made{}, Changes{}, fmt.Errorf("git rev-parse HEAD: unexpected output %q", out)
+	}
+	head, headTree := ls[0], ls[1]
+	tree, err := r.stageOwn(ctx, dir, known)
+	if err != nil || tree == headTree {
+		return Made{}, Changes{}, err
+	}
+	out, err = r.read(ctx, dir, "diff-tree", "-r", "-z", "--no-renames", "--name-status", headTree, tree)
+	if err != nil {
+		return Made{}, Changes{}, err
+	}
+	ch := parseNameStatus(out)
+	msg := CleanMessage(message(ch))
+	args := []string{"commit-tree", tree, "-p", head, "-F", "-"}
+	if r.sign {
+		args = append(args, "-S")
+	}
+	out, err = r.write(ctx, dir, runOpts{stdin: strings.NewReader(msg)}, args...)
+	if err != nil {
+		return Made{}, Changes{}, err
+	}
+	sha := strings.TrimSpace(out)
+	// HEAD names the phase's branch: the branch moves, and only from the
+	// commit this one was made on.
+	subject, _, _ := strings.Cut(msg, "\n")
+	if _, err := r.write(ctx, dir, runOpts{}, "update-ref", "-m", "commit: "+subject, "HEAD", sha, head); err != nil {
+		return Made{}, Changes{}, err
+	}
+	return Made{SHA: sha, Parent: head}, ch, nil
+}
+
+// stageOwn stages the worktree's change in its index and returns the tree
+// it holds: the known paths only when the caller knows them (checked
+// against the known tree, when there is one), everything otherwise.
+func (r *Repo) stageOwn(ctx context.Context, dir string, known Known) (string, error) {
+	if known.Exact {
+		tree, err := r.stagePaths(ctx, dir, known.Files)
+		if err == nil && (known.Tree == "" || tree == known.Tree) {
+			return tree, nil
+		}
+		// A path git would not take, or a gate's commit under the change:
+		// what the caller knew is not the whole story.
+	}
+	if _, err := r.write(ctx, dir, runOpts{}, "add", "-A"); err != nil {
+		return "", err
+	}
+	return r.writeTree(ctx, dir)
+}
+
+// stagePaths stages the paths files (new, modified and deleted alike) and
+// returns the index's tree. The paths are literal: a name such as `*.go`
+// or `:(glob)x` is that file only.
+func (r *Repo) stagePaths(ctx context.Context, dir string, files []string) (string, error) {
+	if len(files) > 0 {
+		o := runOpts{env: []string{"GIT_LITERAL_PATHSPECS=1"}, stdin: strings.NewReader(strings.Join(files, "\x00") + "\x00")}
+		if _, err := r.write(ctx, dir, o, "add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
+			return "", err
+		}
+	}
+	return r.writeTree(ctx, dir)
+}
+
+// writeTree writes the index of the worktree at dir as a tree.
+func (r *Repo) writeTree(ctx context.Context, dir string) (string, error) {
+	out, err := r.write(ctx, dir, runOpts{}, "write-tree")
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(out), nil
+}
+
+// CleanMessage is message as `git commit` without an editor stores it
+// (its "whitespace" clean-up): trailing blanks cut from every line, runs
+// of blank lines made one, blank lines at the start and end dropped, and
+// one newline at the end. Lines starting with # are kept.
+func CleanMessage(message string) string {
+	var b strings.Builder
+	blank := false
+	for l := range strings.SplitSeq(strings.ReplaceAll(message, "\r\n", "\n"), "\n") {
+		l = strings.TrimRight(l, " \t\r") // git's isspace: not \v or \f
+		if l == "" {
+			blank = b.Len() > 0
+			continue
+		}
+		if blank {
+			b.WriteByte('\n')
+			blank = false
+		}
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
