@@ -47,6 +47,9 @@ type integrator struct {
 	// the last of them (catchUp): phases that finish together move your
 	// checkout once.
 	waiting atomic.Int32
+	// outside shares reads of the outside state between attempts that
+	// start or finish together.
+	outside *sharedReads
 
 	mu       sync.Mutex // guards the fields below
 	tip      string
@@ -67,7 +70,7 @@ type landedPhase struct {
 
 func newIntegrator(repo *gitx.Repo, rec *recorder, mode state.CommitMode, mainDir, tip string) *integrator {
 	return &integrator{repo: repo, rec: rec, mode: mode, mainDir: mainDir, tip: tip, tips: []string{tip}, branchAt: tip,
-		refs: state.RefsOf(rec.runCopy())}
+		refs: state.RefsOf(rec.runCopy()), outside: newSharedReads()}
 }
 
 // Tip returns the run's current integration commit.

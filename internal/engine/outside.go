@@ -24,14 +24,20 @@ type outsideState struct {
 	ok     bool     // false when the status could not be read: nothing to compare
 }
 
-// snapshotOutside records the outside state before an attempt. It holds
+// snapshotOutside reads the outside state, before or after an attempt;
+// attempts that ask together share one read (sharedReads). The read holds
 // in.mu, which every landing holds too: a status read while another
 // phase's commit is being checked out in your checkout would see its files
 // half updated.
 func (in *integrator) snapshotOutside(ctx context.Context) outsideState {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	return readOutside(ctx, in.repo)
+	// The read serves other attempts too: one attempt's end (Ctrl-C)
+	// must not spoil it for them. It is a short command.
+	ctx = context.WithoutCancel(ctx)
+	return in.outside.read(func() outsideState {
+		in.mu.Lock()
+		defer in.mu.Unlock()
+		return readOutside(ctx, in.repo)
+	})
 }
 
 // readOutside reads the outside state; the caller holds in.mu.
