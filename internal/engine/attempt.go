@@ -56,7 +56,12 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	}
 	defer log.Close()
 
+	// Your checkout is read while the worktree is made ready: the two
+	// touch different trees, and neither need wait for the other.
+	before := make(chan outsideState, 1)
+	go func() { before <- r.integ.snapshotOutside(ctx) }()
 	wt, base, continues, err := r.spaces.prepare(ctx, p.ID, p.DisplayID)
+	outside := <-before
 	if err != nil {
 		if ctx.Err() != nil {
 			return r.interrupted(t)
@@ -65,7 +70,6 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	}
 	fmt.Fprintf(log, "# autobuild: phase %s attempt %d/%d, agent %s, worktree %s, base %s, time limit %s\n",
 		p.DisplayID, req.Number, MaxAttempts, req.Agent.Name, r.rel(wt), clip.SHA(base), req.Timeout)
-	outside := r.integ.snapshotOutside(ctx)
 
 	a := r.newAttempt(t, wt, base, continues, log)
 	ev := r.exec.Execute(ctx, a, &attemptObserver{rec: r.rec, p: p, number: req.Number})
