@@ -17,6 +17,8 @@
 #
 #   bench/gitfloor.sh [L] [W]     env: FILES (200), RUNS (3), PARALLEL (8), AB, KEEP=1,
 #                                 AB_BEFORE (another binary, run as a fourth row "before"),
+#                                 MARGINAL=1 (each row also at 2L layers: prints what a phase
+#                                 adds once the run is going, the pool made),
 #                                 ROWS (which to run, default "floor porcelain autobuild";
 #                                 floor is needed for the ratios; porcelain takes ~10 s a
 #                                 phase at FILES=10000)
@@ -38,7 +40,7 @@ seed() {
     cd "$dir"
     for ((d = 0; d < 20; d++)); do mkdir -p "src/d$d"; done
     for ((i = 0; i < FILES; i++)); do echo "file $i" > "src/d$((i % 20))/f$i.txt"; done
-    layered_plan "$L" "$W" "Git floor" > plan.md
+    layered_plan "$layers" "$W" "Git floor" > plan.md
     git add -A && git commit -qm "initial commit"
   )
 }
@@ -54,7 +56,7 @@ run_porcelain() {
   local repo=$1 line=bench/line
   cd "$repo"
   git worktree add -q -b "$line" "$work/pline" HEAD
-  for ((k = 1; k <= L; k++)); do
+  for ((k = 1; k <= layers; k++)); do
     for ((j = 1; j <= W; j++)); do
       local id="l${k}p${j}" wt="$work/pwt"
       git worktree add -q -f -B "bench/$id" "$wt" "$line"
@@ -78,7 +80,7 @@ run_floor() {
   tip=$(git rev-parse HEAD)
   git update-ref "$line" "$tip"
   for ((j = 1; j <= W; j++)); do git worktree add -q --detach "$work/fwt$j" "$tip"; done
-  for ((k = 1; k <= L; k++)); do
+  for ((k = 1; k <= layers; k++)); do
     base=$tip
     for ((j = 1; j <= W; j++)); do
       id="l${k}p${j}" wt="$work/fwt$j"
@@ -108,7 +110,7 @@ time_of() {
   end=$(date +%s.%N)
   local commits
   commits=$(git -C "$repo" rev-list --count HEAD)
-  ((commits == L * W + 1)) || { echo "$1: $((commits - 1)) commits on main, want $((L * W))" >&2; exit 1; }
+  ((commits == layers * W + 1)) || { echo "$1: $((commits - 1)) commits on main, want $((layers * W))" >&2; exit 1; }
   rm -rf "$repo" "$work"/pwt "$work"/pline "$work"/fwt*
   awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }'
 }
@@ -118,7 +120,8 @@ names=${ROWS:-floor porcelain autobuild}
 declare -A times
 for ((round = 1; round <= RUNS; round++)); do
   for name in $names; do
-    times[$name]+="$(time_of $name) "
+    times[$name]+="$(layers=$L time_of $name) "
+    if [[ -n ${MARGINAL:-} ]]; then times[$name@2]+="$(layers=$((2 * L)) time_of $name) "; fi
   done
 done
 
@@ -132,6 +135,18 @@ for name in $names; do
   awk -v n="$name" -v s="$m" -v f="$floor" -v p="$phases" \
     'BEGIN { printf "%-10s %7.2f s  %7.1f ms   %5.2fx\n", n, s, 1000 * s / p, s / f }'
 done
+if [[ -n ${MARGINAL:-} ]]; then
+  # The cost of a phase once the run is going: what L more layers add, divided by their
+  # phases. The pool's worktrees, the run's start and its end are in both runs and cancel.
+  echo "per added phase ($L x $W more phases, the pool already made):"
+  f2=$(median "${times[floor@2]}")
+  for name in $names; do
+    m=$(median "${times[$name]}")
+    m2=$(median "${times[$name@2]}")
+    awk -v n="$name" -v a="$m" -v b="$m2" -v fa="$floor" -v fb="$f2" -v p="$phases" \
+      'BEGIN { printf "%-10s %7.1f ms   %5.2fx\n", n, 1000 * (b - a) / p, (b - a) / (fb - fa) }'
+  done
+fi
 echo -n "(all rounds:"
-for name in $names; do echo -n " $name ${times[$name]}|"; done
+for name in $names; do echo -n " $name ${times[$name]}|"; [[ -n ${MARGINAL:-} ]] && echo -n " $name@2 ${times[$name@2]}|"; done
 echo ")"

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"github.com/autobuild-sh/autobuild/internal/clip"
 	"io"
 	"strings"
 
@@ -26,5 +27,22 @@ func restoreAfterGates(ctx context.Context, wt, tree string, log io.Writer) erro
 		fmt.Fprintf(log, "# autobuild: the gates created or changed %s; put back as the agent left them (only the agent's work is committed)\n",
 			strings.Join(shown, ", "))
 	}
+	return nil
+}
+
+// foldGateCommits takes back commits a gate made in the worktree (`reset
+// --soft` to base, the commit the phase's work is on), as the agent's are
+// folded: the files stay as restoreAfterGates put them, so the phase's
+// commit holds the agent's work, and nothing a gate committed, or swallowed
+// into its commit, is lost or lands.
+func foldGateCommits(ctx context.Context, repo *gitx.Repo, wt, base string, log io.Writer) error {
+	head, err := repo.Head(ctx, wt)
+	if err != nil || head == base {
+		return err
+	}
+	if err := repo.ResetSoft(ctx, wt, base); err != nil {
+		return fmt.Errorf("taking back a gate's commit: %w", err)
+	}
+	fmt.Fprintf(log, "# autobuild: a gate committed (HEAD was %s); its commit is taken back, the agent's work kept as it left it\n", clip.SHA(head))
 	return nil
 }

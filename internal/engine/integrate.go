@@ -51,7 +51,9 @@ type integrator struct {
 	// start or finish together.
 	outside *sharedReads
 
-	mu       sync.Mutex // guards the fields below
+	// mu guards the fields below and your checkout: landings hold it for
+	// writing; reading the tip, or your checkout's status, for reading.
+	mu       sync.RWMutex
 	tip      string
 	tips     []string // every tip the line has had, oldest first
 	landed   []landedPhase
@@ -75,8 +77,8 @@ func newIntegrator(repo *gitx.Repo, rec *recorder, mode state.CommitMode, mainDi
 
 // Tip returns the run's current integration commit.
 func (in *integrator) Tip() string {
-	in.mu.Lock()
-	defer in.mu.Unlock()
+	in.mu.RLock()
+	defer in.mu.RUnlock()
 	return in.tip
 }
 

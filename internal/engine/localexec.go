@@ -101,6 +101,10 @@ func (x *localExecutor) Execute(ctx context.Context, a Attempt, obs AttemptObser
 			ev.Err = fmt.Errorf("phase %s: %w", a.DisplayID, err)
 			return ev
 		}
+		if err := foldGateCommits(context.WithoutCancel(ctx), x.repo, a.Workspace, a.Base, a.Log); err != nil {
+			ev.Err = fmt.Errorf("phase %s: %w", a.DisplayID, err)
+			return ev
+		}
 	}
 	if interrupted {
 		ev.Interrupted = true
@@ -108,8 +112,8 @@ func (x *localExecutor) Execute(ctx context.Context, a Attempt, obs AttemptObser
 	}
 	ev.Gate, ev.TimedOut, ev.Gates = gate, timedOut, results
 	// The files are as the status after the agent listed them: the gates'
-	// changes are undone, and a gate's commit under them shows as a tree
-	// that is not the snapshot's.
+	// changes and commits are undone. What a gate staged shows as a tree
+	// that is not the snapshot's, and everything is staged then.
 	ev.Change = gitx.Known{Files: files, Exact: exact && (!snapshot || agentTree != ""), Tree: agentTree}
 	if gate != nil || timedOut {
 		// The failure report names the files as the gates left them (they
@@ -158,7 +162,8 @@ func (x *localExecutor) agentEvidence(ev *Evidence, a Attempt, run agentRun) {
 }
 
 // tidyWorkspace undoes what the agent must not do, before the gates judge
-// the work: commits it made are folded back into uncommitted changes (they
+// the work: a merge or the like it left in progress is forgotten, commits
+// it made are folded back into uncommitted changes (they
 // would otherwise never reach the run's line), and edits of the plan, the
 // user's record, are reverted (two phases ticking its boxes would
 // conflict). It returns the files the work changes. Every phase passes
@@ -172,6 +177,13 @@ func (x *localExecutor) tidyWorkspace(ctx context.Context, a Attempt) (files []s
 	// main repository: a reset below would move the user's branch.
 	if fi, err := os.Lstat(filepath.Join(wt, ".git")); err != nil || !fi.Mode().IsRegular() {
 		return nil, false, fmt.Errorf("the agent removed or replaced the .git file of phase %s's worktree (%s), so its work cannot be read; nothing of it was committed", a.DisplayID, relTo(x.root, wt))
+	}
+	forgotten, err := x.repo.ForgetOperations(ctx, wt)
+	if err != nil {
+		return nil, false, fmt.Errorf("phase %s's worktree: %w", a.DisplayID, err)
+	}
+	for _, op := range forgotten {
+		fmt.Fprintf(a.Log, "# autobuild: the agent left a %s in progress; it is ended as `--quit` ends it, its changes kept as they are\n", op)
 	}
 	head, files, err := gitx.HeadAndStatusFiles(ctx, wt)
 	if err != nil {

@@ -26,16 +26,14 @@ type outsideState struct {
 
 // snapshotOutside reads the outside state, before or after an attempt;
 // attempts that ask together share one read (sharedReads). The read holds
-// in.mu, which every landing holds too: a status read while another
-// phase's commit is being checked out in your checkout would see its files
-// half updated.
+// in.mu for reading: a landing, which holds it for writing, does not move
+// your checkout under it (a status read while another phase's commit is
+// being checked out in your checkout would see its files half updated),
+// and the line's tip can be read meanwhile.
 func (in *integrator) snapshotOutside(ctx context.Context) outsideState {
-	// The read serves other attempts too: one attempt's end (Ctrl-C)
-	// must not spoil it for them. It is a short command.
-	ctx = context.WithoutCancel(ctx)
-	return in.outside.read(func() outsideState {
-		in.mu.Lock()
-		defer in.mu.Unlock()
+	return in.outside.read(ctx, func(ctx context.Context) outsideState {
+		in.mu.RLock()
+		defer in.mu.RUnlock()
 		return readOutside(ctx, in.repo)
 	})
 }

@@ -1,6 +1,9 @@
 package engine
 
-import "sync"
+import (
+	"context"
+	"sync"
+)
 
 // sharedReads lets callers who ask for the outside state at about the same
 // time share one read of it: a caller gets the result of the first read
@@ -9,46 +12,95 @@ import "sync"
 // start or finish together (a batch, a queue of landings) then cost your
 // checkout one `git status`, which walks its whole tree, instead of one
 // each.
+//
+// A caller whose context ends stops waiting at once and gets a state that
+// is not ok ("nothing to compare"), as an interrupted read of its own
+// would give. The read goes on for the others, and is stopped (its git
+// command ended) when no caller waits for it any more.
 type sharedReads struct {
-	mu       sync.Mutex
-	cond     *sync.Cond
-	running  bool
-	started  int          // reads started so far; the latest has this number
-	finished int          // the number of the latest read finished
-	last     outsideState // its result
-	waiting  int          // callers waiting for a read (for tests)
+	mu      sync.Mutex
+	running *readRound // the read under way, nil when none
+	next    *readRound // the read that callers who came during running wait for
+	waiting int        // callers waiting for a read (for tests)
 }
 
-func newSharedReads() *sharedReads {
-	s := &sharedReads{}
-	s.cond = sync.NewCond(&s.mu)
-	return s
+// readRound is one read and the callers waiting for it.
+type readRound struct {
+	done    chan struct{} // closed when st is set
+	st      outsideState
+	ctx     context.Context
+	cancel  context.CancelFunc
+	callers int
 }
 
-// read returns the result of a read by do that started after the call:
-// do runs in this goroutine when no read is under way, otherwise the call
-// waits for the next read, which one of the waiting callers runs.
-func (s *sharedReads) read(do func() outsideState) outsideState {
+func newSharedReads() *sharedReads { return &sharedReads{} }
+
+func newReadRound() *readRound {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &readRound{done: make(chan struct{}), ctx: ctx, cancel: cancel}
+}
+
+// read returns the result of a read by do that started after the call.
+// do runs in a goroutine of its own, one read at a time, with a context
+// that ends when every caller waiting for that read has left.
+func (s *sharedReads) read(ctx context.Context, do func(context.Context) outsideState) outsideState {
+	s.mu.Lock()
+	var r *readRound
+	start := false
+	if s.running == nil {
+		r, start = newReadRound(), true
+		s.running = r
+	} else {
+		if s.next == nil {
+			s.next = newReadRound()
+		}
+		r = s.next
+	}
+	r.callers++
+	s.waiting++
+	s.mu.Unlock()
+	if start {
+		go s.run(r, do)
+	}
+	select {
+	case <-r.done:
+		s.leave(r, false)
+		return r.st
+	case <-ctx.Done():
+		s.leave(r, true)
+		return outsideState{}
+	}
+}
+
+// leave takes a caller off round r; the last caller to give up on a round
+// stops it (or drops it, when it has not started).
+func (s *sharedReads) leave(r *readRound, gaveUp bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	want := s.started + 1
-	for s.finished < want {
-		if s.running {
-			s.waiting++
-			s.cond.Wait()
-			s.waiting--
-			continue
-		}
-		s.running = true
-		s.started++
-		s.mu.Unlock()
-		st := do()
-		s.mu.Lock()
-		s.running = false
-		s.finished, s.last = s.started, st
-		s.cond.Broadcast()
+	s.waiting--
+	r.callers--
+	if !gaveUp || r.callers > 0 {
+		return
 	}
-	return s.last
+	if s.next == r {
+		s.next = nil
+		return
+	}
+	r.cancel()
+}
+
+// run does round r and then each round callers came to wait for while the
+// one before was under way.
+func (s *sharedReads) run(r *readRound, do func(context.Context) outsideState) {
+	for r != nil {
+		r.st = do(r.ctx)
+		r.cancel()
+		s.mu.Lock()
+		close(r.done)
+		r, s.next = s.next, nil
+		s.running = r
+		s.mu.Unlock()
+	}
 }
 
 // waitingFor returns how many callers wait for a read.

@@ -1,10 +1,13 @@
 package engine
 
 import (
+	"context"
 	"runtime"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -15,8 +18,10 @@ func TestSharedReadsOneAfterTheOther(t *testing.T) {
 	s := newSharedReads()
 	var n atomic.Int32
 	for i := 1; i <= 3; i++ {
-		st := s.read(func() outsideState { return outsideState{status: []string{string(rune('0' + n.Add(1)))}} })
-		require.Equal(t, []string{string(rune('0' + i))}, st.status)
+		st := s.read(context.Background(), func(context.Context) outsideState {
+			return outsideState{status: []string{strconv.Itoa(int(n.Add(1)))}}
+		})
+		require.Equal(t, []string{strconv.Itoa(i)}, st.status)
 	}
 }
 
@@ -28,16 +33,16 @@ func TestSharedReadsServeWaitersWithTheNextRead(t *testing.T) {
 	var reads atomic.Int32
 	release := make(chan struct{})
 	entered := make(chan struct{})
-	read := func() outsideState {
+	read := func(context.Context) outsideState {
 		n := reads.Add(1)
 		if n == 1 {
 			close(entered)
 			<-release
 		}
-		return outsideState{status: []string{string(rune('0' + n))}, ok: true}
+		return outsideState{status: []string{strconv.Itoa(int(n))}, ok: true}
 	}
 	first := make(chan outsideState)
-	go func() { first <- s.read(read) }()
+	go func() { first <- s.read(context.Background(), read) }()
 	<-entered
 
 	const waiters = 5
@@ -47,10 +52,10 @@ func TestSharedReadsServeWaitersWithTheNextRead(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			got[i] = s.read(read)
+			got[i] = s.read(context.Background(), read)
 		}()
 	}
-	for s.waitingFor() < waiters {
+	for s.waitingFor() < waiters+1 {
 		runtime.Gosched()
 	}
 	close(release)
@@ -60,4 +65,94 @@ func TestSharedReadsServeWaitersWithTheNextRead(t *testing.T) {
 	for _, st := range got {
 		require.Equal(t, []string{"2"}, st.status)
 	}
+}
+
+// A caller whose context ends (Ctrl-C) stops waiting at once; the read it
+// waited for goes on for the others, and is stopped when nobody waits.
+func TestSharedReadsLetACancelledCallerGo(t *testing.T) {
+	t.Parallel()
+	s := newSharedReads()
+	stopped := make(chan struct{})
+	release := make(chan struct{})
+	slow := func(ctx context.Context) outsideState {
+		select {
+		case <-ctx.Done():
+			close(stopped)
+			return outsideState{}
+		case <-release:
+			return outsideState{status: []string{"read"}, ok: true}
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	other := make(chan outsideState)
+	go func() { other <- s.read(context.Background(), slow) }()
+	for s.waitingFor() < 1 {
+		runtime.Gosched()
+	}
+	mine := make(chan outsideState)
+	go func() { mine <- s.read(ctx, slow) }()
+	for s.waitingFor() < 2 {
+		runtime.Gosched()
+	}
+	cancel()
+	select {
+	case st := <-mine:
+		require.False(t, st.ok, "nothing to compare")
+	case <-time.After(5 * time.Second):
+		t.Fatal("a cancelled caller still waits for the read")
+	}
+	close(release)
+	require.Equal(t, []string{"read"}, (<-other).status, "the read went on for the caller still waiting")
+
+	// Alone, the cancelled caller's read is stopped.
+	ctx, cancel = context.WithCancel(context.Background())
+	done := make(chan outsideState)
+	release = make(chan struct{})
+	go func() { done <- s.read(ctx, slow) }()
+	for s.waitingFor() < 1 {
+		runtime.Gosched()
+	}
+	cancel()
+	require.False(t, (<-done).ok)
+	select {
+	case <-stopped:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the read nobody waits for was not stopped")
+	}
+}
+
+// Under load every caller gets a read that began after it asked.
+func TestSharedReadsNeverServeAnOlderRead(t *testing.T) {
+	t.Parallel()
+	s := newSharedReads()
+	var mu sync.Mutex
+	begun := 0
+	do := func(context.Context) outsideState {
+		mu.Lock()
+		begun++
+		n := begun
+		mu.Unlock()
+		time.Sleep(time.Duration(n%3) * 100 * time.Microsecond)
+		return outsideState{status: []string{strconv.Itoa(n)}, ok: true}
+	}
+	var wg sync.WaitGroup
+	var stale atomic.Int32
+	for range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 100 {
+				mu.Lock()
+				asked := begun
+				mu.Unlock()
+				st := s.read(context.Background(), do)
+				if got, _ := strconv.Atoi(st.status[0]); got <= asked {
+					stale.Add(1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	require.Zero(t, stale.Load())
+	require.Less(t, begun, 1600, "some callers shared a read")
 }

@@ -21,7 +21,11 @@ import (
 type Known struct {
 	// Files are the paths that differ from the worktree's HEAD, as
 	// StatusFiles lists them, read after the last change to the worktree's
-	// files. Used only when Exact.
+	// files. Used only when Exact. Without a Tree nothing checks them: the
+	// commit relies on the status listing every path `git add -A` would
+	// stage (untracked files one by one, submodules whatever their ignore
+	// setting; skip-worktree and assume-unchanged entries are left out by
+	// both).
 	Files []string
 	Exact bool
 	// Tree is what the worktree's files hold, as SnapshotTree recorded it,
@@ -37,8 +41,8 @@ type Made struct{ SHA, Parent string }
 // process touches meanwhile (a phase's own worktree) on its HEAD, without
 // waiting for the others: it writes only that worktree's index, its branch
 // and new objects, which git itself keeps safe from other commands. The
-// message is made from what is committed; like CommitAll's, it is cleaned
-// of trailing blanks and repeated blank lines, and no hook runs. It
+// message is made from what is committed and cleaned as CleanMessage
+// says; no hook runs. It
 // returns the commit and its parent, which is not always the commit the
 // caller last put there (a gate may have committed meanwhile), or a zero
 // Made when there was nothing to commit. The commit is signed when
@@ -121,10 +125,12 @@ func (r *Repo) writeTree(ctx context.Context, dir string) (string, error) {
 	return strings.TrimSpace(out), nil
 }
 
-// CleanMessage is message as `git commit` without an editor stores it
-// (its "whitespace" clean-up): trailing blanks cut from every line, runs
-// of blank lines made one, blank lines at the start and end dropped, and
-// one newline at the end. Lines starting with # are kept.
+// CleanMessage is message as `git commit -F` stores it with git's default
+// clean-up ("whitespace"): trailing blanks cut from every line, runs of
+// blank lines made one, blank lines at the start and end dropped, and one
+// newline at the end. Lines starting with # are kept, whatever the
+// repository's commit.cleanup says: a "#123" in an agent's message is
+// part of it.
 func CleanMessage(message string) string {
 	var b strings.Builder
 	blank := false

@@ -28,9 +28,12 @@ func (r *Repo) Dirty(ctx context.Context) ([]string, error) {
 // StatusFiles returns the paths (relative to the worktree root, sorted,
 // untracked files listed one by one) that differ from HEAD in the worktree
 // at dir: what a commit of everything would contain. A rename lists both
-// paths.
+// paths. A submodule whose commit moved is listed even when the
+// repository's settings tell status to ignore it (submodule.<name>.ignore,
+// diff.ignoreSubmodules): `git add -A` stages it all the same, and the
+// list is what CommitOwn stages.
 func StatusFiles(ctx context.Context, dir string) ([]string, error) {
-	out, err := run(ctx, dir, runOpts{env: noOptionalLocks}, "status", "--porcelain=v1", "-z", "--untracked-files=all")
+	out, err := run(ctx, dir, runOpts{env: noOptionalLocks}, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignore-submodules=none")
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +61,7 @@ func StatusFiles(ctx context.Context, dir string) ([]string, error) {
 // git command (`status --porcelain=v2 --branch`): the commit HEAD points
 // at, and the paths that differ from it, as StatusFiles lists them.
 func HeadAndStatusFiles(ctx context.Context, dir string) (head string, files []string, err error) {
-	out, err := run(ctx, dir, runOpts{env: noOptionalLocks}, "status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all")
+	out, err := run(ctx, dir, runOpts{env: noOptionalLocks}, "status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all", "--ignore-submodules=none")
 	if err != nil {
 		return "", nil, err
 	}

@@ -1,0 +1,176 @@
+package engine
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
+	"github.com/autobuild-sh/autobuild/internal/state"
+)
+
+// Gates that stage or commit, through the real executor and landing: what
+// lands is the agent's work, with nothing of the gates' and nothing a
+// gate's commit swallowed lost.
+func TestGatesThatStageOrCommitLeaveTheAgentsWork(t *testing.T) {
+	t.Parallel()
+	const agentWork = `echo new > new.txt && echo changed > keep.txt && git rm -q seed.txt`
+	for name, gate := range map[string]string{
+		"stages debris":       "echo debris > debris.txt && git add debris.txt",
+		"stages all":          "echo debris > debris.txt && git add -A",
+		"commits debris":      "echo debris > debris.txt && git add debris.txt && git commit -qm gate",
+		"commits all":         "echo debris > debris.txt && git add -A && git commit -qm gate",
+		"commits agent work":  "git add -A && git commit -qm gate",
+		"resets index":        "git reset -q",
+		"rewrites agent file": "echo wen > new.txt && git add new.txt",
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			planText := "# One\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: Only\n\n## Quality Gates\n\n- test: `" + gate + "`\n"
+			repo := gitRepo(t, planText)
+			require.NoError(t, os.WriteFile(filepath.Join(repo, "seed.txt"), []byte("seed\n"), 0o644))
+			require.NoError(t, os.WriteFile(filepath.Join(repo, "keep.txt"), []byte("keep\n"), 0o644))
+			runGit(t, repo, "add", "-A")
+			runGit(t, repo, "commit", "-qm", "seed")
+			r, err := gitx.Open(context.Background(), repo)
+			require.NoError(t, err)
+			spy := &handoverSpy{inner: &localExecutor{repo: r, root: r.Root(), grace: time.Second, now: time.Now}}
+			cfg := baseConfig(t, repo, planText, agentWork, &events{})
+			cfg.Executor = spy
+			res, err := Run(context.Background(), cfg)
+			require.NoError(t, err)
+			require.Equal(t, state.RunComplete, res.Status, res.Reason)
+			require.Len(t, spy.got, 1)
+			require.Equal(t, "keep.txt\nnew.txt\nplan.md", runGit(t, repo, "ls-tree", "-r", "--name-only", "HEAD"))
+			require.Equal(t, "new", runGit(t, repo, "show", "HEAD:new.txt"))
+			require.Equal(t, "changed", runGit(t, repo, "show", "HEAD:keep.txt"))
+		})
+	}
+}
+
+// No gates, a submodule marked ignore=all in .gitmodules: the agent's move
+// of it lands (git status would not list it; git add -A stages it).
+func TestASubmoduleMoveLandsWhenStatusIgnoresIt(t *testing.T) {
+	t.Parallel()
+	planText := "# One\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: Only\n"
+	repo := gitRepo(t, planText)
+	origin := filepath.Join(t.TempDir(), "origin")
+	require.NoError(t, os.MkdirAll(origin, 0o755))
+	runGit(t, origin, "init", "-q", "-b", "main")
+	runGit(t, origin, "-c", "user.name=x", "-c", "user.email=x@x", "commit", "-q", "--allow-empty", "-m", "one")
+	runGit(t, origin, "-c", "user.name=x", "-c", "user.email=x@x", "commit", "-q", "--allow-empty", "-m", "two")
+	runGit(t, repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", origin, "sub")
+	runGit(t, repo, "config", "-f", ".gitmodules", "submodule.sub.ignore", "all")
+	runGit(t, repo, "add", "-A")
+	runGit(t, repo, "commit", "-qm", "sub")
+	before := runGit(t, repo, "ls-tree", "HEAD", "sub")
+	const agentWork = `git -c protocol.file.allow=always submodule update -q --init && git -C sub checkout -q HEAD~1 && echo x > x.txt`
+	cfg := baseConfig(t, repo, planText, agentWork, &events{})
+	res, err := Run(context.Background(), cfg)
+	require.NoError(t, err)
+	require.Equal(t, state.RunComplete, res.Status, res.Reason)
+	require.Equal(t, "x", runGit(t, repo, "show", "HEAD:x.txt"))
+	require.NotEqual(t, before, runGit(t, repo, "ls-tree", "HEAD", "sub"), "the agent's submodule move landed")
+}
+
+// Ctrl-C (the attempt's context ends) stops the wait for the outside read,
+// even when git status hangs (a slow fsmonitor hook, a huge tree).
+func TestCtrlCStopsTheOutsideRead(t *testing.T) {
+	dir := gitRepo(t, "# plan\n")
+	bin := t.TempDir()
+	real, err := exec.LookPath("git")
+	require.NoError(t, err)
+	script := "#!/bin/sh\ncase \"$*\" in *'status --porcelain=v1 -z --untracked-files=all'*) sleep 3;; esac\nexec " + real + " \"$@\"\n"
+	require.NoError(t, os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755))
+	repo, err := gitx.Open(context.Background(), dir)
+	require.NoError(t, err)
+	base := runGit(t, dir, "rev-parse", "HEAD")
+	run := &state.Run{RunID: "r1", BaseCommit: base, CommitMode: state.CommitMessageOnly}
+	rec := newRecorder(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{})
+	in := newIntegrator(repo, rec, state.CommitMessageOnly, dir, base)
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { time.Sleep(200 * time.Millisecond); cancel() }()
+	start := time.Now()
+	st := in.snapshotOutside(ctx)
+	require.Less(t, time.Since(start), 2*time.Second, "Ctrl-C stops waiting for git status")
+	require.False(t, st.ok, "nothing to compare")
+}
+
+// The plan restored (edited, committed, deleted, renamed), no gates: the
+// commit from known paths holds the rest of the work and the plan as it was.
+func TestThePlanIsRestoredAndTheRestLands(t *testing.T) {
+	t.Parallel()
+	for name, work := range map[string]string{
+		"edited":                 `echo tick >> plan.md && echo y > y.txt`,
+		"edited, committed":      `echo tick >> plan.md && echo y > y.txt && git add -A && git commit -qm agent && echo z > z.txt`,
+		"deleted":                `rm plan.md && echo y > y.txt`,
+		"renamed":                `git mv plan.md moved.md && echo y > y.txt`,
+		"edited, staged, edited": `echo a >> plan.md && git add plan.md && echo b >> plan.md && echo y > y.txt`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			planText := "# One\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: Only\n"
+			repo := gitRepo(t, planText)
+			cfg := baseConfig(t, repo, planText, work, &events{})
+			res, err := Run(context.Background(), cfg)
+			require.NoError(t, err)
+			require.Equal(t, state.RunComplete, res.Status, res.Reason)
+			require.Equal(t, strings.TrimSpace(planText), runGit(t, repo, "show", "HEAD:plan.md"))
+			require.Equal(t, "y", runGit(t, repo, "show", "HEAD:y.txt"))
+		})
+	}
+}
+
+// A retry that continues in the same worktree commits both attempts' work.
+func TestARetryInTheSameWorktreeCommitsBothAttempts(t *testing.T) {
+	t.Parallel()
+	for name, c := range map[string]struct{ gates, work string }{
+		"gate failed first": {"\n## Quality Gates\n\n- test: `echo debris > debris.txt && test -f second.txt`\n",
+			`if [ -f first.txt ]; then echo 2 > second.txt; git rm -q -r --cached first.txt 2>/dev/null; else echo 1 > first.txt; git add first.txt; fi`},
+		"agent failed first, no gates": {"",
+			`if [ -f first.txt ]; then echo 2 > second.txt; else echo 1 > first.txt; git add first.txt; git commit -qm agent; exit 3; fi`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			planText := "# One\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: Only\n" + c.gates
+			repo := gitRepo(t, planText)
+			cfg := baseConfig(t, repo, planText, c.work, &events{})
+			res, err := Run(context.Background(), cfg)
+			require.NoError(t, err)
+			require.Equal(t, state.RunComplete, res.Status, res.Reason)
+			require.Equal(t, "first.txt\nplan.md\nsecond.txt", runGit(t, repo, "ls-tree", "-r", "--name-only", "HEAD"))
+		})
+	}
+}
+
+// An agent that leaves a merge half done (resolved and staged, not
+// committed): the merge is forgotten, its changes land as the phase's one
+// commit, and the log says so.
+func TestAMergeTheAgentLeftInProgressIsForgotten(t *testing.T) {
+	t.Parallel()
+	planText := "# One\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: Only\n"
+	repo := gitRepo(t, planText)
+	const agentWork = `git checkout -q -b side && echo o > o.txt && git add o.txt && git -c user.name=a -c user.email=a@a commit -qm side && ` +
+		`git checkout -q - && git merge -q --no-commit --no-ff side`
+	res, err := Run(context.Background(), baseConfig(t, repo, planText, agentWork, &events{}))
+	require.NoError(t, err)
+	require.Equal(t, state.RunComplete, res.Status, res.Reason)
+	require.Equal(t, "o", runGit(t, repo, "show", "HEAD:o.txt"))
+	require.Len(t, strings.Fields(runGit(t, repo, "log", "-1", "--format=%P")), 1, "one commit on the line, not the agent's merge")
+	logs, err := filepath.Glob(filepath.Join(repo, ".autobuild", "logs", "*"))
+	require.NoError(t, err)
+	var all strings.Builder
+	for _, l := range logs {
+		b, _ := os.ReadFile(l)
+		all.Write(b)
+	}
+	require.Contains(t, all.String(), "the agent left a merge in progress")
+}
