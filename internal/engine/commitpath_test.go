@@ -33,20 +33,7 @@ func TestGatesThatStageOrCommitLeaveTheAgentsWork(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			planText := "# One\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: Only\n\n## Quality Gates\n\n- test: `" + gate + "`\n"
-			repo := gitRepo(t, planText)
-			require.NoError(t, os.WriteFile(filepath.Join(repo, "seed.txt"), []byte("seed\n"), 0o644))
-			require.NoError(t, os.WriteFile(filepath.Join(repo, "keep.txt"), []byte("keep\n"), 0o644))
-			runGit(t, repo, "add", "-A")
-			runGit(t, repo, "commit", "-qm", "seed")
-			r, err := gitx.Open(context.Background(), repo)
-			require.NoError(t, err)
-			spy := &handoverSpy{inner: &localExecutor{repo: r, root: r.Root(), grace: time.Second, now: time.Now}}
-			cfg := baseConfig(t, repo, planText, agentWork, &events{})
-			cfg.Executor = spy
-			res, err := Run(context.Background(), cfg)
-			require.NoError(t, err)
-			require.Equal(t, state.RunComplete, res.Status, res.Reason)
+			repo, spy := runSeededOnePhase(t, "\n## Quality Gates\n\n- test: `"+gate+"`\n", agentWork)
 			require.Len(t, spy.got, 1)
 			require.Equal(t, "keep.txt\nnew.txt\nplan.md", runGit(t, repo, "ls-tree", "-r", "--name-only", "HEAD"))
 			require.Equal(t, "new", runGit(t, repo, "show", "HEAD:new.txt"))

@@ -42,21 +42,7 @@ func TestTheExecutorHandsOverTheChangeItRead(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			planText := "# One\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: Only\n" + gates
-			repo := gitRepo(t, planText)
-			require.NoError(t, os.WriteFile(filepath.Join(repo, "seed.txt"), []byte("seed\n"), 0o644))
-			require.NoError(t, os.WriteFile(filepath.Join(repo, "keep.txt"), []byte("keep\n"), 0o644))
-			runGit(t, repo, "add", "-A")
-			runGit(t, repo, "commit", "-qm", "seed")
-			r, err := gitx.Open(context.Background(), repo)
-			require.NoError(t, err)
-			spy := &handoverSpy{inner: &localExecutor{repo: r, root: r.Root(), grace: time.Second, now: time.Now}}
-			cfg := baseConfig(t, repo, planText, agentWork, &events{})
-			cfg.Executor = spy
-			res, err := Run(context.Background(), cfg)
-			require.NoError(t, err)
-			require.Equal(t, state.RunComplete, res.Status, res.Reason)
-
+			repo, spy := runSeededOnePhase(t, gates, agentWork)
 			require.Len(t, spy.got, 1)
 			known := spy.got[0].Change
 			require.True(t, known.Exact)
@@ -66,4 +52,26 @@ func TestTheExecutorHandsOverTheChangeItRead(t *testing.T) {
 			require.Empty(t, runGit(t, repo, "status", "--porcelain"))
 		})
 	}
+}
+
+// runSeededOnePhase runs a one-phase plan with gates (a "## Quality Gates"
+// section, or "") in a repository that holds seed.txt and keep.txt, the
+// local executor behind a spy, and checks that the run completes.
+func runSeededOnePhase(t *testing.T, gates, agentWork string) (string, *handoverSpy) {
+	t.Helper()
+	planText := "# One\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: Only\n" + gates
+	repo := gitRepo(t, planText)
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "seed.txt"), []byte("seed\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "keep.txt"), []byte("keep\n"), 0o644))
+	runGit(t, repo, "add", "-A")
+	runGit(t, repo, "commit", "-qm", "seed")
+	r, err := gitx.Open(context.Background(), repo)
+	require.NoError(t, err)
+	spy := &handoverSpy{inner: &localExecutor{repo: r, root: r.Root(), grace: time.Second, now: time.Now}}
+	cfg := baseConfig(t, repo, planText, agentWork, &events{})
+	cfg.Executor = spy
+	res, err := Run(context.Background(), cfg)
+	require.NoError(t, err)
+	require.Equal(t, state.RunComplete, res.Status, res.Reason)
+	return repo, spy
 }

@@ -118,12 +118,7 @@ func TestCommitOwnSignsWhenCommitsAreSigned(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	_, root := newRepo(t)
-	gpg := filepath.Join(t.TempDir(), "gpg")
-	writeFile(t, filepath.Dir(gpg), "gpg", "#!/bin/sh\ncat > /dev/null\necho '[GNUPG:] SIG_CREATED D 1 8 00 0 X' >&2\n"+
-		"printf -- '-----BEGIN PGP SIGNATURE-----\\n\\nfake\\n-----END PGP SIGNATURE-----\\n'\n")
-	require.NoError(t, os.Chmod(gpg, 0o755))
-	gitT(t, root, "config", "gpg.program", gpg)
-	gitT(t, root, "config", "commit.gpgsign", "true")
+	signWithStandIn(t, root)
 	r, err := Open(ctx, root)
 	require.NoError(t, err)
 	writeFile(t, root, "new.txt", "new\n")

@@ -90,3 +90,16 @@ func newRepoAtBase(t *testing.T) (r *Repo, root, base string) {
 	require.NoError(t, err)
 	return r, root, base
 }
+
+// signWithStandIn makes the repository at root sign its commits
+// (commit.gpgSign) with a stand-in for gpg: git needs its status line and a
+// signature block.
+func signWithStandIn(t *testing.T, root string) {
+	t.Helper()
+	gpg := filepath.Join(t.TempDir(), "gpg")
+	writeFile(t, filepath.Dir(gpg), "gpg", "#!/bin/sh\ncat > /dev/null\necho '[GNUPG:] SIG_CREATED D 1 8 00 0 X' >&2\n"+
+		"printf -- '-----BEGIN PGP SIGNATURE-----\\n\\nfake\\n-----END PGP SIGNATURE-----\\n'\n")
+	require.NoError(t, os.Chmod(gpg, 0o755))
+	gitT(t, root, "config", "gpg.program", gpg)
+	gitT(t, root, "config", "commit.gpgsign", "true")
+}

@@ -233,13 +233,7 @@ func TestPickSignsWhenCommitsAreSigned(t *testing.T) {
 	require.NoError(t, err)
 	require.NotContains(t, gitT(t, root, "cat-file", "commit", unsigned), "gpgsig")
 
-	// A stand-in for gpg: git needs its status line and a signature block.
-	gpg := filepath.Join(t.TempDir(), "gpg")
-	writeFile(t, filepath.Dir(gpg), "gpg", "#!/bin/sh\ncat > /dev/null\necho '[GNUPG:] SIG_CREATED D 1 8 00 0 X' >&2\n"+
-		"printf -- '-----BEGIN PGP SIGNATURE-----\\n\\nfake\\n-----END PGP SIGNATURE-----\\n'\n")
-	require.NoError(t, os.Chmod(gpg, 0o755))
-	gitT(t, root, "config", "gpg.program", gpg)
-	gitT(t, root, "config", "commit.gpgsign", "true")
+	signWithStandIn(t, root)
 	signing, err := Open(ctx, root)
 	require.NoError(t, err)
 	signed, _, err := signing.Pick(ctx, tipA, b, true)
