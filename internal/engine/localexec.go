@@ -111,10 +111,11 @@ func (x *localExecutor) Execute(ctx context.Context, a Attempt, obs AttemptObser
 		return ev
 	}
 	ev.Gate, ev.TimedOut, ev.Gates = gate, timedOut, results
-	// The files are as the status after the agent listed them: the gates'
-	// changes and commits are undone. What a gate staged shows as a tree
-	// that is not the snapshot's, and everything is staged then.
-	ev.Change = gitx.Known{Files: files, Exact: exact && (!snapshot || agentTree != ""), Tree: agentTree}
+	// The files are as the status after the agent listed them, and HEAD is
+	// at the base: the gates' changes and commits are undone. What a gate
+	// staged shows as a tree that is not the snapshot's, and everything is
+	// staged then.
+	ev.Change = gitx.Known{Files: files, Exact: exact && (!snapshot || agentTree != ""), Tree: agentTree, Head: a.Base}
 	if gate != nil || timedOut {
 		// The failure report names the files as the gates left them (they
 		// may format or generate files). A passing phase's files are read

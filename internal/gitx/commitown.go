@@ -2,7 +2,6 @@ package gitx
 
 import (
 	"context"
-	"fmt"
 	"strings"
 )
 
@@ -32,6 +31,9 @@ type Known struct {
 	// or "". When set, what Files staged is checked against it, and
 	// everything is staged when the two differ.
 	Tree string
+	// Head is the commit the worktree's HEAD is at, or "" (then it is read).
+	// The phase's branch moves only from there.
+	Head string
 }
 
 // Made is a commit just made: its sha and its parent's.
@@ -48,24 +50,25 @@ type Made struct{ SHA, Parent string }
 // Made when there was nothing to commit. The commit is signed when
 // commit.gpgSign is set, as git commit would sign it.
 func (r *Repo) CommitOwn(ctx context.Context, dir string, known Known, message func(Changes) string) (Made, Changes, error) {
-	out, err := r.read(ctx, dir, "rev-parse", "HEAD^{commit}", "HEAD^{tree}")
+	head := known.Head
+	if head == "" {
+		var err error
+		if head, err = r.Head(ctx, dir); err != nil {
+			return Made{}, Changes{}, err
+		}
+	}
+	tree, err := r.stageOwn(ctx, dir, known)
 	if err != nil {
 		return Made{}, Changes{}, err
 	}
-	ls := lines(out)
-	if len(ls) != 2 {
-		return Made{}, Changes{}, fmt.Errorf("git rev-parse HEAD: unexpected output %q", out)
-	}
-	head, headTree := ls[0], ls[1]
-	tree, err := r.stageOwn(ctx, dir, known)
-	if err != nil || tree == headTree {
-		return Made{}, Changes{}, err
-	}
-	out, err = r.read(ctx, dir, "diff-tree", "-r", "-z", "--no-renames", "--name-status", headTree, tree)
+	out, err := r.read(ctx, dir, "diff-tree", "-r", "-z", "--no-renames", "--name-status", head, tree)
 	if err != nil {
 		return Made{}, Changes{}, err
 	}
 	ch := parseNameStatus(out)
+	if ch.Empty() {
+		return Made{}, Changes{}, nil // the tree is HEAD's
+	}
 	msg := CleanMessage(message(ch))
 	args := []string{"commit-tree", tree, "-p", head, "-F", "-"}
 	if r.sign {

@@ -156,3 +156,21 @@ func wholeTree(t *testing.T, root string) string {
 	require.NoError(t, err)
 	return tree
 }
+
+// The head the caller names is the commit's parent, and the branch moves
+// only from it: a HEAD that moved since is an error, and nothing moves.
+func TestCommitOwnMovesTheBranchOnlyFromTheKnownHead(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r, root := newRepo(t)
+	base := gitT(t, root, "rev-parse", "HEAD")
+	writeFile(t, root, "a.txt", "a\n")
+	made, _, err := r.CommitOwn(ctx, "", Known{Files: []string{"a.txt"}, Exact: true, Head: base}, func(Changes) string { return "a" })
+	require.NoError(t, err)
+	require.Equal(t, base, made.Parent)
+
+	writeFile(t, root, "b.txt", "b\n")
+	_, _, err = r.CommitOwn(ctx, "", Known{Files: []string{"b.txt"}, Exact: true, Head: base}, func(Changes) string { return "b" })
+	require.Error(t, err, "HEAD is no longer at base")
+	require.Equal(t, made.SHA, gitT(t, root, "rev-parse", "HEAD"))
+}
