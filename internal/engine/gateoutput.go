@@ -3,10 +3,10 @@ package engine
 import (
 	"context"
 	"fmt"
-	"github.com/autobuild-sh/autobuild/internal/clip"
 	"io"
 	"strings"
 
+	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 )
 

@@ -43,12 +43,10 @@ type Made struct{ SHA, Parent string }
 // process touches meanwhile (a phase's own worktree) on its HEAD, without
 // waiting for the others: it writes only that worktree's index, its branch
 // and new objects, which git itself keeps safe from other commands. The
-// message is made from what is committed and cleaned as CleanMessage
-// says; no hook runs. It
-// returns the commit and its parent, which is not always the commit the
-// caller last put there (a gate may have committed meanwhile), or a zero
-// Made when there was nothing to commit. The commit is signed when
-// commit.gpgSign is set, as git commit would sign it.
+// message is made from what is committed and cleaned as CleanMessage says;
+// no hook runs, and the commit is signed when commit.gpgSign is set, as git
+// commit would sign it. It returns the commit and its parent (known.Head,
+// or HEAD as read), or a zero Made when there was nothing to commit.
 func (r *Repo) CommitOwn(ctx context.Context, dir string, known Known, message func(Changes) string) (Made, Changes, error) {
 	head := known.Head
 	if head == "" {
@@ -97,8 +95,8 @@ func (r *Repo) stageOwn(ctx context.Context, dir string, known Known) (string, e
 		if err == nil && (known.Tree == "" || tree == known.Tree) {
 			return tree, nil
 		}
-		// A path git would not take, or a gate's commit under the change:
-		// what the caller knew is not the whole story.
+		// A path git would not take, or something a gate staged: what the
+		// caller knew is not the whole story.
 	}
 	if _, err := r.write(ctx, dir, runOpts{}, "add", "-A"); err != nil {
 		return "", err
