@@ -50,10 +50,16 @@ type integrator struct {
 	// outside shares reads of the outside state between attempts that
 	// start or finish together.
 	outside *sharedReads
+	// checkout guards your checkout's files and index: the fast-forward
+	// holds it for writing, a read of its status for reading, so a read
+	// never sees a landed phase's files half written, and waits for no
+	// other part of a landing.
+	checkout sync.RWMutex
+	// tipNow is tip, for Tip: a phase about to start reads it without
+	// waiting for the landings queued on mu.
+	tipNow atomic.Pointer[string]
 
-	// mu guards the fields below and your checkout: landings hold it for
-	// writing; reading the tip, or your checkout's status, for reading.
-	mu       sync.RWMutex
+	mu       sync.Mutex // guards the fields below
 	tip      string
 	tips     []string // every tip the line has had, oldest first
 	landed   []landedPhase
@@ -71,15 +77,21 @@ type landedPhase struct {
 }
 
 func newIntegrator(repo *gitx.Repo, rec *recorder, mode state.CommitMode, mainDir, tip string) *integrator {
-	return &integrator{repo: repo, rec: rec, mode: mode, mainDir: mainDir, tip: tip, tips: []string{tip}, branchAt: tip,
+	in := &integrator{repo: repo, rec: rec, mode: mode, mainDir: mainDir, tips: []string{tip}, branchAt: tip,
 		refs: state.RefsOf(rec.runCopy()), outside: newSharedReads()}
+	in.setTip(tip)
+	return in
+}
+
+// setTip moves the line's tip. Called with mu held (or before the run).
+func (in *integrator) setTip(sha string) {
+	in.tip = sha
+	in.tipNow.Store(&sha)
 }
 
 // Tip returns the run's current integration commit.
 func (in *integrator) Tip() string {
-	in.mu.RLock()
-	defer in.mu.RUnlock()
-	return in.tip
+	return *in.tipNow.Load()
 }
 
 // handover is what an attempt hands to landing: the phase's worktree, the
@@ -171,7 +183,7 @@ func (in *integrator) landLocked(ctx context.Context, p *plan.Phase, base string
 		}
 	}
 	crashAt("after-integrate", p.ID)
-	in.tip = newSHA
+	in.setTip(newSHA)
 	in.tips = append(in.tips, newSHA)
 	in.landed = append(in.landed, landedPhase{displayID: p.DisplayID, base: base, sha: sha,
 		files: allFiles(ch), tipIndex: len(in.tips) - 1})
@@ -193,7 +205,10 @@ func (in *integrator) catchUp(ctx context.Context, p *plan.Phase, prevTip string
 	if rep := in.checkLock(p); rep != nil {
 		return rep // your checkout is not the run's to move any more
 	}
-	if err := in.repo.FastForward(ctx, in.mainDir, in.tip); err != nil {
+	in.checkout.Lock()
+	err := in.repo.FastForward(ctx, in.mainDir, in.tip)
+	in.checkout.Unlock()
+	if err != nil {
 		if in.tip != prevTip {
 			return in.undoLanding(p, prevTip, err)
 		}

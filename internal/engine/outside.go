@@ -26,19 +26,20 @@ type outsideState struct {
 
 // snapshotOutside reads the outside state, before or after an attempt;
 // attempts that ask together share one read (sharedReads). The read holds
-// in.mu for reading: a landing, which holds it for writing, does not move
-// your checkout under it (a status read while another phase's commit is
-// being checked out in your checkout would see its files half updated),
-// and the line's tip can be read meanwhile.
+// in.checkout for reading: the fast-forward, which holds it for writing,
+// does not move your checkout under it (a status read while another
+// phase's commit is being checked out in your checkout would see its files
+// half updated), and the rest of a landing goes on meanwhile.
 func (in *integrator) snapshotOutside(ctx context.Context) outsideState {
 	return in.outside.read(ctx, func(ctx context.Context) outsideState {
-		in.mu.RLock()
-		defer in.mu.RUnlock()
+		in.checkout.RLock()
+		defer in.checkout.RUnlock()
 		return readOutside(ctx, in.repo)
 	})
 }
 
-// readOutside reads the outside state; the caller holds in.mu.
+// readOutside reads the outside state; the caller holds in.checkout (or
+// nothing else runs).
 func readOutside(ctx context.Context, repo *gitx.Repo) outsideState {
 	out, err := repo.MainStatus(ctx)
 	if err != nil {

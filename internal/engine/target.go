@@ -85,7 +85,8 @@ func (in *integrator) followUser(ctx context.Context, p *plan.Phase, phaseFiles 
 	}
 	in.landed = append(in.landed, landedPhase{who: fmt.Sprintf("your commits %s..%s on %s", clip.SHA(in.tip), clip.SHA(head), run.Branch),
 		base: in.tip, sha: head, files: allFiles(ch), tipIndex: len(in.tips)})
-	in.tip, in.branchAt = head, head
+	in.setTip(head)
+	in.branchAt = head
 	in.tips = append(in.tips, head)
 	return nil
 }
@@ -181,7 +182,7 @@ func (in *integrator) checkLock(p *plan.Phase) *failure.Report {
 // that fast-forwards, the line is your branch: only the integrator's
 // memory of it moved. Called with in.mu held.
 func (in *integrator) undoLanding(p *plan.Phase, prevTip string, ffErr error) *failure.Report {
-	in.tip = prevTip
+	in.setTip(prevTip)
 	in.tips = in.tips[:len(in.tips)-1]
 	in.landed = in.landed[:len(in.landed)-1]
 	return branchReport(p, fmt.Sprintf("phase %s could not land on your branch, which changed while it landed (%v): check your checkout "+
