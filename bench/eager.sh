@@ -15,7 +15,10 @@
 #
 #   bench/eager.sh            env: RUNS (3), PARALLEL (8), SHORT (1), LONG (4), SEED (14),
 #                                  COMMIT (auto), AB (binary; default: build /tmp/ab-bench),
-#                                  KEEP=1 (keep the temporary directory)
+#                                  KEEP=1 (keep the temporary directory),
+#                                  SHAPES ("staggered random"), ROWS ("batches eager floor"),
+#                                  AB_BEFORE (another binary: adds a row "before", its eager
+#                                  run, round robin with the others, for an A/B on one day)
 set -euo pipefail
 
 RUNS=${RUNS:-3}
@@ -103,7 +106,9 @@ agent_for() {
   echo "sleep \"\$(awk -v id=\"\$AUTOBUILD_PHASE_ID\" 'tolower(\$1) == id { print \$2 }' '$1')\"; echo x > \"\$AUTOBUILD_PHASE_ID.txt\""
 }
 
-for shape in staggered random; do
+rows=${ROWS:-batches eager floor}
+[[ -n ${AB_BEFORE:-} ]] && rows+=" before"
+for shape in ${SHAPES:-staggered random}; do
   lens=$work/$shape.lengths
   lengths "$shape" > "$lens"
   longest "$lens" > "$lens.chain"
@@ -113,12 +118,17 @@ for shape in staggered random; do
     mk=$work/$shape-make-$i
     mkdir -p "$mk" && makefile "$mk" "$lens"
     t=$(now); make -s -C "$mk" -j"$PARALLEL" > /dev/null; times[make]+="$(since "$t") "
-    for sched in batches eager floor; do
+    for sched in $rows; do
       r=$work/$shape-$sched-$i
       if [[ $sched == floor ]]; then repo "$r" "$lens.chain"; else repo "$r" "$lens"; fi
+      bin=$AB schedule=$sched
+      case $sched in
+        floor) schedule=eager ;;
+        before) bin=$AB_BEFORE schedule=eager ;;
+      esac
       t=$(now)
-      if ! (cd "$r" && "$AB" plan.md --agent "$(agent_for "$lens")" --commit="$COMMIT" --no-tui \
-        --max-parallel "$PARALLEL" --schedule="${sched/floor/eager}" > "$work/out" 2>&1); then
+      if ! (cd "$r" && "$bin" plan.md --agent "$(agent_for "$lens")" --commit="$COMMIT" --no-tui \
+        --max-parallel "$PARALLEL" --schedule="$schedule" > "$work/out" 2>&1); then
         echo "autobuild --schedule=$sched failed on $shape (KEEP=1 keeps $r):" >&2
         tail -n 20 "$work/out" >&2
         exit 1
@@ -127,13 +137,20 @@ for shape in staggered random; do
     done
   done
   # shellcheck disable=SC2086 # the lists split on purpose
-  m=$(median ${times[make]}); b=$(median ${times[batches]}); e=$(median ${times[eager]})
-  f=$(median ${times[floor]})
+  m=$(median ${times[make]})
   echo "$shape: critical path ${cp}s; lengths: $(awk '{ printf "%s=%s ", $1, $2 }' "$lens")"
-  printf '  %-30s %6.2f s  %5s x make\n' "make -j$PARALLEL" "$m" "1.00" \
-    "autobuild --schedule=batches" "$b" "$(ratio "$b" "$m")" "autobuild --schedule=eager" "$e" "$(ratio "$e" "$m")" \
-    "autobuild, longest chain alone" "$f" "$(ratio "$f" "$m")"
-  echo "  eager / longest chain alone: $(ratio "$e" "$f")"
-  echo "  (runs: make ${times[make]}| batches ${times[batches]}| eager ${times[eager]}| chain ${times[floor]})"
+  printf '  %-30s %6.2f s  %5s x make\n' "make -j$PARALLEL" "$m" "1.00"
+  declare -A label=([batches]="autobuild --schedule=batches" [eager]="autobuild --schedule=eager"
+    [floor]="autobuild, longest chain alone" [before]="AB_BEFORE --schedule=eager")
+  runs="make ${times[make]}|"
+  for sched in $rows; do
+    v=$(median ${times[$sched]})
+    printf '  %-30s %6.2f s  %5s x make\n' "${label[$sched]}" "$v" "$(ratio "$v" "$m")"
+    runs+=" $sched ${times[$sched]}|"
+  done
+  if [[ " $rows " == *" eager "* && " $rows " == *" floor "* ]]; then
+    echo "  eager / longest chain alone: $(ratio "$(median ${times[eager]})" "$(median ${times[floor]})")"
+  fi
+  echo "  (runs: $runs)"
   unset times
 done

@@ -11,8 +11,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/autobuild-sh/autobuild/internal/gitx"
-	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -70,18 +68,12 @@ func TestASubmoduleMoveLandsWhenStatusIgnoresIt(t *testing.T) {
 // Ctrl-C (the attempt's context ends) stops the wait for the outside read,
 // even when git status hangs (a slow fsmonitor hook, a huge tree).
 func TestCtrlCStopsTheOutsideRead(t *testing.T) {
-	dir := gitRepo(t, "# plan\n")
+	in, _ := lockTestIntegrator(t)
 	bin := t.TempDir()
 	real, err := exec.LookPath("git")
 	require.NoError(t, err)
 	script := "#!/bin/sh\ncase \"$*\" in *'status --porcelain=v1 -z --untracked-files=all'*) sleep 3;; esac\nexec " + real + " \"$@\"\n"
 	require.NoError(t, os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755))
-	repo, err := gitx.Open(context.Background(), dir)
-	require.NoError(t, err)
-	base := runGit(t, dir, "rev-parse", "HEAD")
-	run := &state.Run{RunID: "r1", BaseCommit: base, CommitMode: state.CommitMessageOnly}
-	rec := newRecorder(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{})
-	in := newIntegrator(repo, rec, state.CommitMessageOnly, dir, base)
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { time.Sleep(200 * time.Millisecond); cancel() }()

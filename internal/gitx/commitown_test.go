@@ -15,12 +15,7 @@ import (
 // executable bit.
 func changeEverything(t *testing.T, root string) {
 	t.Helper()
-	writeFile(t, root, "a.txt", "a\n")
-	writeFile(t, root, "b.txt", "b\n")
-	writeFile(t, root, "old.txt", "old\n")
-	writeFile(t, root, "run.sh", "echo\n")
-	gitT(t, root, "add", "-A")
-	gitT(t, root, "commit", "-qm", "files")
+	commitFiles(t, root, "files", "a.txt", "a\n", "b.txt", "b\n", "old.txt", "old\n", "run.sh", "echo\n")
 
 	writeFile(t, root, "deep/new/c.txt", "c\n")
 	writeFile(t, root, "a.txt", "a, changed\n")

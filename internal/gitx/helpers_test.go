@@ -103,3 +103,14 @@ func signWithStandIn(t *testing.T, root string) {
 	gitT(t, root, "config", "gpg.program", gpg)
 	gitT(t, root, "config", "commit.gpgsign", "true")
 }
+
+// commitFiles writes the files (name, content pairs) in the worktree at
+// root and commits everything with message.
+func commitFiles(t *testing.T, root, message string, nameContent ...string) {
+	t.Helper()
+	for i := 0; i+1 < len(nameContent); i += 2 {
+		writeFile(t, root, nameContent[i], nameContent[i+1])
+	}
+	gitT(t, root, "add", "-A")
+	gitT(t, root, "commit", "-qm", message)
+}
