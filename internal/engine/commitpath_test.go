@@ -144,6 +144,34 @@ func TestAMergeTheAgentLeftInProgressIsForgotten(t *testing.T) {
 	require.Equal(t, state.RunComplete, res.Status, res.Reason)
 	require.Equal(t, "o", runGit(t, repo, "show", "HEAD:o.txt"))
 	require.Len(t, strings.Fields(runGit(t, repo, "log", "-1", "--format=%P")), 1, "one commit on the line, not the agent's merge")
+	all := attemptLogs(t, repo)
+	require.Contains(t, all, "the agent left a merge in progress")
+}
+
+// An agent that commits, then stops a merge at a conflict: the conflicted
+// file is staged as it is (for the gates to judge), the commits are folded,
+// and the phase is one commit; it used to fail as autobuild's own error,
+// the reset refusing to run in the middle of a merge.
+func TestAConflictTheAgentLeftIsStagedAndFolded(t *testing.T) {
+	t.Parallel()
+	planText := "# One\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: Only\n"
+	repo := gitRepo(t, planText)
+	const agentWork = `g() { git -c user.name=a -c user.email=a@a "$@"; }; ` +
+		`g checkout -q -b side && echo side > c.txt && g add c.txt && g commit -qm side && g checkout -q - && ` +
+		`echo mine > c.txt && g add c.txt && g commit -qm mine && { g merge -q side || true; }`
+	res, err := Run(context.Background(), baseConfig(t, repo, planText, agentWork, &events{}))
+	require.NoError(t, err)
+	require.Equal(t, state.RunComplete, res.Status, res.Reason)
+	require.Len(t, strings.Fields(runGit(t, repo, "log", "-1", "--format=%P")), 1)
+	require.Contains(t, runGit(t, repo, "show", "HEAD:c.txt"), "<<<<<<<", "the conflict as the agent left it")
+	all := attemptLogs(t, repo)
+	require.Contains(t, all, "the agent left c.txt in conflict; staged as they are")
+	require.Contains(t, all, "the agent left a merge in progress")
+}
+
+// attemptLogs is every attempt log of the run in repo, one after another.
+func attemptLogs(t *testing.T, repo string) string {
+	t.Helper()
 	logs, err := filepath.Glob(filepath.Join(repo, ".autobuild", "logs", "*"))
 	require.NoError(t, err)
 	var all strings.Builder
@@ -151,5 +179,5 @@ func TestAMergeTheAgentLeftInProgressIsForgotten(t *testing.T) {
 		b, _ := os.ReadFile(l)
 		all.Write(b)
 	}
-	require.Contains(t, all.String(), "the agent left a merge in progress")
+	return all.String()
 }

@@ -89,7 +89,10 @@ func (in *integrator) setTip(sha string) {
 	in.tipNow.Store(&sha)
 }
 
-// Tip returns the run's current integration commit.
+// Tip returns the run's current integration commit. A phase that starts
+// from it may see a tip a failed fast-forward then takes back
+// (undoLanding); the run halts then, and a landing of that phase would
+// pick only its own change.
 func (in *integrator) Tip() string {
 	return *in.tipNow.Load()
 }

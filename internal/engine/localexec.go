@@ -173,11 +173,12 @@ func (x *localExecutor) agentEvidence(ev *Evidence, a Attempt, run agentRun) {
 // files were read after the last change of the worktree (see gitx.Known).
 func (x *localExecutor) tidyWorkspace(ctx context.Context, a Attempt) (files []string, exact bool, err error) {
 	wt := a.Workspace
-	// A worktree's .git is a file naming its repository. Without it (the
-	// agent removed it, or ran git init), git here would find the enclosing
-	// main repository: a reset below would move the user's branch.
-	if fi, err := os.Lstat(filepath.Join(wt, ".git")); err != nil || !fi.Mode().IsRegular() {
-		return nil, false, fmt.Errorf("the agent removed or replaced the .git file of phase %s's worktree (%s), so its work cannot be read; nothing of it was committed", a.DisplayID, relTo(x.root, wt))
+	// A worktree's .git is a file naming its own git dir. Without it (the
+	// agent removed it, or ran git init), or pointing elsewhere, git here
+	// would act on another repository or worktree: a reset below would
+	// move the user's branch.
+	if err := x.repo.CheckOwnWorktree(wt); err != nil {
+		return nil, false, fmt.Errorf("the agent removed or replaced the .git file of phase %s's worktree (%s), so its work cannot be read; nothing of it was committed (%v)", a.DisplayID, relTo(x.root, wt), err)
 	}
 	forgotten, err := x.repo.ForgetOperations(ctx, wt)
 	if err != nil {
@@ -192,6 +193,14 @@ func (x *localExecutor) tidyWorkspace(ctx context.Context, a Attempt) (files []s
 	}
 	exact = true
 	if head != a.Base {
+		// The reset refuses to run while files are in conflict.
+		conflicted, err := x.repo.StageConflicted(ctx, wt)
+		if err != nil {
+			return nil, false, fmt.Errorf("staging the files the agent left in conflict in phase %s's worktree: %w", a.DisplayID, err)
+		}
+		if len(conflicted) > 0 {
+			fmt.Fprintf(a.Log, "# autobuild: the agent left %s in conflict; staged as they are, for the gates to judge\n", strings.Join(conflicted, ", "))
+		}
 		if err := x.repo.ResetSoft(ctx, wt, a.Base); err != nil {
 			return nil, false, fmt.Errorf("folding the agent's commits into phase %s's work: %w", a.DisplayID, err)
 		}

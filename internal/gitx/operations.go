@@ -2,7 +2,9 @@ package gitx
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,24 +17,35 @@ import (
 // the next reset in that worktree would refuse to run ("in the middle of a
 // merge"). ForgetOperations ends them the way `--quit` does: the state is
 // forgotten, the index and the files are left as the agent left them.
+//
+// Two things `--quit` does are undone, because they are not the agent's
+// to do: a pending autostash (the agent's uncommitted work, put aside by
+// `merge --autostash` or `rebase.autoStash`) would be stored in the stash
+// list every worktree shares, so it is written back into the worktree's
+// files instead; and a rebase would leave HEAD detached, so HEAD is put back on
+// the branch the rebase was on.
 
 // operation is a git operation that can be left in progress: the file or
-// directory in the worktree's git dir that says so, and the command that
-// forgets it.
+// directory in the worktree's git dir that says so, the command that
+// forgets it, and where it keeps an autostash and the branch it is on.
 type operation struct {
-	marker string
-	name   string
-	quit   []string
+	marker    string
+	name      string
+	quit      []string
+	autostash string
+	headName  string
 }
 
 var operations = []operation{
-	{"MERGE_HEAD", "merge", []string{"merge", "--quit"}},
-	{"CHERRY_PICK_HEAD", "cherry-pick", []string{"cherry-pick", "--quit"}},
-	{"REVERT_HEAD", "revert", []string{"revert", "--quit"}},
-	{"sequencer", "cherry-pick or revert of several commits", []string{"cherry-pick", "--quit"}},
-	{"rebase-merge", "rebase", []string{"rebase", "--quit"}},
-	{filepath.Join("rebase-apply", "applying"), "git am", []string{"am", "--quit"}},
-	{"rebase-apply", "rebase", []string{"rebase", "--quit"}},
+	{marker: "MERGE_HEAD", name: "merge", quit: []string{"merge", "--quit"}, autostash: "MERGE_AUTOSTASH"},
+	{marker: "CHERRY_PICK_HEAD", name: "cherry-pick", quit: []string{"cherry-pick", "--quit"}},
+	{marker: "REVERT_HEAD", name: "revert", quit: []string{"revert", "--quit"}},
+	{marker: "sequencer", name: "cherry-pick or revert of several commits", quit: []string{"cherry-pick", "--quit"}},
+	{marker: "rebase-merge", name: "rebase", quit: []string{"rebase", "--quit"},
+		autostash: "rebase-merge/autostash", headName: "rebase-merge/head-name"},
+	{marker: "rebase-apply/applying", name: "git am", quit: []string{"am", "--quit"}},
+	{marker: "rebase-apply", name: "rebase", quit: []string{"rebase", "--quit"},
+		autostash: "rebase-apply/autostash", headName: "rebase-apply/head-name"},
 }
 
 // ForgetOperations ends every operation left in progress in the worktree
@@ -48,12 +61,99 @@ func (r *Repo) ForgetOperations(ctx context.Context, dir string) ([]string, erro
 		if _, err := os.Lstat(filepath.Join(gitDir, op.marker)); err != nil {
 			continue
 		}
-		if _, err := r.write(ctx, dir, runOpts{}, op.quit...); err != nil {
-			return forgotten, fmt.Errorf("forgetting the %s left in progress: %w", op.name, err)
+		if err := r.forget(ctx, dir, gitDir, op); err != nil {
+			return forgotten, fmt.Errorf("ending the %s left in progress: %w", op.name, err)
 		}
 		forgotten = append(forgotten, op.name)
 	}
 	return forgotten, nil
+}
+
+// forget ends op in the worktree at dir, whose git dir is gitDir.
+func (r *Repo) forget(ctx context.Context, dir, gitDir string, op operation) error {
+	stash, err := takeFile(gitDir, op.autostash, true)
+	if err != nil {
+		return err
+	}
+	branch, err := takeFile(gitDir, op.headName, false)
+	if err != nil {
+		return err
+	}
+	if _, err := r.write(ctx, dir, runOpts{}, op.quit...); err != nil {
+		return err
+	}
+	if strings.HasPrefix(branch, "refs/heads/") {
+		if _, err := r.write(ctx, dir, runOpts{}, "symbolic-ref", "HEAD", branch); err != nil {
+			return err
+		}
+	}
+	if stash != "" {
+		if err := r.applyStash(ctx, dir, stash); err != nil {
+			return fmt.Errorf("putting back the agent's autostashed work (commit %s, which `git stash apply %s` applies): %w", stash, stash, err)
+		}
+	}
+	return nil
+}
+
+// applyStash writes the change stash commit holds (its tree against its
+// first parent) into the files of the worktree at dir, all of it or none
+// (`git apply`). Not `git stash apply`: it refuses while the operation
+// left files in conflict in the index, and the index is not touched here.
+func (r *Repo) applyStash(ctx context.Context, dir, stash string) error {
+	patch, err := r.read(ctx, dir, "diff", "--binary", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", stash+"^1", stash, "--")
+	if err != nil || patch == "" {
+		return err
+	}
+	_, err = r.write(ctx, dir, runOpts{stdin: strings.NewReader(patch)}, "apply", "--whitespace=nowarn", "-")
+	return err
+}
+
+// takeFile returns the trimmed content of the file name under gitDir, ""
+// when name is "" or there is no such file; remove removes it after.
+func takeFile(gitDir, name string, remove bool) (string, error) {
+	if name == "" {
+		return "", nil
+	}
+	path := filepath.Join(gitDir, name)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("reading %s: %w", path, err)
+	}
+	if remove {
+		if err := os.Remove(path); err != nil {
+			return "", fmt.Errorf("removing %s: %w", path, err)
+		}
+	}
+	return strings.TrimSpace(string(b)), nil
+}
+
+// StageConflicted stages, as they are in the worktree at dir, the paths
+// the index holds in conflict (conflict markers and all), and returns
+// them. A commit would take them so (git add -A); a reset that folds the
+// agent's commits refuses to run while they are in conflict.
+func (r *Repo) StageConflicted(ctx context.Context, dir string) ([]string, error) {
+	out, err := r.read(ctx, dir, "ls-files", "-u", "-z")
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, entry := range strings.Split(out, "\x00") {
+		_, path, ok := strings.Cut(entry, "\t")
+		if ok && (len(paths) == 0 || paths[len(paths)-1] != path) {
+			paths = append(paths, path)
+		}
+	}
+	if len(paths) == 0 {
+		return nil, nil
+	}
+	o := runOpts{env: []string{"GIT_LITERAL_PATHSPECS=1"}, stdin: strings.NewReader(strings.Join(paths, "\x00") + "\x00")}
+	if _, err := r.write(ctx, dir, o, "add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
+		return nil, err
+	}
+	return paths, nil
 }
 
 // worktreeGitDir returns the git dir of the worktree at p: the directory
@@ -76,4 +176,29 @@ func worktreeGitDir(p string) (string, error) {
 		dir = filepath.Join(p, dir)
 	}
 	return dir, nil
+}
+
+// CheckOwnWorktree checks that the worktree at dir is still linked to this
+// repository as git made it: its .git file names a directory of this
+// repository's worktrees, whose gitdir file names this .git file back. An
+// agent that removed its .git file, ran git init, or pointed the file at
+// your repository's git dir or at another worktree's fails it: git there
+// would act on what is not the phase's (a reset would move your branch).
+func (r *Repo) CheckOwnWorktree(dir string) error {
+	p := r.path(dir)
+	if err := r.ownWorktree(p); err != nil {
+		return err
+	}
+	gitDir, err := worktreeGitDir(p)
+	if err != nil {
+		return err
+	}
+	back, err := os.ReadFile(filepath.Join(gitDir, "gitdir"))
+	if err != nil {
+		return fmt.Errorf("%s names %s, which is no worktree's: %w", filepath.Join(p, ".git"), gitDir, err)
+	}
+	if realPath(strings.TrimSpace(string(back))) != realPath(filepath.Join(p, ".git")) {
+		return fmt.Errorf("%s names the git dir of another worktree (%s)", filepath.Join(p, ".git"), strings.TrimSpace(string(back)))
+	}
+	return nil
 }

@@ -2,8 +2,10 @@ package gitx
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -59,4 +61,106 @@ func TestForgetOperationsEndsWhatTheAgentLeftInProgress(t *testing.T) {
 			require.Empty(t, again)
 		})
 	}
+}
+
+// What an agent leaves in its own worktree (a linked one, as a phase's
+// is) after committing against the rules: an operation stopped at a
+// conflict, perhaps with its uncommitted work autostashed. Ending it,
+// staging what is in conflict and folding the commits, as the engine
+// does, gives a phase commit on the phase's branch that holds the work,
+// and your stash list is left alone.
+func TestAnOperationLeftAtAConflictStillFoldsAndCommits(t *testing.T) {
+	t.Parallel()
+	for name, leave := range map[string]func(t *testing.T, wt string){
+		"merge":          func(t *testing.T, wt string) { tryGit(wt, "merge", "--no-edit", "other") },
+		"cherry-pick x2": func(t *testing.T, wt string) { tryGit(wt, "cherry-pick", "other~1", "other") },
+		"rebase":         func(t *testing.T, wt string) { tryGit(wt, "rebase", "other") },
+		"rebase --apply": func(t *testing.T, wt string) { tryGit(wt, "rebase", "--apply", "other") },
+		"am": func(t *testing.T, wt string) {
+			p := t.TempDir()
+			tryGit(wt, "format-patch", "-q", "-1", "other~1", "-o", p)
+			m, _ := filepath.Glob(filepath.Join(p, "*.patch"))
+			tryGit(wt, append([]string{"am"}, m...)...)
+		},
+		"merge --autostash": func(t *testing.T, wt string) {
+			writeFile(t, wt, "dirty.txt", "agent's uncommitted work\n")
+			gitT(t, wt, "add", "dirty.txt")
+			tryGit(wt, "merge", "--autostash", "--no-edit", "other")
+		},
+		"rebase with rebase.autoStash": func(t *testing.T, wt string) {
+			writeFile(t, wt, "dirty.txt", "agent's uncommitted work\n")
+			gitT(t, wt, "add", "dirty.txt")
+			tryGit(wt, "-c", "rebase.autoStash=true", "rebase", "other")
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			r, root := newRepo(t)
+			base := gitT(t, root, "rev-parse", "HEAD")
+			gitT(t, root, "checkout", "-q", "-b", "other")
+			commitFiles(t, root, "o1", "c.txt", "other\n")
+			commitFiles(t, root, "o2", "o2.txt", "o2\n")
+			gitT(t, root, "checkout", "-q", "main")
+			wt := filepath.Join(t.TempDir(), "wt")
+			require.NoError(t, r.AddWorktree(ctx, wt, "phase", base))
+			commitFiles(t, wt, "mine", "c.txt", "mine\n")
+			leave(t, wt)
+
+			forgotten, err := r.ForgetOperations(ctx, wt)
+			require.NoError(t, err)
+			require.NotEmpty(t, forgotten)
+			require.Equal(t, "refs/heads/phase", gitT(t, wt, "symbolic-ref", "HEAD"), "HEAD is on the phase's branch")
+			if strings.Contains(name, "autostash") || strings.Contains(name, "autoStash") {
+				require.Equal(t, "agent's uncommitted work\n", readFile(t, wt, "dirty.txt"))
+			}
+			head, _, err := HeadAndStatusFiles(ctx, wt)
+			require.NoError(t, err)
+			require.NotEqual(t, base, head, "the agent committed")
+			_, err = r.StageConflicted(ctx, wt)
+			require.NoError(t, err)
+			require.NoError(t, r.ResetSoft(ctx, wt, base))
+			_, files, err := HeadAndStatusFiles(ctx, wt)
+			require.NoError(t, err)
+			made, _, err := r.CommitOwn(ctx, wt, Known{Files: files, Exact: true, Head: base}, func(Changes) string { return "phase" })
+			require.NoError(t, err)
+			require.Equal(t, made.SHA, gitT(t, root, "rev-parse", "phase"), "the phase's commit is on its branch")
+			require.Empty(t, gitT(t, root, "stash", "list"), "your stash list is left alone")
+			require.Contains(t, gitT(t, root, "ls-tree", "-r", "--name-only", made.SHA), "c.txt")
+			if strings.Contains(name, "utostash") || strings.Contains(name, "autoStash") {
+				require.Equal(t, "agent's uncommitted work", gitT(t, root, "show", made.SHA+":dirty.txt"))
+			}
+		})
+	}
+}
+
+// tryGit runs git in dir and ignores how it ends (an operation stopped at
+// a conflict exits non-zero).
+func tryGit(dir string, args ...string) {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	_ = cmd.Run()
+}
+
+// A worktree whose .git file an agent pointed elsewhere is refused.
+func TestCheckOwnWorktreeRefusesARelinkedWorktree(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r, root := newRepo(t)
+	base := gitT(t, root, "rev-parse", "HEAD")
+	one, two := filepath.Join(t.TempDir(), "one"), filepath.Join(t.TempDir(), "two")
+	require.NoError(t, r.AddWorktree(ctx, one, "one", base))
+	require.NoError(t, r.AddWorktree(ctx, two, "two", base))
+	require.NoError(t, r.CheckOwnWorktree(one))
+
+	twoGitDir := strings.TrimSpace(strings.TrimPrefix(readFile(t, two, ".git"), "gitdir:"))
+	for name, dotGit := range map[string]string{
+		"your repository's git dir": "gitdir: " + filepath.Join(root, ".git") + "\n",
+		"another worktree's":        "gitdir: " + twoGitDir + "\n",
+	} {
+		writeFile(t, one, ".git", dotGit)
+		require.Error(t, r.CheckOwnWorktree(one), name)
+	}
+	require.NoError(t, os.Remove(filepath.Join(one, ".git")))
+	require.Error(t, r.CheckOwnWorktree(one), "no .git file")
 }
