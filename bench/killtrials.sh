@@ -27,6 +27,19 @@ agent='sleep 0.$((RANDOM % 3)); echo "$AUTOBUILD_PHASE_ID" > "$AUTOBUILD_PHASE_I
 ids=$(layered_plan "$L" "$W" ids | awk -F'|' '/^\| L/ { gsub(/ /, "", $2); print tolower($2) }')
 failed=0
 killed=0
+ended_late=0
+
+# run_status DIR: the status run.json records, "" without one.
+run_status() {
+  python3 -c 'import json, sys; print(json.load(open(sys.argv[1])).get("status", ""))' "$1/.autobuild/run.json" 2> /dev/null || true
+}
+
+# keep_failed DIR: a failed trial's repository and outputs, kept for a look.
+keep_failed() {
+  local keep=${TMPDIR:-/tmp}/killtrial-failed-$$-$t
+  cp -a "$1" "$keep" && cp "$1".out* "$keep"/ 2> /dev/null
+  echo "  kept in $keep"
+}
 for ((t = 1; t <= TRIALS; t++)); do
   r=$work/trial-$t
   git init -q -b main "$r"
@@ -42,6 +55,9 @@ for ((t = 1; t <= TRIALS; t++)); do
   ((first == 0)) || killed=$((killed + 1))
   again=(--resume)
   [[ -f $r/.autobuild/run.json ]] || again=(--commit="$COMMIT" --schedule="$SCHEDULE")
+  # Killed after the run recorded itself complete (while it printed its summary or ran
+  # git's maintenance): nothing is left to resume, and a resume would rightly refuse.
+  if ((first != 0)) && [[ $(run_status "$r") == complete ]]; then first=0 ended_late=$((ended_late + 1)); fi
   # A run that completed before the kill has nothing to resume. One killed while it brought
   # a finished message-only or single run's changes into the work tree says so and what to
   # do: put them aside and run again (the documented recovery, done here).
@@ -55,8 +71,9 @@ for ((t = 1; t <= TRIALS; t++)); do
     fi
   fi
   if ((resumed != 0)); then
-    echo "trial $t (killed after ${delay_ms} ms): the resume failed: $(tail -n 3 "$r.out2" | tr '\n' ' ')"
+    echo "trial $t (killed after ${delay_ms} ms): the resume failed: $(head -c 300 "$r.out2" | tr '\n' ' ')"
     failed=$((failed + 1))
+    keep_failed "$r"
     continue
   fi
   problems=()
@@ -80,7 +97,8 @@ for ((t = 1; t <= TRIALS; t++)); do
   if ((${#problems[@]} > 0)); then
     echo "trial $t (killed after ${delay_ms} ms): ${problems[*]}"
     failed=$((failed + 1))
+    keep_failed "$r"
   fi
 done
-echo "kill trials: $TRIALS ($killed killed before the run ended), failed: $failed (L=$L W=$W commit=$COMMIT schedule=$SCHEDULE, kill within ${MAXDELAY_MS} ms)"
+echo "kill trials: $TRIALS ($killed killed before the run ended, $ended_late of them after it recorded itself complete), failed: $failed (L=$L W=$W commit=$COMMIT schedule=$SCHEDULE, kill within ${MAXDELAY_MS} ms)"
 ((failed == 0))

@@ -355,3 +355,30 @@ if [ "$AUTOBUILD_PHASE_ID" = 3 ] && [ -f `+hold+` ]; then echo $$ > `+pids+`/3.p
 	require.Len(t, p.Attempts, 3)
 	require.Equal(t, state.OutcomeComplete, p.Attempts[2].Outcome)
 }
+
+// kill -9 after a message-only run recorded itself complete (while it
+// printed its summary): nothing is lost and nothing is left to resume. The
+// work tree holds every phase's change, a resume refuses with the advice
+// for a complete run, and commits.sh makes the commits.
+func TestKill9AfterTheRunRecordedItselfComplete(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, fivePhases)
+	agent := workingAgent(t, filepath.Join(t.TempDir(), "calls"), "")
+	cmd := command(repo, "plan.md", "--no-tui", "--commit=message-only", "--agent", agent)
+	cmd.Env = append(cmd.Env, "AUTOBUILD_CRASH_AT=run-recorded:complete")
+	out, _ := cmd.CombinedOutput()
+	require.Contains(t, cmd.ProcessState.String(), "killed", string(out))
+
+	run, err := state.Open(repo).LoadRun()
+	require.NoError(t, err)
+	require.Equal(t, state.RunComplete, run.Status)
+	r := autobuild(t, repo, "plan.md", "--no-tui", "--resume", "--agent", agent)
+	require.NotEqual(t, 0, r.code)
+	require.Contains(t, r.stdout+r.stderr, "is complete and left its changes uncommitted")
+	c := exec.Command("sh", ".autobuild/commits.sh")
+	c.Dir = repo
+	b, err := c.CombinedOutput()
+	require.NoError(t, err, string(b))
+	require.Equal(t, map[string]int{"0": 1, "1": 1, "2a": 1, "2b": 1, "3": 1}, phaseCommits(t, repo))
+	require.Empty(t, git(t, repo, "status", "--porcelain"))
+}

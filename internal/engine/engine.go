@@ -368,6 +368,7 @@ func (lr *liveRun) finish(ctx context.Context, status state.RunStatus, reason st
 			r.HaltReason = ""
 		}
 	})
+	crashAt("run-recorded", string(status))
 	kind := map[state.RunStatus]event.Kind{state.RunComplete: event.RunComplete,
 		state.RunInterrupted: event.RunInterrupted}[status]
 	if kind == "" {
