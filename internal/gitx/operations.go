@@ -197,8 +197,12 @@ func (r *Repo) CheckOwnWorktree(dir string) error {
 	if err != nil {
 		return fmt.Errorf("%s names %s, which is no worktree's: %w", filepath.Join(p, ".git"), gitDir, err)
 	}
-	if realPath(strings.TrimSpace(string(back))) != realPath(filepath.Join(p, ".git")) {
-		return fmt.Errorf("%s names the git dir of another worktree (%s)", filepath.Join(p, ".git"), strings.TrimSpace(string(back)))
+	named := strings.TrimSpace(string(back))
+	if !filepath.IsAbs(named) {
+		named = filepath.Join(gitDir, named) // worktree.useRelativePaths (git 2.48+)
+	}
+	if realPath(named) != realPath(filepath.Join(p, ".git")) {
+		return fmt.Errorf("%s names the git dir of another worktree (%s)", filepath.Join(p, ".git"), named)
 	}
 	return nil
 }

@@ -153,6 +153,16 @@ func TestCheckOwnWorktreeRefusesARelinkedWorktree(t *testing.T) {
 	require.NoError(t, r.AddWorktree(ctx, two, "two", base))
 	require.NoError(t, r.CheckOwnWorktree(one))
 
+	// The links as git 2.48+ writes them with worktree.useRelativePaths.
+	oneGitDir := strings.TrimSpace(strings.TrimPrefix(readFile(t, one, ".git"), "gitdir:"))
+	relGitDir, err := filepath.Rel(one, oneGitDir)
+	require.NoError(t, err)
+	relBack, err := filepath.Rel(oneGitDir, filepath.Join(one, ".git"))
+	require.NoError(t, err)
+	writeFile(t, one, ".git", "gitdir: "+relGitDir+"\n")
+	writeFile(t, oneGitDir, "gitdir", relBack+"\n")
+	require.NoError(t, r.CheckOwnWorktree(one), "relative links")
+
 	twoGitDir := strings.TrimSpace(strings.TrimPrefix(readFile(t, two, ".git"), "gitdir:"))
 	for name, dotGit := range map[string]string{
 		"your repository's git dir": "gitdir: " + filepath.Join(root, ".git") + "\n",

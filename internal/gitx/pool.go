@@ -136,7 +136,11 @@ func (r *Repo) ownWorktree(p string) error {
 	if err != nil {
 		return fmt.Errorf("reading %s/.git: %w", p, err)
 	}
-	gitdir := filepath.Clean(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(b)), "gitdir:")))
+	gitdir := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(b)), "gitdir:"))
+	if !filepath.IsAbs(gitdir) {
+		gitdir = filepath.Join(p, gitdir) // worktree.useRelativePaths (git 2.48+)
+	}
+	gitdir = filepath.Clean(gitdir)
 	worktrees := filepath.Join(r.commonDir, "worktrees")
 	if !isUnder(gitdir, worktrees) && !isUnder(realPath(gitdir), realPath(worktrees)) {
 		return fmt.Errorf("%s is not a worktree of this repository (its .git names %s): not touching it", p, gitdir)
