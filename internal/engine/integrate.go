@@ -226,9 +226,9 @@ func (in *integrator) catchUp(ctx context.Context, p *plan.Phase, prevTip string
 // the commit itself when its parent is the line's tip (the phase started
 // from it and nothing landed meanwhile), else a pick in git's objects of
 // its own change. Its parent is a tip of the line, unless the line was
-// taken back past it while the phase ran (undoLanding) or something else
-// committed in the phase's worktree (a gate): then only the phase's commit
-// is picked, as cherry-pick would. Called with mu held.
+// taken back past it while the phase ran (undoLanding) or an executor made
+// it on another commit: then only the phase's commit is picked, as
+// cherry-pick would. Called with mu held.
 func (in *integrator) pick(ctx context.Context, c gitx.Made) (string, []string, error) {
 	if c.Parent == in.tip {
 		return c.SHA, nil, nil

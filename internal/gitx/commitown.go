@@ -108,13 +108,22 @@ func (r *Repo) stageOwn(ctx context.Context, dir string, known Known) (string, e
 // returns the index's tree. The paths are literal: a name such as `*.go`
 // or `:(glob)x` is that file only.
 func (r *Repo) stagePaths(ctx context.Context, dir string, files []string) (string, error) {
-	if len(files) > 0 {
-		o := runOpts{env: []string{"GIT_LITERAL_PATHSPECS=1"}, stdin: strings.NewReader(strings.Join(files, "\x00") + "\x00")}
-		if _, err := r.write(ctx, dir, o, "add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
-			return "", err
-		}
+	if err := r.addPaths(ctx, dir, files); err != nil {
+		return "", err
 	}
 	return r.writeTree(ctx, dir)
+}
+
+// addPaths stages the paths (new, modified and deleted alike) in the
+// worktree at dir; none is no command. The paths are literal, read from
+// stdin, so no name is pathspec magic and no list is too long.
+func (r *Repo) addPaths(ctx context.Context, dir string, paths []string) error {
+	if len(paths) == 0 {
+		return nil
+	}
+	o := runOpts{env: []string{"GIT_LITERAL_PATHSPECS=1"}, stdin: strings.NewReader(strings.Join(paths, "\x00") + "\x00")}
+	_, err := r.write(ctx, dir, o, "add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul")
+	return err
 }
 
 // writeTree writes the index of the worktree at dir as a tree.

@@ -36,7 +36,7 @@ func TestCommitOwnFromKnownPathsIsTheWholeChange(t *testing.T) {
 	changeEverything(t, root)
 	files, err := StatusFiles(ctx, root)
 	require.NoError(t, err)
-	want := wholeTree(t, root)
+	want := addAllTree(t, root)
 	head := gitT(t, root, "rev-parse", "HEAD")
 
 	made, ch, err := r.CommitOwn(ctx, "", Known{Files: files, Exact: true}, func(ch Changes) string {
@@ -99,7 +99,7 @@ func TestCommitOwnFallsBackToTheWholeTree(t *testing.T) {
 			writeFile(t, root, "one.txt", "1\n")
 			writeFile(t, root, "two.txt", "2\n")
 			k := known(root)
-			want := wholeTree(t, root)
+			want := addAllTree(t, root)
 			_, ch, err := r.CommitOwn(ctx, "", k, func(Changes) string { return "m" })
 			require.NoError(t, err)
 			require.Equal(t, []string{"one.txt", "two.txt"}, ch.Created)
@@ -141,15 +141,6 @@ func stripspace(t *testing.T, s string) string {
 	out, err := run(context.Background(), t.TempDir(), runOpts{stdin: strings.NewReader(s)}, "stripspace")
 	require.NoError(t, err)
 	return out
-}
-
-// wholeTree is the tree `git add -A` would commit in the worktree at root,
-// read without touching its index.
-func wholeTree(t *testing.T, root string) string {
-	t.Helper()
-	tree, err := SnapshotTree(context.Background(), root)
-	require.NoError(t, err)
-	return tree
 }
 
 // The head the caller names is the commit's parent, and the branch moves

@@ -146,11 +146,7 @@ func (r *Repo) StageConflicted(ctx context.Context, dir string) ([]string, error
 			paths = append(paths, path)
 		}
 	}
-	if len(paths) == 0 {
-		return nil, nil
-	}
-	o := runOpts{env: []string{"GIT_LITERAL_PATHSPECS=1"}, stdin: strings.NewReader(strings.Join(paths, "\x00") + "\x00")}
-	if _, err := r.write(ctx, dir, o, "add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
+	if err := r.addPaths(ctx, dir, paths); err != nil {
 		return nil, err
 	}
 	return paths, nil
@@ -173,9 +169,9 @@ func worktreeGitDir(p string) (string, error) {
 	}
 	dir := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(b)), "gitdir:"))
 	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(p, dir)
+		dir = filepath.Join(p, dir) // worktree.useRelativePaths (git 2.48+)
 	}
-	return dir, nil
+	return filepath.Clean(dir), nil
 }
 
 // CheckOwnWorktree checks that the worktree at dir is still linked to this
@@ -186,10 +182,7 @@ func worktreeGitDir(p string) (string, error) {
 // would act on what is not the phase's (a reset would move your branch).
 func (r *Repo) CheckOwnWorktree(dir string) error {
 	p := r.path(dir)
-	if err := r.ownWorktree(p); err != nil {
-		return err
-	}
-	gitDir, err := worktreeGitDir(p)
+	gitDir, err := r.ownGitDir(p)
 	if err != nil {
 		return err
 	}

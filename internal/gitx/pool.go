@@ -128,24 +128,26 @@ func (r *Repo) guardAll(paths ...string) error {
 // ownWorktree checks that p is a worktree of this repository: its .git is
 // a file naming a directory under the repository's worktrees.
 func (r *Repo) ownWorktree(p string) error {
+	_, err := r.ownGitDir(p)
+	return err
+}
+
+// ownGitDir is ownWorktree that also returns the git dir the .git file
+// names.
+func (r *Repo) ownGitDir(p string) (string, error) {
 	fi, err := os.Lstat(filepath.Join(p, ".git"))
 	if err != nil || !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s is not a worktree of this repository (its .git file is missing or not a file): not touching it", p)
+		return "", fmt.Errorf("%s is not a worktree of this repository (its .git file is missing or not a file): not touching it", p)
 	}
-	b, err := os.ReadFile(filepath.Join(p, ".git"))
+	gitdir, err := worktreeGitDir(p)
 	if err != nil {
-		return fmt.Errorf("reading %s/.git: %w", p, err)
+		return "", err
 	}
-	gitdir := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(b)), "gitdir:"))
-	if !filepath.IsAbs(gitdir) {
-		gitdir = filepath.Join(p, gitdir) // worktree.useRelativePaths (git 2.48+)
-	}
-	gitdir = filepath.Clean(gitdir)
 	worktrees := filepath.Join(r.commonDir, "worktrees")
 	if !isUnder(gitdir, worktrees) && !isUnder(realPath(gitdir), realPath(worktrees)) {
-		return fmt.Errorf("%s is not a worktree of this repository (its .git names %s): not touching it", p, gitdir)
+		return "", fmt.Errorf("%s is not a worktree of this repository (its .git names %s): not touching it", p, gitdir)
 	}
-	return nil
+	return gitdir, nil
 }
 
 // realPath is p with its symbolic links resolved, or p when it cannot be.
