@@ -126,6 +126,24 @@ for ((round = 1; round <= RUNS; round++)); do
 done
 
 median() { tr ' ' '\n' <<< "$1" | grep . | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+
+# walk_ms: milliseconds of one `git status` of a seeded tree, median of 21: the stat walk
+# of every file that re-pointing a checkout, checking what an agent changed and checking
+# the user's checkout each pay once. Its growth from 200 to 10,000 files is the unit in
+# which a checkout-backed phase's growth is counted.
+walk_ms() {
+  local repo=$work/walk t0 all=
+  layers=1 seed "$repo"
+  sleep 1.1 # past the index's second, so no entry is racily clean and re-read
+  git -C "$repo" status --porcelain > /dev/null
+  for ((i = 0; i < 21; i++)); do
+    t0=$(date +%s%N)
+    git -C "$repo" status --porcelain > /dev/null
+    all+="$((($(date +%s%N) - t0) / 1000)) "
+  done
+  rm -rf "$repo"
+  awk -v us="$(median "$all")" 'BEGIN { printf "%.1f", us / 1000 }'
+}
 phases=$((L * W))
 floor=$(median "${times[floor]}")
 echo "git floor: $L x $W phases, each committing one file, tree of $FILES files, median of $RUNS"
@@ -147,6 +165,8 @@ if [[ -n ${MARGINAL:-} ]]; then
       'BEGIN { printf "%-10s %7.1f ms   %5.2fx\n", n, 1000 * (b - a) / p, (b - a) / (fb - fa) }'
   done
 fi
+walk=$(walk_ms)
+echo "one stat walk of the tree (git status, median of 21): $walk ms"
 echo -n "(all rounds:"
 for name in $names; do echo -n " $name ${times[$name]}|"; [[ -n ${MARGINAL:-} ]] && echo -n " $name@2 ${times[$name@2]}|"; done
 echo ")"
