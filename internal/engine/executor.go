@@ -48,7 +48,10 @@ type Attempt struct {
 	// Workspace is the checkout the agent works in, at Base (with an
 	// earlier attempt's work on top when the attempt continues it).
 	Workspace, Base string
-	Gates           []gates.Gate
+	// Branch is the workspace's branch (autobuild/<run>/phase-<id>), which
+	// the phase's commit moves; HEAD is put back on it if the agent left it.
+	Branch string
+	Gates  []gates.Gate
 	// Timeout covers the agent and the gates together: the gates must
 	// end by Started+Timeout. IdleTimeout stops an agent that prints
 	// nothing for that long.

@@ -177,15 +177,25 @@ func (x *localExecutor) tidyWorkspace(ctx context.Context, a Attempt) (files []s
 	// agent removed it, or ran git init), or pointing elsewhere, git here
 	// would act on another repository or worktree: a reset below would
 	// move the user's branch.
-	if err := x.repo.CheckOwnWorktree(wt); err != nil {
+	if err := x.repo.CheckOwnWorktree(ctx, wt); err != nil {
 		return nil, false, fmt.Errorf("the agent removed or replaced the .git file of phase %s's worktree (%s), so its work cannot be read; nothing of it was committed (%v)", a.DisplayID, relTo(x.root, wt), err)
 	}
-	forgotten, err := x.repo.ForgetOperations(ctx, wt)
+	keep := fmt.Sprintf("%s-autostash-%d", a.Branch, a.Seq)
+	done, err := x.repo.ForgetOperations(ctx, wt, keep)
+	for _, note := range done {
+		fmt.Fprintf(a.Log, "# autobuild: %s\n", note)
+	}
 	if err != nil {
 		return nil, false, fmt.Errorf("phase %s's worktree: %w", a.DisplayID, err)
 	}
-	for _, op := range forgotten {
-		fmt.Fprintf(a.Log, "# autobuild: the agent left a %s in progress; it is ended as `--quit` ends it, its changes kept as they are\n", op)
+	// The reset below and the phase's commit move the branch HEAD names:
+	// it must be the phase's own.
+	was, err := x.repo.AttachHead(ctx, wt, a.Branch, a.Base)
+	if err != nil {
+		return nil, false, fmt.Errorf("putting HEAD of phase %s's worktree back on its branch: %w", a.DisplayID, err)
+	}
+	if was != "" {
+		fmt.Fprintf(a.Log, "# autobuild: the agent left HEAD on %q; it is put back on the phase's branch, the files as the agent left them\n", was)
 	}
 	head, files, err := gitx.HeadAndStatusFiles(ctx, wt)
 	if err != nil {

@@ -47,7 +47,7 @@ func TestForgetOperationsEndsWhatTheAgentLeftInProgress(t *testing.T) {
 			gitT(t, root, "add", "-A") // the agent resolved what conflicted, and stopped
 			status := gitT(t, root, "status", "--porcelain")
 
-			forgotten, err := r.ForgetOperations(context.Background(), "")
+			forgotten, err := r.ForgetOperations(context.Background(), "", "keep")
 			require.NoError(t, err)
 			require.NotEmpty(t, forgotten)
 			for _, marker := range []string{"MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "sequencer", "rebase-merge", "rebase-apply"} {
@@ -56,7 +56,7 @@ func TestForgetOperationsEndsWhatTheAgentLeftInProgress(t *testing.T) {
 			require.Equal(t, status, gitT(t, root, "status", "--porcelain"), "the changes are kept")
 			gitT(t, root, "reset", "-q", "--soft", base)
 
-			again, err := r.ForgetOperations(context.Background(), "")
+			again, err := r.ForgetOperations(context.Background(), "", "keep")
 			require.NoError(t, err)
 			require.Empty(t, again)
 		})
@@ -107,9 +107,11 @@ func TestAnOperationLeftAtAConflictStillFoldsAndCommits(t *testing.T) {
 			commitFiles(t, wt, "mine", "c.txt", "mine\n")
 			leave(t, wt)
 
-			forgotten, err := r.ForgetOperations(ctx, wt)
+			forgotten, err := r.ForgetOperations(ctx, wt, "keep")
 			require.NoError(t, err)
 			require.NotEmpty(t, forgotten)
+			_, err = r.AttachHead(ctx, wt, "phase", base)
+			require.NoError(t, err)
 			require.Equal(t, "refs/heads/phase", gitT(t, wt, "symbolic-ref", "HEAD"), "HEAD is on the phase's branch")
 			if strings.Contains(name, "autostash") || strings.Contains(name, "autoStash") {
 				require.Equal(t, "agent's uncommitted work\n", readFile(t, wt, "dirty.txt"))
@@ -151,7 +153,7 @@ func TestCheckOwnWorktreeRefusesARelinkedWorktree(t *testing.T) {
 	one, two := filepath.Join(t.TempDir(), "one"), filepath.Join(t.TempDir(), "two")
 	require.NoError(t, r.AddWorktree(ctx, one, "one", base))
 	require.NoError(t, r.AddWorktree(ctx, two, "two", base))
-	require.NoError(t, r.CheckOwnWorktree(one))
+	require.NoError(t, r.CheckOwnWorktree(ctx, one))
 
 	// The links as git 2.48+ writes them with worktree.useRelativePaths.
 	oneGitDir := strings.TrimSpace(strings.TrimPrefix(readFile(t, one, ".git"), "gitdir:"))
@@ -161,7 +163,7 @@ func TestCheckOwnWorktreeRefusesARelinkedWorktree(t *testing.T) {
 	require.NoError(t, err)
 	writeFile(t, one, ".git", "gitdir: "+relGitDir+"\n")
 	writeFile(t, oneGitDir, "gitdir", relBack+"\n")
-	require.NoError(t, r.CheckOwnWorktree(one), "relative links")
+	require.NoError(t, r.CheckOwnWorktree(ctx, one), "relative links")
 
 	twoGitDir := strings.TrimSpace(strings.TrimPrefix(readFile(t, two, ".git"), "gitdir:"))
 	for name, dotGit := range map[string]string{
@@ -169,8 +171,8 @@ func TestCheckOwnWorktreeRefusesARelinkedWorktree(t *testing.T) {
 		"another worktree's":        "gitdir: " + twoGitDir + "\n",
 	} {
 		writeFile(t, one, ".git", dotGit)
-		require.Error(t, r.CheckOwnWorktree(one), name)
+		require.Error(t, r.CheckOwnWorktree(ctx, one), name)
 	}
 	require.NoError(t, os.Remove(filepath.Join(one, ".git")))
-	require.Error(t, r.CheckOwnWorktree(one), "no .git file")
+	require.Error(t, r.CheckOwnWorktree(ctx, one), "no .git file")
 }

@@ -1,0 +1,112 @@
+package engine
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// An agent rebases one of your branches (checked out nowhere) and stops at
+// a conflict: your branch stays where it was, and the phase commits the
+// files as the agent left them.
+func TestARebaseOfYourBranchLeavesIt(t *testing.T) {
+	t.Parallel()
+	planText := "# One\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: Only\n"
+	repo := gitRepo(t, planText)
+	g := func(args ...string) string {
+		return runGit(t, repo, append([]string{"-c", "user.name=u", "-c", "user.email=u@u"}, args...)...)
+	}
+	g("checkout", "-q", "-b", "feature")
+	g("commit", "-q", "--allow-empty", "-m", "placeholder")
+	g("checkout", "-q", "main")
+	// feature: a commit writing c.txt
+	g("checkout", "-q", "feature")
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "c.txt"), []byte("feature\n"), 0o644))
+	g("add", "c.txt")
+	g("commit", "-q", "-m", "feature c")
+	g("checkout", "-q", "main")
+	before := g("rev-parse", "feature")
+	const agentWork = `g() { git -c user.name=a -c user.email=a@a "$@"; }; ` +
+		`echo mine > c.txt && g add c.txt && g commit -qm mine && ` +
+		`{ g rebase HEAD feature || true; }`
+	res, err := Run(context.Background(), baseConfig(t, repo, planText, agentWork, &events{}))
+	require.NoError(t, err)
+	require.Equal(t, before, g("rev-parse", "feature"), "your branch feature is yours")
+	require.Equal(t, "complete", string(res.Status), res.Reason)
+	require.Contains(t, attemptLogs(t, repo), "the agent left HEAD on")
+	require.Empty(t, g("stash", "list"))
+}
+
+// An agent checks out one of your branches and writes a file there: your
+// branch stays where it was, and the phase commits what the agent left.
+func TestACheckoutOfYourBranchLeavesIt(t *testing.T) {
+	t.Parallel()
+	planText := "# One\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: Only\n"
+	repo := gitRepo(t, planText)
+	runGit(t, repo, "branch", "feature")
+	runGit(t, repo, "-c", "user.name=u", "-c", "user.email=u@u", "commit", "-q", "--allow-empty", "-m", "user")
+	before := runGit(t, repo, "rev-parse", "feature")
+	const agentWork = `git checkout -q feature && echo x > x.txt`
+	res, err := Run(context.Background(), baseConfig(t, repo, planText, agentWork, &events{}))
+	require.NoError(t, err)
+	require.Equal(t, before, runGit(t, repo, "rev-parse", "feature"), "your branch feature is yours")
+	require.Equal(t, "complete", string(res.Status), res.Reason)
+	require.Equal(t, "x", runGit(t, repo, "show", "HEAD:x.txt"))
+}
+
+// A conflict left with HEAD at the base (the agent committed nothing), with
+// and without a gate: the phase completes and commits the conflicted file
+// as add -A would, with the agent's other work.
+func TestAConflictLeftAtTheBaseIsCommitted(t *testing.T) {
+	t.Parallel()
+	for name, gate := range map[string]string{"no gate": "", "gate": "\n## Quality Gates\n\n- test: `true`\n"} {
+		t.Run(name, func(t *testing.T) {
+			planText := "# One\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: Only\n" + gate
+			repo := gitRepo(t, planText)
+			g := func(args ...string) string {
+				return runGit(t, repo, append([]string{"-c", "user.name=u", "-c", "user.email=u@u"}, args...)...)
+			}
+			require.NoError(t, os.WriteFile(filepath.Join(repo, "c.txt"), []byte("1\n"), 0o644))
+			g("add", "c.txt")
+			g("commit", "-qm", "c1")
+			require.NoError(t, os.WriteFile(filepath.Join(repo, "c.txt"), []byte("2\n"), 0o644))
+			g("commit", "-qam", "c2")
+			const agentWork = `{ git revert --no-commit HEAD~1 || true; } && git status --short && echo new > new.txt`
+			res, err := Run(context.Background(), baseConfig(t, repo, planText, agentWork, &events{}))
+			require.NoError(t, err)
+			require.Equal(t, "complete", string(res.Status), res.Reason)
+			// The revert of c1 (which made c.txt) conflicts with c2's change:
+			// git leaves c2's file, which add -A stages as it is.
+			require.Equal(t, "2", g("show", "HEAD:c.txt"))
+			require.Equal(t, "new", g("show", "HEAD:new.txt"))
+		})
+	}
+}
+
+// merge --autostash stopped at a conflict, the agent's uncommitted change
+// near one the merge made cleanly: the phase completes with that change in
+// its commit, and nothing reaches your stash list.
+func TestAnAutostashIsMergedBackEndToEnd(t *testing.T) {
+	t.Parallel()
+	planText := "# One\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: Only\n"
+	repo := gitRepo(t, planText)
+	g := func(args ...string) string {
+		return runGit(t, repo, append([]string{"-c", "user.name=u", "-c", "user.email=u@u"}, args...)...)
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "f.txt"), []byte("1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n"), 0o644))
+	g("add", "f.txt")
+	g("commit", "-qm", "f")
+	const agentWork = `g() { git -c user.name=a -c user.email=a@a "$@"; }; ` +
+		`g checkout -q -b side && sed -i 3s/.*/side3/ f.txt && echo side > c.txt && g add -A && g commit -qm side && g checkout -q - && ` +
+		`echo mine > c.txt && g add c.txt && g commit -qm mine && sed -i 5s/.*/agent5/ f.txt && { g merge --autostash side || true; }`
+	res, err := Run(context.Background(), baseConfig(t, repo, planText, agentWork, &events{}))
+	require.NoError(t, err)
+	require.Equal(t, "complete", string(res.Status), res.Reason)
+	require.Empty(t, g("stash", "list"))
+	require.Contains(t, g("show", "HEAD:f.txt"), "agent5")
+	require.Contains(t, g("show", "HEAD:f.txt"), "side3")
+	require.Contains(t, attemptLogs(t, repo), "autostashed work is merged back")
+}
