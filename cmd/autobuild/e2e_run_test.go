@@ -548,3 +548,38 @@ func TestResumePutsBackALandedPhaseYouResetAway(t *testing.T) {
 	resumeRerunsNothing(t, repo, calls, agent)
 	require.Equal(t, map[string]int{"0": 1, "1": 1, "2a": 1, "2b": 1, "3": 1}, phaseCommits(t, repo), "every phase once")
 }
+
+// `autobuild --resume` without a plan resumes the run .autobuild/ records
+// (what a halt for a provider's limit says to run); flags without a plan
+// and without --resume are a usage error, not the help and exit 0.
+func TestResumeWithoutAPlanTakesTheRunsPlan(t *testing.T) {
+	t.Parallel()
+	repo, calls, agent := haltedRun(t, "auto")
+	commitFix(t, repo)
+
+	r := autobuild(t, repo, "--no-tui", "--commit=auto")
+	require.Equal(t, 2, r.code, r.String())
+	require.Contains(t, r.stderr, "no plan given")
+	require.Equal(t, 1, countCalls(t, calls, "0"), "nothing ran")
+
+	sub := filepath.Join(repo, "sub")
+	require.NoError(t, os.Mkdir(sub, 0o755)) // empty: git does not see it
+	r = autobuild(t, sub, "--resume", "--no-tui", "--agent", agent)
+	require.Equal(t, 0, r.code, r.String())
+	require.Contains(t, r.stderr, "resuming the run of "+filepath.Join(repo, "plan.md"))
+	require.Contains(t, r.stdout, "RUN COMPLETE")
+	require.Equal(t, 1, countCalls(t, calls, "0"), "the completed phases stay complete")
+}
+
+// A corrupt run.json is named, with what to do (exit 3), also when the
+// agents would have come from it.
+func TestCorruptRunJSONIsNamedOnResume(t *testing.T) {
+	t.Parallel()
+	repo, _, _ := haltedRun(t, "auto")
+	writeFile(t, filepath.Join(repo, ".autobuild", "run.json"), "{broken")
+	for _, args := range [][]string{{"plan.md", "--resume", "--no-tui"}, {"plan.md", "--no-tui"}, {"--resume", "--no-tui"}} {
+		r := autobuild(t, repo, args...)
+		require.Equal(t, 3, r.code, r.String())
+		require.Contains(t, r.stderr, "run.json is corrupt", args)
+	}
+}

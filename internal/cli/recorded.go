@@ -1,8 +1,13 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
+
+	"github.com/autobuild-sh/autobuild/internal/engine"
+	"github.com/autobuild-sh/autobuild/internal/state"
 
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
 )
@@ -16,4 +21,35 @@ func noteRecordedAgents(s Streams, o *runOptions) {
 	}
 	fmt.Fprintf(s.Err, "autobuild: running the agents recorded in .autobuild/run.json: %s (pass --agent to choose others)\n",
 		sanitize.Line(strings.Join(o.agentsFromRun, ", ")))
+}
+
+// recordedPlan is the plan of the run in .autobuild/ (of the repository
+// around the current directory), for `autobuild --resume` without a plan:
+// what a halt for a provider's limit tells you to run. Flags without a plan
+// and without --resume are a usage error, not the help: a script must not
+// read them as a run that succeeded.
+func recordedPlan(s Streams, resume bool) (string, error) {
+	if !resume {
+		return "", usageErr("no plan given: autobuild PLAN.md [flags] (only --resume finds the plan of the run in .autobuild/ by itself; see autobuild --help)")
+	}
+	root, err := findRoot(".")
+	if err != nil {
+		return "", usageErr("no plan given, and the current directory cannot be read: %v", err)
+	}
+	run, err := state.Open(root).LoadRun()
+	if errors.Is(err, state.ErrNoRun) {
+		return "", usageErr("no plan given, and no run in %s to resume: autobuild PLAN.md --resume", filepath.Join(root, ".autobuild"))
+	}
+	if err != nil {
+		return "", &engine.Error{Code: engine.ExitRefused, Err: err}
+	}
+	if run.PlanPath == "" {
+		return "", usageErr("no plan given, and the run in %s does not record its plan (an older autobuild's): autobuild PLAN.md --resume", filepath.Join(root, ".autobuild"))
+	}
+	path := run.PlanPath
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(root, filepath.FromSlash(path))
+	}
+	fmt.Fprintf(s.Err, "autobuild: resuming the run of %s recorded in .autobuild/run.json\n", sanitize.Line(path))
+	return path, nil
 }

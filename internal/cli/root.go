@@ -73,7 +73,14 @@ what failed and why, and how to resume.`,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return cmd.Help()
+				if cmd.Flags().NFlag() == 0 {
+					return cmd.Help()
+				}
+				recorded, err := recordedPlan(s, opts.resume)
+				if err != nil {
+					return err
+				}
+				args = []string{recorded}
 			}
 			if err := mistypedCommand(cmd, args[0]); err != nil {
 				return err

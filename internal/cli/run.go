@@ -3,6 +3,7 @@ package cli
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -198,7 +199,14 @@ func (o *runOptions) engineConfig(pl *plan.Plan, repo *gitx.Repo) (engine.Config
 		given.CommitMode = cmp.Or(given.CommitMode, state.CommitMode(fc.Commit))
 		given.Schedule = cmp.Or(given.Schedule, fc.Schedule)
 	}
-	choice, carried := state.Carry(previousRun(root), given)
+	previous, err := previousRun(root)
+	if err != nil && !o.fresh {
+		// Said before anything is taken from the file's absence (no agent
+		// given): the file is what is wrong (docs/state.md). --fresh
+		// removes it.
+		return cfg, &engine.Error{Code: engine.ExitRefused, Err: err}
+	}
+	choice, carried := state.Carry(previous, given)
 	cfg.CommitMode, cfg.Schedule, cfg.SimScenario = choice.CommitMode, choice.Schedule, choice.Scenario
 	o.runMode, o.runSchedule = choice.CommitMode, choice.Schedule.OrDefault()
 	specs := choice.AgentSpecs
@@ -260,12 +268,17 @@ func (o *runOptions) engineConfig(pl *plan.Plan, repo *gitx.Repo) (engine.Config
 
 // previousRun is the run recorded in root's .autobuild/run.json, or nil
 // when there is none or it cannot be read (the engine reports that itself).
-func previousRun(root string) *state.Run {
+// previousRun is the run recorded in root's .autobuild/: nil without
+// one, and an error when run.json cannot be read.
+func previousRun(root string) (*state.Run, error) {
 	run, err := state.Open(root).LoadRun()
-	if err != nil {
-		return nil
+	if errors.Is(err, state.ErrNoRun) {
+		return nil, nil
 	}
-	return run
+	if err != nil {
+		return nil, err
+	}
+	return run, nil
 }
 
 func stateExists(root string) bool {

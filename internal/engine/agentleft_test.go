@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/stretchr/testify/require"
 )
 
@@ -109,4 +110,38 @@ func TestAnAutostashIsMergedBackEndToEnd(t *testing.T) {
 	require.Contains(t, g("show", "HEAD:f.txt"), "agent5")
 	require.Contains(t, g("show", "HEAD:f.txt"), "side3")
 	require.Contains(t, attemptLogs(t, repo), "autostashed work is merged back")
+}
+
+// Another plan file is not an edited plan: a run of plan.md does not go on
+// as plan2.md, whose phases 1 and 2 would count as done because the run's
+// were. Refused with or without --resume (exit 3), and nothing of plan2.md
+// runs; plan.md itself still resumes.
+func TestAnotherPlanFileDoesNotResumeTheRun(t *testing.T) {
+	t.Parallel()
+	planText := "# One\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n| 2 | 1 |\n\n## Phase 1: A\n\n## Phase 2: B\n"
+	repo := gitRepo(t, planText)
+	res, err := Run(context.Background(), baseConfig(t, repo, planText, `echo x > "$AUTOBUILD_PHASE_ID.txt"`, &events{}))
+	require.NoError(t, err)
+	require.Equal(t, "complete", string(res.Status), res.Reason)
+
+	other := "# Two\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n| 2 | 1 |\n\n## Phase 1: Schema\n\n## Phase 2: Endpoints\n"
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "plan2.md"), []byte(other), 0o644))
+	runGit(t, repo, "add", "plan2.md")
+	runGit(t, repo, "commit", "-qm", "plan2")
+	head := runGit(t, repo, "rev-parse", "HEAD")
+	pl, err := plan.Parse(filepath.Join(repo, "plan2.md"), []byte(other))
+	require.NoError(t, err)
+	for _, resume := range []bool{false, true} {
+		cfg := baseConfig(t, repo, planText, `echo x > "$AUTOBUILD_PHASE_ID.txt"`, &events{})
+		cfg.Plan, cfg.Resume = pl, resume
+		_, err := Run(context.Background(), cfg)
+		require.Error(t, err)
+		require.Equal(t, ExitRefused, ExitCode(err))
+		require.ErrorContains(t, err, "is of the plan plan.md, not plan2.md")
+		require.Equal(t, head, runGit(t, repo, "rev-parse", "HEAD"), "nothing ran")
+	}
+	cfg := baseConfig(t, repo, planText, `echo x > "$AUTOBUILD_PHASE_ID.txt"`, &events{})
+	cfg.Resume = true
+	_, err = Run(context.Background(), cfg)
+	require.NoError(t, err, "the run's own plan resumes")
 }

@@ -3,6 +3,8 @@ package engine
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
 // recordedPlanPath is the plan's path as run.json keeps it: relative to the
@@ -24,4 +26,28 @@ func recordedPlanPath(root, dir, path string) string {
 		return abs
 	}
 	return filepath.ToSlash(rel)
+}
+
+// samePlanFile refuses to resume the run with another plan file: phases are
+// matched by id, so another plan's phases 1 and 2A would count as done
+// because the run's were. An edited plan is the same file (the hash check
+// after this says so); a moved or renamed one must be moved back.
+func samePlanFile(root string, cfg *Config, run *state.Run, store *state.Store) error {
+	if run.PlanPath == "" {
+		return nil // an older autobuild's run, which did not record it
+	}
+	now := recordedPlanPath(root, cfg.Dir, cfg.Plan.Path)
+	if absUnder(root, now) == absUnder(root, run.PlanPath) {
+		return nil
+	}
+	return refused("the run in %s is of the plan %s, not %s: run %s to go on with it (move it back first if you moved or renamed it), or pass --fresh to start a run of %s (the earlier run's state goes; its commits stay)",
+		store.Dir(), run.PlanPath, now, run.PlanPath, now)
+}
+
+// absUnder is path made absolute against root when it is relative.
+func absUnder(root, path string) string {
+	if filepath.IsAbs(path) {
+		return filepath.Clean(path)
+	}
+	return filepath.Join(root, filepath.FromSlash(path))
 }

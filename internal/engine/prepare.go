@@ -114,6 +114,9 @@ func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 }
 
 func resumeRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Store, run *state.Run) (*state.Run, map[phaseid.ID]*state.Phase, error) {
+	if err := samePlanFile(repo.Root(), cfg, run, store); err != nil {
+		return nil, nil, err
+	}
 	if run.PlanHash != cfg.Plan.Hash() && !cfg.Resume {
 		return nil, nil, refused("the plan changed since the run in %s started: pass --resume to continue with the edited plan (completed phases stay complete), or --fresh to start over", store.Dir())
 	}
