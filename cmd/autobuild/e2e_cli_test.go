@@ -92,7 +92,7 @@ func TestValidateInvalidPlanListsEveryProblem(t *testing.T) {
 	r := autobuild(t, repoRoot(t), "validate", path)
 	require.Equal(t, 2, r.code, r.String())
 	require.Empty(t, r.stdout)
-	require.Equal(t, path+`:28: warning: section "Phase 8" is not in the phase table
+	require.Equal(t, path+`:28: warning: section "Phase 8" is not in the phase table; it runs all the same, as a phase of its own
 `+path+`:6: unknown dependency "9" in phase 2
 `+path+`:6: phase 2 runs in parallel with 3, but 3 depends on 2
 `+path+`:8: duplicate phase id "3" (first defined at line 7)

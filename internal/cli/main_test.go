@@ -119,7 +119,7 @@ func TestMainValidateWarnings(t *testing.T) {
 	code, out, errOut := run(t, "validate", plans+"/warnings.md")
 	require.Equal(t, 0, code, "warnings do not make a plan invalid")
 	require.Equal(t, "../../testdata/plans/warnings.md:7: warning: phase 5 has no body: no section (## Phase 5: …) and no linked file; a run refuses it unless --allow-empty-phases\n"+
-		"../../testdata/plans/warnings.md:17: warning: section \"Phase 6\" is not in the phase table\n", errOut)
+		"../../testdata/plans/warnings.md:17: warning: section \"Phase 6\" is not in the phase table; it runs all the same, as a phase of its own\n", errOut)
 	require.True(t, strings.HasPrefix(out, "Plan with loose ends (../../testdata/plans/warnings.md)\n4 phases in 3 batches"), out)
 }
 

@@ -203,7 +203,7 @@ func (b *builder) addSections(ov *overview, sections []*section) {
 			continue
 		}
 		if ov != nil {
-			b.warn(s.line, fmt.Sprintf("section %q is not in the phase table", "Phase "+string(s.t.display)))
+			b.warn(s.line, fmt.Sprintf("section %q is not in the phase table; it runs all the same, as a phase of its own", "Phase "+string(s.t.display)))
 		}
 		ph := &Phase{ID: s.t.id, DisplayID: s.t.display, Name: s.t.name}
 		src = &phaseSource{phase: ph}

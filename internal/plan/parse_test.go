@@ -206,7 +206,7 @@ func TestParseWarnings(t *testing.T) {
 	require.NoError(t, err, "warnings alone are not an error")
 	require.Equal(t, []string{
 		"warnings.md:7: warning: phase 5 has no body: no section (## Phase 5: …) and no linked file; a run refuses it unless --allow-empty-phases",
-		`warnings.md:17: warning: section "Phase 6" is not in the phase table`,
+		`warnings.md:17: warning: section "Phase 6" is not in the phase table; it runs all the same, as a phase of its own`,
 	}, problemLines(p.Warnings))
 	require.Equal(t, []string{"1", "2", "5", "6"}, ids(p.Phases))
 	require.Empty(t, p.Phase("5").Body)
@@ -285,7 +285,7 @@ func TestParseMultiProblemWarningsKept(t *testing.T) {
 	p, err := parseCorpus(t, "invalid/multi-problem.md")
 	require.Error(t, err)
 	require.Equal(t, []string{
-		`invalid/multi-problem.md:28: warning: section "Phase 8" is not in the phase table`,
+		`invalid/multi-problem.md:28: warning: section "Phase 8" is not in the phase table; it runs all the same, as a phase of its own`,
 	}, problemLines(p.Warnings))
 }
 

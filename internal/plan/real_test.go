@@ -83,7 +83,7 @@ func TestParseRealPlans(t *testing.T) {
 				`5 "ideas (not planned)" deps= par= est="" status="" tasks=0/0 files= row=0 section=62`,
 			},
 			batches:  [][][]string{{{"0"}, {"5"}}, {{"1"}}, {{"2A", "2B"}}, {{"3"}}, {{"4"}}},
-			warnings: []string{`nested.md:62: warning: section "Phase 5" is not in the phase table`},
+			warnings: []string{`nested.md:62: warning: section "Phase 5" is not in the phase table; it runs all the same, as a phase of its own`},
 		},
 		{
 			file:  "terse.md",
