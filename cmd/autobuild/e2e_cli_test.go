@@ -152,3 +152,20 @@ func TestDemoHaltThenFixThenResume(t *testing.T) {
 	require.Equal(t, 0, r.code, r.String())
 	require.Contains(t, r.stdout, "AUTOBUILD COMPLETE")
 }
+
+// validate and --dry-run name the gates autobuild.toml sets when the plan
+// has no Quality Gates section, as the run takes them.
+func TestValidateNamesTheGatesOfAutobuildToml(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, "# P\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: A\n\n- [ ] x\n")
+	writeFile(t, filepath.Join(repo, "autobuild.toml"), "[gates]\ntest = \"test -e out.txt\"\n")
+	r := autobuild(t, repo, "validate", "plan.md")
+	require.Equal(t, 0, r.code, r.String())
+	require.Contains(t, r.stdout, "quality gates (from autobuild.toml): test: test -e out.txt")
+	r = autobuild(t, repo, "plan.md", "--dry-run")
+	require.Contains(t, r.stdout, "quality gates (from autobuild.toml): test: test -e out.txt")
+	r = autobuild(t, repo, "validate", "--json", "plan.md")
+	require.Equal(t, 0, r.code, r.String())
+	require.Contains(t, r.stdout, `"gates_from": "autobuild.toml"`)
+	require.Contains(t, r.stdout, `"command": "test -e out.txt"`)
+}

@@ -225,7 +225,7 @@ func TestPrintPlanGroups(t *testing.T) {
 	pl, err := plan.Parse("grouped.md", []byte(src))
 	require.NoError(t, err)
 	var buf bytes.Buffer
-	printPlan(&buf, pl)
+	printPlan(&buf, pl, nil)
 	require.Equal(t, "Grouped (grouped.md)\n"+
 		"4 phases in 2 batches; quality gates: detected from the repository at run time\n"+
 		"\n"+

@@ -101,14 +101,14 @@ func runPlan(ctx context.Context, s Streams, o *runOptions) error {
 		}
 	}
 	if o.dryRun && o.json {
-		return printPlanJSON(s.Out, o.planPath)
+		return printPlanJSON(s.Out, o.planPath, configGates(ctx))
 	}
 	pl, err := loadPlan(s, o.planPath)
 	if err != nil {
 		return err
 	}
 	if o.dryRun {
-		printPlan(s.Out, pl)
+		printPlan(s.Out, pl, configGates(ctx))
 		return nil
 	}
 	if err := checkBodies(pl, o.allowEmpty); err != nil {

@@ -1,16 +1,21 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/autobuild-sh/autobuild/internal/config"
+	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/sanitize"
 )
 
 func newValidate(s Streams) *cobra.Command {
@@ -28,13 +33,13 @@ docs/plan-format.md), for editors and CI.`,
 		Args:    exactArgs(1, "validate takes one plan file"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if asJSON {
-				return printPlanJSON(s.Out, args[0])
+				return printPlanJSON(s.Out, args[0], configGates(cmd.Context()))
 			}
 			pl, err := loadPlan(s, args[0])
 			if err != nil {
 				return err
 			}
-			printPlan(s.Out, pl)
+			printPlan(s.Out, pl, configGates(cmd.Context()))
 			return nil
 		},
 	}
@@ -42,8 +47,38 @@ docs/plan-format.md), for editors and CI.`,
 	return cmd
 }
 
-// printPlan prints the phases batch by batch: what validate and --dry-run show.
-func printPlan(w io.Writer, pl *plan.Plan) {
+// configGates are the gates autobuild.toml sets in the repository around
+// the current directory, as a run started here would read them; none when
+// there is no file or it cannot be read (a run says why).
+func configGates(ctx context.Context) []plan.Gate {
+	root, _ := os.Getwd()
+	if repo, err := gitx.Open(ctx, "."); err == nil {
+		root = repo.Root()
+	}
+	fc, err := config.Load(root)
+	if err != nil {
+		return nil
+	}
+	return fc.Gates
+}
+
+// gatesOf are the gates a run of pl would run and where they come from
+// (docs/plan-format.md): the plan's section, else autobuild.toml, else
+// none yet (detected from the repository when the run starts).
+func gatesOf(pl *plan.Plan, fromConfig []plan.Gate) ([]plan.Gate, string) {
+	switch {
+	case len(pl.Gates) > 0:
+		return pl.Gates, "plan"
+	case len(fromConfig) > 0:
+		return fromConfig, "autobuild.toml"
+	default:
+		return nil, "detected"
+	}
+}
+
+// printPlan prints the phases batch by batch: what validate and --dry-run
+// show. fromConfig are autobuild.toml's gates.
+func printPlan(w io.Writer, pl *plan.Plan, fromConfig []plan.Gate) {
 	batches := pl.Batches()
 	if pl.Title == filepath.Base(pl.Path) {
 		// A plan without an H1 is titled by its file name: say it once.
@@ -52,12 +87,18 @@ func printPlan(w io.Writer, pl *plan.Plan) {
 		fmt.Fprintf(w, "%s (%s)\n", pl.Title, pl.Path)
 	}
 	fmt.Fprintf(w, "%s in %s", plural(len(pl.Phases), "phase"), plural(len(batches), "batch"))
-	if len(pl.Gates) > 0 {
+	gs, from := gatesOf(pl, fromConfig)
+	if len(gs) > 0 {
 		var kinds []string
-		for _, g := range pl.Gates {
+		for _, g := range gs {
 			kinds = append(kinds, g.Kind+": "+g.Command)
 		}
-		fmt.Fprintf(w, "; quality gates: %s", strings.Join(kinds, "; "))
+		if from == "autobuild.toml" {
+			fmt.Fprint(w, "; quality gates (from autobuild.toml)")
+		} else {
+			fmt.Fprint(w, "; quality gates")
+		}
+		fmt.Fprintf(w, ": %s", sanitize.Line(strings.Join(kinds, "; ")))
 	} else {
 		fmt.Fprint(w, "; quality gates: detected from the repository at run time")
 	}

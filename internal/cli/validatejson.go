@@ -17,15 +17,18 @@ const planDocVersion = 1
 // planDoc is what `validate --json` prints: everything an editor or CI
 // needs to show the plan as autobuild reads it.
 type planDoc struct {
-	Version  int          `json:"version"`
-	File     string       `json:"file"`
-	Title    string       `json:"title"`
-	Valid    bool         `json:"valid"`
-	Phases   []phaseDoc   `json:"phases"`
-	Batches  []batchDoc   `json:"batches"`
-	Gates    []gateDoc    `json:"gates"`
-	Warnings []problemDoc `json:"warnings"`
-	Errors   []problemDoc `json:"errors"`
+	Version int        `json:"version"`
+	File    string     `json:"file"`
+	Title   string     `json:"title"`
+	Valid   bool       `json:"valid"`
+	Phases  []phaseDoc `json:"phases"`
+	Batches []batchDoc `json:"batches"`
+	Gates   []gateDoc  `json:"gates"`
+	// GatesFrom says where Gates come from: "plan", "autobuild.toml", or
+	// "detected" (none listed: found in the repository when a run starts).
+	GatesFrom string       `json:"gates_from"`
+	Warnings  []problemDoc `json:"warnings"`
+	Errors    []problemDoc `json:"errors"`
 }
 
 type phaseDoc struct {
@@ -68,13 +71,13 @@ type problemDoc struct {
 // printPlanJSON parses the plan at path and prints its document; an
 // invalid plan is printed too (with its errors) and exits 2. Only a plan
 // that cannot be read at all is an error without a document.
-func printPlanJSON(w io.Writer, path string) error {
+func printPlanJSON(w io.Writer, path string, fromConfig []plan.Gate) error {
 	pl, err := plan.ParseFile(path)
 	var verr *plan.ValidationError
 	if err != nil && !errors.As(err, &verr) {
 		return usageErr("%w", err)
 	}
-	doc := newPlanDoc(pl, verr)
+	doc := newPlanDoc(pl, verr, fromConfig)
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(doc); err != nil {
@@ -86,7 +89,7 @@ func printPlanJSON(w io.Writer, path string) error {
 	return nil
 }
 
-func newPlanDoc(pl *plan.Plan, verr *plan.ValidationError) planDoc {
+func newPlanDoc(pl *plan.Plan, verr *plan.ValidationError, fromConfig []plan.Gate) planDoc {
 	doc := planDoc{Version: planDocVersion, File: pl.Path, Title: pl.Title, Valid: verr == nil,
 		Phases: []phaseDoc{}, Batches: []batchDoc{}, Gates: []gateDoc{}, Warnings: problems(pl.Warnings), Errors: []problemDoc{}}
 	if verr != nil {
@@ -104,7 +107,9 @@ func newPlanDoc(pl *plan.Plan, verr *plan.ValidationError) planDoc {
 			Tasks: ph.Tasks, TasksDone: ph.TasksDone, Files: nonNil(ph.Files),
 		})
 	}
-	for _, g := range pl.Gates {
+	gs, from := gatesOf(pl, fromConfig)
+	doc.GatesFrom = from
+	for _, g := range gs {
 		doc.Gates = append(doc.Gates, gateDoc{Kind: g.Kind, Command: g.Command, Line: g.Line})
 	}
 	if verr != nil && verr.Code() == plan.CodeCircularDependency {
