@@ -583,3 +583,21 @@ func TestCorruptRunJSONIsNamedOnResume(t *testing.T) {
 		require.Contains(t, r.stderr, "run.json is corrupt", args)
 	}
 }
+
+// A run started with --allow-empty-phases records it: its resume, as
+// status prints it (no flags), runs the bodiless phase's row too.
+func TestResumeOfARunThatAllowedEmptyPhasesNeedsNoFlag(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, "# P\n\n| Phase | Name | Depends On |\n|---|---|---|\n| 1 | Rowonly | - |\n| 2 | Second | 1 |\n\n## Phase 2: Second\n\n- [ ] y\n")
+	agent := agentScript(t, `if [ "$AUTOBUILD_PHASE_ID" = 2 ] && [ ! -f FIXED ]; then exit 1; fi; echo x > "$AUTOBUILD_PHASE_ID.txt"`)
+	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--allow-empty-phases", "--agent", agent)
+	require.Equal(t, 1, r.code, r.String())
+	require.True(t, loadRun(t, repo).AllowEmptyPhases)
+	r = autobuild(t, repo, "status")
+	require.Contains(t, r.stdout, "autobuild plan.md --resume")
+	writeFile(t, filepath.Join(repo, "FIXED"), "")
+	git(t, repo, "add", "FIXED")
+	git(t, repo, "commit", "-qm", "fix")
+	r = autobuild(t, repo, "plan.md", "--resume", "--no-tui", "--agent", agent)
+	require.Equal(t, 0, r.code, r.String())
+}

@@ -111,12 +111,19 @@ func runPlan(ctx context.Context, s Streams, o *runOptions) error {
 		printPlan(s.Out, pl, configGates(ctx))
 		return nil
 	}
-	if err := checkBodies(pl, o.allowEmpty); err != nil {
-		return err
-	}
 	// Opened once for the checks here and the engine; outside a repository
 	// it stays nil and the engine says so.
 	repo, _ := gitx.Open(ctx, ".")
+	if !o.fresh && repo != nil {
+		// A resume of a run started with the flag needs no flag: the
+		// resume commands autobuild prints name none.
+		if prev, err := previousRun(repo.Root()); err == nil && prev != nil && prev.AllowEmptyPhases {
+			o.allowEmpty = true
+		}
+	}
+	if err := checkBodies(pl, o.allowEmpty); err != nil {
+		return err
+	}
 	if done := alreadyComplete(pl, o, repo); done != "" {
 		fmt.Fprintln(s.Out, done)
 		return nil
@@ -178,7 +185,7 @@ func (o *runOptions) engineConfig(pl *plan.Plan, repo *gitx.Repo) (engine.Config
 	if err != nil {
 		return engine.Config{}, usageErr("%w", err)
 	}
-	cfg := engine.Config{Dir: wd, Repo: repo, Plan: pl, Resume: o.resume, Fresh: o.fresh, ConfigGates: fc.Gates,
+	cfg := engine.Config{Dir: wd, Repo: repo, Plan: pl, Resume: o.resume, Fresh: o.fresh, ConfigGates: fc.Gates, AllowEmptyPhases: o.allowEmpty,
 		MaxParallel: fc.MaxParallel, PhaseTimeout: fc.PhaseTimeout.Duration,
 		IdleTimeout: fc.IdleTimeout.Duration}
 	// What the run keeps of the run before it (state.Carry): the commit

@@ -49,8 +49,11 @@ type Config struct {
 	// Grace is how long a stopped process gets between SIGTERM and SIGKILL.
 	Grace       time.Duration
 	ConfigGates []plan.Gate
-	Classifier  *failure.Classifier
-	SimScenario string
+	// AllowEmptyPhases is recorded in run.json (--allow-empty-phases), so
+	// the printed resume command needs no flag.
+	AllowEmptyPhases bool
+	Classifier       *failure.Classifier
+	SimScenario      string
 	// Resume and Fresh are the --resume and --fresh flags.
 	Resume, Fresh bool
 	Sink          event.Sink

@@ -85,7 +85,7 @@ func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 	run := &state.Run{
 		SchemaVersion: state.SchemaVersion, RunID: newRunID(now), PlanPath: recordedPlanPath(repo.Root(), cfg.Dir, cfg.Plan.Path), PlanHash: cfg.Plan.Hash(),
 		PlanTitle: cfg.Plan.Title, CommitMode: cfg.CommitMode, Schedule: cfg.Schedule.OrDefault(), Agents: agentNames(cfg),
-		AgentSpecs: agentSpecs(cfg), Scenario: cfg.SimScenario,
+		AgentSpecs: agentSpecs(cfg), Scenario: cfg.SimScenario, AllowEmptyPhases: cfg.AllowEmptyPhases,
 		Branch: branch, BaseCommit: base, IntegrationCommit: base, Status: state.RunRunning,
 		PID: os.Getpid(), Started: now, Updated: now,
 	}
@@ -170,6 +170,7 @@ func resumeRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.S
 	}
 	run.PlanPath, run.PlanHash, run.PlanTitle, run.Agents = recordedPlanPath(repo.Root(), cfg.Dir, cfg.Plan.Path), cfg.Plan.Hash(), cfg.Plan.Title, agentNames(cfg)
 	run.AgentSpecs, run.Scenario = agentSpecs(cfg), cfg.SimScenario
+	run.AllowEmptyPhases = run.AllowEmptyPhases || cfg.AllowEmptyPhases
 	// A resume keeps the run's schedule unless --schedule names one.
 	if cfg.Schedule != "" {
 		run.Schedule = cfg.Schedule

@@ -37,6 +37,9 @@ type Run struct {
 	// runs the same agents.
 	AgentSpecs []string `json:"agent_specs,omitempty"`
 	Scenario   string   `json:"scenario,omitempty"`
+	// AllowEmptyPhases: the run was started with --allow-empty-phases, so
+	// its resume runs bodiless phases from their table rows too.
+	AllowEmptyPhases bool `json:"allow_empty_phases,omitempty"`
 	// Branch is the branch the run integrates onto (empty when detached).
 	Branch string `json:"branch"`
 	// BaseCommit is HEAD when the run first started.
