@@ -98,7 +98,7 @@ func TestValidateInvalidPlanListsEveryProblem(t *testing.T) {
 `+path+`:8: duplicate phase id "3" (first defined at line 7)
 `+path+`:9: circular_dependency: 4 → 5 → 4
 `+path+`:14: unknown quality gate kind "deploy" (want build, lint, format, typecheck or test)
-`+path+`:20: phase 2: section says Depends On "1" but the table says "1, 9"
+`+path+`:20: phase 2: section says Depends On "1" but the table says "1, 9" (line 6)
 autobuild: `+path+` is not a valid plan (circular_dependency): nothing was run
 `, r.stderr)
 

@@ -240,8 +240,8 @@ func (b *builder) attachSection(ov *overview, src *phaseSource, s *section) {
 	}
 	if m := s.meta.status; m != nil {
 		if st, said := parseStatus(m.value); said && src.row.statusSaid && st != src.row.status {
-			b.problem(m.line, CodePlanInvalid, fmt.Sprintf("phase %s: section says %s %q but the table says %q",
-				src.phase.DisplayID, m.key, cleanCell(m.value), src.row.statusRaw))
+			b.problem(m.line, CodePlanInvalid, fmt.Sprintf("phase %s: section says %s %q but the table says %q (line %d)",
+				src.phase.DisplayID, m.key, cleanCell(m.value), src.row.statusRaw, src.phase.Line))
 		}
 	}
 	b.fillFromSection(src, s)

@@ -238,9 +238,9 @@ func TestParseInvalid(t *testing.T) {
 			`self-cycle.md:6: circular_dependency: 2 → 2`,
 		}},
 		{"metadata-mismatch.md", CodePlanInvalid, []string{
-			`metadata-mismatch.md:12: phase 1: section says Status "⬜ Pending" but the table says "✅"`,
-			`metadata-mismatch.md:16: phase 2A: section says Depends On "1, 2B" but the table says "1"`,
-			`metadata-mismatch.md:22: phase 2B: section says Parallel With "-" but the table says "2A"`,
+			`metadata-mismatch.md:12: phase 1: section says Status "⬜ Pending" but the table says "✅" (line 5)`,
+			`metadata-mismatch.md:16: phase 2A: section says Depends On "1, 2B" but the table says "1" (line 6)`,
+			`metadata-mismatch.md:22: phase 2B: section says Parallel With "-" but the table says "2A" (line 7)`,
 		}},
 		{"parallel-depends.md", CodePlanInvalid, []string{
 			`parallel-depends.md:6: phase 2A runs in parallel with 2B, but 2B depends on 2A`,
@@ -257,7 +257,7 @@ func TestParseInvalid(t *testing.T) {
 			`multi-problem.md:8: duplicate phase id "3" (first defined at line 7)`,
 			`multi-problem.md:9: circular_dependency: 4 → 5 → 4`,
 			`multi-problem.md:14: unknown quality gate kind "deploy" (want build, lint, format, typecheck or test)`,
-			`multi-problem.md:20: phase 2: section says Depends On "1" but the table says "1, 9"`,
+			`multi-problem.md:20: phase 2: section says Depends On "1" but the table says "1, 9" (line 6)`,
 		}},
 	}
 	for _, tt := range tests {

@@ -172,7 +172,7 @@ func TestParseSnippets(t *testing.T) {
 			src: "| Phase | Depends On |\n|---|---|\n| 0 | - |\n| 1 | - |\n\n" +
 				"## Phase 0\n\n## Phase 1\n\n> **Depends On**: Phase 0 (or nothing if skipped)\n",
 			phases:   []string{"0", "1"},
-			problems: []string{`p.md:10: phase 1: section says Depends On "Phase 0 (or nothing if skipped)" but the table says "-"`},
+			problems: []string{`p.md:10: phase 1: section says Depends On "Phase 0 (or nothing if skipped)" but the table says "-" (line 4)`},
 		},
 		{
 			name: "a number names the phases it numbers",
@@ -208,7 +208,7 @@ func TestParseSnippets(t *testing.T) {
 			src: "| Phase | Depends On |\n|---|---|\n| 1 | - |\n| 2 | - |\n| 3 | 2 |\n\n## Phase 1\n\n" +
 				"## Phase 2\n\n> Can run in parallel with: 1\n\n## Phase 3\n\n> Depends upon: Phase 1\n> Requires: Node 20\n> Blocked by: legal review\n",
 			phases:   []string{"1", "2", "3"},
-			problems: []string{`p.md:15: phase 3: section says Depends upon "Phase 1" but the table says "2"`},
+			problems: []string{`p.md:15: phase 3: section says Depends upon "Phase 1" but the table says "2" (line 5)`},
 			check: func(t *testing.T, p *Plan) {
 				require.Equal(t, []phaseid.ID{"1"}, p.Phase("2").ParallelWith)
 			},

@@ -121,8 +121,8 @@ func (b *builder) compareMeta(src *phaseSource, at int) {
 		}
 		section := parse(m.value, m.line)
 		if b.refKey(section, at) != b.refKey(table, at) {
-			b.problem(m.line, CodePlanInvalid, fmt.Sprintf("phase %s: section says %s %q but the table says %q",
-				src.phase.DisplayID, m.key, section.raw, table.raw))
+			b.problem(m.line, CodePlanInvalid, fmt.Sprintf("phase %s: section says %s %q but the table says %q (line %d)",
+				src.phase.DisplayID, m.key, section.raw, table.raw, src.phase.Line))
 		}
 	}
 	check(src.sec.meta.deps, src.row.deps, parseRefs)
