@@ -15,11 +15,9 @@ import (
 // files as the agent left them.
 func TestARebaseOfYourBranchLeavesIt(t *testing.T) {
 	t.Parallel()
-	planText := "# One\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: Only\n"
+	planText := onePhasePlan
 	repo := gitRepo(t, planText)
-	g := func(args ...string) string {
-		return runGit(t, repo, append([]string{"-c", "user.name=u", "-c", "user.email=u@u"}, args...)...)
-	}
+	g := gitIn(t, repo)
 	g("checkout", "-q", "-b", "feature")
 	g("commit", "-q", "--allow-empty", "-m", "placeholder")
 	g("checkout", "-q", "main")
@@ -45,7 +43,7 @@ func TestARebaseOfYourBranchLeavesIt(t *testing.T) {
 // branch stays where it was, and the phase commits what the agent left.
 func TestACheckoutOfYourBranchLeavesIt(t *testing.T) {
 	t.Parallel()
-	planText := "# One\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: Only\n"
+	planText := onePhasePlan
 	repo := gitRepo(t, planText)
 	runGit(t, repo, "branch", "feature")
 	runGit(t, repo, "-c", "user.name=u", "-c", "user.email=u@u", "commit", "-q", "--allow-empty", "-m", "user")
@@ -65,11 +63,9 @@ func TestAConflictLeftAtTheBaseIsCommitted(t *testing.T) {
 	t.Parallel()
 	for name, gate := range map[string]string{"no gate": "", "gate": "\n## Quality Gates\n\n- test: `true`\n"} {
 		t.Run(name, func(t *testing.T) {
-			planText := "# One\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: Only\n" + gate
+			planText := onePhasePlan + gate
 			repo := gitRepo(t, planText)
-			g := func(args ...string) string {
-				return runGit(t, repo, append([]string{"-c", "user.name=u", "-c", "user.email=u@u"}, args...)...)
-			}
+			g := gitIn(t, repo)
 			require.NoError(t, os.WriteFile(filepath.Join(repo, "c.txt"), []byte("1\n"), 0o644))
 			g("add", "c.txt")
 			g("commit", "-qm", "c1")
@@ -92,11 +88,9 @@ func TestAConflictLeftAtTheBaseIsCommitted(t *testing.T) {
 // its commit, and nothing reaches your stash list.
 func TestAnAutostashIsMergedBackEndToEnd(t *testing.T) {
 	t.Parallel()
-	planText := "# One\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: Only\n"
+	planText := onePhasePlan
 	repo := gitRepo(t, planText)
-	g := func(args ...string) string {
-		return runGit(t, repo, append([]string{"-c", "user.name=u", "-c", "user.email=u@u"}, args...)...)
-	}
+	g := gitIn(t, repo)
 	require.NoError(t, os.WriteFile(filepath.Join(repo, "f.txt"), []byte("1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n"), 0o644))
 	g("add", "f.txt")
 	g("commit", "-qm", "f")
@@ -144,4 +138,12 @@ func TestAnotherPlanFileDoesNotResumeTheRun(t *testing.T) {
 	cfg.Resume = true
 	_, err = Run(context.Background(), cfg)
 	require.NoError(t, err, "the run's own plan resumes")
+}
+
+// onePhasePlan is a plan of one phase with an empty section.
+const onePhasePlan = "# One\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: Only\n"
+
+// gitIn runs git in repo (gitRepo gave it an identity).
+func gitIn(t *testing.T, repo string) func(args ...string) string {
+	return func(args ...string) string { return runGit(t, repo, args...) }
 }
