@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/autobuild-sh/autobuild/internal/plan"
@@ -131,7 +132,7 @@ func TestAnotherPlanFileDoesNotResumeTheRun(t *testing.T) {
 		_, err := Run(context.Background(), cfg)
 		require.Error(t, err)
 		require.Equal(t, ExitRefused, ExitCode(err))
-		require.ErrorContains(t, err, "is of the plan plan.md, not plan2.md")
+		require.ErrorContains(t, err, "of the plan plan.md, is complete; plan2.md is another plan: pass --fresh")
 		require.Equal(t, head, runGit(t, repo, "rev-parse", "HEAD"), "nothing ran")
 	}
 	cfg := baseConfig(t, repo, planText, `echo x > "$AUTOBUILD_PHASE_ID.txt"`, &events{})
@@ -146,4 +147,25 @@ const onePhasePlan = "# One\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n#
 // gitIn runs git in repo (gitRepo gave it an identity).
 func gitIn(t *testing.T, repo string) func(args ...string) string {
 	return func(args ...string) string { return runGit(t, repo, args...) }
+}
+
+// A halted run with another plan file: the message says how to go on with
+// the run's own plan, or to start over.
+func TestAnotherPlanFileDoesNotResumeAHaltedRun(t *testing.T) {
+	t.Parallel()
+	repo := gitRepo(t, onePhasePlan)
+	res, err := Run(context.Background(), baseConfig(t, repo, onePhasePlan, `exit 1`, &events{}))
+	require.NoError(t, err)
+	require.Equal(t, "halted", string(res.Status))
+	other := strings.Replace(onePhasePlan, "# One", "# Other", 1)
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "other.md"), []byte(other), 0o644))
+	runGit(t, repo, "add", "other.md")
+	runGit(t, repo, "commit", "-qm", "other")
+	pl, err := plan.Parse(filepath.Join(repo, "other.md"), []byte(other))
+	require.NoError(t, err)
+	cfg := baseConfig(t, repo, onePhasePlan, `true`, &events{})
+	cfg.Plan, cfg.Resume = pl, true
+	_, err = Run(context.Background(), cfg)
+	require.Equal(t, ExitRefused, ExitCode(err))
+	require.ErrorContains(t, err, "is of the plan plan.md, not other.md: run plan.md to go on with it")
 }

@@ -40,6 +40,10 @@ func samePlanFile(root string, cfg *Config, run *state.Run, store *state.Store) 
 	if absUnder(root, now) == absUnder(root, run.PlanPath) {
 		return nil
 	}
+	if run.Status == state.RunComplete {
+		return refused("the run in %s, of the plan %s, is complete; %s is another plan: pass --fresh to start a run of it (the earlier run's state goes; its commits stay)",
+			store.Dir(), run.PlanPath, now)
+	}
 	return refused("the run in %s is of the plan %s, not %s: run %s to go on with it (move it back first if you moved or renamed it), or pass --fresh to start a run of %s (the earlier run's state goes; its commits stay)",
 		store.Dir(), run.PlanPath, now, run.PlanPath, now)
 }
