@@ -601,3 +601,54 @@ func TestResumeOfARunThatAllowedEmptyPhasesNeedsNoFlag(t *testing.T) {
 	r = autobuild(t, repo, "plan.md", "--resume", "--no-tui", "--agent", agent)
 	require.Equal(t, 0, r.code, r.String())
 }
+
+// symlinkedSubdir makes a repository with a directory sub and a symbolic
+// link to sub outside it: a shell that cd'ed through the link has it in
+// PWD, which Go's os.Getwd returns.
+func symlinkedSubdir(t *testing.T) (repo, link string) {
+	t.Helper()
+	repo = newRepo(t, "# P\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: A\n\n- [ ] x\n")
+	writeFile(t, filepath.Join(repo, "sub", "keep.txt"), "k\n")
+	git(t, repo, "add", "-A")
+	git(t, repo, "commit", "-qm", "sub")
+	link = filepath.Join(t.TempDir(), "link")
+	require.NoError(t, os.Symlink(filepath.Join(repo, "sub"), link))
+	return repo, link
+}
+
+// autobuildWithPWD runs autobuild in dir with PWD set to it, as a shell that
+// cd'ed there sets it.
+func autobuildWithPWD(t *testing.T, dir string, args ...string) result {
+	t.Helper()
+	cmd := command(dir, args...)
+	cmd.Env = append(cmd.Env, "PWD="+dir)
+	return runCmd(t, cmd)
+}
+
+// A run started in a subdirectory reached through a symbolic link works,
+// records the plan's real path, and writes nothing outside the repository.
+func TestARunFromASymlinkedSubdirectory(t *testing.T) {
+	t.Parallel()
+	repo, link := symlinkedSubdir(t)
+	agent := agentScript(t, `echo x > "$AUTOBUILD_PHASE_ID.txt"`)
+	r := autobuildWithPWD(t, link, "../plan.md", "--no-tui", "--commit=auto", "--agent", agent)
+	require.Equal(t, 0, r.code, r.String())
+	require.Equal(t, "plan.md", loadRun(t, repo).PlanPath)
+	require.NoDirExists(t, filepath.Join(filepath.Dir(link), ".git"), "nothing written beside the link")
+}
+
+// A run started in sub resumes from the same directory reached through the
+// link, with and without naming the plan.
+func TestAResumeFromASymlinkedSubdirectory(t *testing.T) {
+	t.Parallel()
+	repo, link := symlinkedSubdir(t)
+	flag := filepath.Join(t.TempDir(), "fixed")
+	agent := agentScript(t, `[ -f "`+flag+`" ] || exit 1; echo x > "$AUTOBUILD_PHASE_ID.txt"`)
+	r := autobuildWithPWD(t, filepath.Join(repo, "sub"), "../plan.md", "--no-tui", "--commit=auto", "--agent", agent)
+	require.Equal(t, 1, r.code, r.String())
+	writeFile(t, flag, "")
+	r = autobuildWithPWD(t, link, "../plan.md", "--resume", "--no-tui", "--agent", agent)
+	require.Equal(t, 0, r.code, r.String())
+	r = autobuildWithPWD(t, link, "--resume", "--no-tui", "--agent", agent)
+	require.Equal(t, 0, r.code, r.String())
+}

@@ -179,6 +179,10 @@ func findRoot(dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// Walked up from where a symbolic link points, as git does.
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
 	for d := abs; ; d = filepath.Dir(d) {
 		if exists(filepath.Join(d, ".autobuild")) {
 			return d, nil

@@ -3,7 +3,9 @@ package engine
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -167,5 +169,77 @@ func TestAnotherPlanFileDoesNotResumeAHaltedRun(t *testing.T) {
 	cfg.Plan, cfg.Resume = pl, true
 	_, err = Run(context.Background(), cfg)
 	require.Equal(t, ExitRefused, ExitCode(err))
-	require.ErrorContains(t, err, "is of the plan plan.md, not other.md: run plan.md to go on with it")
+	require.ErrorContains(t, err, "is of the plan plan.md, not other.md: to go on with it, run `cd "+repo+" && autobuild plan.md --resume`")
+}
+
+// Whatever an agent does to HEAD and its branch (deletes it, renames it,
+// leaves an orphan), the phase completes with the files it left.
+func TestWhatAnAgentDoesToItsBranchStillCommits(t *testing.T) {
+	t.Parallel()
+	for name, agentWork := range map[string]string{
+		"branch deleted, HEAD on it": `git update-ref -d "$(git symbolic-ref HEAD)" && echo x > x.txt`,
+		"orphan":                     `git checkout -q --orphan foo && echo x > x.txt`,
+		"detached, branch deleted":   `b=$(git symbolic-ref --short HEAD) && git checkout -q --detach && git branch -q -D "$b" && echo x > x.txt`,
+		"renamed":                    `git branch -m renamed && echo x > x.txt`,
+		"orphan committed":           `git checkout -q --orphan foo && git rm -rq --cached . && echo x > x.txt && git add x.txt && git -c user.name=a -c user.email=a@a commit -qm o`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			repo := gitRepo(t, onePhasePlan)
+			res, err := Run(context.Background(), baseConfig(t, repo, onePhasePlan, agentWork, &events{}))
+			require.NoError(t, err)
+			require.Equal(t, "complete", string(res.Status), res.Reason)
+			require.Equal(t, "x", runGit(t, repo, "show", "HEAD:x.txt"))
+		})
+	}
+}
+
+// An autostash kept on a branch (merged back with conflicts) outlives the
+// run's clean-up when it completes.
+func TestAKeptAutostashOutlivesTheRun(t *testing.T) {
+	t.Parallel()
+	repo := gitRepo(t, onePhasePlan)
+	g := gitIn(t, repo)
+	g("checkout", "-q", "-b", "other")
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "c.txt"), []byte("other\n"), 0o644))
+	g("add", "c.txt")
+	g("commit", "-qm", "other c")
+	g("checkout", "-q", "main")
+	const agentWork = `g() { git -c user.name=a -c user.email=a@a "$@"; }; ` +
+		`echo mine > c.txt && g add c.txt && g commit -qm mine && echo "mine, more" > c.txt && { g merge --autostash --no-edit other || true; }`
+	res, err := Run(context.Background(), baseConfig(t, repo, onePhasePlan, agentWork, &events{}))
+	require.NoError(t, err)
+	logs := attemptLogs(t, repo)
+	require.Equal(t, "complete", string(res.Status), res.Reason)
+	m := regexp.MustCompile(`kept on branch (\S+)`).FindStringSubmatch(logs)
+	require.NotNil(t, m)
+	require.NoError(t, exec.Command("git", "-C", repo, "rev-parse", "--verify", "-q", m[1]).Run(), "the log says the autostash is kept on %s", m[1])
+}
+
+// A binary autostash git cannot merge back fails the attempt and is kept
+// on a branch, which the halt's resume (and the run it completes) leaves.
+func TestAKeptBinaryAutostashOutlivesTheResume(t *testing.T) {
+	t.Parallel()
+	repo := gitRepo(t, onePhasePlan)
+	g := gitIn(t, repo)
+	g("checkout", "-q", "-b", "other")
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "b.bin"), []byte("\x00other\x00"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "c.txt"), []byte("other\n"), 0o644))
+	g("add", "b.bin", "c.txt")
+	g("commit", "-qm", "other b")
+	g("checkout", "-q", "main")
+	const agentWork = `g() { git -c user.name=a -c user.email=a@a "$@"; }; ` +
+		`printf 'mine\n' > c.txt && g add c.txt && g commit -qm mine && printf '\000agent\000' > b.bin && g add b.bin && { g merge --autostash --no-edit other || true; }`
+	res, err := Run(context.Background(), baseConfig(t, repo, onePhasePlan, agentWork, &events{}))
+	require.NoError(t, err)
+	logs := attemptLogs(t, repo)
+	m := regexp.MustCompile(`kept on branch (\S+?)[ )]`).FindStringSubmatch(logs + res.Reason)
+	require.NotNil(t, m, logs)
+	require.NoError(t, exec.Command("git", "-C", repo, "rev-parse", "--verify", "-q", m[1]).Run(), "kept on %s after the halt", m[1])
+	cfg := baseConfig(t, repo, onePhasePlan, `echo fine > fine.txt`, &events{})
+	cfg.Resume = true
+	res, err = Run(context.Background(), cfg)
+	require.NoError(t, err)
+	require.Equal(t, "complete", string(res.Status), res.Reason)
+	require.NoError(t, exec.Command("git", "-C", repo, "rev-parse", "--verify", "-q", m[1]).Run(), "kept on %s after the resume", m[1])
 }

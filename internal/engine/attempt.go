@@ -122,7 +122,7 @@ type attemptTrack struct {
 func (r *phaseRunner) newAttempt(t *attemptTrack, wt, base string, continues bool, log io.Writer) Attempt {
 	p, req := t.p, t.req
 	prompt, args := r.promptFor(p, req, continues, log)
-	absPlan, _ := filepath.Abs(r.cfg.Plan.Path)
+	absPlan := planFile(r.cfg.Dir, r.cfg.Plan.Path)
 	return Attempt{
 		PhaseID: p.ID, DisplayID: p.DisplayID, Number: req.Number, Seq: t.seq,
 		Agent: req.Agent, Args: args, Prompt: prompt, PromptPath: r.store.PromptPath(p.ID, t.seq),
@@ -264,10 +264,7 @@ func (r *phaseRunner) previousDiff(id phaseid.ID) string {
 // planInRepo is the plan's path relative to the repository root, or ""
 // when the plan lives outside the repository.
 func (r *phaseRunner) planInRepo() string {
-	abs, err := filepath.Abs(r.cfg.Plan.Path)
-	if err != nil {
-		return ""
-	}
+	abs := planFile(r.cfg.Dir, r.cfg.Plan.Path)
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = real
 	}

@@ -180,7 +180,8 @@ func (x *localExecutor) tidyWorkspace(ctx context.Context, a Attempt) (files []s
 	if err := x.repo.CheckOwnWorktree(ctx, wt); err != nil {
 		return nil, false, fmt.Errorf("the agent removed or replaced the .git file of phase %s's worktree (%s), so its work cannot be read; nothing of it was committed (%v)", a.DisplayID, relTo(x.root, wt), err)
 	}
-	keep := fmt.Sprintf("%s-autostash-%d", a.Branch, a.Seq)
+	// Outside the run's prefix: no clean-up of the run deletes it.
+	keep := strings.Replace(a.Branch, "autobuild/", "autobuild-kept/", 1) + "-autostash"
 	done, err := x.repo.ForgetOperations(ctx, wt, keep)
 	for _, note := range done {
 		fmt.Fprintf(a.Log, "# autobuild: %s\n", note)
@@ -190,12 +191,12 @@ func (x *localExecutor) tidyWorkspace(ctx context.Context, a Attempt) (files []s
 	}
 	// The reset below and the phase's commit move the branch HEAD names:
 	// it must be the phase's own.
-	was, err := x.repo.AttachHead(ctx, wt, a.Branch, a.Base)
+	note, err := x.repo.AttachHead(ctx, wt, a.Branch, a.Base)
 	if err != nil {
 		return nil, false, fmt.Errorf("putting HEAD of phase %s's worktree back on its branch: %w", a.DisplayID, err)
 	}
-	if was != "" {
-		fmt.Fprintf(a.Log, "# autobuild: the agent left HEAD on %q; it is put back on the phase's branch, the files as the agent left them\n", was)
+	if note != "" {
+		fmt.Fprintf(a.Log, "# autobuild: %s\n", note)
 	}
 	head, files, err := gitx.HeadAndStatusFiles(ctx, wt)
 	if err != nil {

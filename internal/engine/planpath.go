@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/autobuild-sh/autobuild/internal/shell"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -13,10 +15,7 @@ import (
 // run was started in; absolute for a plan outside the repository. dir is
 // where autobuild was started, which a relative path is relative to.
 func recordedPlanPath(root, dir, path string) string {
-	abs := path
-	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(dir, abs)
-	}
+	abs := planFile(dir, path)
 	// git reports the root with symbolic links resolved; do the same.
 	if real, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
 		abs = filepath.Join(real, filepath.Base(abs))
@@ -26,6 +25,23 @@ func recordedPlanPath(root, dir, path string) string {
 		return abs
 	}
 	return filepath.ToSlash(rel)
+}
+
+// planFile is the plan's absolute path as the kernel opens it: dir (where
+// autobuild was started, "" for the current directory) may be reached
+// through a symbolic link (a shell's PWD), and "../plan.md" is then
+// relative to where the link points, not to the link's parent.
+func planFile(dir, path string) string {
+	if filepath.IsAbs(path) {
+		return filepath.Clean(path)
+	}
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	return filepath.Join(dir, path)
 }
 
 // samePlanFile refuses to resume the run with another plan file: phases are
@@ -44,8 +60,8 @@ func samePlanFile(root string, cfg *Config, run *state.Run, store *state.Store) 
 		return refused("the run in %s, of the plan %s, is complete; %s is another plan: pass --fresh to start a run of it (the earlier run's state goes; its commits stay)",
 			store.Dir(), run.PlanPath, now)
 	}
-	return refused("the run in %s is of the plan %s, not %s: run %s to go on with it (move it back first if you moved or renamed it), or pass --fresh to start a run of %s (the earlier run's state goes; its commits stay)",
-		store.Dir(), run.PlanPath, now, run.PlanPath, now)
+	return refused("the run in %s is of the plan %s, not %s: to go on with it, run `cd %s && autobuild %s --resume` (move the plan back first if you moved or renamed it); to start a run of %s instead, pass --fresh (the earlier run's state goes; its commits stay)",
+		store.Dir(), run.PlanPath, now, shell.Quote(root), shell.Quote(run.PlanPath), now)
 }
 
 // absUnder is path made absolute against root when it is relative.

@@ -115,7 +115,8 @@ func TestAnAutostashOnTheConflictedFileIsMergedBack(t *testing.T) {
 	require.Empty(t, gitT(t, root, "stash", "list"))
 	require.Contains(t, gitT(t, root, "show", made.SHA+":c.txt"), "mine, more")
 	require.Contains(t, gitT(t, root, "show", made.SHA+":c.txt"), "<<<<<<< ")
-	require.Equal(t, "mine, more", gitT(t, root, "show", "phase-autostash:c.txt"), "and kept as it was")
+	kept := gitT(t, root, "for-each-ref", "--format=%(refname:short)", "refs/heads/phase-autostash-*")
+	require.Equal(t, "mine, more", gitT(t, root, "show", kept+":c.txt"), "and kept as it was")
 }
 
 // merge --squash --autostash (no conflict, exit 0) leaves MERGE_AUTOSTASH
@@ -240,9 +241,37 @@ func TestAnAutostashThatCannotBeMergedIsKeptOnABranch(t *testing.T) {
 	gd := gitT(t, wt, "rev-parse", "--absolute-git-dir")
 	stash := strings.TrimSpace(readFile(t, gd, "MERGE_AUTOSTASH"))
 
-	_, err := r.ForgetOperations(ctx, wt, "phase-autostash-1")
-	require.ErrorContains(t, err, "kept on branch phase-autostash-1")
-	require.Equal(t, stash, gitT(t, root, "rev-parse", "phase-autostash-1"))
+	_, err := r.ForgetOperations(ctx, wt, "phase-autostash")
+	kept := "phase-autostash-" + stash[:12]
+	require.ErrorContains(t, err, "kept on branch "+kept)
+	require.Equal(t, stash, gitT(t, root, "rev-parse", kept))
 	require.Empty(t, gitT(t, root, "stash", "list"))
-	require.Equal(t, "\x00agent\x00", gitT(t, root, "show", "phase-autostash-1:b.bin"))
+	require.Equal(t, "\x00agent\x00", gitT(t, root, "show", kept+":b.bin"))
+	require.Empty(t, gitT(t, wt, "ls-files", "-u"), "nothing left in conflict for the retry's agent")
+}
+
+// HEAD on the phase's branch, which the agent deleted (update-ref -d: git
+// branch -D refuses the current branch): the branch is made again at the
+// base, and the phase's work is still read from the files.
+func TestAttachHeadMakesADeletedBranchAgain(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r, root := newRepo(t)
+	base := gitT(t, root, "rev-parse", "HEAD")
+	wt := filepath.Join(t.TempDir(), "wt")
+	require.NoError(t, r.AddWorktree(ctx, wt, "phase", base))
+	writeFile(t, wt, "x.txt", "x\n")
+	gitT(t, wt, "update-ref", "-d", "refs/heads/phase")
+	note, err := r.AttachHead(ctx, wt, "phase", base)
+	require.NoError(t, err)
+	require.Contains(t, note, "deleted the phase's branch")
+	require.Equal(t, base, gitT(t, root, "rev-parse", "phase"))
+	made, err := tidyAsTheEngineDoes(t, r, wt, base)
+	require.NoError(t, err)
+	require.Equal(t, "x", gitT(t, root, "show", made.SHA+":x.txt"))
+
+	// On its branch, the branch there: nothing to do, nothing said.
+	note, err = r.AttachHead(ctx, wt, "phase", base)
+	require.NoError(t, err)
+	require.Empty(t, note)
 }

@@ -52,8 +52,9 @@ var operations = []operation{
 // ForgetOperations ends every operation left in progress in the worktree
 // at dir (see above) and returns what it did, one sentence each, for the
 // attempt's log; nothing when there was nothing, which costs no git
-// command. An autostash that cannot be written back is kept on the branch
-// keep (created), and the error says so.
+// command. An autostash that cannot be written back as it was is kept on
+// the branch keep-<its short hash> (a name of its own, so no other keep
+// overwrites it), and the log line or the error names it.
 func (r *Repo) ForgetOperations(ctx context.Context, dir, keep string) ([]string, error) {
 	gitDir, err := worktreeGitDir(r.path(dir))
 	if err != nil {
@@ -98,14 +99,26 @@ func (r *Repo) forget(ctx context.Context, dir, gitDir string, op operation, kee
 		return note, nil
 	}
 	// Whatever git could not put back as it was is kept where nothing
-	// collects it: a branch of the run's.
-	if _, kerr := r.write(ctx, dir, runOpts{}, "update-ref", "-m", "autobuild: the agent's autostash", "refs/heads/"+keep, stash, ""); kerr != nil {
+	// collects it: a branch no clean-up of a run deletes.
+	keep = keep + "-" + clipHash(stash)
+	if _, kerr := r.write(ctx, dir, runOpts{}, "update-ref", "-m", "autobuild: the agent's autostash", "refs/heads/"+keep, stash); kerr != nil {
 		return "", fmt.Errorf("the agent's autostashed work (commit %s) could not be written back (%v) nor kept on branch %s: %w", stash, err, keep, kerr)
 	}
 	if err != nil {
+		// What is in conflict is staged as it is, so the retry's agent,
+		// in this worktree, is not stopped by an index it cannot commit.
+		_, _ = r.StageConflicted(ctx, dir)
 		return "", fmt.Errorf("the agent's autostashed work could not be written back into its files (%v); it is kept on branch %s (`git stash apply %s` applies it)", err, keep, keep)
 	}
 	return note + "; the autostash as it was is kept on branch " + keep, nil
+}
+
+// clipHash is a commit hash cut to 12 characters, for a branch name.
+func clipHash(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
 }
 
 // applyStash writes the change stash commit holds (its tree against its
@@ -282,8 +295,9 @@ func (r *Repo) CheckOwnWorktree(ctx context.Context, dir string) error {
 // branch (a checkout or a rebase of one of yours; the reset that folds the
 // agent's commits, and the phase's commit, would move that branch) or
 // detached. The index and the files stay as the agent left them. A branch
-// the agent deleted is made again at base. It returns where HEAD was, ""
-// when it was on its branch (which costs no git command).
+// the agent deleted is made again at base. It returns what it did, for the
+// attempt's log: "" when HEAD was on its branch and the branch is there (a
+// loose ref: no git command).
 func (r *Repo) AttachHead(ctx context.Context, dir, branch, base string) (string, error) {
 	gitDir, err := worktreeGitDir(r.path(dir))
 	if err != nil {
@@ -296,18 +310,38 @@ func (r *Repo) AttachHead(ctx context.Context, dir, branch, base string) (string
 	ref := "refs/heads/" + branch
 	was := strings.TrimRight(string(b), "\r\n")
 	if was == "ref: "+ref {
-		return "", nil
+		// On its branch; the branch is there unless the agent deleted it
+		// (update-ref -d: branch -D refuses the current branch). A loose
+		// ref file says so without a git command.
+		if _, err := os.Stat(filepath.Join(r.commonDir, filepath.FromSlash(ref))); err == nil {
+			return "", nil
+		}
+		made, err := r.ensureBranch(ctx, dir, ref, base)
+		if err != nil || !made {
+			return "", err
+		}
+		return "the agent deleted the phase's branch, which HEAD names; it is made again at the base, the files as the agent left them", nil
 	}
 	if _, err := r.write(ctx, dir, runOpts{}, "symbolic-ref", "HEAD", ref); err != nil {
 		return "", err
 	}
-	if _, err := r.read(ctx, dir, "rev-parse", "-q", "--verify", ref+"^{commit}"); err != nil {
-		if _, err := r.write(ctx, dir, runOpts{}, "update-ref", ref, base, ""); err != nil {
-			return "", err
-		}
+	if _, err := r.ensureBranch(ctx, dir, ref, base); err != nil {
+		return "", err
 	}
 	if s, ok := strings.CutPrefix(was, "ref: "); ok {
-		return s, nil
+		was = s
 	}
-	return "a detached HEAD at " + was, nil
+	return fmt.Sprintf("the agent left HEAD on %q; it is put back on the phase's branch, the files as the agent left them", was), nil
+}
+
+// ensureBranch makes ref at base when it does not exist, and says whether
+// it did.
+func (r *Repo) ensureBranch(ctx context.Context, dir, ref, base string) (bool, error) {
+	if _, err := r.read(ctx, dir, "rev-parse", "-q", "--verify", ref+"^{commit}"); err == nil {
+		return false, nil
+	}
+	if _, err := r.write(ctx, dir, runOpts{}, "update-ref", ref, base, ""); err != nil {
+		return false, err
+	}
+	return true, nil
 }

@@ -58,7 +58,9 @@ func Open(ctx context.Context, dir string) (*Repo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("resolving %s: %w", dir, err)
 	}
-	out, err := run(ctx, abs, runOpts{}, "rev-parse", "--show-toplevel", "--git-common-dir")
+	// Absolute, as git resolves it: joined onto abs, a relative one would
+	// follow a symbolic link in abs (a shell's PWD) the wrong way up.
+	out, err := run(ctx, abs, runOpts{}, "rev-parse", "--path-format=absolute", "--show-toplevel", "--git-common-dir")
 	if err != nil {
 		msg := err.Error()
 		switch {
@@ -74,10 +76,6 @@ func Open(ctx context.Context, dir string) (*Repo, error) {
 		return nil, fmt.Errorf("opening the git repository at %s: unexpected rev-parse output %q", abs, out)
 	}
 	r := &Repo{root: ls[0], commonDir: ls[1]}
-	if !filepath.IsAbs(r.commonDir) {
-		// rev-parse prints it relative to the directory it ran in.
-		r.commonDir = filepath.Join(abs, r.commonDir)
-	}
 	r.identity, r.sign = commitSettings(ctx, r.root)
 	return r, nil
 }
