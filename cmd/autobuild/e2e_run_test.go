@@ -652,3 +652,15 @@ func TestAResumeFromASymlinkedSubdirectory(t *testing.T) {
 	r = autobuildWithPWD(t, link, "--resume", "--no-tui", "--agent", agent)
 	require.Equal(t, 0, r.code, r.String())
 }
+
+// --fresh without --commit when run.json cannot be read (no mode to keep)
+// is refused before .autobuild/ is removed.
+func TestFreshWithoutAModeKeepsTheStateItCannotRead(t *testing.T) {
+	t.Parallel()
+	repo, _, agent := haltedRun(t, "auto")
+	writeFile(t, filepath.Join(repo, ".autobuild", "run.json"), "{broken")
+	r := autobuild(t, repo, "plan.md", "--fresh", "--no-tui", "--agent", agent)
+	require.Equal(t, 2, r.code, r.String())
+	require.Contains(t, r.stderr, "--commit is required")
+	require.FileExists(t, filepath.Join(repo, ".autobuild", "phases", "phase-2a.json"), "nothing removed")
+}

@@ -31,6 +31,11 @@ func prepare(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Sto
 		// started with unless the command line names others (state.Carry).
 		choice, _ := state.Carry(existing, state.Choice{CommitMode: cfg.CommitMode, Schedule: cfg.Schedule})
 		cfg.CommitMode, cfg.Schedule = choice.CommitMode, choice.Schedule
+		// Asked before anything is removed: the new run needs a mode, and
+		// a refusal after the removal would leave nothing of either run.
+		if err := checkCommitMode(cfg.CommitMode); err != nil {
+			return nil, nil, err
+		}
 		// Only the branches the earlier run recorded are deleted: with its
 		// run.json unreadable, none are.
 		var old *state.Refs
