@@ -199,12 +199,7 @@ func TestWhatAnAgentDoesToItsBranchStillCommits(t *testing.T) {
 func TestAKeptAutostashOutlivesTheRun(t *testing.T) {
 	t.Parallel()
 	repo := gitRepo(t, onePhasePlan)
-	g := gitIn(t, repo)
-	g("checkout", "-q", "-b", "other")
-	require.NoError(t, os.WriteFile(filepath.Join(repo, "c.txt"), []byte("other\n"), 0o644))
-	g("add", "c.txt")
-	g("commit", "-qm", "other c")
-	g("checkout", "-q", "main")
+	branchOther(t, repo, "c.txt", "other\n")
 	const agentWork = `g() { git -c user.name=a -c user.email=a@a "$@"; }; ` +
 		`echo mine > c.txt && g add c.txt && g commit -qm mine && echo "mine, more" > c.txt && { g merge --autostash --no-edit other || true; }`
 	res, err := Run(context.Background(), baseConfig(t, repo, onePhasePlan, agentWork, &events{}))
@@ -221,13 +216,7 @@ func TestAKeptAutostashOutlivesTheRun(t *testing.T) {
 func TestAKeptBinaryAutostashOutlivesTheResume(t *testing.T) {
 	t.Parallel()
 	repo := gitRepo(t, onePhasePlan)
-	g := gitIn(t, repo)
-	g("checkout", "-q", "-b", "other")
-	require.NoError(t, os.WriteFile(filepath.Join(repo, "b.bin"), []byte("\x00other\x00"), 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(repo, "c.txt"), []byte("other\n"), 0o644))
-	g("add", "b.bin", "c.txt")
-	g("commit", "-qm", "other b")
-	g("checkout", "-q", "main")
+	branchOther(t, repo, "b.bin", "\x00other\x00", "c.txt", "other\n")
 	const agentWork = `g() { git -c user.name=a -c user.email=a@a "$@"; }; ` +
 		`printf 'mine\n' > c.txt && g add c.txt && g commit -qm mine && printf '\000agent\000' > b.bin && g add b.bin && { g merge --autostash --no-edit other || true; }`
 	res, err := Run(context.Background(), baseConfig(t, repo, onePhasePlan, agentWork, &events{}))
@@ -242,4 +231,18 @@ func TestAKeptBinaryAutostashOutlivesTheResume(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "complete", string(res.Status), res.Reason)
 	require.NoError(t, exec.Command("git", "-C", repo, "rev-parse", "--verify", "-q", m[1]).Run(), "kept on %s after the resume", m[1])
+}
+
+// branchOther makes a branch "other" in repo whose commit writes the files
+// (name, content pairs), and goes back to main.
+func branchOther(t *testing.T, repo string, nameContent ...string) {
+	t.Helper()
+	g := gitIn(t, repo)
+	g("checkout", "-q", "-b", "other")
+	for i := 0; i+1 < len(nameContent); i += 2 {
+		require.NoError(t, os.WriteFile(filepath.Join(repo, nameContent[i]), []byte(nameContent[i+1]), 0o644))
+		g("add", nameContent[i])
+	}
+	g("commit", "-qm", "other")
+	g("checkout", "-q", "main")
 }
