@@ -12,6 +12,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/autobuild-sh/autobuild/internal/gitenv"
 )
 
 //go:embed files
@@ -56,6 +58,7 @@ func Setup(dir string, halt bool) (Project, error) {
 	} {
 		cmd := exec.Command("git", args...)
 		cmd.Dir = p.Repo
+		cmd.Env = gitenv.WithoutLocation(os.Environ()) // the demo's repository, not a parent git's
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return p, fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, out)
 		}
@@ -65,6 +68,7 @@ func Setup(dir string, halt bool) (Project, error) {
 	for _, kv := range [][2]string{{"user.name", "autobuild demo"}, {"user.email", "demo@autobuild.invalid"}} {
 		cmd := exec.Command("git", "config", kv[0], kv[1])
 		cmd.Dir = p.Repo
+		cmd.Env = gitenv.WithoutLocation(os.Environ())
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return p, fmt.Errorf("git config: %w: %s", err, out)
 		}

@@ -275,3 +275,25 @@ func TestAttachHeadMakesADeletedBranchAgain(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, note)
 }
+
+// A ref path the agent emptied, or made a directory (a branch phase/x
+// after deleting phase), is not taken for the branch: git says what is
+// wrong with it, where the status after would have said "no commits yet".
+func TestAttachHeadDoesNotTrustABrokenLooseRef(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r, root := newRepo(t)
+	base := gitT(t, root, "rev-parse", "HEAD")
+	wt := filepath.Join(t.TempDir(), "wt")
+	require.NoError(t, r.AddWorktree(ctx, wt, "phase", base))
+	ref := filepath.Join(root, ".git", "refs", "heads", "phase")
+	require.NoError(t, os.WriteFile(ref, nil, 0o644))
+	_, err := r.AttachHead(ctx, wt, "phase", base)
+	require.ErrorContains(t, err, "reference broken")
+
+	require.NoError(t, os.WriteFile(ref, []byte(base+"\n"), 0o644))
+	gitT(t, wt, "update-ref", "-d", "refs/heads/phase")
+	gitT(t, wt, "update-ref", "refs/heads/phase/x", base)
+	_, err = r.AttachHead(ctx, wt, "phase", base)
+	require.ErrorContains(t, err, "refs/heads/phase")
+}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/autobuild-sh/autobuild/internal/gitenv"
 )
 
 // noHooks turns off the repository's hooks for every git command autobuild
@@ -34,14 +36,6 @@ const commandTimeout = 10 * time.Minute
 // killGrace is how long a canceled git command gets after SIGTERM before it
 // is killed: git removes its lock files on SIGTERM, so it deserves a moment.
 const killGrace = 5 * time.Second
-
-// inheritedGitEnv are variables a parent git (a hook, an alias) may have set.
-// They would redirect every command to another repository or index, so they
-// are dropped: each command is addressed by its working directory alone.
-var inheritedGitEnv = []string{
-	"GIT_DIR=", "GIT_WORK_TREE=", "GIT_INDEX_FILE=", "GIT_COMMON_DIR=",
-	"GIT_PREFIX=", "GIT_OBJECT_DIRECTORY=", "GIT_NAMESPACE=",
-}
 
 // runOpts are the less common settings of one git command.
 type runOpts struct {
@@ -124,21 +118,12 @@ func run(ctx context.Context, dir string, o runOpts, args ...string) (string, er
 func gitEnv(extra []string) []string {
 	env := make([]string, 0, len(os.Environ())+3+len(extra))
 	for _, kv := range os.Environ() {
-		if !isInheritedGitVar(kv) && !strings.HasPrefix(kv, "LC_ALL=") && !strings.HasPrefix(kv, "GIT_TERMINAL_PROMPT=") {
+		if !gitenv.IsLocation(kv) && !strings.HasPrefix(kv, "LC_ALL=") && !strings.HasPrefix(kv, "GIT_TERMINAL_PROMPT=") {
 			env = append(env, kv)
 		}
 	}
 	env = append(env, "LC_ALL=C", "GIT_TERMINAL_PROMPT=0")
 	return append(env, extra...)
-}
-
-func isInheritedGitVar(kv string) bool {
-	for _, p := range inheritedGitEnv {
-		if strings.HasPrefix(kv, p) {
-			return true
-		}
-	}
-	return false
 }
 
 // exitCode is the exit status of a failed command, or -1 when it did not

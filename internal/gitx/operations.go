@@ -312,8 +312,9 @@ func (r *Repo) AttachHead(ctx context.Context, dir, branch, base string) (string
 	if was == "ref: "+ref {
 		// On its branch; the branch is there unless the agent deleted it
 		// (update-ref -d: branch -D refuses the current branch). A loose
-		// ref file says so without a git command.
-		if _, err := os.Stat(filepath.Join(r.commonDir, filepath.FromSlash(ref))); err == nil {
+		// ref file that holds a hash says so without a git command; a
+		// directory, an empty file or a packed ref goes to git.
+		if fi, err := os.Stat(filepath.Join(r.commonDir, filepath.FromSlash(ref))); err == nil && fi.Mode().IsRegular() && fi.Size() >= 40 {
 			return "", nil
 		}
 		made, err := r.ensureBranch(ctx, dir, ref, base)

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/autobuild-sh/autobuild/internal/gitenv"
 )
 
 // TailSize is how many bytes of output a Result keeps.
@@ -215,7 +217,9 @@ func command(spec Spec) (*exec.Cmd, error) {
 		return nil, errors.New("no command given")
 	}
 	cmd.Dir = spec.Dir
-	cmd.Env = append(os.Environ(), spec.Env...)
+	// Without a parent git's GIT_DIR and the like: git in the child's
+	// working directory (a phase's worktree) must find that worktree.
+	cmd.Env = append(gitenv.WithoutLocation(os.Environ()), spec.Env...)
 	cmd.Stdin = spec.Stdin
 	cmd.SysProcAttr = sysProcAttr(0)
 	// Wait must not block on an agent that never reads its stdin.
