@@ -256,10 +256,7 @@ func TestAnAutostashThatCannotBeMergedIsKeptOnABranch(t *testing.T) {
 func TestAttachHeadMakesADeletedBranchAgain(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	r, root := newRepo(t)
-	base := gitT(t, root, "rev-parse", "HEAD")
-	wt := filepath.Join(t.TempDir(), "wt")
-	require.NoError(t, r.AddWorktree(ctx, wt, "phase", base))
+	r, root, base, wt := phaseWorktree(t)
 	writeFile(t, wt, "x.txt", "x\n")
 	gitT(t, wt, "update-ref", "-d", "refs/heads/phase")
 	note, err := r.AttachHead(ctx, wt, "phase", base)
@@ -282,10 +279,7 @@ func TestAttachHeadMakesADeletedBranchAgain(t *testing.T) {
 func TestAttachHeadDoesNotTrustABrokenLooseRef(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	r, root := newRepo(t)
-	base := gitT(t, root, "rev-parse", "HEAD")
-	wt := filepath.Join(t.TempDir(), "wt")
-	require.NoError(t, r.AddWorktree(ctx, wt, "phase", base))
+	r, root, base, wt := phaseWorktree(t)
 	ref := filepath.Join(root, ".git", "refs", "heads", "phase")
 	require.NoError(t, os.WriteFile(ref, nil, 0o644))
 	_, err := r.AttachHead(ctx, wt, "phase", base)
@@ -296,4 +290,15 @@ func TestAttachHeadDoesNotTrustABrokenLooseRef(t *testing.T) {
 	gitT(t, wt, "update-ref", "refs/heads/phase/x", base)
 	_, err = r.AttachHead(ctx, wt, "phase", base)
 	require.ErrorContains(t, err, "refs/heads/phase")
+}
+
+// phaseWorktree makes a repository and a worktree of it on the branch
+// "phase" at its first commit (base).
+func phaseWorktree(t *testing.T) (r *Repo, root, base, wt string) {
+	t.Helper()
+	r, root = newRepo(t)
+	base = gitT(t, root, "rev-parse", "HEAD")
+	wt = filepath.Join(t.TempDir(), "wt")
+	require.NoError(t, r.AddWorktree(context.Background(), wt, "phase", base))
+	return r, root, base, wt
 }
