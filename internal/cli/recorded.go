@@ -46,10 +46,7 @@ func recordedPlan(s Streams, resume bool) (string, error) {
 	if run.PlanPath == "" {
 		return "", usageErr("no plan given, and the run in %s does not record its plan (an older autobuild's): autobuild PLAN.md --resume", filepath.Join(root, ".autobuild"))
 	}
-	path := run.PlanPath
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(root, filepath.FromSlash(path))
-	}
+	path := state.PlanFile(root, run.PlanPath)
 	fmt.Fprintf(s.Err, "autobuild: resuming the run of %s recorded in .autobuild/run.json\n", sanitize.Line(path))
 	return path, nil
 }

@@ -114,12 +114,21 @@ func runPlan(ctx context.Context, s Streams, o *runOptions) error {
 	// Opened once for the checks here and the engine; outside a repository
 	// it stays nil and the engine says so.
 	repo, _ := gitx.Open(ctx, ".")
-	if !o.fresh && repo != nil {
+	root, err := stateRoot(repo)
+	if err != nil {
+		return err
+	}
+	previous, err := previousRun(root)
+	if err != nil && !o.fresh {
+		// Said before anything is taken from the file's absence (no agent
+		// given): the file is what is wrong (docs/state.md). --fresh
+		// removes it.
+		return &engine.Error{Code: engine.ExitRefused, Err: err}
+	}
+	if !o.fresh && previous != nil && previous.AllowEmptyPhases {
 		// A resume of a run started with the flag needs no flag: the
 		// resume commands autobuild prints name none.
-		if prev, err := previousRun(repo.Root()); err == nil && prev != nil && prev.AllowEmptyPhases {
-			o.allowEmpty = true
-		}
+		o.allowEmpty = true
 	}
 	if err := checkBodies(pl, o.allowEmpty); err != nil {
 		return err
@@ -128,7 +137,7 @@ func runPlan(ctx context.Context, s Streams, o *runOptions) error {
 		fmt.Fprintln(s.Out, done)
 		return nil
 	}
-	cfg, err := o.engineConfig(pl, repo)
+	cfg, err := o.engineConfig(pl, repo, root, previous)
 	if err != nil {
 		return err
 	}
@@ -168,18 +177,15 @@ func loadPlan(s Streams, path string) (*plan.Plan, error) {
 	return pl, nil
 }
 
-// engineConfig merges autobuild.toml and the flags (flags win).
-func (o *runOptions) engineConfig(pl *plan.Plan, repo *gitx.Repo) (engine.Config, error) {
+// engineConfig merges autobuild.toml and the flags (flags win), and what
+// the previous run in root's .autobuild/ carries over.
+func (o *runOptions) engineConfig(pl *plan.Plan, repo *gitx.Repo, root string, previous *state.Run) (engine.Config, error) {
 	wd, err := os.Getwd()
 	if err != nil {
 		return engine.Config{}, err
 	}
-	root := wd
-	if repo != nil {
-		root = repo.Root()
-		if o.commit != string(state.CommitMessageOnly) {
-			o.identityNote = repo.IdentityNote()
-		}
+	if repo != nil && o.commit != string(state.CommitMessageOnly) {
+		o.identityNote = repo.IdentityNote()
 	}
 	fc, err := config.Load(root)
 	if err != nil {
@@ -205,13 +211,6 @@ func (o *runOptions) engineConfig(pl *plan.Plan, repo *gitx.Repo) (engine.Config
 		// run keeps those it was started with.
 		given.CommitMode = cmp.Or(given.CommitMode, state.CommitMode(fc.Commit))
 		given.Schedule = cmp.Or(given.Schedule, fc.Schedule)
-	}
-	previous, err := previousRun(root)
-	if err != nil && !o.fresh {
-		// Said before anything is taken from the file's absence (no agent
-		// given): the file is what is wrong (docs/state.md). --fresh
-		// removes it.
-		return cfg, &engine.Error{Code: engine.ExitRefused, Err: err}
 	}
 	choice, carried := state.Carry(previous, given)
 	cfg.CommitMode, cfg.Schedule, cfg.SimScenario = choice.CommitMode, choice.Schedule, choice.Scenario
@@ -273,8 +272,16 @@ func (o *runOptions) engineConfig(pl *plan.Plan, repo *gitx.Repo) (engine.Config
 	return cfg, nil
 }
 
-// previousRun is the run recorded in root's .autobuild/run.json, or nil
-// when there is none or it cannot be read (the engine reports that itself).
+// stateRoot is the directory whose .autobuild/ a run started here uses:
+// the repository's root, or the current directory outside a repository
+// (where the engine refuses to run and says why).
+func stateRoot(repo *gitx.Repo) (string, error) {
+	if repo != nil {
+		return repo.Root(), nil
+	}
+	return os.Getwd()
+}
+
 // previousRun is the run recorded in root's .autobuild/: nil without
 // one, and an error when run.json cannot be read.
 func previousRun(root string) (*state.Run, error) {

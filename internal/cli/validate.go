@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/autobuild-sh/autobuild/internal/config"
+	"github.com/autobuild-sh/autobuild/internal/gates"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
@@ -62,20 +63,6 @@ func configGates(ctx context.Context) []plan.Gate {
 	return fc.Gates
 }
 
-// gatesOf are the gates a run of pl would run and where they come from
-// (docs/plan-format.md): the plan's section, else autobuild.toml, else
-// none yet (detected from the repository when the run starts).
-func gatesOf(pl *plan.Plan, fromConfig []plan.Gate) ([]plan.Gate, string) {
-	switch {
-	case len(pl.Gates) > 0:
-		return pl.Gates, "plan"
-	case len(fromConfig) > 0:
-		return fromConfig, "autobuild.toml"
-	default:
-		return nil, "detected"
-	}
-}
-
 // printPlan prints the phases batch by batch: what validate and --dry-run
 // show. fromConfig are autobuild.toml's gates.
 func printPlan(w io.Writer, pl *plan.Plan, fromConfig []plan.Gate) {
@@ -87,13 +74,13 @@ func printPlan(w io.Writer, pl *plan.Plan, fromConfig []plan.Gate) {
 		fmt.Fprintf(w, "%s (%s)\n", pl.Title, pl.Path)
 	}
 	fmt.Fprintf(w, "%s in %s", plural(len(pl.Phases), "phase"), plural(len(batches), "batch"))
-	gs, from := gatesOf(pl, fromConfig)
+	gs, from := gates.Declared(pl.Gates, fromConfig)
 	if len(gs) > 0 {
 		var kinds []string
 		for _, g := range gs {
 			kinds = append(kinds, g.Kind+": "+g.Command)
 		}
-		if from == "autobuild.toml" {
+		if from == gates.FromConfig {
 			fmt.Fprint(w, "; quality gates (from autobuild.toml)")
 		} else {
 			fmt.Fprint(w, "; quality gates")

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/autobuild-sh/autobuild/internal/engine"
+	"github.com/autobuild-sh/autobuild/internal/gates"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 )
@@ -107,7 +108,7 @@ func newPlanDoc(pl *plan.Plan, verr *plan.ValidationError, fromConfig []plan.Gat
 			Tasks: ph.Tasks, TasksDone: ph.TasksDone, Files: nonNil(ph.Files),
 		})
 	}
-	gs, from := gatesOf(pl, fromConfig)
+	gs, from := gates.Declared(pl.Gates, fromConfig)
 	doc.GatesFrom = from
 	for _, g := range gs {
 		doc.Gates = append(doc.Gates, gateDoc{Kind: g.Kind, Command: g.Command, Line: g.Line})

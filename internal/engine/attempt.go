@@ -128,7 +128,7 @@ func (r *phaseRunner) newAttempt(t *attemptTrack, wt, base string, continues boo
 		Agent: req.Agent, Args: args, Prompt: prompt, PromptPath: r.store.PromptPath(p.ID, t.seq),
 		Env: agent.EnvInput{PhaseID: p.ID, Attempt: req.Number, MaxAttempts: MaxAttempts,
 			PlanPath: absPlan, SimScenario: r.cfg.SimScenario, AgentRun: req.Run},
-		Workspace: wt, Base: base, Branch: r.spaces.refs.Phase(p.ID), Gates: r.gates,
+		Workspace: wt, Base: base, Branch: r.spaces.refs.Phase(p.ID), KeepBranch: r.spaces.refs.KeptAutostash(p.ID), Gates: r.gates,
 		Started: t.started, Timeout: req.Timeout, IdleTimeout: r.cfg.IdleTimeout,
 		Log: log, StreamPath: r.store.AttemptStreamPath(p.ID, t.seq), PlanInRepo: r.planInRepo(),
 	}

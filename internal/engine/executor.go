@@ -50,8 +50,10 @@ type Attempt struct {
 	Workspace, Base string
 	// Branch is the workspace's branch (autobuild/<run>/phase-<id>), which
 	// the phase's commit moves; HEAD is put back on it if the agent left it.
-	Branch string
-	Gates  []gates.Gate
+	// KeepBranch starts the name of the branch that keeps an autostash of
+	// the agent's that could not be put back (state.Refs.KeptAutostash).
+	Branch, KeepBranch string
+	Gates              []gates.Gate
 	// Timeout covers the agent and the gates together: the gates must
 	// end by Started+Timeout. IdleTimeout stops an agent that prints
 	// nothing for that long.

@@ -168,8 +168,9 @@ func (x *localExecutor) agentEvidence(ev *Evidence, a Attempt, run agentRun) {
 // would otherwise never reach the run's line), and edits of the plan, the
 // user's record, are reverted (two phases ticking its boxes would
 // conflict). It returns the files the work changes. Every phase passes
-// through here, so the usual case costs one git command: the status that
-// also gives HEAD and says whether the plan changed. exact says that the
+// through here, so the usual case costs two git commands: git's answer to
+// which repository the worktree belongs to, and the status that also
+// gives HEAD and says whether the plan changed. exact says that the
 // files were read after the last change of the worktree (see gitx.Known).
 func (x *localExecutor) tidyWorkspace(ctx context.Context, a Attempt) (files []string, exact bool, err error) {
 	wt := a.Workspace
@@ -180,9 +181,7 @@ func (x *localExecutor) tidyWorkspace(ctx context.Context, a Attempt) (files []s
 	if err := x.repo.CheckOwnWorktree(ctx, wt); err != nil {
 		return nil, false, fmt.Errorf("the agent removed or replaced the .git file of phase %s's worktree (%s), so its work cannot be read; nothing of it was committed (%v)", a.DisplayID, relTo(x.root, wt), err)
 	}
-	// Outside the run's prefix: no clean-up of the run deletes it.
-	keep := strings.Replace(a.Branch, "autobuild/", "autobuild-kept/", 1) + "-autostash"
-	done, err := x.repo.ForgetOperations(ctx, wt, keep)
+	done, err := x.repo.ForgetOperations(ctx, wt, a.KeepBranch)
 	for _, note := range done {
 		fmt.Fprintf(a.Log, "# autobuild: %s\n", note)
 	}

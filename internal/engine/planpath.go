@@ -53,7 +53,7 @@ func samePlanFile(root string, cfg *Config, run *state.Run, store *state.Store) 
 		return nil // an older autobuild's run, which did not record it
 	}
 	now := recordedPlanPath(root, cfg.Dir, cfg.Plan.Path)
-	if absUnder(root, now) == absUnder(root, run.PlanPath) {
+	if state.PlanFile(root, now) == state.PlanFile(root, run.PlanPath) {
 		return nil
 	}
 	if run.Status == state.RunComplete {
@@ -62,12 +62,4 @@ func samePlanFile(root string, cfg *Config, run *state.Run, store *state.Store) 
 	}
 	return refused("the run in %s is of the plan %s, not %s: to go on with it, run `cd %s && autobuild %s --resume` (move the plan back first if you moved or renamed it); to start a run of %s instead, pass --fresh (the earlier run's state goes; its commits stay)",
 		store.Dir(), run.PlanPath, now, shell.Quote(root), shell.Quote(run.PlanPath), now)
-}
-
-// absUnder is path made absolute against root when it is relative.
-func absUnder(root, path string) string {
-	if filepath.IsAbs(path) {
-		return filepath.Clean(path)
-	}
-	return filepath.Join(root, filepath.FromSlash(path))
 }

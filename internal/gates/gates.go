@@ -33,6 +33,27 @@ type Gate struct {
 // is missing. (A declared one with its tool missing fails the phase.)
 func (g Gate) Skipped() bool { return !g.Declared && g.ToolMissing }
 
+// Where declared gates come from, as Declared says.
+const (
+	FromPlan     = "plan"
+	FromConfig   = "autobuild.toml"
+	FromDetected = "detected"
+)
+
+// Declared returns the gates a run declares and where they come from: the
+// plan's if it lists any, else the config's; none (FromDetected) when
+// neither does, and the run detects them from the repository.
+func Declared(planGates, configGates []plan.Gate) ([]plan.Gate, string) {
+	switch {
+	case len(planGates) > 0:
+		return planGates, FromPlan
+	case len(configGates) > 0:
+		return configGates, FromConfig
+	default:
+		return nil, FromDetected
+	}
+}
+
 // Resolve returns the gates of a run: the plan's gates if it declares any,
 // else the config's, else the ones Detect finds in dir; declared gates are
 // marked Declared. Tools are looked up with lookPath (exec.LookPath when
@@ -42,10 +63,7 @@ func Resolve(planGates, configGates []plan.Gate, dir string, lookPath func(strin
 	if lookPath == nil {
 		lookPath = exec.LookPath
 	}
-	declared := planGates
-	if len(declared) == 0 {
-		declared = configGates
-	}
+	declared, _ := Declared(planGates, configGates)
 	var out []Gate
 	if len(declared) > 0 {
 		for _, g := range declared {

@@ -222,3 +222,19 @@ func TestMissingLooksAtPathNow(t *testing.T) {
 	require.False(t, Missing("cd"), "a shell builtin is never missing")
 	require.False(t, Missing("./scripts/check.sh"), "a path is the phase's business")
 }
+
+// The plan's gates win over autobuild.toml's; with neither, the run
+// detects them.
+func TestDeclaredSaysWhereTheGatesComeFrom(t *testing.T) {
+	fromPlan := []plan.Gate{{Kind: "test", Command: "make test"}}
+	fromToml := []plan.Gate{{Kind: "lint", Command: "make lint"}}
+	gs, from := Declared(fromPlan, fromToml)
+	require.Equal(t, fromPlan, gs)
+	require.Equal(t, FromPlan, from)
+	gs, from = Declared(nil, fromToml)
+	require.Equal(t, fromToml, gs)
+	require.Equal(t, FromConfig, from)
+	gs, from = Declared(nil, nil)
+	require.Empty(t, gs)
+	require.Equal(t, FromDetected, from)
+}

@@ -77,14 +77,10 @@ func tidyAsTheEngineDoes(t *testing.T, r *Repo, wt, base string) (Made, error) {
 // line 10 of f.txt, and a worktree on "phase" at the first commit, where
 // the agent committed its own c.txt.
 func agentLeftSetup(t *testing.T) (*Repo, string, string, string) {
-	ctx := context.Background()
-	r, root := newRepo(t)
-	base := gitT(t, root, "rev-parse", "HEAD")
+	r, root, base, wt := phaseWorktree(t)
 	gitT(t, root, "checkout", "-q", "-b", "other")
 	commitFiles(t, root, "o1", "c.txt", "other\n", "f.txt", numbered(20, map[int]string{10: "other 10"}))
 	gitT(t, root, "checkout", "-q", "main")
-	wt := filepath.Join(t.TempDir(), "wt")
-	require.NoError(t, r.AddWorktree(ctx, wt, "phase", base))
 	commitFiles(t, wt, "mine", "c.txt", "mine\n")
 	return r, root, base, wt
 }

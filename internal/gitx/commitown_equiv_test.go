@@ -38,6 +38,15 @@ func commitKnown(t *testing.T, r *Repo, root string) (Made, Changes) {
 	return made, ch
 }
 
+// requireCommitsAsAddAll commits root's change as commitKnown does and
+// requires the tree git add -A would have made of it.
+func requireCommitsAsAddAll(t *testing.T, r *Repo, root string) {
+	t.Helper()
+	want := addAllTree(t, root)
+	commitKnown(t, r, root)
+	require.Equal(t, want, headTree(t, root), "CommitOwn from known paths differs from git add -A")
+}
+
 func headTree(t *testing.T, root string) string {
 	t.Helper()
 	return gitT(t, root, "rev-parse", "HEAD^{tree}")
@@ -76,10 +85,7 @@ func TestCommitOwnTakesASubmoduleMoveStatusWouldHide(t *testing.T) {
 			// The agent moves the submodule back one commit.
 			gitT(t, filepath.Join(root, "sub"), "checkout", "-q", "HEAD~1")
 			writeFile(t, root, "x.txt", "x\n")
-			want := addAllTree(t, root)
-			commitKnown(t, r, root)
-			got := headTree(t, root)
-			require.Equal(t, want, got, "CommitOwn from known paths differs from git add -A")
+			requireCommitsAsAddAll(t, r, root)
 		})
 	}
 }
@@ -95,9 +101,7 @@ func TestCommitOwnMatchesAddAllOnTrackedIgnoredFiles(t *testing.T) {
 	require.NoError(t, os.Remove(filepath.Join(root, "gen/b.out")))
 	gitT(t, root, "rm", "-q", "--cached", "gen/c.out") // stays on disk, ignored
 	writeFile(t, root, "gen/new.out", "ignored new\n")
-	want := addAllTree(t, root)
-	commitKnown(t, r, root)
-	require.Equal(t, want, headTree(t, root))
+	requireCommitsAsAddAll(t, r, root)
 }
 
 func TestCommitOwnMatchesAddAllWhenFilesBecomeDirectories(t *testing.T) {
@@ -113,9 +117,7 @@ func TestCommitOwnMatchesAddAllWhenFilesBecomeDirectories(t *testing.T) {
 	// dir -> symlink to a dir
 	require.NoError(t, os.RemoveAll(filepath.Join(root, "linkme")))
 	require.NoError(t, os.Symlink("other", filepath.Join(root, "linkme")))
-	want := addAllTree(t, root)
-	commitKnown(t, r, root)
-	require.Equal(t, want, headTree(t, root))
+	requireCommitsAsAddAll(t, r, root)
 	require.Empty(t, gitT(t, root, "status", "--porcelain"))
 }
 
@@ -140,9 +142,7 @@ func TestCommitOwnMatchesAddAllOnAwkwardNames(t *testing.T) {
 		}
 		writeFile(t, root, "new/"+n, "new\n")
 	}
-	want := addAllTree(t, root)
-	commitKnown(t, r, root)
-	require.Equal(t, want, headTree(t, root))
+	requireCommitsAsAddAll(t, r, root)
 	require.Empty(t, gitT(t, root, "status", "--porcelain"))
 }
 
@@ -167,9 +167,7 @@ func TestCommitOwnMatchesAddAllOnWhatTheIndexHolds(t *testing.T) {
 	writeFile(t, root, "skip", "s changed\n")
 	gitT(t, root, "update-index", "--assume-unchanged", "assume")
 	writeFile(t, root, "assume", "a changed\n")
-	want := addAllTree(t, root)
-	commitKnown(t, r, root)
-	require.Equal(t, want, headTree(t, root))
+	requireCommitsAsAddAll(t, r, root)
 }
 
 // Agent commits, folded back by reset --soft, plus later changes.
@@ -184,9 +182,7 @@ func TestCommitOwnMatchesAddAllAfterFoldedCommits(t *testing.T) {
 	writeFile(t, root, "README.md", "back\n")
 	writeFile(t, root, "u", "u\n")
 	gitT(t, root, "reset", "-q", "--soft", base)
-	want := addAllTree(t, root)
-	commitKnown(t, r, root)
-	require.Equal(t, want, headTree(t, root))
+	requireCommitsAsAddAll(t, r, root)
 	require.Equal(t, base, gitT(t, root, "rev-parse", "HEAD^"))
 }
 
@@ -212,7 +208,5 @@ func TestCommitOwnMatchesAddAllOnUnmergedEntries(t *testing.T) {
 	cmd = exec.Command("git", "stash", "pop", "-q")
 	cmd.Dir = root
 	_ = cmd.Run()
-	want := addAllTree(t, root)
-	commitKnown(t, r, root)
-	require.Equal(t, want, headTree(t, root))
+	requireCommitsAsAddAll(t, r, root)
 }

@@ -82,7 +82,7 @@ func (r *Repo) ForgetOperations(ctx context.Context, dir, keep string) ([]string
 // forget ends op in the worktree at dir, whose git dir is gitDir, and
 // says what became of its autostash ("" when it had none).
 func (r *Repo) forget(ctx context.Context, dir, gitDir string, op operation, keep string) (string, error) {
-	stash, err := takeFile(gitDir, op.autostash, true)
+	stash, err := takeFile(gitDir, op.autostash)
 	if err != nil {
 		return "", err
 	}
@@ -100,7 +100,7 @@ func (r *Repo) forget(ctx context.Context, dir, gitDir string, op operation, kee
 	}
 	// Whatever git could not put back as it was is kept where nothing
 	// collects it: a branch no clean-up of a run deletes.
-	keep = keep + "-" + clipHash(stash)
+	keep = keep + "-" + stash[:min(len(stash), 12)]
 	if _, kerr := r.write(ctx, dir, runOpts{}, "update-ref", "-m", "autobuild: the agent's autostash", "refs/heads/"+keep, stash); kerr != nil {
 		return "", fmt.Errorf("the agent's autostashed work (commit %s) could not be written back (%v) nor kept on branch %s: %w", stash, err, keep, kerr)
 	}
@@ -111,14 +111,6 @@ func (r *Repo) forget(ctx context.Context, dir, gitDir string, op operation, kee
 		return "", fmt.Errorf("the agent's autostashed work could not be written back into its files (%v); it is kept on branch %s (`git stash apply %s` applies it)", err, keep, keep)
 	}
 	return note + "; the autostash as it was is kept on branch " + keep, nil
-}
-
-// clipHash is a commit hash cut to 12 characters, for a branch name.
-func clipHash(h string) string {
-	if len(h) > 12 {
-		return h[:12]
-	}
-	return h
 }
 
 // applyStash writes the change stash commit holds (its tree against its
@@ -171,9 +163,9 @@ func (r *Repo) applyStash(ctx context.Context, dir, stash string) (note string, 
 	return "the agent's autostashed work is merged back into its files; " + strings.Join(paths, ", ") + " kept both sides in conflict markers, staged so for the gates to judge", true, nil
 }
 
-// takeFile returns the trimmed content of the file name under gitDir, ""
-// when name is "" or there is no such file; remove removes it after.
-func takeFile(gitDir, name string, remove bool) (string, error) {
+// takeFile returns the trimmed content of the file name under gitDir and
+// removes the file; "" when name is "" or there is no such file.
+func takeFile(gitDir, name string) (string, error) {
 	if name == "" {
 		return "", nil
 	}
@@ -185,10 +177,8 @@ func takeFile(gitDir, name string, remove bool) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("reading %s: %w", path, err)
 	}
-	if remove {
-		if err := os.Remove(path); err != nil {
-			return "", fmt.Errorf("removing %s: %w", path, err)
-		}
+	if err := os.Remove(path); err != nil {
+		return "", fmt.Errorf("removing %s: %w", path, err)
 	}
 	return strings.TrimSpace(string(b)), nil
 }

@@ -96,14 +96,11 @@ func TestAnOperationLeftAtAConflictStillFoldsAndCommits(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()
-			r, root := newRepo(t)
-			base := gitT(t, root, "rev-parse", "HEAD")
+			r, root, base, wt := phaseWorktree(t)
 			gitT(t, root, "checkout", "-q", "-b", "other")
 			commitFiles(t, root, "o1", "c.txt", "other\n")
 			commitFiles(t, root, "o2", "o2.txt", "o2\n")
 			gitT(t, root, "checkout", "-q", "main")
-			wt := filepath.Join(t.TempDir(), "wt")
-			require.NoError(t, r.AddWorktree(ctx, wt, "phase", base))
 			commitFiles(t, wt, "mine", "c.txt", "mine\n")
 			leave(t, wt)
 

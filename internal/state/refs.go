@@ -1,6 +1,10 @@
 package state
 
-import "github.com/autobuild-sh/autobuild/internal/phaseid"
+import (
+	"strings"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
+)
 
 // Refs names the git branches of one run: with the worktree and file paths
 // of layout.go, everything autobuild creates is named here. The names carry
@@ -39,6 +43,13 @@ func (r Refs) Phase(id phaseid.ID) string {
 		return "autobuild/phase-" + string(FileIDOf(id))
 	}
 	return r.Prefix() + "phase-" + string(FileIDOf(id))
+}
+
+// KeptAutostash is the start of the name of the branch that keeps an
+// agent's autostash autobuild could not put back (gitx adds the stash's
+// hash): outside the run's prefix, so no clean-up of the run deletes it.
+func (r Refs) KeptAutostash(id phaseid.ID) string {
+	return "autobuild-kept/" + strings.TrimPrefix(r.Phase(id), "autobuild/") + "-autostash"
 }
 
 // PhasePrefix is what the run's phase branches start with ("" for a run
