@@ -86,11 +86,25 @@ type scheduler struct {
 	blocked map[string]block
 	// runs counts each phase's agent runs in this run of autobuild.
 	runs map[phaseid.ID]int
+	// haltReport is the failure the run halts for, the first one, and
+	// haltPhase the phase it failed (nil for the run's budget).
+	haltReport *failure.Report
+	haltPhase  *plan.Phase
+
+	// budget is the run's budgets (budget.go); attemptCtx, when set, is
+	// the context attempts run in, ended by a hard budget stop.
+	budget     budgetGuard
+	attemptCtx context.Context
 }
 
 // execute runs the plan by the run's schedule and returns the run's final
 // status and reason.
 func (s *scheduler) execute(ctx context.Context) (state.RunStatus, string) {
+	if s.budget.hard && s.budget.limits.Run > 0 {
+		actx, stop := context.WithCancel(ctx)
+		defer stop()
+		s.attemptCtx, s.budget.stop = actx, stop
+	}
 	if s.schedule == ScheduleEager {
 		s.runEager(ctx)
 	} else {
@@ -226,8 +240,15 @@ func (s *scheduler) attempt(ctx context.Context, p *plan.Phase, number int, sibl
 	var res attemptResult
 	var waited time.Duration
 	for repeat := 0; ; repeat++ {
+		if b := s.overBudget(p); b != nil {
+			res = s.refuse(p, number, b)
+			break
+		}
 		req.Run = s.nextRun(p.ID)
-		res = s.runner.attempt(ctx, req)
+		s.budget.running.Add(1)
+		res = s.runner.attempt(s.attemptContext(ctx), req)
+		s.budget.running.Add(-1)
+		s.afterSpend()
 		if res.Outcome != state.OutcomeFailed || res.Report.Type != failure.RateLimited || ctx.Err() != nil {
 			break
 		}
@@ -270,6 +291,15 @@ func (s *scheduler) settle(p *plan.Phase, number int, res attemptResult) {
 	case state.OutcomeComplete:
 		s.complete[p.ID] = true
 		delete(s.failed, p.ID)
+	case outcomeNotStarted:
+		// A budget kept the attempt from starting (budget.go): the run
+		// halts, with the phase failed when it was its own budget.
+		if s.halt == "" {
+			s.halt, s.haltReport = res.Halt, res.Report
+			if s.failed[p.ID] == res.Report {
+				s.haltPhase = p
+			}
+		}
 	case state.OutcomeInterrupted:
 		// A retry stopped by Ctrl-C leaves the phase pending, not failed:
 		// nothing downstream is blocked by it, resume runs it again.
@@ -291,6 +321,7 @@ func (s *scheduler) settle(p *plan.Phase, number int, res attemptResult) {
 		if why != "" {
 			if s.halt == "" {
 				s.halt = why
+				s.haltReport, s.haltPhase = r, p
 			} else if !strings.Contains(s.halt, "Phase "+string(p.DisplayID)+" ") {
 				s.halt += "; " + why
 			}

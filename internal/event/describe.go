@@ -71,6 +71,11 @@ func describe(e Event) string {
 		return fmt.Sprintf("PHASE %s INTEGRATED - %s", id, e.Line)
 	case PhaseBlocked:
 		return fmt.Sprintf("PHASE %s BLOCKED - by %s", id, phaseid.Join(e.BlockedBy, ", "))
+	case BudgetReached:
+		if e.PhaseID != "" {
+			return fmt.Sprintf("PHASE %s BUDGET REACHED - %s", id, e.Line)
+		}
+		return "BUDGET REACHED - " + e.Line
 	case RunHalted:
 		return "RUN HALTED - " + e.Line
 	case RunInterrupted:

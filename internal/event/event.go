@@ -32,9 +32,13 @@ const (
 	PhaseCompleted   Kind = "phase_completed"  // agent and gates succeeded
 	PhaseIntegrated  Kind = "phase_integrated" // its commit is on the run's line
 	PhaseBlocked     Kind = "phase_blocked"
-	RunHalted        Kind = "run_halted"
-	RunInterrupted   Kind = "run_interrupted"
-	RunComplete      Kind = "run_complete"
+	// BudgetReached: a budget (--max-cost, --max-phase-cost) is reached
+	// and no new attempt starts (Failure is its budget_exceeded report;
+	// PhaseID is set for a phase's own budget).
+	BudgetReached  Kind = "budget_reached"
+	RunHalted      Kind = "run_halted"
+	RunInterrupted Kind = "run_interrupted"
+	RunComplete    Kind = "run_complete"
 )
 
 // Droppable reports whether a slow consumer may miss the event: output
@@ -83,6 +87,17 @@ type Event struct {
 	Usage *state.Usage `json:"usage,omitempty"`
 	// Until is when a waiting phase (PhaseWaiting) runs again.
 	Until *time.Time `json:"until,omitempty"`
+	// Budget is the run's budgets and spend (RunStarted, BudgetReached and
+	// the run's last event), when a budget is set.
+	Budget *Budget `json:"budget,omitempty"`
+}
+
+// Budget is a run's budgets in US dollars (0: none) and what it has spent
+// so far, priced as package budget prices it.
+type Budget struct {
+	MaxCostUSD      float64 `json:"max_cost_usd,omitempty"`
+	MaxPhaseCostUSD float64 `json:"max_phase_cost_usd,omitempty"`
+	SpentUSD        float64 `json:"spent_usd"`
 }
 
 // Gate describes a finished gate (GateResult).
