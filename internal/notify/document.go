@@ -70,6 +70,11 @@ type tracker struct {
 // event is none. limitWait is the threshold of LimitWait.
 func (t *tracker) document(e event.Event, limitWait time.Duration, now time.Time) (Document, bool) {
 	switch e.Kind {
+	case event.RunStarted:
+		// A TUI's resume or fresh start is a new session: its commits
+		// count from here.
+		t.commits = 0
+		return Document{}, false
 	case event.PhaseIntegrated, event.PhaseSkipped:
 		if e.Commit != nil && e.Commit.SHA != "" {
 			t.commits++

@@ -2,6 +2,9 @@ package notify
 
 import (
 	"strings"
+	"time"
+
+	"github.com/autobuild-sh/autobuild/internal/event"
 
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
 )
@@ -35,4 +38,21 @@ func oscText(s string) string {
 		s = string(r[:239]) + "…"
 	}
 	return s
+}
+
+// Alert returns what the TUI writes to its terminal for each event of a
+// run, in order: Sequence of the event's document when it is one of
+// kinds, else "". It holds the run's tracker, so one goroutine calls it.
+func Alert(kinds []Kind, getenv func(string) string) func(event.Event) string {
+	n := &Notifier{opts: Options{Now: time.Now}, kinds: map[Kind]bool{}}
+	for _, k := range kinds {
+		n.kinds[k] = true
+	}
+	return func(e event.Event) string {
+		d, ok := n.Document(e)
+		if !ok {
+			return ""
+		}
+		return Sequence(d, getenv)
+	}
 }

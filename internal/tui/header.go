@@ -9,6 +9,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/summary"
 )
@@ -55,6 +56,9 @@ func (v *headerView) Render() []string {
 	if u := v.run.usage; u != nil {
 		right = append(right, usageShort(u))
 	}
+	if b := v.run.budget; b != nil {
+		right = append(right, budgetShort(b))
+	}
 	if e := v.elapsed(); e != "" {
 		right = append(right, e)
 	}
@@ -79,6 +83,15 @@ func usageShort(u *state.Usage) string {
 		s += " · " + state.Cost(u.CostUSD)
 	}
 	return s
+}
+
+// budgetShort is the spend against the budget: "$3.20 of $5.00 budget",
+// or "$3.20 spent, $2.00 a phase" with only a phase's budget.
+func budgetShort(b *event.Budget) string {
+	if b.MaxCostUSD > 0 {
+		return state.Cost(b.SpentUSD) + " of " + state.Cost(b.MaxCostUSD) + " budget"
+	}
+	return state.Cost(b.SpentUSD) + " spent, " + state.Cost(b.MaxPhaseCostUSD) + " a phase"
 }
 
 // elapsed is the run's wall time so far, or its total once it ended.

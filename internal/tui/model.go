@@ -236,6 +236,11 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 	var cmds []tea.Cmd
 	for _, e := range msg.events {
 		m.applyEvent(e)
+		if m.opts.Alert != nil && !e.Kind.Droppable() {
+			if seq := m.opts.Alert(e); seq != "" {
+				cmds = append(cmds, tea.Raw(seq))
+			}
+		}
 		if e.Kind.Terminal() {
 			m.footer.clearNotice()
 		}
