@@ -62,6 +62,7 @@ func (m *Model) applyEvent(e event.Event) {
 		m.run.status, m.run.haltReason = state.RunRunning, ""
 		m.run.budget = nil
 		m.run.setBudget(e.Budget)
+		m.haltResume = ""
 		return
 	case event.BudgetReached:
 		m.run.setBudget(e.Budget)

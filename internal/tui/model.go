@@ -52,10 +52,13 @@ const (
 // Update never blocks and never does I/O: engine calls and waits run in
 // tea.Cmds (commands.go) whose results come back as messages.
 type Model struct {
-	opts     Options
-	now      func() time.Time
-	ctx      context.Context
-	logLines int
+	opts Options
+	// haltResume is the resume command of the halt shown (a budget halt's
+	// raises the budget); "" before one.
+	haltResume string
+	now        func() time.Time
+	ctx        context.Context
+	logLines   int
 
 	keys   KeyMap
 	styles Styles
@@ -304,6 +307,10 @@ func (m *Model) handleSnapshot(msg snapshotMsg) {
 			m.footer.setNotice("could not read the state files: "+msg.err.Error(), true)
 		}
 	}
+	// A budget halt's resume command raises the budget: the summary's
+	// line and `c` offer that one.
+	in.ResumeCommand = summary.ResumeCommand(in)
+	m.haltResume = in.ResumeCommand
 	m.summary.SetInput(&in)
 	m.summary.top()
 	m.screen = screenSummary
