@@ -90,7 +90,7 @@ func (s *scheduler) refuse(p *plan.Phase, number int, b *budgetStop) attemptResu
 		s.mu.Unlock()
 	}
 	if first := s.budget.reached.CompareAndSwap(false, true); first || b.phase {
-		e := event.Event{Kind: event.BudgetReached, Line: rep.Message, Failure: &rep}
+		e := event.Event{Kind: event.BudgetReached, Line: rep.Message, Failure: &rep, Budget: s.budgetNow()}
 		if b.phase {
 			e.PhaseID, e.DisplayID, e.PhaseName = p.ID, p.DisplayID, p.Name
 		}
@@ -121,7 +121,7 @@ func (s *scheduler) afterSpend() {
 	}
 	s.mu.Unlock()
 	if s.budget.reached.CompareAndSwap(false, true) {
-		s.rec.emit(event.Event{Kind: event.BudgetReached, Line: rep.Message, Failure: &rep})
+		s.rec.emit(event.Event{Kind: event.BudgetReached, Line: rep.Message, Failure: &rep, Budget: s.budgetNow()})
 	}
 	s.budget.stop()
 }
@@ -150,9 +150,16 @@ func budgetLine(l budget.Limits) string {
 // budgetNow is the run's budgets and spend for an event, nil without a
 // budget.
 func (lr *liveRun) budgetNow() *event.Budget {
-	l := lr.cfg.Budget
-	if !l.Set() || lr.sched == nil {
+	if lr.sched == nil {
 		return nil
 	}
-	return &event.Budget{MaxCostUSD: l.Run, MaxPhaseCostUSD: l.Phase, SpentUSD: lr.sched.spend().USD}
+	return lr.sched.budgetNow()
+}
+
+func (s *scheduler) budgetNow() *event.Budget {
+	l := s.budget.limits
+	if !l.Set() {
+		return nil
+	}
+	return &event.Budget{MaxCostUSD: l.Run, MaxPhaseCostUSD: l.Phase, SpentUSD: s.spend().USD}
 }

@@ -48,6 +48,7 @@ func TestBudgetReachedStartsNoNewAttempt(t *testing.T) {
 				reached := eventsOf(*f.events, event.BudgetReached)
 				require.Len(t, reached, 1)
 				require.Contains(t, reached[0].Failure.Details, "1: $3.50")
+				require.Equal(t, &event.Budget{MaxCostUSD: 3, SpentUSD: 3.5}, reached[0].Budget)
 				require.Equal(t, state.PhasePending, f.sched.rec.get("2").Status, "not blocked: it runs on resume")
 			})
 		})
