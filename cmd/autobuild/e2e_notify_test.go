@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -152,4 +153,27 @@ func requireNoSecret(t *testing.T, dir, secret string) {
 		require.NotContains(t, string(b), secret, path)
 		return nil
 	}))
+}
+
+// In the UI, a run halted by its budget rings the bell and sends an OSC 9
+// notification to the terminal, and the header showed the spend against
+// the budget.
+func TestTUIBudgetHaltSendsOSC9(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, budgetPlan)
+	scenario := costScenario(t)
+	tm := startInPty(t, repo, "plan.md", "--commit=auto", "--agent", "sim", "--scenario", scenario,
+		"--max-parallel", "1", "--max-cost", "3")
+	tm.waitText("AUTOBUILD HALTED", 0, 60*time.Second)
+	tm.waitText("of $3.00 budget", 0, 5*time.Second)
+	osc := "\x1b]9;" // TERM=xterm-256color
+	if os.Getenv("VTE_VERSION") != "" {
+		osc = "\x1b]777;notify;autobuild halted;"
+	}
+	waitFor(t, "the OSC 9 notification", 5*time.Second, func() bool {
+		return strings.Contains(tm.raw(), "\a"+osc+"autobuild halted: budget_exceeded: the run spent $4.00")
+	})
+	require.Equal(t, 1, strings.Count(tm.raw(), osc), "one notification")
+	tm.send("q")
+	require.Equal(t, 1, tm.exitCode(30*time.Second))
 }
