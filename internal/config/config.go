@@ -227,13 +227,14 @@ func decodeError(path string, err error) error {
 
 // expected says what each scalar key holds, for type errors.
 var expected = map[string]string{
-	"max_parallel":   "a whole number, such as 4",
-	"phase_timeout":  `a quoted duration, such as "30m"`,
-	"idle_timeout":   `a quoted duration, such as "10m"`,
-	"wait_limit":     `a quoted duration, such as "6h", or "0" to never wait`,
-	"commit":         `"auto", "message-only" or "single", quoted`,
-	"schedule":       `"batches" or "eager", quoted`,
-	"scenario":       "a quoted path",
+	"max_parallel":  "a whole number, such as 4",
+	"phase_timeout": `a quoted duration, such as "30m"`,
+	"idle_timeout":  `a quoted duration, such as "10m"`,
+	"wait_limit":    `a quoted duration, such as "6h", or "0" to never wait`,
+	"commit":        `"auto", "message-only" or "single", quoted`,
+	"schedule":      `"batches" or "eager", quoted`,
+	"scenario":      "a quoted path",
+
 	"max_cost":       "a number of US dollars, such as 20 or 7.5",
 	"max_phase_cost": "a number of US dollars, such as 5 or 2.5",
 	"max_cost_hard":  "true or false",

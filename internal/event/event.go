@@ -32,13 +32,21 @@ const (
 	PhaseCompleted   Kind = "phase_completed"  // agent and gates succeeded
 	PhaseIntegrated  Kind = "phase_integrated" // its commit is on the run's line
 	PhaseBlocked     Kind = "phase_blocked"
+	RunHalted        Kind = "run_halted"
+	RunInterrupted   Kind = "run_interrupted"
+	RunComplete      Kind = "run_complete"
+)
+
+// Event kinds about what a run may spend.
+const (
 	// BudgetReached: a budget (--max-cost, --max-phase-cost) is reached
 	// and no new attempt starts (Failure is its budget_exceeded report;
 	// PhaseID is set for a phase's own budget).
-	BudgetReached  Kind = "budget_reached"
-	RunHalted      Kind = "run_halted"
-	RunInterrupted Kind = "run_interrupted"
-	RunComplete    Kind = "run_complete"
+	BudgetReached Kind = "budget_reached"
+	// AgentQuota: an agent CLI reported its provider's usage limit
+	// (Agent, Quota), sent when it changes; while it is low the run
+	// starts fewer phases at once.
+	AgentQuota Kind = "agent_quota"
 )
 
 // Droppable reports whether a slow consumer may miss the event: output
@@ -90,6 +98,23 @@ type Event struct {
 	// Budget is the run's budgets and spend (RunStarted, BudgetReached and
 	// the run's last event), when a budget is set.
 	Budget *Budget `json:"budget,omitempty"`
+	// Quota is an agent's usage-limit headroom (AgentQuota).
+	Quota *Quota `json:"quota,omitempty"`
+}
+
+// Quota is what an agent CLI said of its provider's usage limit
+// (AgentQuota).
+type Quota struct {
+	// Type is the window ("five_hour", "seven_day"), "" when not said.
+	Type string `json:"type,omitempty"`
+	// Status is "allowed", "allowed_warning" or "rejected".
+	Status string `json:"status,omitempty"`
+	// Utilization is the share of the window used (0 to 1), nil when not
+	// said.
+	Utilization *float64   `json:"utilization,omitempty"`
+	ResetsAt    *time.Time `json:"resets_at,omitempty"`
+	// Parallel is how many phases the run now starts at once at most.
+	Parallel int `json:"parallel"`
 }
 
 // Budget is a run's budgets in US dollars (0: none) and what it has spent

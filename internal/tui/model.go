@@ -52,13 +52,14 @@ const (
 // Update never blocks and never does I/O: engine calls and waits run in
 // tea.Cmds (commands.go) whose results come back as messages.
 type Model struct {
-	opts Options
+	opts     Options
+	now      func() time.Time
+	ctx      context.Context
+	logLines int
+
 	// haltResume is the resume command of the halt shown (a budget halt's
 	// raises the budget); "" before one.
 	haltResume string
-	now        func() time.Time
-	ctx        context.Context
-	logLines   int
 
 	keys   KeyMap
 	styles Styles
