@@ -286,7 +286,9 @@ func (lr *liveRun) wire() (*phaseRunner, *scheduler) {
 		timeout: cfg.PhaseTimeout, agents: cfg.Agents, backoff: cfg.Backoff, sleep: cfg.Sleep,
 		limits:   cfg.limitPolicy(),
 		complete: map[phaseid.ID]bool{}, failed: map[phaseid.ID]*failure.Report{},
-		budget: budgetGuard{limits: cfg.Budget, hard: cfg.BudgetHard}}
+		budget: budgetGuard{limits: cfg.Budget, hard: cfg.BudgetHard},
+		quotas: newQuotaBook(cfg.MaxParallel, cfg.Now, lr.rec)}
+	runner.quotas = sched.quotas
 	runner.eager = sched.schedule == ScheduleEager
 	lr.sched = sched
 	return runner, sched

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
@@ -95,6 +96,9 @@ type scheduler struct {
 	// the context attempts run in, ended by a hard budget stop.
 	budget     budgetGuard
 	attemptCtx context.Context
+	// quotas lowers the phases at once while an agent's quota is low
+	// (quota.go); nil: --max-parallel always.
+	quotas *quotaBook
 }
 
 // execute runs the plan by the run's schedule and returns the run's final
@@ -190,6 +194,10 @@ func (s *scheduler) runAll(ctx context.Context, phases, group []*plan.Phase, num
 		wg      sync.WaitGroup
 		mu      sync.Mutex
 		results = map[phaseid.ID]attemptResult{}
+		// active counts the attempts started here and not ended; ended
+		// wakes a start held back by a low quota (quota.go).
+		active atomic.Int32
+		ended  = make(chan struct{}, 1)
 	)
 	for _, p := range phases {
 		acquired := false
@@ -198,6 +206,13 @@ func (s *scheduler) runAll(ctx context.Context, phases, group []*plan.Phase, num
 			acquired = true
 		case <-ctx.Done():
 		}
+		for int(active.Load()) >= s.parallelNow() && !s.stopping(ctx) {
+			select {
+			case <-ended:
+			case <-s.quotas.changes():
+			case <-ctx.Done():
+			}
+		}
 		if s.stopping(ctx) {
 			if acquired {
 				<-sem
@@ -205,6 +220,7 @@ func (s *scheduler) runAll(ctx context.Context, phases, group []*plan.Phase, num
 			break
 		}
 		wg.Add(1)
+		active.Add(1)
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
@@ -212,6 +228,11 @@ func (s *scheduler) runAll(ctx context.Context, phases, group []*plan.Phase, num
 			mu.Lock()
 			results[p.ID] = res
 			mu.Unlock()
+			active.Add(-1)
+			select {
+			case ended <- struct{}{}:
+			default:
+			}
 		}()
 	}
 	wg.Wait()

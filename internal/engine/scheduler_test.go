@@ -30,6 +30,8 @@ type fakeStep struct {
 	resetIn, retryAfter time.Duration
 	// cost is what the attempt reports it spent (budget tests).
 	cost float64
+	// quota is what the agent reports of its quota as it starts.
+	quota *agent.Quota
 }
 
 // fakeRunner plays scripted attempts and records when each started and
@@ -37,6 +39,7 @@ type fakeStep struct {
 type fakeRunner struct {
 	rec    *recorder
 	script map[string][]fakeStep
+	quotas *quotaBook
 
 	mu         sync.Mutex
 	calls      map[string]int
@@ -69,6 +72,9 @@ func (f *fakeRunner) attempt(ctx context.Context, req attemptRequest) attemptRes
 	f.maxRunning = max(f.maxRunning, f.running)
 	f.mu.Unlock()
 	f.rec.phase(req.Phase.ID, func(p *state.Phase) { p.Status = state.PhaseRunning })
+	if step.quota != nil && f.quotas != nil {
+		f.quotas.note(req.Agent.Name, *step.quota)
+	}
 
 	select {
 	case <-time.After(step.dur):
