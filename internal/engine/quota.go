@@ -59,7 +59,7 @@ func (b *quotaBook) note(name string, q agent.Quota) {
 	if same || b.rec == nil {
 		return
 	}
-	eq := &event.Quota{Type: q.Type, Status: q.Status, Parallel: limit}
+	eq := &event.Quota{Type: q.Type, Status: q.Status, Parallel: limit, MaxParallel: b.max}
 	if q.Utilization >= 0 {
 		u := q.Utilization
 		eq.Utilization = &u

@@ -118,7 +118,7 @@ func QuotaText(q *Quota) string {
 		parts = append(parts, "resets "+q.ResetsAt.Local().Format("15:04"))
 	}
 	line := strings.Join(parts, ", ")
-	if q.Parallel > 0 {
+	if q.Parallel > 0 && q.Parallel < q.MaxParallel {
 		line += fmt.Sprintf(" · at most %d %s at once", q.Parallel, map[bool]string{true: "phase", false: "phases"}[q.Parallel == 1])
 	}
 	return line

@@ -113,8 +113,10 @@ type Quota struct {
 	// said.
 	Utilization *float64   `json:"utilization,omitempty"`
 	ResetsAt    *time.Time `json:"resets_at,omitempty"`
-	// Parallel is how many phases the run now starts at once at most.
-	Parallel int `json:"parallel"`
+	// Parallel is how many phases the run now starts at once at most, of
+	// MaxParallel (--max-parallel).
+	Parallel    int `json:"parallel"`
+	MaxParallel int `json:"max_parallel"`
 }
 
 // Budget is a run's budgets in US dollars (0: none) and what it has spent

@@ -52,3 +52,19 @@ func TestHeaderShowsSpendAgainstBudget(t *testing.T) {
 	v.SetSize(120)
 	require.Contains(t, plain(v.Render()), "$3.20 of $5.00 budget")
 }
+
+// The header shows an agent's quota headroom, and the phases at once when
+// the run lowered them; a window past its reset is no longer shown.
+func TestHeaderShowsQuotaHeadroom(t *testing.T) {
+	t.Parallel()
+	m := New(liveOptions(&fakeController{t: t}))
+	u, reset := 0.91, viewNow.Add(time.Hour)
+	m.applyEvent(event.Event{Kind: event.AgentQuota, Time: t0, Agent: "claude",
+		Quota: &event.Quota{Type: "five_hour", Status: "allowed_warning", Utilization: &u, ResetsAt: &reset, Parallel: 2, MaxParallel: 4}})
+	run := m.run
+	v := headerView{styles: viewStyles(), title: "Todo app", run: &run, phases: viewPhases(), state: "running", now: viewNow}
+	v.SetSize(140)
+	require.Contains(t, plain(v.Render()), "claude 91% used · 2 at once")
+	v.now = reset.Add(time.Second)
+	require.NotContains(t, plain(v.Render()), "91% used")
+}

@@ -31,6 +31,9 @@ type runInfo struct {
 	// budget is the run's budgets and spend, nil without a budget: from
 	// the run's first event, then each ended attempt's priced usage.
 	budget *event.Budget
+	// quota is the latest quota an agent CLI reported (quotaAgent's).
+	quota      *event.Quota
+	quotaAgent string
 }
 
 // spend folds an ended attempt's usage into the budget's spend.
@@ -62,7 +65,11 @@ func (m *Model) applyEvent(e event.Event) {
 		m.run.status, m.run.haltReason = state.RunRunning, ""
 		m.run.budget = nil
 		m.run.setBudget(e.Budget)
+		m.run.quota = nil
 		m.haltResume = ""
+		return
+	case event.AgentQuota:
+		m.run.quota, m.run.quotaAgent = e.Quota, e.Agent
 		return
 	case event.BudgetReached:
 		m.run.setBudget(e.Budget)

@@ -59,6 +59,9 @@ func (v *headerView) Render() []string {
 	if b := v.run.budget; b != nil {
 		right = append(right, budgetShort(b))
 	}
+	if q := v.run.quota; q != nil && (q.ResetsAt == nil || v.now.Before(*q.ResetsAt)) {
+		right = append(right, quotaShort(v.run.quotaAgent, q))
+	}
 	if e := v.elapsed(); e != "" {
 		right = append(right, e)
 	}
@@ -92,6 +95,24 @@ func budgetShort(b *event.Budget) string {
 		return state.Cost(b.SpentUSD) + " of " + state.Cost(b.MaxCostUSD) + " budget"
 	}
 	return state.Cost(b.SpentUSD) + " spent, " + state.Cost(b.MaxPhaseCostUSD) + " a phase"
+}
+
+// quotaShort is an agent's quota headroom: "claude 91% used · 2 at once"
+// (the phases at once, when the run lowered them).
+func quotaShort(agentName string, q *event.Quota) string {
+	s := agentName + " "
+	switch {
+	case q.Utilization != nil:
+		s += fmt.Sprintf("%.0f%% used", *q.Utilization*100)
+	case q.Status == "allowed":
+		s += "quota ok"
+	default:
+		s += "quota " + strings.ReplaceAll(strings.TrimPrefix(q.Status, "allowed_"), "_", " ")
+	}
+	if q.Parallel > 0 && q.Parallel < q.MaxParallel {
+		s += fmt.Sprintf(" · %d at once", q.Parallel)
+	}
+	return s
 }
 
 // elapsed is the run's wall time so far, or its total once it ended.
