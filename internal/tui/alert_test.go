@@ -3,6 +3,7 @@ package tui
 import (
 	"bytes"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/notify"
 	"github.com/autobuild-sh/autobuild/internal/state"
+	"github.com/autobuild-sh/autobuild/internal/watch"
 )
 
 // A halt rings the bell and sends an OSC 9 notification to the terminal,
@@ -67,4 +69,20 @@ func TestHeaderShowsQuotaHeadroom(t *testing.T) {
 	require.Contains(t, plain(v.Render()), "claude 91% used · 2 at once")
 	v.now = reset.Add(time.Second)
 	require.NotContains(t, plain(v.Render()), "91% used")
+}
+
+// watch shows the spend against the budget from the files.
+func TestWatchShowsTheBudget(t *testing.T) {
+	t.Parallel()
+	ch := make(chan watch.Update, 1)
+	h := newHarness(t, Options{Watch: ch, ReadOnly: true, Dir: "repo"}, 140, 24)
+	h.init()
+	live := newHarness(t, liveOptions(&fakeController{}), 80, 24)
+	live.feed(midRun())
+	snap := snapshotOf(live.m, state.RunRunning, "")
+	snap.Run.MaxCostUSD = 2
+	snap.Phases[0].Attempts = []state.Attempt{{Number: 1, Outcome: state.OutcomeComplete, Usage: &state.Usage{CostUSD: 0.5}}}
+	ch <- watch.Update{Snapshot: snap}
+	h.until("the run", func(m *Model) bool { return len(m.phases.rows) == 6 })
+	require.Contains(t, strings.SplitN(h.screen(), "\n", 2)[0], "$0.50 of $2.00 budget")
 }
