@@ -116,7 +116,9 @@ func printStatus(w io.Writer, snap *state.Snapshot, root string) {
 		fmt.Fprintf(w, "Budget: %s\n", b.line())
 	}
 	if strings.HasPrefix(status, "stopped") || r.Status == state.RunHalted || r.Status == state.RunInterrupted {
-		fmt.Fprintf(w, "Continue it with: %s (complete phases stay complete)\n", resumeCommand(root, r))
+		// A budget halt's command raises the budget reached.
+		resume := summary.ResumeCommand(summary.Input{Run: r, Phases: snap.Phases, ResumeCommand: resumeCommand(root, r)})
+		fmt.Fprintf(w, "Continue it with: %s (complete phases stay complete)\n", resume)
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -35,6 +36,12 @@ func TestMainStatusBudget(t *testing.T) {
 	}
 	_, out, _ := run(t, "status", dir)
 	require.Contains(t, out, "Budget: "+state.Cost(0.05*float64(n))+" of $0.05 (reached)\n")
+
+	// Halted by it, the run is continued with a higher budget.
+	snap.Run.Status, snap.Run.HaltType = state.RunHalted, failreport.BudgetExceeded
+	require.NoError(t, store.SaveRun(snap.Run))
+	_, out, _ = run(t, "status", dir)
+	require.Contains(t, out, "--max-cost 0.1 --resume (complete phases stay complete)")
 
 	_, out, _ = run(t, "status", "--json", dir)
 	var got struct {
