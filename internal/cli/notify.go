@@ -77,6 +77,9 @@ func (o *runOptions) notifySettings(fc config.Notify) (notifySettings, error) {
 	if env := strings.TrimSpace(os.Getenv(EnvNotifyWebhook)); env != "" {
 		n.webhook = env
 	}
+	// The secret is autobuild's own: the agents and gates it runs do not
+	// inherit it (an agent may print its environment into a log).
+	_ = os.Unsetenv(EnvNotifyWebhook)
 	for _, v := range o.notify {
 		key, value, _ := strings.Cut(v, "=")
 		switch key {

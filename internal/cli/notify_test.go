@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"os"
 	"testing"
 	"time"
 
@@ -20,6 +21,7 @@ func TestNotifySettings(t *testing.T) {
 	n, err := (&runOptions{}).notifySettings(file)
 	require.NoError(t, err)
 	require.Equal(t, "https://env.example.com/hook", n.webhook)
+	require.Empty(t, os.Getenv(EnvNotifyWebhook), "taken out of the environment the agents inherit")
 	require.False(t, n.terminal)
 	require.Equal(t, 30*time.Minute, n.limitWait)
 
