@@ -71,3 +71,19 @@ func claudeQuota(line string) (Quota, bool) {
 	}
 	return q, true
 }
+
+// ModelArg is the model the user chose in a preset's extra arguments
+// (`--agent 'codex -m gpt-5-codex'`: "--model X", "--model=X", "-m X"),
+// "" when none. A CLI whose stream names no model (codex) is priced by
+// it (package budget).
+func ModelArg(extra []string) string {
+	for i, a := range extra {
+		switch {
+		case (a == "--model" || a == "-m") && i+1 < len(extra):
+			return extra[i+1]
+		case len(a) > len("--model=") && a[:len("--model=")] == "--model=":
+			return a[len("--model="):]
+		}
+	}
+	return ""
+}

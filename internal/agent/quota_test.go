@@ -35,3 +35,12 @@ func TestClaudeQuota(t *testing.T) {
 	require.NotNil(t, notes[0].Quota)
 	require.Empty(t, notes[0].Text)
 }
+
+func TestModelArg(t *testing.T) {
+	t.Parallel()
+	require.Equal(t, "gpt-5-codex", ModelArg([]string{"-m", "gpt-5-codex"}))
+	require.Equal(t, "o4-mini", ModelArg([]string{"--full-auto", "--model=o4-mini"}))
+	require.Equal(t, "opus", ModelArg([]string{"--model", "opus"}))
+	require.Empty(t, ModelArg([]string{"--model"}))
+	require.Empty(t, ModelArg(nil))
+}

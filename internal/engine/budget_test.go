@@ -104,3 +104,20 @@ func TestHardBudgetStopsRunningAttempts(t *testing.T) {
 		require.Equal(t, state.PhasePending, f.sched.rec.get("3").Status)
 	})
 }
+
+// codex names no model in its stream: the one given in --agent prices its
+// tokens, so a budget counts them.
+func TestCodexTokensArePricedByTheChosenModel(t *testing.T) {
+	t.Parallel()
+	a := fakePreset(t, "codex", "printf 'hello\\n' > hello.txt\n"+replay("codex", "success"))
+	a.Extra = []string{"-m", "gpt-5-codex"}
+	res, repo, _ := runPreset(t, a, nil)
+	require.Equal(t, state.RunComplete, res.Status, res.Reason)
+	p, err := state.Open(repo).LoadPhase("1")
+	require.NoError(t, err)
+	u := p.Attempts[0].Usage
+	require.Equal(t, "gpt-5-codex", u.Model)
+	usd, priced := budget.Price(u)
+	require.True(t, priced)
+	require.Positive(t, usd)
+}
