@@ -55,3 +55,13 @@ func TestSecretArgs(t *testing.T) {
 	}
 	require.Equal(t, []string{"plan.md", "--notify", "desktop", "--max-cost", "5"}, kept)
 }
+
+// --notify completes its values.
+func TestNotifyCompletes(t *testing.T) {
+	t.Parallel()
+	code, out, _ := run(t, "__complete", "plan.md", "--notify", "")
+	require.Equal(t, 0, code)
+	for _, v := range []string{"webhook=", "command=", "desktop", "attempts", "terminal=off", "off"} {
+		require.Contains(t, out, v+"\t")
+	}
+}
