@@ -69,6 +69,13 @@ type runOptions struct {
 	// agentsFromRun are the agents taken from run.json (no --agent given),
 	// which are named before they run. Set by engineConfig.
 	agentsFromRun []string
+	// maxCost, maxPhaseCost and maxCostHard are the budget flags; notify
+	// the --notify values, and notifyConf what they, autobuild.toml and
+	// the environment make (set by engineConfig).
+	maxCost, maxPhaseCost float64
+	maxCostHard           bool
+	notify                []string
+	notifyConf            notifySettings
 }
 
 func (o *runOptions) register(cmd *cobra.Command) {
@@ -87,6 +94,10 @@ func (o *runOptions) register(cmd *cobra.Command) {
 	f.BoolVar(&o.json, "json", false, "print one JSON event per line on stdout")
 	f.BoolVarP(&o.verbose, "verbose", "v", false, "with --no-tui: also print the agents' and gates' output lines")
 	f.StringVar(&o.scenario, "scenario", "", "scenario file for the simulated agent (--agent sim)")
+	f.Float64Var(&o.maxCost, "max-cost", 0, "budget in US dollars for the whole run, across resumes: once spent, no new attempt starts and the run halts (budget_exceeded); 0: none")
+	f.Float64Var(&o.maxPhaseCost, "max-phase-cost", 0, "budget in US dollars for each phase, across its attempts; 0: none")
+	f.BoolVar(&o.maxCostHard, "max-cost-hard", false, "stop the running attempts as soon as the run's budget is reached, rather than let them finish")
+	f.StringArrayVar(&o.notify, "notify", nil, "notify on a halt, a long usage-limit wait, a budget reached, the run complete: webhook=URL, command=CMD, desktop, attempts (every failed attempt too), terminal=off, off (repeatable)")
 	f.BoolVar(&o.allowEmpty, "allow-empty-phases", false, "run phases that have no section or linked file from their table row alone (refused otherwise)")
 }
 
@@ -191,7 +202,14 @@ func (o *runOptions) engineConfig(pl *plan.Plan, repo *gitx.Repo, root string, p
 	if err != nil {
 		return engine.Config{}, usageErr("%w", err)
 	}
-	cfg := engine.Config{Dir: wd, Repo: repo, Plan: pl, Resume: o.resume, Fresh: o.fresh, ConfigGates: fc.Gates, AllowEmptyPhases: o.allowEmpty,
+	limits, hard, err := o.budgetLimits(fc, previous)
+	if err != nil {
+		return engine.Config{}, err
+	}
+	if o.notifyConf, err = o.notifySettings(fc.Notify); err != nil {
+		return engine.Config{}, err
+	}
+	cfg := engine.Config{Budget: limits, BudgetHard: hard, Dir: wd, Repo: repo, Plan: pl, Resume: o.resume, Fresh: o.fresh, ConfigGates: fc.Gates, AllowEmptyPhases: o.allowEmpty,
 		MaxParallel: fc.MaxParallel, PhaseTimeout: fc.PhaseTimeout.Duration,
 		IdleTimeout: fc.IdleTimeout.Duration}
 	// What the run keeps of the run before it (state.Carry): the commit
@@ -304,6 +322,11 @@ func stateExists(root string) bool {
 // prints the summary box.
 func runHeadless(ctx context.Context, s Streams, o *runOptions, cfg engine.Config, print func(event.Event), box bool) error {
 	p := runctl.Printer{Print: print, Interest: headlessInterest(o, box), QueueLines: 1 << 16}
+	root, _ := stateRoot(cfg.Repo)
+	if nt := o.notifyConf.notifier(o, root, s.Err, s.Err); nt != nil {
+		p.Listeners = append(p.Listeners, nt.Consume)
+		defer nt.Close(notifyGrace)
+	}
 	if box {
 		// Plain lines: a phase that runs long and quietly still gets a
 		// line every HeartbeatEvery, so a CI job never looks hung.
@@ -369,8 +392,12 @@ func commandLine(o *runOptions, mode string) string {
 		return o.commands(mode)
 	}
 	parts := []string{shell.Quote(programName())}
-	for _, a := range os.Args[1:] {
+	args := os.Args[1:]
+	for i, a := range args {
 		switch {
+		case secretArg(args, i):
+			// The webhook's URL holds its token: never printed.
+			continue
 		case a == "--resume" || a == "--fresh" || a == "--dry-run":
 			continue
 		case a == "demo":

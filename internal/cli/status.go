@@ -52,8 +52,9 @@ func newStatus(s Streams) *cobra.Command {
 				// attempt in the phases carries its own).
 				if err := enc.Encode(struct {
 					*state.Snapshot
-					Usage *state.Usage `json:"usage,omitempty"`
-				}{snap, state.RunUsage(snap.Phases)}); err != nil {
+					Usage  *state.Usage `json:"usage,omitempty"`
+					Budget *budgetJSON  `json:"budget,omitempty"`
+				}{snap, state.RunUsage(snap.Phases), budgetOf(snap)}); err != nil {
 					return err
 				}
 			} else {
@@ -111,8 +112,13 @@ func printStatus(w io.Writer, snap *state.Snapshot, root string) {
 	if usage != nil {
 		fmt.Fprintf(w, "Usage: %s\n", usage.Summary())
 	}
+	if b := budgetOf(snap); b != nil {
+		fmt.Fprintf(w, "Budget: %s\n", b.line())
+	}
 	if strings.HasPrefix(status, "stopped") || r.Status == state.RunHalted || r.Status == state.RunInterrupted {
-		fmt.Fprintf(w, "Continue it with: %s (complete phases stay complete)\n", resumeCommand(root, r))
+		// A budget halt's command raises the budget reached.
+		resume := summary.ResumeCommand(summary.Input{Run: r, Phases: snap.Phases, ResumeCommand: resumeCommand(root, r)})
+		fmt.Fprintf(w, "Continue it with: %s (complete phases stay complete)\n", resume)
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

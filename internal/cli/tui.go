@@ -30,7 +30,13 @@ func runTUI(ctx context.Context, s Streams, o *runOptions, cfg engine.Config) er
 		p := &printer.Plain{W: s.Out, Verbose: o.verbose}
 		return runHeadless(ctx, s, o, cfg, p.Print, true)
 	}
-	ctrl := runctl.NewController(runctl.Options{Config: cfg, Root: findRoot,
+	var listeners []runctl.Listener
+	root, _ := stateRoot(cfg.Repo)
+	if nt := o.notifyConf.notifier(o, root, s.Err, nil); nt != nil {
+		listeners = append(listeners, nt.Consume)
+		defer nt.Close(notifyGrace)
+	}
+	ctrl := runctl.NewController(runctl.Options{Config: cfg, Root: findRoot, Listeners: listeners,
 		// The UI keeps DefaultLogLines lines a phase: a queue of more than
 		// twice that behind a flood only holds lines it would throw away
 		// (and at 1<<16 it was half of the UI's memory).
@@ -49,6 +55,7 @@ func runTUI(ctx context.Context, s Streams, o *runOptions, cfg engine.Config) er
 		Batches:  tui.BatchesFromPlan(cfg.Plan.Batches()), Controller: ctrl, Context: ctx,
 		ResumeCommand: commandLine(o, "--resume"), FreshCommand: freshCommand(o, cmp.Or(cfg.CommitMode, o.runMode)), FixStep: o.fixStep,
 		StateDir: ".autobuild/", NoColor: os.Getenv("NO_COLOR") != "", Notice: startNotice(cfg.Plan, o.identityNote),
+		Alert: o.notifyConf.alert(),
 	})
 	prog := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(s.In), tea.WithOutput(s.Out))
 	// Ctrl-C reaches the model as a key press (raw mode); a SIGTERM from

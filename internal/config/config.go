@@ -20,6 +20,13 @@
 //	args = ["--model", "opus"]       # after the preset's command line, before --agent's
 //	env = { IS_SANDBOX = "1" }       # added to the agent's environment
 //
+//	max_cost = 20                    # US dollars for the whole run (docs/notify.md)
+//	max_phase_cost = 5               # US dollars per phase
+//
+//	[notify]                         # who hears of a halt, a long wait, the end
+//	webhook = "$SLACK_WEBHOOK_URL"   # a URL, or "$NAME" to read it from the environment
+//	command = "ntfy publish builds"  # gets each notification's JSON on stdin
+//
 //	[[classify]]                     # extra failure patterns, tried before the built-in ones
 //	type = "rate_limited"
 //	match = "quota exceeded"         # a regular expression, case-insensitive
@@ -81,6 +88,10 @@ type Config struct {
 	// Agents holds [agents.<preset>]: each preset's extra arguments and
 	// environment.
 	Agents map[string]AgentConfig
+	// Budget is max_cost, max_phase_cost and max_cost_hard; Notify is
+	// [notify] (notify.go).
+	Budget Budget
+	Notify Notify
 }
 
 // AgentConfig is one [agents.<preset>] table.
@@ -108,6 +119,10 @@ type fileConfig struct {
 	Gates        map[string]any       `toml:"gates"`
 	Classify     []failure.Pattern    `toml:"classify"`
 	Agents       map[string]agentFile `toml:"agents"`
+	MaxCost      *float64             `toml:"max_cost"`
+	MaxPhaseCost *float64             `toml:"max_phase_cost"`
+	MaxCostHard  *bool                `toml:"max_cost_hard"`
+	Notify       *notifyFile          `toml:"notify"`
 }
 
 // agentFile is one [agents.<preset>] table as decoded.
@@ -179,6 +194,8 @@ func Parse(text, path string) (*Config, error) {
 	cfg.Gates = c.gates(fc.Gates)
 	cfg.Classify = c.patterns(fc.Classify)
 	cfg.Agents = c.agentTables(fc.Agents)
+	cfg.Budget = c.budget(fc.MaxCost, fc.MaxPhaseCost, fc.MaxCostHard)
+	cfg.Notify = c.notify(fc.Notify)
 	if c.err != nil {
 		return nil, c.err
 	}
@@ -217,6 +234,10 @@ var expected = map[string]string{
 	"commit":        `"auto", "message-only" or "single", quoted`,
 	"schedule":      `"batches" or "eager", quoted`,
 	"scenario":      "a quoted path",
+
+	"max_cost":       "a number of US dollars, such as 20 or 7.5",
+	"max_phase_cost": "a number of US dollars, such as 5 or 2.5",
+	"max_cost_hard":  "true or false",
 }
 
 // presetNames are the agents [agents.<name>] may configure.
@@ -259,6 +280,8 @@ func knownKeys(k toml.Key) string {
 		return "type, match, in"
 	case len(k) >= 3 && k[0] == "agents":
 		return "args, env"
+	case len(k) >= 2 && k[0] == "notify":
+		return "terminal, desktop, webhook, command, events, limit_wait"
 	}
-	return "agent, max_parallel, phase_timeout, idle_timeout, wait_limit, commit, schedule, scenario, [gates], [agents.NAME], [[classify]]"
+	return "agent, max_parallel, phase_timeout, idle_timeout, wait_limit, commit, schedule, scenario, max_cost, max_phase_cost, max_cost_hard, [gates], [agents.NAME], [[classify]], [notify]"
 }

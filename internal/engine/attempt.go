@@ -37,6 +37,8 @@ type phaseRunner struct {
 	exec       Executor
 	// eager is set under the eager schedule: prompts speak of no batch.
 	eager bool
+	// quotas is the agents' quotas, shared with the scheduler.
+	quotas *quotaBook
 }
 
 func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptResult {
@@ -72,7 +74,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 		p.DisplayID, req.Number, MaxAttempts, req.Agent.Name, r.rel(wt), clip.SHA(base), req.Timeout)
 
 	a := r.newAttempt(t, wt, base, continues, log)
-	ev := r.exec.Execute(ctx, a, &attemptObserver{rec: r.rec, p: p, number: req.Number})
+	ev := r.exec.Execute(ctx, a, &attemptObserver{rec: r.rec, p: p, number: req.Number, quotas: r.quotas})
 	if ev.Interrupted {
 		return r.interrupted(t)
 	}
@@ -167,6 +169,8 @@ type attemptObserver struct {
 	rec    *recorder
 	p      *plan.Phase
 	number int
+	// quotas hears the agent CLI's quota (quota.go); nil in tests.
+	quotas *quotaBook
 }
 
 func (o *attemptObserver) Output(stream, line string) {

@@ -39,6 +39,8 @@ func (t Type) Retryable() bool {
 	switch t {
 	case DependencyMissing, CircularDependency, FileConflict, PlanInvalid, AgentSetup, BranchChanged, LockLost, DiskFull:
 		return false
+	case BudgetExceeded:
+		return false
 	}
 	return true
 }

@@ -133,6 +133,9 @@ func Suggest(r Report) []string {
 		}
 		out = append(out, "fix the agent's setup as the message says (log in, set its API key, reinstall it), check it by running the agent by hand in the repository",
 			"then resume with --resume")
+	case BudgetExceeded:
+		out = append(out, "look at the spend per phase: a phase that cost far more than the others may be looping",
+			"resume with a higher budget (--max-cost, or --max-phase-cost for one phase's), or split the costly phase")
 	case PlanInvalid:
 		out = append(out, "fix the plan at the reported line",
 			"check it with: autobuild validate PLAN.md")

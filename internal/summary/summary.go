@@ -36,6 +36,7 @@ type Input struct {
 // least 40): a halt summary for a halted or interrupted run, else a
 // completion summary.
 func Render(in Input, width int) string {
+	in.ResumeCommand = ResumeCommand(in)
 	if in.Run != nil && in.Run.Status == state.RunComplete {
 		return complete(in, width)
 	}
@@ -93,6 +94,7 @@ func halted(in Input, width int) string {
 		b.section("SYSTEMIC CAUSE")
 		b.text(cause, 0)
 	}
+	budgetSection(b, in)
 	historyNote(b, in.Run)
 	if ps := groups[state.PhaseBlocked]; len(ps) > 0 {
 		b.section("BLOCKED PHASES")
@@ -126,6 +128,10 @@ func halted(in Input, width int) string {
 
 	b.section("RESUME INSTRUCTIONS")
 	n := 1
+	if in.Run != nil && in.Run.HaltType == failure.BudgetExceeded {
+		// The run's budget is no phase's failure: its advice comes first.
+		reports = append([]failure.Report{{SuggestedActions: failure.Suggest(failure.Report{Type: failure.BudgetExceeded})}}, reports...)
+	}
 	steps := actions(reports)
 	if in.FixStep != "" {
 		steps = append([]string{in.FixStep}, steps...)
@@ -179,6 +185,7 @@ func complete(in Input, width int) string {
 		b.text("Usage: "+u.Summary()+".", 7)
 	}
 	scheduleLine(b, in.Run)
+	budgetSection(b, in)
 	if in.Run != nil {
 		switch in.Run.CommitMode {
 		case state.CommitMessageOnly:

@@ -104,6 +104,9 @@ func (m *Model) resumeHint() string {
 	if m.opts.ResumeHint != "" {
 		return m.withPlan(m.opts.ResumeHint)
 	}
+	if m.haltResume != "" {
+		return m.haltResume
+	}
 	if m.opts.ResumeCommand != "" {
 		return m.opts.ResumeCommand
 	}

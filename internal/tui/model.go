@@ -57,6 +57,10 @@ type Model struct {
 	ctx      context.Context
 	logLines int
 
+	// haltResume is the resume command of the halt shown (a budget halt's
+	// raises the budget); "" before one.
+	haltResume string
+
 	keys   KeyMap
 	styles Styles
 	isDark bool
@@ -236,6 +240,11 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 	var cmds []tea.Cmd
 	for _, e := range msg.events {
 		m.applyEvent(e)
+		if m.opts.Alert != nil && !e.Kind.Droppable() {
+			if seq := m.opts.Alert(e); seq != "" {
+				cmds = append(cmds, tea.Raw(seq))
+			}
+		}
 		if e.Kind.Terminal() {
 			m.footer.clearNotice()
 		}
@@ -299,6 +308,10 @@ func (m *Model) handleSnapshot(msg snapshotMsg) {
 			m.footer.setNotice("could not read the state files: "+msg.err.Error(), true)
 		}
 	}
+	// A budget halt's resume command raises the budget: the summary's
+	// line and `c` offer that one.
+	in.ResumeCommand = summary.ResumeCommand(in)
+	m.haltResume = in.ResumeCommand
 	m.summary.SetInput(&in)
 	m.summary.top()
 	m.screen = screenSummary

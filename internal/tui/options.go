@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/runctl"
@@ -84,4 +85,7 @@ type Options struct {
 	// Notice is shown in the footer from the first frame, until a key is
 	// pressed: the plan's warnings, which the screen would otherwise hide.
 	Notice string
+	// Alert, when set, gives for an event what to write to the terminal
+	// as it is (a bell and an OSC 9 notification, notify.Sequence), or "".
+	Alert func(event.Event) string
 }
