@@ -64,6 +64,8 @@ type runOptions struct {
 	// fixStep, when set, is the first resume instruction of a halt (the
 	// demo knows its own fix).
 	fixStep string
+	// self is how printed commands start autobuild.
+	self launcher
 	// preflight, when set, replaces the agents' setup checks (tests).
 	preflight *preflightEnv
 	// agentsFromRun are the agents taken from run.json (no --agent given),
@@ -368,7 +370,11 @@ func commandLine(o *runOptions, mode string) string {
 	if o != nil && o.commands != nil {
 		return o.commands(mode)
 	}
-	parts := []string{shell.Quote(programName())}
+	self := programName()
+	if o != nil && o.self.words != "" {
+		self = o.self
+	}
+	parts := []string{self.words}
 	for _, a := range os.Args[1:] {
 		switch {
 		case a == "--resume" || a == "--fresh" || a == "--dry-run":

@@ -57,7 +57,7 @@ func newStatus(s Streams) *cobra.Command {
 					return err
 				}
 			} else {
-				printStatus(s.Out, snap, root)
+				printStatus(s.Out, snap, root, s.launcher())
 			}
 			if code := statusExitCode(snap.Run); code != 0 {
 				return &exitError{code: code}
@@ -87,7 +87,7 @@ func statusExitCode(r *state.Run) int {
 	return 0
 }
 
-func printStatus(w io.Writer, snap *state.Snapshot, root string) {
+func printStatus(w io.Writer, snap *state.Snapshot, root string, self launcher) {
 	// Titles, names, messages and output lines come from the plan and the
 	// agents: none of it may drive the terminal.
 	w = sanitize.Writer{W: w}
@@ -112,7 +112,7 @@ func printStatus(w io.Writer, snap *state.Snapshot, root string) {
 		fmt.Fprintf(w, "Usage: %s\n", usage.Summary())
 	}
 	if strings.HasPrefix(status, "stopped") || r.Status == state.RunHalted || r.Status == state.RunInterrupted {
-		fmt.Fprintf(w, "Continue it with: %s (complete phases stay complete)\n", resumeCommand(root, r))
+		fmt.Fprintf(w, "Continue it with: %s (complete phases stay complete)\n", resumeCommand(self, root, r))
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -203,6 +203,6 @@ func exists(path string) bool {
 
 // resumeCommand is the command that resumes run in root. It names the plan
 // alone: a resume without --agent runs the agents run.json records.
-func resumeCommand(root string, run *state.Run) string {
-	return inDir(root, shell.Join(programName(), run.PlanPath, "--resume"))
+func resumeCommand(self launcher, root string, run *state.Run) string {
+	return self.in(root, shell.Join(run.PlanPath, "--resume"))
 }
