@@ -125,7 +125,7 @@ what failed and why, and how to resume.`,
 	}
 	root.SetOut(s.Out)
 	root.SetErr(s.Err)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr("%v (see autobuild --help)", err) })
+	root.SetFlagErrorFunc(flagError)
 	opts.register(root)
 	root.AddCommand(newValidate(s), newStatus(s), newWatch(s), newDemo(s), newSimAgent(s), newReport(s), newVersion(s))
 	root.ValidArgsFunction = completePlanFile
