@@ -114,6 +114,10 @@ func Suggest(r Report) []string {
 		out = append(out, "read the attempt log for the agent's error",
 			"run the agent command by hand in the repository to check that it works")
 	case DependencyMissing:
+		if r.Fix != "" { // a package the code imports
+			out = append(out, r.Fix, "then resume with --resume")
+			break
+		}
 		out = append(out, InstallHint(r.MissingTool))
 		if r.MissingTool != "" {
 			out = append(out, fmt.Sprintf("check it is found: command -v %s", r.MissingTool))
