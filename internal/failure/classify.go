@@ -118,7 +118,7 @@ func (c *Classifier) Classify(ev Evidence) Report {
 	if g := ev.Gate; g != nil {
 		r.Gate, r.GateCommand, r.GateOutput = g.Kind, g.Command, Excerpt(g.Output)
 	}
-	r.SuggestedActions = Suggest(r)
+	r.SuggestedActions = suggest(r, ev.Worktree)
 	return r
 }
 
