@@ -11,8 +11,12 @@ import (
 // terminal would act on. The halt box wraps long commands; this is the way
 // to take one whole.
 func (m *Model) copyResume() tea.Cmd {
-	if !m.ended() || m.complete() {
-		m.footer.setNotice("Nothing to copy: c copies the resume command once a run has stopped.", false)
+	switch {
+	case m.complete():
+		m.footer.setNotice("The run is complete: there is no resume command to copy.", false)
+		return nil
+	case !m.ended():
+		m.footer.setNotice("Nothing to copy yet: c copies the resume command once the run has halted.", false)
 		return nil
 	}
 	cmd := textwrap.CleanLine(m.resumeHint())

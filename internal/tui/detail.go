@@ -79,8 +79,11 @@ func (p *logPane) key(k tea.KeyPressMsg, keys paneKeys) bool {
 		v.next(c, h, 1)
 	case key.Matches(k, keys.Prev):
 		v.next(c, h, -1)
-	case key.Matches(k, keys.Clear) && v.query != "":
+	case key.Matches(k, keys.Clear) && (v.query != "" || v.xoff > 0):
+		// esc undoes a search and a sideways scroll before it leaves the
+		// pane.
 		v.setQuery("", c, h)
+		v.xoff = 0
 	default:
 		return false
 	}
@@ -235,6 +238,10 @@ func (p *logPane) title(c content, w int) string {
 		right = "following"
 	default:
 		right = "paused · G follows"
+	}
+	if x := p.view.xoff; x > 0 {
+		// Scrolled sideways: say how far, and how back.
+		right = fmt.Sprintf("→%d esc · ", x) + right
 	}
 	line := spread(" "+strings.Join(parts, " · "), right+" ", w)
 	if p.focused {

@@ -46,6 +46,11 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.Summary) && m.summary.shown():
 		m.screen = screenSummary
 		return nil
+	case key.Matches(k, keys.Summary):
+		// Not offered until a run has ended; pressed anyway, it says so
+		// rather than doing nothing.
+		m.footer.setNotice("The summary comes when the run stops; s then returns to it from the phase list.", false)
+		return nil
 	}
 	switch {
 	case m.onSummary():
@@ -251,7 +256,13 @@ func (m *Model) paneKey(k tea.KeyPressMsg) {
 // summaryKey is a key of the summary: it scrolls; Back returns to the
 // phase list.
 func (m *Model) summaryKey(k tea.KeyPressMsg) {
-	if !m.summary.scroll(k, m.keys.Summary) && key.Matches(k, m.keys.Summary.Back) {
+	if m.summary.scroll(k, m.keys.Summary) {
+		return
+	}
+	switch {
+	case key.Matches(k, m.keys.Pane.Clear) && m.summary.vp.XOffset() > 0:
+		m.summary.vp.SetXOffset(0) // esc undoes a sideways scroll first
+	case key.Matches(k, m.keys.Summary.Back):
 		m.screen, m.focus = screenRun, focusList
 	}
 }

@@ -238,6 +238,11 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 		m.applyEvent(e)
 		if e.Kind.Terminal() {
 			m.footer.clearNotice()
+			if m.ask == askQuit && !m.life.halting() {
+				// The run ended by itself: "halt the run and quit?" no
+				// longer asks anything (q now quits at once).
+				m.ask = askNothing
+			}
 		}
 		if e.Kind.Terminal() && !m.life.halting() {
 			cmds = append(cmds, snapshotCmd(m.opts.Controller, m.life.gen))
@@ -349,6 +354,11 @@ func (m *Model) restarted(mode runctl.Mode) {
 	m.footer.clearNotice()
 	m.run.status, m.run.haltReason = "", ""
 	m.run.started, m.run.ended = m.now(), time.Time{}
+	if mode == runctl.Fresh {
+		// A fresh run counts its own tokens and cost; a resumed one goes
+		// on from the run's (its last event carries the run's total).
+		m.run.usage = nil
+	}
 	m.screen, m.focus = screenRun, focusList
 	m.summary.SetInput(nil)
 	for _, r := range m.phases.rows {

@@ -69,10 +69,14 @@ func (v *summaryView) Render() []string { return strings.Split(v.vp.View(), "\n"
 // scrollLabel is " 42%" when the summary is taller than the screen, so a
 // long one is seen to scroll; "" when it fits.
 func (v *summaryView) scrollLabel() string {
-	if v.vp.TotalLineCount() <= v.vp.Height() {
-		return ""
+	side := ""
+	if x := v.vp.XOffset(); x > 0 {
+		side = fmt.Sprintf(" →%d esc", x) // scrolled sideways: how far, and how back
 	}
-	return fmt.Sprintf(" %3.0f%%", v.vp.ScrollPercent()*100)
+	if v.vp.TotalLineCount() <= v.vp.Height() {
+		return side
+	}
+	return fmt.Sprintf("%s %3.0f%%", side, v.vp.ScrollPercent()*100)
 }
 
 // top scrolls to the summary's first line.

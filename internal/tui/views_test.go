@@ -154,7 +154,7 @@ func TestFooterViewAlone(t *testing.T) {
 	f.SetSize(80)
 	first, rest := keys.List.help()
 	f.short = append(append(first, keys.Run.Quit, keys.Run.Help), rest...)
-	f.full = keys.fullHelp()
+	f.full = keys.fullHelp(helpNow{restart: true, copy: true, log: true, summary: true})
 	lines := f.Render()
 	require.Len(t, lines, 1, "only the help line")
 	require.Equal(t, "↑/↓ select • enter log • q quit • ? help • / search", plain(lines))
