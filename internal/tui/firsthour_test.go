@@ -144,7 +144,6 @@ func TestSidewaysScrollShowsItsOffsetAndEscResets(t *testing.T) {
 
 }
 
-
 // The help line is readable: its descriptions are not bubbles' 239 on a
 // dark background nor 249 on a light one.
 func TestHelpLineContrast(t *testing.T) {
