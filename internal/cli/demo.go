@@ -71,6 +71,7 @@ so you can fix it by hand and resume.`,
 				// In the UI the user fixes in another terminal and presses
 				// r: the halt screen must say what to run.
 				o.fixStep = "Demo: the fix for 2B is ready; apply it in another terminal, then resume (r in the UI): " + fix
+				o.fixCommand = fix
 			}
 			cfg := engine.Config{Dir: proj.Repo, Plan: pl, CommitMode: engine.CommitAuto, Agents: []agent.Agent{sim},
 				MaxParallel: 3, PhaseTimeout: 5 * time.Minute, SimScenario: proj.Scenario}

@@ -62,8 +62,10 @@ type runOptions struct {
 	// in the summary (the demo's differ from the command that was run).
 	commands func(mode string) string
 	// fixStep, when set, is the first resume instruction of a halt (the
-	// demo knows its own fix).
-	fixStep string
+	// demo knows its own fix); fixCommand is its command alone.
+	fixStep, fixCommand string
+	// exitOnComplete ends the terminal UI when the run completes.
+	exitOnComplete bool
 	// self is how printed commands start autobuild.
 	self launcher
 	// preflight, when set, replaces the agents' setup checks (tests).
@@ -89,6 +91,7 @@ func (o *runOptions) register(cmd *cobra.Command) {
 	f.BoolVar(&o.json, "json", false, "print one JSON event per line on stdout")
 	f.BoolVarP(&o.verbose, "verbose", "v", false, "with --no-tui: also print the agents' and gates' output lines")
 	f.StringVar(&o.scenario, "scenario", "", "scenario file for the simulated agent (--agent sim)")
+	f.BoolVar(&o.exitOnComplete, "exit-on-complete", false, "end the terminal UI when the run completes, leaving its summary on the terminal (a halt still waits for a key), so autobuild ... && git push goes on")
 	f.BoolVar(&o.allowEmpty, "allow-empty-phases", false, "run phases that have no section or linked file from their table row alone (refused otherwise)")
 }
 

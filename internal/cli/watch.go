@@ -65,7 +65,7 @@ func watchRun(ctx context.Context, s Streams, root string) error {
 	}
 	m := tui.New(tui.Options{Watch: updates, ReadOnly: true, Dir: root, Context: ctx,
 		ResumeHint: resume, FreshCommand: fresh, StateDir: stateDir,
-		NoColor: os.Getenv("NO_COLOR") != ""})
+		NoColor: os.Getenv("NO_COLOR") != "", ColorFGBG: os.Getenv("COLORFGBG"), Mouse: true})
 	prog := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(s.In), tea.WithOutput(s.Out))
 	if _, err := prog.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
 		return fmt.Errorf("terminal UI: %w", err)

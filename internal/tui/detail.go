@@ -230,9 +230,18 @@ func (p *logPane) title(c content, w int) string {
 	var right string
 	switch v := p.view; {
 	case v.query != "":
-		right = fmt.Sprintf("/%s %d match", v.query, v.count)
-		if v.count != 1 {
-			right += "es"
+		// "3/10": where the current match is among them all, counted
+		// on what the pane holds now (new lines may have matched).
+		switch pos, n := v.tally(c); {
+		case n == 0:
+			right = fmt.Sprintf("/%s no match", v.query)
+		case pos == 0:
+			right = fmt.Sprintf("/%s %d match", v.query, n)
+			if n != 1 {
+				right += "es"
+			}
+		default:
+			right = fmt.Sprintf("/%s %d/%d", v.query, pos, n)
 		}
 	case v.follow:
 		right = "following"

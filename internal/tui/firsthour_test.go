@@ -2,9 +2,11 @@ package tui
 
 import (
 	"fmt"
+	"image/color"
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/event"
@@ -160,4 +162,108 @@ func TestHelpLineContrast(t *testing.T) {
 	key, desc = hex(NewStyles(false, true))
 	require.Equal(t, "#2E2E2E", key)
 	require.Equal(t, "#5C5C5C", desc, "light background")
+}
+
+// When the halt knows its fix (the demo's), it is shown whole under the box
+// and `c` copies it first, then the resume command.
+func TestCopyTheFixThenTheResumeCommand(t *testing.T) {
+	t.Parallel()
+	o := liveOptions(&fakeController{runs: []chan event.Event{runChan(append(midRun(), haltEnd()...), true)}})
+	o.FixCommand = "cp /tmp/demo/fix/format.go /tmp/demo/calc/calc/format.go && git -C /tmp/demo/calc commit -am 'fix: write Format'"
+	h := newHarness(t, o, 80, 24)
+	h.init()
+	h.until("the halt screen", func(m *Model) bool { return m.screen == screenSummary })
+	var descs []string
+	for _, b := range h.m.shortHelp() {
+		descs = append(descs, b.Help().Desc)
+	}
+	require.Contains(t, descs, "copy fix", "the help line names what c copies next")
+	require.Contains(t, h.m.summary.vp.GetContent(), "\nFix (c copies it):\n  cp /tmp/demo/fix/format.go /tmp/demo/calc/calc/format.go && git -C \\\n")
+
+	msg := fmt.Sprintf("%v", h.m.copyResume()())
+	require.Contains(t, msg, o.FixCommand)
+	require.Contains(t, h.m.footer.notice, "Copied the fix to the clipboard (c again copies the resume command)")
+	msg = fmt.Sprintf("%v", h.m.copyResume()())
+	require.Contains(t, msg, "autobuild plan.md --resume")
+	require.NotContains(t, msg, "git -C")
+}
+
+// --exit-on-complete ends the UI once the run completes (its summary is
+// then printed by the command); a halt still waits.
+func TestExitOnComplete(t *testing.T) {
+	t.Parallel()
+	o := liveOptions(&fakeController{runs: []chan event.Event{runChan(append(midRun(), completeEnd()...), true)}})
+	o.ExitOnComplete = true
+	h := newHarness(t, o, 100, 30)
+	h.init()
+	h.until("the UI to quit", func(*Model) bool { return h.quit })
+	require.Equal(t, state.RunComplete, h.m.Result().Status)
+
+	o = liveOptions(&fakeController{runs: []chan event.Event{runChan(append(midRun(), haltEnd()...), true)}})
+	o.ExitOnComplete = true
+	halt := newHarness(t, o, 100, 30)
+	halt.init()
+	halt.until("the halt screen", func(m *Model) bool { return m.screen == screenSummary })
+	halt.drain()
+	require.False(t, halt.quit, "a halt waits for the user")
+
+	// Without the option the completion screen stays until q.
+	plain := newHarness(t, liveOptions(&fakeController{runs: []chan event.Event{runChan(append(midRun(), completeEnd()...), true)}}), 100, 30)
+	plain.init()
+	plain.until("the completion screen", func(m *Model) bool { return m.screen == screenSummary })
+	plain.drain()
+	require.False(t, plain.quit)
+}
+
+// The mouse wheel scrolls the summary and the log pane, and moves the
+// selection over the list; `m` gives the mouse back to the terminal.
+func TestMouseWheel(t *testing.T) {
+	t.Parallel()
+	o := liveOptions(&fakeController{})
+	o.Mouse = true
+	h := newHarness(t, o, 100, 30)
+	require.Equal(t, tea.MouseModeCellMotion, h.m.View().MouseMode)
+	var evs []event.Event
+	evs = append(evs, midRun()...)
+	for i := range 60 {
+		evs = append(evs, output("2a", 181, fmt.Sprintf("line %02d", i)))
+	}
+	h.feed(evs)
+	h.m.selectRow(2) // 2A
+	h.m.table.userMoved = true
+	h.send(tea.MouseWheelMsg{X: 10, Y: 25, Button: tea.MouseWheelUp}) // over the pane
+	require.False(t, h.m.pane.view.follow, "the wheel up pauses the log")
+	top := h.m.pane.view.top
+	h.send(tea.MouseWheelMsg{X: 10, Y: 25, Button: tea.MouseWheelUp})
+	require.Equal(t, top-wheelLines, h.m.pane.view.top)
+	h.send(tea.MouseWheelMsg{X: 10, Y: 3, Button: tea.MouseWheelDown}) // over the list
+	require.Equal(t, 3, h.m.table.sel, "over the list it moves the selection")
+
+	h.key("m")
+	require.Equal(t, tea.MouseModeNone, h.m.View().MouseMode)
+	require.Contains(t, squashSpaces(h.screen()), "Mouse off: the terminal selects text as usual")
+	h.key("m")
+	require.Equal(t, tea.MouseModeCellMotion, h.m.View().MouseMode)
+
+	s := newHarness(t, Options{Mouse: true, Controller: &fakeController{runs: []chan event.Event{runChan(append(midRun(), haltEnd()...), true)}},
+		Title: "Todo app", Batches: testBatches(), ResumeCommand: "autobuild plan.md --resume"}, 80, 24)
+	s.init()
+	s.until("the halt screen", func(m *Model) bool { return m.screen == screenSummary })
+	s.send(tea.MouseWheelMsg{X: 5, Y: 10, Button: tea.MouseWheelDown})
+	require.Equal(t, wheelLines, s.m.summary.vp.YOffset())
+}
+
+// COLORFGBG says light or dark when the terminal does not answer the
+// background query; the answer wins when it comes.
+func TestCOLORFGBGFallback(t *testing.T) {
+	t.Parallel()
+	for v, dark := range map[string]bool{"": true, "15;0": true, "0;15": false, "0;default;7": false, "7;8": true, "junk": true, "0;11": false} {
+		require.Equal(t, dark, darkFromCOLORFGBG(v), v)
+	}
+	o := liveOptions(&fakeController{})
+	o.ColorFGBG = "0;15"
+	h := newHarness(t, o, 80, 24)
+	require.False(t, h.m.isDark, "a light background from COLORFGBG")
+	h.send(tea.BackgroundColorMsg{Color: color.Black})
+	require.True(t, h.m.isDark, "the terminal's answer wins")
 }

@@ -39,7 +39,11 @@ func (m *Model) shortHelp() []key.Binding {
 		first, rest = k.Summary.help()
 		first = append(first, m.runControls(true)...)
 		if m.ended() && !m.complete() {
-			rest = append([]key.Binding{k.Run.Copy}, rest...)
+			c := k.Run.Copy
+			if m.nextCopyIsFix() {
+				c = helpKey(c, "c", "copy fix")
+			}
+			rest = append([]key.Binding{c}, rest...)
 		}
 	case len(m.phases.rows) == 0:
 	case m.focus == focusDetail:

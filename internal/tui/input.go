@@ -43,6 +43,9 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(k, keys.Copy):
 		return m.copyResume()
+	case key.Matches(k, keys.Mouse):
+		m.toggleMouse()
+		return nil
 	case key.Matches(k, keys.Summary) && m.summary.shown():
 		m.screen = screenSummary
 		return nil
@@ -268,8 +271,10 @@ func (m *Model) summaryKey(k tea.KeyPressMsg) {
 }
 
 func (m *Model) startSearch() {
+	// A new search starts empty, as in less and vim: the previous query
+	// stays on n and N until it is replaced.
 	m.focus, m.pane.searching = focusDetail, true
-	m.pane.search.set(m.pane.view.query)
+	m.pane.search.set("")
 }
 
 // searchKey is a key of the search prompt: enter searches, esc cancels,

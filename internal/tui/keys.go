@@ -26,6 +26,9 @@ type runKeys struct {
 	// ResumeHint is r in read-only mode, where it shows the command.
 	ResumeHint         key.Binding
 	Log, Summary, Copy key.Binding
+	// Mouse toggles mouse reporting (wheel scrolling) and the terminal's
+	// own selection.
+	Mouse key.Binding
 }
 
 // listKeys move the selection in the phase list.
@@ -90,6 +93,7 @@ func DefaultKeyMap() KeyMap {
 			Log:        b([]string{"l"}, "l", "failed log"),
 			Summary:    b([]string{"s"}, "s", "summary"),
 			Copy:       b([]string{"c"}, "c", "copy resume"),
+			Mouse:      b([]string{"m"}, "m", "mouse"),
 		},
 		List: listKeys{
 			Up:       b(up, "↑/k", "up"),
@@ -192,6 +196,6 @@ func (k KeyMap) fullHelp(now helpNow) [][]key.Binding {
 	if len(run) > 0 {
 		groups = append(groups, run)
 	}
-	return append(groups, []key.Binding{helpKey(k.Run.Quit, "q", "quit (asks while running)"),
+	return append(groups, []key.Binding{helpKey(k.Run.Mouse, "m", "mouse wheel on/off"), helpKey(k.Run.Quit, "q", "quit (asks while running)"),
 		helpKey(k.Run.Interrupt, "ctrl+c", "halt (twice: kill)"), helpKey(k.Run.Help, "?", "close help")})
 }

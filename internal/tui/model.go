@@ -71,6 +71,12 @@ type Model struct {
 	screen screen
 	focus  focus
 	ask    question
+	// mouse is whether the terminal reports the mouse to the UI (wheel
+	// scrolling); `m` toggles it.
+	mouse bool
+	// copiedFix is set when `c` last copied the fix command: the next `c`
+	// copies the resume command.
+	copiedFix bool
 
 	// life is the run this model drives (live mode): its lifecycle state,
 	// generation and event channel.
@@ -101,10 +107,11 @@ func New(o Options) *Model {
 		ctx:      o.Context,
 		logLines: o.LogLines,
 		keys:     DefaultKeyMap(),
-		isDark:   true,
+		isDark:   darkFromCOLORFGBG(o.ColorFGBG),
 		color:    !o.NoColor,
 		width:    80,
 		height:   24,
+		mouse:    o.Mouse,
 	}
 	if m.now == nil {
 		m.now = time.Now
@@ -217,6 +224,13 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		m.handleSnapshot(msg)
+		if m.opts.ExitOnComplete && m.complete() && !m.readOnly() {
+			// --exit-on-complete: the command prints the summary once
+			// the UI has gone, and `autobuild … && git push` goes on.
+			return tea.Quit
+		}
+	case tea.MouseWheelMsg:
+		m.wheel(msg)
 	case watchMsg:
 		return m.handleWatch(msg)
 	case tea.KeyPressMsg:
@@ -304,6 +318,7 @@ func (m *Model) handleSnapshot(msg snapshotMsg) {
 			m.footer.setNotice("could not read the state files: "+msg.err.Error(), true)
 		}
 	}
+	m.summary.fix = m.opts.FixCommand
 	m.summary.SetInput(&in)
 	m.summary.top()
 	m.screen = screenSummary
@@ -352,6 +367,7 @@ func (m *Model) startRun(mode runctl.Mode) tea.Cmd {
 // engine accepted it: the rows go back to what the new run will redo.
 func (m *Model) restarted(mode runctl.Mode) {
 	m.footer.clearNotice()
+	m.copiedFix = false
 	m.run.status, m.run.haltReason = "", ""
 	m.run.started, m.run.ended = m.now(), time.Time{}
 	if mode == runctl.Fresh {
@@ -421,6 +437,9 @@ func (m *Model) View() tea.View {
 	// reached a view without being cleaned leaves it here.
 	v := tea.NewView(clean.Frame(m.render()))
 	v.AltScreen = true
+	if m.mouse {
+		v.MouseMode = tea.MouseModeCellMotion
+	}
 	v.WindowTitle = "autobuild"
 	if m.run.title != "" {
 		// The title is the plan's: an OSC sequence in it would reach the terminal.

@@ -84,4 +84,18 @@ type Options struct {
 	// Notice is shown in the footer from the first frame, until a key is
 	// pressed: the plan's warnings, which the screen would otherwise hide.
 	Notice string
+	// ColorFGBG is $COLORFGBG ("15;0": foreground;background), which says
+	// whether the background is dark when the terminal does not answer the
+	// background-color query; its answer wins when it comes.
+	ColorFGBG string
+	// FixCommand is the command of FixStep alone (the demo's fix): shown
+	// whole under the halt box, and the first thing `c` copies.
+	FixCommand string
+	// ExitOnComplete ends the UI once a run completes, after its summary
+	// (the command prints it on the terminal); a halt still waits for a key.
+	ExitOnComplete bool
+	// Mouse turns on mouse reporting: the wheel scrolls the log and the
+	// summary. `m` toggles it, giving the mouse back to the terminal for
+	// selecting text.
+	Mouse bool
 }
