@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -266,4 +267,53 @@ func TestCOLORFGBGFallback(t *testing.T) {
 	require.False(t, h.m.isDark, "a light background from COLORFGBG")
 	h.send(tea.BackgroundColorMsg{Color: color.Black})
 	require.True(t, h.m.isDark, "the terminal's answer wins")
+}
+
+// `/` in the list filters the phases as it is typed (k9s, gh-dash): the
+// moves walk the rows shown, enter keeps the filter, esc shows all again.
+func TestSlashFiltersThePhaseList(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, liveOptions(&fakeController{}), 100, 30)
+	h.feed(midRun())
+	h.key("/")
+	require.True(t, h.m.filtering)
+	require.Contains(t, h.lastLine(), "filter phases")
+	h.typeText("running")
+	screen := h.screen()
+	require.Contains(t, screen, "filter /running: 3 of 6 phases · esc shows all")
+	require.Contains(t, screen, "2A Backend API")
+	require.NotContains(t, screen, "Bootstrap")
+	require.NotContains(t, screen, "Batch 1")
+	h.key("enter")
+	require.False(t, h.m.filtering)
+	require.Equal(t, "running", h.m.table.filter)
+
+	h.key("g")
+	require.Equal(t, phaseid.Display("2A"), h.m.selected().displayID)
+	h.key("down")
+	h.key("down")
+	require.Equal(t, phaseid.Display("2C"), h.m.selected().displayID)
+	h.key("down")
+	require.Equal(t, phaseid.Display("2C"), h.m.selected().displayID, "3 is not shown: the selection stays")
+
+	h.key("esc")
+	require.Empty(t, h.m.table.filter)
+	require.Contains(t, h.screen(), "Bootstrap")
+	require.Equal(t, focusList, h.m.focus)
+
+	// By id or name, smart case; a new filter starts empty.
+	h.key("/")
+	require.Empty(t, h.m.filterInput.text())
+	h.typeText("data")
+	require.Contains(t, h.screen(), "filter /data: 1 of 6 phases")
+	require.Equal(t, phaseid.Display("1"), h.m.selected().displayID, "the selection moves to a shown row")
+	h.key("esc")
+	require.False(t, h.m.filtering)
+	require.Empty(t, h.m.table.filter, "esc in the prompt drops the filter")
+
+	// From the log pane, / searches the log.
+	h.key("enter")
+	h.key("/")
+	require.True(t, h.m.pane.searching)
+	require.False(t, h.m.filtering)
 }

@@ -27,6 +27,10 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		m.searchKey(k)
 		return nil
 	}
+	if m.filtering {
+		m.filterKey(k)
+		return nil
+	}
 	m.footer.notice = ""
 	switch {
 	case key.Matches(k, keys.Help):
@@ -218,23 +222,30 @@ func (m *Model) listKey(k tea.KeyPressMsg) {
 	if key.Matches(k, keys.Up, keys.Down, keys.PageUp, keys.PageDown, keys.Top, keys.Bottom) {
 		t.userMoved = true
 	}
+	// The moves walk the rows the filter shows.
+	move := func(delta int) {
+		if t.move(delta) {
+			m.pane.view.reset()
+		}
+	}
 	switch {
 	case key.Matches(k, keys.Up):
-		m.selectRow(t.sel - 1)
+		move(-1)
 	case key.Matches(k, keys.Down):
-		m.selectRow(t.sel + 1)
+		move(1)
 	case key.Matches(k, keys.PageUp):
-		m.selectRow(t.sel - max(1, t.height-1))
+		move(-max(1, t.height-1))
 	case key.Matches(k, keys.PageDown):
-		m.selectRow(t.sel + max(1, t.height-1))
+		move(max(1, t.height-1))
 	case key.Matches(k, keys.Top):
-		m.selectRow(0)
+		move(-len(m.phases.rows))
 	case key.Matches(k, keys.Bottom):
-		m.selectRow(len(m.phases.rows) - 1)
+		move(len(m.phases.rows))
 	case key.Matches(k, keys.Focus):
 		m.focus = focusDetail
+	case key.Matches(k, keys.Clear) && m.clearFilter():
 	case key.Matches(k, keys.Search):
-		m.startSearch()
+		m.startFilter()
 	case key.Matches(k, keys.Next):
 		m.pane.view.next(m.pane.content(), m.pane.logHeight(), 1)
 	case key.Matches(k, keys.Prev):

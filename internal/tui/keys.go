@@ -36,6 +36,7 @@ type listKeys struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 	Focus                                   key.Binding // to the detail pane
 	Search, Next, Prev                      key.Binding
+	Clear                                   key.Binding // drops the filter
 }
 
 // paneKeys scroll and search the detail pane.
@@ -103,7 +104,8 @@ func DefaultKeyMap() KeyMap {
 			Top:      b(top, "g/home", "top"),
 			Bottom:   b(bottom, "G/end", "bottom"),
 			Focus:    b([]string{"enter", "tab"}, "enter", "log"),
-			Search:   search, Next: next, Prev: prev,
+			Search:   b([]string{"/"}, "/", "filter"), Next: next, Prev: prev,
+			Clear: b([]string{"esc"}, "esc", "show all"),
 		},
 		Pane: paneKeys{
 			Up:       b(up, "↑/k", "up"),
@@ -190,7 +192,7 @@ func (k KeyMap) fullHelp(now helpNow) [][]key.Binding {
 	groups := [][]key.Binding{
 		{helpKey(k.List.Up, "↑/k ↓/j", "select / scroll"), helpKey(k.List.PageDown, "pgup/pgdn", "page"), k.List.Top,
 			helpKey(k.List.Focus, "enter/tab", "log pane"), helpKey(k.Pane.Back, "esc/tab", "phase list")},
-		{helpKey(k.Pane.Follow, "G/end", "follow the log"), k.Pane.Search, k.Pane.Next,
+		{helpKey(k.Pane.Follow, "G/end", "follow the log"), helpKey(k.List.Search, "/", "filter/search"), k.Pane.Next,
 			helpKey(k.Pane.Left, "←/→", "scroll sideways")},
 	}
 	if len(run) > 0 {

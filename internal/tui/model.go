@@ -77,6 +77,9 @@ type Model struct {
 	// copiedFix is set when `c` last copied the fix command: the next `c`
 	// copies the resume command.
 	copiedFix bool
+	// filtering is set while the list's filter prompt has the keys.
+	filtering   bool
+	filterInput searchInput
 
 	// life is the run this model drives (live mode): its lifecycle state,
 	// generation and event channel.
@@ -410,7 +413,7 @@ func (m *Model) selectRow(i int) {
 // autoSelect points the selection at the action until the user moves it.
 func (m *Model) autoSelect() {
 	m.table.clamp()
-	if m.table.userMoved {
+	if m.table.userMoved || m.table.filter != "" {
 		return
 	}
 	for _, want := range []rowStatus{stRunning, stRetrying, stFailed} {

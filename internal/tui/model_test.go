@@ -268,7 +268,9 @@ func TestDetailFollowScrollAndSearch(t *testing.T) {
 	h.key("esc")
 	require.Equal(t, focusList, h.m.focus)
 
-	// Upper case in the query makes it case-sensitive.
+	// Upper case in the query makes it case-sensitive. (From the list, /
+	// filters the phases: the log's search is the pane's.)
+	h.key("tab")
 	h.key("/")
 	h.typeText("NEEDLE")
 	h.key("enter")

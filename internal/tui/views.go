@@ -34,6 +34,9 @@ func (m *Model) syncFooter() {
 	if m.pane.searching {
 		f.search, f.searchHelp = &m.pane.search, m.keys.Search.help()
 	}
+	if m.filtering {
+		f.search, f.searchHelp = &m.filterInput, "filter phases · enter keep · esc show all"
+	}
 	f.short, f.full = m.shortHelp(), m.keys.fullHelp(m.fullHelpNow())
 }
 
