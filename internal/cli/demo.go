@@ -65,7 +65,7 @@ so you can fix it by hand and resume.`,
 			o := &runOptions{planPath: proj.Plan, noTUI: noTUI, json: asJSON,
 				commands: func(mode string) string {
 					// run.json keeps the agent (sim) and its scenario.
-					return self.in(proj.Repo, "plan.md", mode)
+					return self.at(proj.Repo, "plan.md", mode)
 				}}
 			if halt {
 				// In the UI the user fixes in another terminal and presses

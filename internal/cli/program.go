@@ -74,6 +74,15 @@ func (l launcher) in(dir string, args ...string) string {
 	return strings.Join(append([]string{l.words, "-C", shell.Quote(rel)}, args...), " ")
 }
 
+// at is in with dir always absolute: for a command printed once and pasted
+// later from anywhere (the demo's, whose repository is somewhere in /tmp).
+func (l launcher) at(dir string, args ...string) string {
+	if l.goRun {
+		return strings.Join(append([]string{l.words, "-C", shell.Quote(dir)}, args...), " ")
+	}
+	return "cd " + shell.Quote(dir) + " && " + strings.Join(append([]string{l.words}, args...), " ")
+}
+
 // installHint says how to stop needing `go run`, for a launcher that is one;
 // it is empty otherwise.
 func (l launcher) installHint() string {

@@ -61,6 +61,9 @@ func TestLauncherIn(t *testing.T) {
 	require.Equal(t, "go run ./cmd/autobuild plan.md --resume", run.in(wd, "plan.md", "--resume"))
 	require.Equal(t, "go run ./cmd/autobuild -C /tmp/demo plan.md --resume", run.in("/tmp/demo", "plan.md", "--resume"))
 	require.Equal(t, "go run ./cmd/autobuild -C testdata plan.md --resume", run.in(filepath.Join(wd, "testdata"), "plan.md", "--resume"))
+	require.Equal(t, "go run ./cmd/autobuild -C "+filepath.Join(wd, "testdata")+" plan.md --resume", run.at(filepath.Join(wd, "testdata"), "plan.md", "--resume"),
+		"at: absolute, for a command pasted from anywhere")
+	require.Equal(t, "cd "+filepath.Join(wd, "testdata")+" && autobuild plan.md --resume", bin.at(filepath.Join(wd, "testdata"), "plan.md", "--resume"))
 	require.Contains(t, run.installHint(), "go build -o autobuild ./cmd/autobuild")
 	require.Contains(t, run.installHint(), "go install ./cmd/autobuild")
 }
