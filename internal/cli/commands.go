@@ -24,7 +24,7 @@ func mistypedCommand(root *cobra.Command, arg string) error {
 		return usageErr("unknown command %q: did you mean %s? (a plan is a markdown file: autobuild PLAN.md; see autobuild --help)",
 			arg, strings.Join(suggestions, " or "))
 	}
-	return usageErr("unknown command %q, and there is no plan file of that name; commands: validate, status, watch, demo, version (see autobuild --help)", arg)
+	return usageErr("unknown command %q, and there is no plan file of that name; commands: %s (see autobuild --help)", arg, commandList(root))
 }
 
 // newVersion is `autobuild version`, the same as --version.

@@ -56,17 +56,22 @@ so you can fix it by hand and resume.`,
 			if err != nil {
 				return err
 			}
-			fix := fmt.Sprintf("cd %s && cp %s calc/format.go && git add calc && git commit -m 'fix: write Format'",
-				shell.Quote(proj.Repo), shell.Quote(filepath.Join(dir, "fix", "format.go")))
+			// git -C, not cd: the resume command after it may have to run
+			// from where the user is (a `go run` one does).
+			repo := shell.Quote(proj.Repo)
+			fix := fmt.Sprintf("cp %s %s && git -C %s add calc && git -C %s commit -m 'fix: write Format'",
+				shell.Quote(filepath.Join(dir, "fix", "format.go")), shell.Quote(filepath.Join(proj.Repo, "calc", "format.go")), repo, repo)
+			self := s.launcher()
 			o := &runOptions{planPath: proj.Plan, noTUI: noTUI, json: asJSON,
 				commands: func(mode string) string {
 					// run.json keeps the agent (sim) and its scenario.
-					return fmt.Sprintf("cd %s && %s plan.md %s", shell.Quote(proj.Repo), shell.Quote(programName()), mode)
+					return self.at(proj.Repo, "plan.md", mode)
 				}}
 			if halt {
 				// In the UI the user fixes in another terminal and presses
 				// r: the halt screen must say what to run.
 				o.fixStep = "Demo: the fix for 2B is ready; apply it in another terminal, then resume (r in the UI): " + fix
+				o.fixCommand = fix
 			}
 			cfg := engine.Config{Dir: proj.Repo, Plan: pl, CommitMode: engine.CommitAuto, Agents: []agent.Agent{sim},
 				MaxParallel: 3, PhaseTimeout: 5 * time.Minute, SimScenario: proj.Scenario}
@@ -86,8 +91,8 @@ so you can fix it by hand and resume.`,
 				var exit *exitError
 				if errors.As(runErr, &exit) && exit.code == engine.ExitHalted {
 					fmt.Fprintf(s.Out, "To fix the halted phase by hand: %s\nthen resume: %s\n", fix, o.commands("--resume"))
-					if isGoRunBuild(selfCommand()[0]) {
-						fmt.Fprintln(s.Out, "(this binary came from `go run`: install autobuild first with `go install ./cmd/autobuild`, from its repository)")
+					if hint := self.installHint(); hint != "" {
+						fmt.Fprintln(s.Out, hint)
 					}
 				}
 			}

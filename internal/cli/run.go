@@ -62,8 +62,12 @@ type runOptions struct {
 	// in the summary (the demo's differ from the command that was run).
 	commands func(mode string) string
 	// fixStep, when set, is the first resume instruction of a halt (the
-	// demo knows its own fix).
-	fixStep string
+	// demo knows its own fix); fixCommand is its command alone.
+	fixStep, fixCommand string
+	// exitOnComplete ends the terminal UI when the run completes.
+	exitOnComplete bool
+	// self is how printed commands start autobuild.
+	self launcher
 	// preflight, when set, replaces the agents' setup checks (tests).
 	preflight *preflightEnv
 	// agentsFromRun are the agents taken from run.json (no --agent given),
@@ -98,6 +102,7 @@ func (o *runOptions) register(cmd *cobra.Command) {
 	f.Float64Var(&o.maxPhaseCost, "max-phase-cost", 0, "budget in US dollars for each phase, across its attempts; 0: none")
 	f.BoolVar(&o.maxCostHard, "max-cost-hard", false, "stop the running attempts as soon as the run's budget is reached, rather than let them finish")
 	f.StringArrayVar(&o.notify, "notify", nil, "notify on a halt, a long usage-limit wait, a budget reached, the run complete: webhook=URL, command=CMD, desktop, attempts (every failed attempt too), terminal=off, off (repeatable)")
+	f.BoolVar(&o.exitOnComplete, "exit-on-complete", false, "end the terminal UI when the run completes, leaving its summary on the terminal (a halt still waits for a key), so autobuild ... && git push goes on")
 	f.BoolVar(&o.allowEmpty, "allow-empty-phases", false, "run phases that have no section or linked file from their table row alone (refused otherwise)")
 }
 
@@ -391,7 +396,11 @@ func commandLine(o *runOptions, mode string) string {
 	if o != nil && o.commands != nil {
 		return o.commands(mode)
 	}
-	parts := []string{shell.Quote(programName())}
+	self := programName()
+	if o != nil && o.self.words != "" {
+		self = o.self
+	}
+	parts := []string{self.words}
 	args := os.Args[1:]
 	for i, a := range args {
 		switch {

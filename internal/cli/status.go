@@ -58,7 +58,7 @@ func newStatus(s Streams) *cobra.Command {
 					return err
 				}
 			} else {
-				printStatus(s.Out, snap, root)
+				printStatus(s.Out, snap, root, s.launcher())
 			}
 			if code := statusExitCode(snap.Run); code != 0 {
 				return &exitError{code: code}
@@ -88,7 +88,7 @@ func statusExitCode(r *state.Run) int {
 	return 0
 }
 
-func printStatus(w io.Writer, snap *state.Snapshot, root string) {
+func printStatus(w io.Writer, snap *state.Snapshot, root string, self launcher) {
 	// Titles, names, messages and output lines come from the plan and the
 	// agents: none of it may drive the terminal.
 	w = sanitize.Writer{W: w}
@@ -117,7 +117,7 @@ func printStatus(w io.Writer, snap *state.Snapshot, root string) {
 	}
 	if strings.HasPrefix(status, "stopped") || r.Status == state.RunHalted || r.Status == state.RunInterrupted {
 		// A budget halt's command raises the budget reached.
-		resume := summary.ResumeCommand(summary.Input{Run: r, Phases: snap.Phases, ResumeCommand: resumeCommand(root, r)})
+		resume := summary.ResumeCommand(summary.Input{Run: r, Phases: snap.Phases, ResumeCommand: resumeCommand(self, root, r)})
 		fmt.Fprintf(w, "Continue it with: %s (complete phases stay complete)\n", resume)
 	}
 	fmt.Fprintln(w)
@@ -209,6 +209,6 @@ func exists(path string) bool {
 
 // resumeCommand is the command that resumes run in root. It names the plan
 // alone: a resume without --agent runs the agents run.json records.
-func resumeCommand(root string, run *state.Run) string {
-	return inDir(root, shell.Join(programName(), run.PlanPath, "--resume"))
+func resumeCommand(self launcher, root string, run *state.Run) string {
+	return self.in(root, shell.Join(run.PlanPath, "--resume"))
 }

@@ -55,7 +55,8 @@ func runTUI(ctx context.Context, s Streams, o *runOptions, cfg engine.Config) er
 		Batches:  tui.BatchesFromPlan(cfg.Plan.Batches()), Controller: ctrl, Context: ctx,
 		ResumeCommand: commandLine(o, "--resume"), FreshCommand: freshCommand(o, cmp.Or(cfg.CommitMode, o.runMode)), FixStep: o.fixStep,
 		StateDir: ".autobuild/", NoColor: os.Getenv("NO_COLOR") != "", Notice: startNotice(cfg.Plan, o.identityNote),
-		Alert: o.notifyConf.alert(),
+		Alert:     o.notifyConf.alert(),
+		ColorFGBG: os.Getenv("COLORFGBG"), FixCommand: o.fixCommand, ExitOnComplete: o.exitOnComplete, Mouse: true,
 	})
 	prog := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(s.In), tea.WithOutput(s.Out))
 	// Ctrl-C reaches the model as a key press (raw mode); a SIGTERM from

@@ -142,6 +142,8 @@ func halted(in Input, width int) string {
 	}
 	if in.ResumeCommand != "" {
 		b.text(fmt.Sprintf("%d. Run: %s", n, in.ResumeCommand), 3)
+		// What a resume does, as README and docs/failures.md say it.
+		b.text("   (a failed phase: two attempts again; one failing as before halts at once)", 3)
 	}
 	if in.FreshCommand != "" {
 		b.blank()
@@ -266,11 +268,14 @@ func failedRow(b *box, p *state.Phase) {
 		max = 2
 	}
 	attempts := fmt.Sprintf("  Attempts: %d/%d", p.Attempt, max)
-	if p.Error != nil && !p.Error.Retryable {
-		attempts += " (not retryable)"
-	}
-	if p.Error != nil && p.Error.Circular {
+	switch {
+	case p.Error != nil && p.Error.Circular:
+		// Not "not retryable": its type is; this attempt repeated an
+		// earlier failure (before a resume too), which a retry or a resume
+		// without a fix repeats again.
 		attempts += " (same fix tried again: needs a person)"
+	case p.Error != nil && !p.Error.Retryable:
+		attempts += " (not retryable)"
 	}
 	b.text(attempts, 12)
 	usageRow(b, p)

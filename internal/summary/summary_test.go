@@ -172,3 +172,19 @@ func TestCompleteSummaryWallTimeExcludesHaltedTime(t *testing.T) {
 	in.Phases = in.Phases[:3]
 	require.Contains(t, Render(in, 80), ", wall time 9m00s.")
 }
+
+// TestHaltAfterResumeRepeat: a resumed phase whose first attempt fails as
+// before halts at once (circular, across resumes: docs/failures.md); the box
+// says why and what a resume does, and does not call the failure type not
+// retryable.
+func TestHaltAfterResumeRepeat(t *testing.T) {
+	t.Parallel()
+	in := haltedInput()
+	p := in.Phases[3]
+	p.Attempt = 1
+	p.Error.Circular, p.Error.Retryable = true, false
+	out := Render(in, 80)
+	require.Contains(t, out, "Attempts: 1/2 (same fix tried again: needs a person)")
+	require.NotContains(t, out, "not retryable")
+	require.Contains(t, out, "(a failed phase: two attempts again; one failing as before halts at once)")
+}

@@ -128,7 +128,11 @@ func (m *Model) applyEvent(e event.Event) {
 			line = "[" + kind + "] " + line
 		}
 		r.log.add(line)
-		r.last = r.log.last()
+		if l := r.log.last(); !bareFence(l) {
+			// A markdown fence alone says nothing about what the phase
+			// does: the row keeps the line before it.
+			r.last = l
+		}
 	case event.AgentAction:
 		// One line per tool call: "→ Write calc/format.go" (the log
 		// sanitizes every line it keeps).
@@ -213,4 +217,20 @@ func attemptText(attempt, max int) string {
 		max = 2
 	}
 	return fmt.Sprintf("%d/%d", attempt, max)
+}
+
+// bareFence reports whether line is only a markdown code fence (```, ```json,
+// ~~~) or blank: nothing for a row's last output to show.
+func bareFence(line string) bool {
+	t := strings.TrimSpace(line)
+	if t == "" {
+		return true
+	}
+	for _, fence := range []string{"```", "~~~"} {
+		if rest, ok := strings.CutPrefix(t, fence); ok {
+			rest = strings.TrimLeft(rest, fence[:1])
+			return !strings.ContainsAny(rest, " \t`~")
+		}
+	}
+	return false
 }
