@@ -170,6 +170,9 @@ func (in *integrator) landLocked(ctx context.Context, p *plan.Phase, base string
 			return rep, nil
 		}
 	}
+	if rep := in.userFilesInTheWay(ctx, p, allFiles(ch)); rep != nil {
+		return rep, nil
+	}
 	newSHA, conflicted, err := in.pick(ctx, made)
 	if err != nil {
 		return nil, fmt.Errorf("integrating phase %s: %w", p.DisplayID, err)
