@@ -60,13 +60,16 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	// touch different trees, and neither need wait for the other.
 	before := make(chan outsideState, 1)
 	go func() { before <- r.integ.snapshotOutside(ctx) }()
-	wt, base, continues, err := r.spaces.prepare(ctx, p.ID, p.DisplayID)
+	wt, base, continues, note, err := r.spaces.prepare(ctx, p.ID, p.DisplayID)
 	outside := <-before
+	if note != "" {
+		fmt.Fprintf(log, "# autobuild: %s\n", note)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return r.interrupted(t)
 		}
-		return r.fail(t, infraFailure(req, err))
+		return r.fail(t, workspaceFailure(req, err))
 	}
 	fmt.Fprintf(log, "# autobuild: phase %s attempt %d/%d, agent %s, worktree %s, base %s, time limit %s\n",
 		p.DisplayID, req.Number, MaxAttempts, req.Agent.Name, r.rel(wt), clip.SHA(base), req.Timeout)
