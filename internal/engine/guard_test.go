@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -136,4 +137,82 @@ func TestAttackWorktreesDirReplacedByALinkHalts(t *testing.T) {
 	entries, err := os.ReadDir(other)
 	require.NoError(t, err)
 	require.Empty(t, entries, "nothing was made in the link's target")
+}
+
+// Attack 3 (issue 25): the agent appends src/ to the shared info/exclude
+// (git rev-parse --git-common-dir). Its work in src/ is then invisible to
+// git: the phase would land "no changes to commit" and the clean-up would
+// delete the work. The change to the common git dir halts the attempt,
+// naming the file, before anything lands; the worktree (and the work)
+// stays.
+func TestAttackSharedExcludeEditHalts(t *testing.T) {
+	t.Parallel()
+	for name, agentWork := range map[string]string{
+		"info/exclude": `mkdir -p src && echo work > src/a.go && echo src/ >> "$(git rev-parse --git-common-dir)/info/exclude"`,
+		"hooks":        `echo work > a.go && printf '#!/bin/sh\nexit 0\n' > "$(git rev-parse --git-common-dir)/hooks/pre-push"`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			repo := gitRepo(t, onePhasePlan)
+			sink := &events{}
+			res, err := Run(context.Background(), baseConfig(t, repo, onePhasePlan, agentWork, sink))
+			require.NoError(t, err)
+			require.Equal(t, "halted", string(res.Status), res.Reason)
+			require.Contains(t, failureMessages(sink), ".git/"+name)
+			require.Empty(t, sink.of(event.PhaseIntegrated), "nothing landed as no changes")
+			require.Equal(t, "1", gitIn(t, repo)("rev-list", "--count", "HEAD"))
+		})
+	}
+}
+
+// Attack 3, refs (issue 25): the agent moves or deletes a branch of yours
+// that no worktree has checked out: the halt names it and the command
+// that puts it back.
+func TestAttackYourOtherBranchMovedHalts(t *testing.T) {
+	t.Parallel()
+	repo := gitRepo(t, onePhasePlan)
+	g := gitIn(t, repo)
+	g("branch", "feature")
+	g("tag", "v1")
+	was := g("rev-parse", "feature")
+	agentWork := `echo x > x.txt && git -c user.name=a -c user.email=a@a commit -qam x --allow-empty && git branch -f feature HEAD && git tag -d v1`
+	sink := &events{}
+	res, err := Run(context.Background(), baseConfig(t, repo, onePhasePlan, agentWork, sink))
+	require.NoError(t, err)
+	require.Equal(t, "halted", string(res.Status), res.Reason)
+	msg := failureMessages(sink)
+	require.Contains(t, msg, "feature (moved from "+was[:7])
+	require.Contains(t, msg, "v1 (deleted")
+}
+
+// Attack 4 (issue 25): the agent checks out your branch in its worktree
+// and commits there (with a file, or empty). The commit is not kept on
+// your branch silently: your branch goes back to where autobuild left it,
+// the commit is kept on a branch of its own, and the halt names both.
+func TestAttackAgentCommitOnYourBranchIsTakenBack(t *testing.T) {
+	t.Parallel()
+	for name, commit := range map[string]string{
+		"empty":  `git -c user.name=a -c user.email=a@a commit -q --allow-empty -m sneaky`,
+		"a file": `echo s > sneaky.txt && git add sneaky.txt && git -c user.name=a -c user.email=a@a commit -qm sneaky`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			repo := gitRepo(t, onePhasePlan)
+			g := gitIn(t, repo)
+			head := g("rev-parse", "HEAD")
+			agentWork := `git checkout -q --ignore-other-worktrees main && ` + commit
+			sink := &events{}
+			res, err := Run(context.Background(), baseConfig(t, repo, onePhasePlan, agentWork, sink))
+			require.NoError(t, err)
+			require.Equal(t, "halted", string(res.Status), res.Reason)
+			require.Equal(t, head, g("rev-parse", "main"), "your branch is where autobuild left it")
+			require.Empty(t, g("status", "--porcelain"), "your checkout matches it again")
+			msg := failureMessages(sink)
+			require.Contains(t, msg, "committed on your branch main")
+			require.Contains(t, msg, `"sneaky"`)
+			require.Contains(t, msg, "autobuild-kept/")
+			require.Equal(t, "sneaky", g("log", "-1", "--format=%s", "autobuild-kept/"+strings.TrimPrefix(
+				strings.SplitN(msg[strings.Index(msg, "autobuild-kept/"):], ";", 2)[0], "autobuild-kept/")))
+		})
+	}
 }

@@ -1,0 +1,135 @@
+package gitx
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// commonFiles are the files and directories of the common git dir that
+// every worktree shares and that change what git does or sees in your
+// checkout: what it ignores (info/exclude), its settings, its hooks, where
+// it finds objects. The refs are read as refs (Refs), so packed-refs is not
+// among them; worktrees/ holds the phases' own admin dirs.
+var commonFiles = []string{"config", "config.worktree", "info", "hooks", "objects/info/alternates", "shallow"}
+
+// CommonFiles returns a fingerprint of the common git dir's shared files:
+// each file's path relative to the common dir and the hash of its content
+// (a symbolic link's target). Missing ones are absent; a directory is
+// walked (at most a few thousand entries are expected: hooks, info).
+func (r *Repo) CommonFiles() (map[string]string, error) {
+	out := map[string]string{}
+	for _, name := range commonFiles {
+		root := filepath.Join(r.commonDir, filepath.FromSlash(name))
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if errors.Is(err, fs.ErrNotExist) {
+					return nil
+				}
+				return err
+			}
+			rel, _ := filepath.Rel(r.commonDir, p)
+			rel = filepath.ToSlash(rel)
+			switch {
+			case d.Type()&fs.ModeSymlink != 0:
+				target, err := os.Readlink(p)
+				if err != nil {
+					return err
+				}
+				out[rel] = "link:" + target
+			case d.IsDir():
+				if p != root {
+					out[rel+"/"] = "dir"
+				}
+			case d.Type().IsRegular():
+				b, err := os.ReadFile(p)
+				if err != nil {
+					return err
+				}
+				sum := sha256.Sum256(b)
+				fi, _ := d.Info()
+				mode := ""
+				if fi != nil && fi.Mode()&0o111 != 0 {
+					mode = "x:"
+				}
+				out[rel] = mode + hex.EncodeToString(sum[:])
+			default:
+				out[rel] = "special"
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// CommonPath names rel (relative to the common git dir) for a person: .git/rel
+// when the common dir is the root's .git, else its full path.
+func (r *Repo) CommonPath(rel string) string {
+	if r.commonDir == filepath.Join(r.root, ".git") {
+		return ".git/" + rel
+	}
+	return filepath.Join(r.commonDir, filepath.FromSlash(rel))
+}
+
+// Refs returns the object each branch and tag names (refs/heads/…,
+// refs/tags/…), loose and packed alike.
+func (r *Repo) Refs(ctx context.Context) (map[string]string, error) {
+	out, err := run(ctx, r.root, runOpts{env: noOptionalLocks}, "for-each-ref", "--format=%(objectname) %(refname)", "refs/heads/", "refs/tags/")
+	if err != nil {
+		return nil, err
+	}
+	refs := map[string]string{}
+	for _, l := range lines(out) {
+		if sha, name, ok := strings.Cut(l, " "); ok {
+			refs[name] = sha
+		}
+	}
+	return refs, nil
+}
+
+// HeadReflog returns the commits the HEAD reflog of the worktree at dir
+// names as new values: every commit HEAD pointed at there, whatever branch
+// it was on, commits made there included. Empty when reflogs are off.
+func (r *Repo) HeadReflog(dir string) (map[string]bool, error) {
+	gitDir, err := worktreeGitDir(r.path(dir))
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(filepath.Join(gitDir, "logs", "HEAD"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return map[string]bool{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	seen := map[string]bool{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	for sc.Scan() {
+		if fields := strings.Fields(sc.Text()); len(fields) >= 2 {
+			seen[fields[1]] = true
+		}
+	}
+	return seen, sc.Err()
+}
+
+// FirstParents returns up to n commits of from's first-parent chain,
+// from itself down.
+func (r *Repo) FirstParents(ctx context.Context, from string, n int) ([]string, error) {
+	out, err := run(ctx, r.root, runOpts{}, "rev-list", "--first-parent", "-n", strconv.Itoa(n), from)
+	if err != nil {
+		return nil, err
+	}
+	return lines(out), nil
+}
