@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -215,4 +216,26 @@ func TestAttackAgentCommitOnYourBranchIsTakenBack(t *testing.T) {
 				strings.SplitN(msg[strings.Index(msg, "autobuild-kept/"):], ";", 2)[0], "autobuild-kept/")))
 		})
 	}
+}
+
+// Attack 6 (issue 25): file names that read as pathspec magic. In
+// message-only mode commits.sh stages each phase's files by name: a file
+// named `:!src` must not make the script fail, nor one named
+// `:(exclude)src` leave the phase's own src/ file uncommitted. The names
+// are literal, in the script and in every git command autobuild runs.
+func TestAttackPathspecMagicFileNamesAreLiteral(t *testing.T) {
+	t.Parallel()
+	const twoPhases = "# Two\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n| 2 | 1 |\n\n## Phase 1: A\n\n## Phase 2: B\n"
+	agentWork := `if [ "$AUTOBUILD_PHASE_ID" = 1 ]; then mkdir -p src && echo a > src/a.go && echo x > ':(exclude)src'; ` +
+		`else echo b > src/b.go && echo y > ':!src' && echo z > '*.go'; fi`
+	res, repo, _ := runPlanWith(t, twoPhases, agentWork, func(c *Config) { c.CommitMode = CommitMessageOnly })
+	require.Equal(t, "complete", string(res.Status), res.Reason)
+	cmd := exec.Command("sh", ".autobuild/commits.sh")
+	cmd.Dir = repo
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	g := gitIn(t, repo)
+	require.Empty(t, g("status", "--porcelain"), "nothing left uncommitted")
+	require.Equal(t, ":(exclude)src\nsrc/a.go", g("show", "--format=", "--name-only", "HEAD~1"))
+	require.Equal(t, "*.go\n:!src\nsrc/b.go", g("show", "--format=", "--name-only", "HEAD"))
 }
