@@ -239,3 +239,25 @@ func TestAttackPathspecMagicFileNamesAreLiteral(t *testing.T) {
 	require.Equal(t, ":(exclude)src\nsrc/a.go", g("show", "--format=", "--name-only", "HEAD~1"))
 	require.Equal(t, "*.go\n:!src\nsrc/b.go", g("show", "--format=", "--name-only", "HEAD"))
 }
+
+// Attack 8 (issue 25): a refused first start (a dirty work tree, exit 3)
+// wrote .autobuild/ with its lock, logs/, phases/ and worktrees/. Nothing
+// is left behind until every check passes; a refusal by a later check
+// (a detached HEAD, found by prepare) takes away what it made.
+func TestAttackRefusedStartWritesNoStateDir(t *testing.T) {
+	t.Parallel()
+	repo := gitRepo(t, onePhasePlan)
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "dirt.txt"), []byte("mine\n"), 0o644))
+	_, err := Run(context.Background(), baseConfig(t, repo, onePhasePlan, "true", &events{}))
+	require.Error(t, err)
+	require.Contains(t, err.Error(), "dirt.txt")
+	require.NoDirExists(t, filepath.Join(repo, ".autobuild"))
+
+	// A refusal after the state directory was made (a detached HEAD,
+	// found by prepare) removes it again.
+	require.NoError(t, os.Remove(filepath.Join(repo, "dirt.txt")))
+	gitIn(t, repo)("checkout", "-q", "--detach")
+	_, err = Run(context.Background(), baseConfig(t, repo, onePhasePlan, "true", &events{}))
+	require.ErrorContains(t, err, "HEAD is detached")
+	require.NoDirExists(t, filepath.Join(repo, ".autobuild"))
+}
