@@ -11,7 +11,6 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/engine"
 	"github.com/autobuild-sh/autobuild/internal/plan"
-	"github.com/autobuild-sh/autobuild/internal/printer"
 	"github.com/autobuild-sh/autobuild/internal/runctl"
 	"github.com/autobuild-sh/autobuild/internal/shell"
 	"github.com/autobuild-sh/autobuild/internal/tui"
@@ -27,8 +26,7 @@ import (
 // run, so the run prints plain lines as with --no-tui.
 func runTUI(ctx context.Context, s Streams, o *runOptions, cfg engine.Config) error {
 	if !isTerminal(s.In) {
-		p := &printer.Plain{W: s.Out, Verbose: o.verbose}
-		return runHeadless(ctx, s, o, cfg, p.Print, true)
+		return runHeadless(ctx, s, o, cfg, plainPrinter(o.verbose), true)
 	}
 	ctrl := runctl.NewController(runctl.Options{Config: cfg, Root: findRoot,
 		// The UI keeps DefaultLogLines lines a phase: a queue of more than
