@@ -55,7 +55,11 @@ func runTUI(ctx context.Context, s Streams, o *runOptions, cfg engine.Config) er
 	// second Quit here would race it and can hang its shutdown.
 	sigCtx, hardStop, stopSignals := runctl.Interrupts(ctx, s.Err)
 	stopForwarding := ctrl.ForwardSignals(sigCtx, hardStop)
+	// Bubble Tea does not end on SIGHUP: with the terminal gone no key
+	// can quit it, and the process stayed for good on every screen.
+	stopHangup := endOnHangup(prog)
 	defer func() {
+		stopHangup()
 		stopForwarding()
 		stopSignals()
 	}()
