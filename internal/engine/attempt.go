@@ -87,7 +87,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	}
 	ev.Attempt = req.Number
 	ev.Duration = r.cfg.Now().Sub(t.started)
-	rep, after := r.integ.checkOutside(ctx, p, wt, outside, ev.FilesChanged, log)
+	rep, after := r.integ.checkOutside(ctx, p, outside, ev.FilesChanged, log)
 	if rep != nil {
 		rep.Attempt, rep.DurationSeconds = req.Number, ev.Duration.Seconds()
 		return r.fail(t, *rep)

@@ -13,6 +13,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
 	"github.com/autobuild-sh/autobuild/internal/shell"
+	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
 // gitDirChanges names what changed between two reads in what every
@@ -74,15 +75,12 @@ func unionKeys(a, b map[string]string) map[string]bool {
 
 // agentCommits checks your branch after an attempt: commits on it that
 // autobuild did not put there (its landings, and your own commits it
-// followed) and that the phase's worktree made (its HEAD reflog names
+// followed) and that a worktree of the run made (its HEAD reflog names
 // them: an agent that ran `git checkout --ignore-other-worktrees main &&
-// git commit` there) are taken off it: the branch goes back to where
-// autobuild's last commit left it (your checkout's files and index never
-// moved with them, so they match it again), the commits are kept on a
-// branch of their own, and the attempt fails naming both. Commits made in
-// your checkout are yours and left to landing (followUser). nil when
+// git commit` there) are taken off it (takeBackAgentCommits). Commits made
+// in your checkout are yours and left to landing (followUser). nil when
 // there is nothing to say.
-func (in *integrator) agentCommits(ctx context.Context, p *plan.Phase, wt string, before, after outsideState, log io.Writer) *failure.Report {
+func (in *integrator) agentCommits(ctx context.Context, p *plan.Phase, before, after outsideState, log io.Writer) *failure.Report {
 	branch := in.rec.runCopy().Branch
 	if branch == "" {
 		return nil
@@ -94,8 +92,23 @@ func (in *integrator) agentCommits(ctx context.Context, p *plan.Phase, wt string
 	}
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	allowed := map[string]bool{was: true}
-	for _, t := range in.tips {
+	rep := in.takeBackAgentCommits(ctx, p, now, was)
+	if rep != nil {
+		fmt.Fprintf(log, "# autobuild: %s\n", rep.Message)
+	}
+	return rep
+}
+
+// takeBackAgentCommits looks at the commits of your branch at now down to
+// the first one autobuild put there (a tip of the run's line, or also):
+// when a worktree of the run made any of them, your branch goes back to
+// that commit (your checkout's files and index never moved with them, so
+// they match it again), the commits are kept on a branch of their own,
+// and the returned halt names both. Called with in.mu held.
+func (in *integrator) takeBackAgentCommits(ctx context.Context, p *plan.Phase, now string, also ...string) *failure.Report {
+	branch := in.rec.runCopy().Branch
+	allowed := map[string]bool{}
+	for _, t := range append(slices.Clone(in.tips), also...) {
 		allowed[t] = true
 	}
 	if allowed[now] {
@@ -114,11 +127,17 @@ func (in *integrator) agentCommits(ctx context.Context, p *plan.Phase, wt string
 		}
 		foreign = append(foreign, c)
 	}
-	made, err := in.repo.HeadReflog(wt)
+	made, err := in.repo.WorktreeCommits(state.Open(in.mainDir).WorktreesDir())
 	if err != nil {
 		return nil
 	}
-	if !slices.ContainsFunc(foreign, func(c string) bool { return made[c] }) {
+	var where []string
+	for _, c := range foreign {
+		if wt, ok := made[c]; ok && !slices.Contains(where, relTo(in.mainDir, wt)) {
+			where = append(where, relTo(in.mainDir, wt))
+		}
+	}
+	if len(where) == 0 {
 		return nil // yours, made in your checkout
 	}
 	names := make([]string, 0, len(foreign))
@@ -126,7 +145,9 @@ func (in *integrator) agentCommits(ctx context.Context, p *plan.Phase, wt string
 		subject, _ := in.repo.Message(ctx, c)
 		names = append(names, fmt.Sprintf("%s %q", clip.SHA(c), sanitize.Text(clip.FirstLine(subject))))
 	}
-	what := fmt.Sprintf("the agent of phase %s committed on your branch %s from its worktree (%s)", p.DisplayID, branch, strings.Join(names, ", "))
+	ref := "refs/heads/" + branch
+	what := fmt.Sprintf("an agent committed on your branch %s from the run's worktree %s (%s)", branch,
+		strings.Join(where, ", "), strings.Join(names, ", "))
 	kept := "autobuild-kept/" + strings.TrimPrefix(in.refs.Phase(p.ID), "autobuild/") + "-on-" + branch
 	var msg string
 	switch {
@@ -142,7 +163,6 @@ func (in *integrator) agentCommits(ctx context.Context, p *plan.Phase, wt string
 		msg = fmt.Sprintf("%s: autobuild put %s back at %s and kept the commits on branch %s; look at them (git log %s..%s), "+
 			"pick what you want, then resume", what, branch, clip.SHA(back), kept, branch, kept)
 	}
-	fmt.Fprintf(log, "# autobuild: %s\n", msg)
 	rep := failure.Report{Type: failure.OutsideWorktree, Message: msg, Retryable: false, BlockedOn: "commits on your branch"}
 	rep.SuggestedActions = failure.Suggest(rep)
 	return &rep

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -260,4 +261,39 @@ func TestAttackRefusedStartWritesNoStateDir(t *testing.T) {
 	_, err = Run(context.Background(), baseConfig(t, repo, onePhasePlan, "true", &events{}))
 	require.ErrorContains(t, err, "HEAD is detached")
 	require.NoDirExists(t, filepath.Join(repo, ".autobuild"))
+}
+
+// Attack 4, the race (issue 25): an agent's commit on your branch that
+// another phase's landing finds first (its own attempt has not ended yet)
+// is not followed as one of yours: the landing halts, your branch goes back
+// and the commit is kept aside. A commit of yours made in your checkout is
+// still followed.
+func TestAttackAgentCommitFoundByAnotherLandingIsNotFollowed(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r := newAutoRepo(t)
+	in := r.integrator(t)
+	p := &plan.Phase{ID: "2", DisplayID: "2", Name: "Two"}
+
+	// Yours, in your checkout: followed.
+	runGit(t, r.dir, "commit", "-q", "--allow-empty", "-m", "mine")
+	in.mu.Lock()
+	require.Nil(t, in.followUser(ctx, p, nil, outsideState{}))
+	in.mu.Unlock()
+	mine := runGit(t, r.dir, "rev-parse", "HEAD")
+
+	// An agent's, from a worktree of the run (under .autobuild/worktrees).
+	wt := filepath.Join(r.dir, ".autobuild", "worktrees", "phase-1")
+	runGit(t, r.dir, "worktree", "add", "-q", "-b", "autobuild/r1/phase-1", wt, "HEAD")
+	runGit(t, wt, "checkout", "-q", "--ignore-other-worktrees", "main")
+	runGit(t, wt, "commit", "-q", "--allow-empty", "-m", "sneaky")
+	sneaky := runGit(t, wt, "rev-parse", "HEAD")
+	in.mu.Lock()
+	rep := in.followUser(ctx, p, nil, outsideState{})
+	in.mu.Unlock()
+	require.NotNil(t, rep)
+	require.Contains(t, rep.Message, "from the run's worktree .autobuild/worktrees/phase-1")
+	require.Contains(t, rep.Message, `"sneaky"`)
+	require.Equal(t, mine, runGit(t, r.dir, "rev-parse", "main"), "your branch is back where you left it")
+	require.Equal(t, sneaky, runGit(t, r.dir, "rev-parse", "autobuild-kept/r1/phase-2-on-main"))
 }

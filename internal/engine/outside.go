@@ -88,7 +88,7 @@ func statusEntries(out string) []string {
 // What the phase's agent committed on your branch from its worktree is
 // taken off it first (agentCommits); the common git dir's files and your
 // other branches and tags are compared as your checkout is.
-func (in *integrator) checkOutside(ctx context.Context, p *plan.Phase, wt string, before outsideState, files []string, log io.Writer) (*failure.Report, outsideState) {
+func (in *integrator) checkOutside(ctx context.Context, p *plan.Phase, before outsideState, files []string, log io.Writer) (*failure.Report, outsideState) {
 	repo := in.repo
 	var nested []string
 	for _, f := range files {
@@ -121,7 +121,7 @@ func (in *integrator) checkOutside(ctx context.Context, p *plan.Phase, wt string
 	if !after.ok {
 		return nil, after
 	}
-	if rep := in.agentCommits(ctx, p, wt, before, after, log); rep != nil {
+	if rep := in.agentCommits(ctx, p, before, after, log); rep != nil {
 		return rep, outsideState{}
 	}
 	var changed []string

@@ -97,31 +97,59 @@ func (r *Repo) Refs(ctx context.Context) (map[string]string, error) {
 	return refs, nil
 }
 
-// HeadReflog returns the commits the HEAD reflog of the worktree at dir
-// names as new values: every commit HEAD pointed at there, whatever branch
-// it was on, commits made there included. Empty when reflogs are off.
-func (r *Repo) HeadReflog(dir string) (map[string]bool, error) {
-	gitDir, err := worktreeGitDir(r.path(dir))
-	if err != nil {
-		return nil, err
-	}
-	f, err := os.Open(filepath.Join(gitDir, "logs", "HEAD"))
+// WorktreeCommits returns every commit the HEAD reflogs of the linked
+// worktrees under dir name (every commit HEAD pointed at there, whatever
+// branch it was on, commits made there included), each with its
+// worktree's path. Empty when reflogs are off.
+func (r *Repo) WorktreeCommits(under string) (map[string]string, error) {
+	admins, err := os.ReadDir(filepath.Join(r.commonDir, "worktrees"))
 	if errors.Is(err, fs.ErrNotExist) {
-		return map[string]bool{}, nil
+		return map[string]string{}, nil
 	}
 	if err != nil {
 		return nil, err
+	}
+	out := map[string]string{}
+	for _, a := range admins {
+		admin := filepath.Join(r.commonDir, "worktrees", a.Name())
+		b, err := os.ReadFile(filepath.Join(admin, "gitdir"))
+		if err != nil {
+			continue
+		}
+		named := strings.TrimRight(string(b), "\r\n")
+		if !filepath.IsAbs(named) {
+			named = filepath.Join(admin, named)
+		}
+		wt := filepath.Dir(filepath.Clean(named))
+		if !isUnder(wt, under) && !isUnder(realPath(wt), realPath(under)) {
+			continue
+		}
+		if err := readReflog(filepath.Join(admin, "logs", "HEAD"), wt, out); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// readReflog adds the new value of every entry of the reflog at path to
+// seen, as made in wt.
+func readReflog(path, wt string, seen map[string]string) error {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
 	}
 	defer f.Close()
-	seen := map[string]bool{}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64*1024), 1024*1024)
 	for sc.Scan() {
 		if fields := strings.Fields(sc.Text()); len(fields) >= 2 {
-			seen[fields[1]] = true
+			seen[fields[1]] = wt
 		}
 	}
-	return seen, sc.Err()
+	return sc.Err()
 }
 
 // FirstParents returns up to n commits of from's first-parent chain,
