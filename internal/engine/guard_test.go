@@ -297,3 +297,21 @@ func TestAttackAgentCommitFoundByAnotherLandingIsNotFollowed(t *testing.T) {
 	require.Equal(t, mine, runGit(t, r.dir, "rev-parse", "main"), "your branch is back where you left it")
 	require.Equal(t, sneaky, runGit(t, r.dir, "rev-parse", "autobuild-kept/r1/phase-2-on-main"))
 }
+
+// Attack 3, outside the repository (issue 25): the agent adds src/ to your
+// global ignore file ($XDG_CONFIG_HOME/git/ignore), which hides its work
+// from git as info/exclude does: the attempt halts naming the file.
+// Not parallel: it sets the environment.
+func TestAttackGlobalIgnoreEditHalts(t *testing.T) {
+	xdg := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", xdg)
+	require.NoError(t, os.MkdirAll(filepath.Join(xdg, "git"), 0o755))
+	repo := gitRepo(t, onePhasePlan)
+	agentWork := `mkdir -p src && echo work > src/a.go && echo src/ >> "$XDG_CONFIG_HOME/git/ignore"`
+	sink := &events{}
+	res, err := Run(context.Background(), baseConfig(t, repo, onePhasePlan, agentWork, sink))
+	require.NoError(t, err)
+	require.Equal(t, "halted", string(res.Status), res.Reason)
+	require.Contains(t, failureMessages(sink), filepath.Join(xdg, "git", "ignore"))
+	require.Empty(t, sink.of(event.PhaseIntegrated), "nothing landed as no changes")
+}

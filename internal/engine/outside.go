@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -23,7 +24,8 @@ type outsideState struct {
 	status []string // the work tree's status entries, sorted
 	config []byte   // .git/config, nil when unreadable
 	// files fingerprints the common git dir's shared files (info/exclude,
-	// hooks, …: gitx.CommonFiles) and refs holds every branch and tag
+	// hooks, …: gitx.CommonFiles) and your global git files
+	// (gitx.Repo.UserFiles, keyed by full path); refs holds every branch and tag
 	// (gitx.Repo.Refs); nil when unreadable.
 	files, refs map[string]string
 	ok          bool // false when the status could not be read: nothing to compare
@@ -52,6 +54,9 @@ func readOutside(ctx context.Context, repo *gitx.Repo) outsideState {
 	}
 	cfg, _ := os.ReadFile(repo.ConfigPath())
 	files, _ := repo.CommonFiles()
+	if files != nil {
+		maps.Copy(files, repo.UserFiles(ctx))
+	}
 	refs, _ := repo.Refs(ctx)
 	return outsideState{status: statusEntries(out), config: cfg, files: files, refs: refs, ok: true}
 }

@@ -72,9 +72,54 @@ func (r *Repo) CommonFiles() (map[string]string, error) {
 	return out, nil
 }
 
+// UserFiles returns a fingerprint, as CommonFiles does and keyed by their
+// full paths, of the files outside the repository that change what git
+// sees in it: your global configuration (~/.gitconfig, or the file
+// GIT_CONFIG_GLOBAL names, and $XDG_CONFIG_HOME/git/config), the global
+// ignore and attributes files, and the file core.excludesFile names. An
+// agent that adds `src/` to one of them hides its work from git as an
+// edit of info/exclude does.
+func (r *Repo) UserFiles(ctx context.Context) map[string]string {
+	var paths []string
+	home, _ := os.UserHomeDir()
+	xdg := os.Getenv("XDG_CONFIG_HOME")
+	if xdg == "" && home != "" {
+		xdg = filepath.Join(home, ".config")
+	}
+	if g := os.Getenv("GIT_CONFIG_GLOBAL"); g != "" {
+		paths = append(paths, g)
+	} else if home != "" {
+		paths = append(paths, filepath.Join(home, ".gitconfig"))
+	}
+	if xdg != "" {
+		for _, name := range []string{"config", "ignore", "attributes"} {
+			paths = append(paths, filepath.Join(xdg, "git", name))
+		}
+	}
+	if out, err := run(ctx, r.root, runOpts{env: noOptionalLocks}, "config", "--path", "--get", "core.excludesFile"); err == nil {
+		if p := strings.TrimSpace(out); p != "" {
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(r.root, p)
+			}
+			paths = append(paths, p)
+		}
+	}
+	out := map[string]string{}
+	for _, p := range paths {
+		if b, err := os.ReadFile(p); err == nil {
+			sum := sha256.Sum256(b)
+			out[p] = hex.EncodeToString(sum[:])
+		}
+	}
+	return out
+}
+
 // CommonPath names rel (relative to the common git dir) for a person: .git/rel
 // when the common dir is the root's .git, else its full path.
 func (r *Repo) CommonPath(rel string) string {
+	if filepath.IsAbs(rel) {
+		return rel // a file outside the common dir (UserFiles)
+	}
 	if r.commonDir == filepath.Join(r.root, ".git") {
 		return ".git/" + rel
 	}
