@@ -20,7 +20,8 @@ import (
 // worktree shares with your checkout: the common git dir's files (info/
 // exclude, hooks, alternates, …; config is compared on its own) and the
 // branches and tags that existed before (one moved or deleted). The run's
-// own branches and the kept autostashes are autobuild's; your branch is
+// own branches and the kept autostashes are autobuild's, a branch another
+// worktree has checked out is being worked on there; your branch is
 // checked by agentCommits. A branch or tag the agent created is not named:
 // nothing of yours changed.
 func (in *integrator) gitDirChanges(before, after outsideState) []string {
@@ -32,10 +33,17 @@ func (in *integrator) gitDirChanges(before, after outsideState) []string {
 		changed = append(changed, in.repo.CommonPath(rel))
 	}
 	branch := in.rec.runCopy().Branch
+	var checkedOut map[string]bool
 	for _, name := range slices.Sorted(maps.Keys(before.refs)) {
 		was, now := before.refs[name], after.refs[name]
-		if was == now || !in.yoursToCheck(name) || (branch != "" && name == "refs/heads/"+branch) {
+		if was == now || !yoursToCheck(name) || (branch != "" && name == "refs/heads/"+branch) {
 			continue
+		}
+		if checkedOut == nil {
+			checkedOut = in.repo.CheckedOut()
+		}
+		if checkedOut[name] {
+			continue // someone works on it in another worktree (or another run lands on it)
 		}
 		short := strings.TrimPrefix(strings.TrimPrefix(name, "refs/heads/"), "refs/tags/")
 		undo := shell.Join("git", "update-ref", name, was)
@@ -48,18 +56,13 @@ func (in *integrator) gitDirChanges(before, after outsideState) []string {
 	return changed
 }
 
-// yoursToCheck reports whether a ref is the user's: not one of the run's
-// branches nor a kept autostash, which autobuild itself writes while
-// phases run.
-func (in *integrator) yoursToCheck(name string) bool {
-	if strings.HasPrefix(name, "refs/heads/autobuild-kept/") {
-		return false
-	}
-	prefix := in.refs.Prefix()
-	if prefix == "" {
-		prefix = "autobuild/"
-	}
-	return !strings.HasPrefix(name, "refs/heads/"+prefix)
+// yoursToCheck reports whether a ref is the user's to compare: not a
+// branch of a run (this one's, or another run's in a sibling worktree,
+// autobuild/<run-id>/…) nor a kept autostash, which autobuild itself
+// writes while phases run. A branch of yours named autobuild/… is not
+// compared either.
+func yoursToCheck(name string) bool {
+	return !strings.HasPrefix(name, "refs/heads/autobuild-kept/") && !strings.HasPrefix(name, "refs/heads/autobuild/")
 }
 
 func unionKeys(a, b map[string]string) map[string]bool {

@@ -197,6 +197,29 @@ func readReflog(path, wt string, seen map[string]string) error {
 	return sc.Err()
 }
 
+// CheckedOut returns the branches (refs/heads/…) that a worktree of the
+// repository has checked out, your checkout's included: each HEAD file of
+// the common dir and of its worktrees/ that names one.
+func (r *Repo) CheckedOut() map[string]bool {
+	heads := []string{filepath.Join(r.commonDir, "HEAD")}
+	if admins, err := os.ReadDir(filepath.Join(r.commonDir, "worktrees")); err == nil {
+		for _, a := range admins {
+			heads = append(heads, filepath.Join(r.commonDir, "worktrees", a.Name(), "HEAD"))
+		}
+	}
+	out := map[string]bool{}
+	for _, h := range heads {
+		b, err := os.ReadFile(h)
+		if err != nil {
+			continue
+		}
+		if ref, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "ref: "); ok {
+			out[ref] = true
+		}
+	}
+	return out
+}
+
 // FirstParents returns up to n commits of from's first-parent chain,
 // from itself down.
 func (r *Repo) FirstParents(ctx context.Context, from string, n int) ([]string, error) {
