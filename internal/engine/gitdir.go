@@ -26,8 +26,9 @@ import (
 // nothing of yours changed.
 func (in *integrator) gitDirChanges(before, after outsideState) []string {
 	var changed []string
+	// A read that failed (nil) has nothing to compare.
 	for _, rel := range slices.Sorted(maps.Keys(unionKeys(before.files, after.files))) {
-		if rel == "config" || before.files[rel] == after.files[rel] {
+		if rel == "config" || before.files == nil || after.files == nil || before.files[rel] == after.files[rel] {
 			continue
 		}
 		changed = append(changed, in.repo.CommonPath(rel))
@@ -36,7 +37,7 @@ func (in *integrator) gitDirChanges(before, after outsideState) []string {
 	var checkedOut map[string]bool
 	for _, name := range slices.Sorted(maps.Keys(before.refs)) {
 		was, now := before.refs[name], after.refs[name]
-		if was == now || !yoursToCheck(name) || (branch != "" && name == "refs/heads/"+branch) {
+		if after.refs == nil || was == now || !yoursToCheck(name) || (branch != "" && name == "refs/heads/"+branch) {
 			continue
 		}
 		if checkedOut == nil {
