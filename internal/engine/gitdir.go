@@ -167,7 +167,12 @@ func (in *integrator) takeBackAgentCommits(ctx context.Context, p *plan.Phase, n
 		msg = fmt.Sprintf("%s: autobuild put %s back at %s and kept the commits on branch %s; look at them (git log %s..%s), "+
 			"pick what you want, then resume", what, branch, clip.SHA(back), kept, branch, kept)
 	}
-	rep := failure.Report{Type: failure.OutsideWorktree, Message: msg, Retryable: false, BlockedOn: "commits on your branch"}
-	rep.SuggestedActions = failure.Suggest(rep)
+	look := fmt.Sprintf("look at the agent's commits: git log %s..%s", branch, kept)
+	if !strings.Contains(msg, "kept") {
+		look = "look at the agent's commits: git log " + clip.SHA(now)
+	}
+	rep := failure.Report{Type: failure.OutsideWorktree, Message: msg, Retryable: false, BlockedOn: "commits on your branch",
+		SuggestedActions: []string{look, "take what you want onto your branch (git cherry-pick), then resume",
+			"tell the agent in the plan to commit only in its own worktree, on its own branch"}}
 	return &rep
 }

@@ -25,11 +25,14 @@ func (in *integrator) userFilesInTheWay(ctx context.Context, p *plan.Phase, phas
 	if len(theirs) == 0 {
 		return nil
 	}
+	files := strings.Join(theirs, ", ")
 	rep := branchReport(p, fmt.Sprintf("your checkout holds %s, which git does not track (ignored), where phase %s's "+
-		"change writes: landing it would overwrite your file without a copy, so nothing was landed; keep a copy of "+
-		"yours (or move it aside) and resume to land the phase's version, or fix the phase's change in its worktree",
-		strings.Join(theirs, ", "), p.DisplayID))
+		"change writes: landing it would overwrite your file without a copy, so nothing was landed", files, p.DisplayID))
 	rep.Type, rep.FilesChanged, rep.BlockedOn = failure.FileConflict, theirs, "your ignored files"
-	rep.SuggestedActions = failure.Suggest(*rep)
+	rep.SuggestedActions = []string{
+		"look at what the phase wrote there: its worktree is kept (" + files + " in the attempt's diff)",
+		"keep a copy of your " + files + " (move it out of the way), then resume: the phase runs again and its version lands",
+		"or tell the phase in the plan not to write " + files + " (and not to change .gitignore), then resume",
+	}
 	return rep
 }

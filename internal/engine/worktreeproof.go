@@ -101,7 +101,9 @@ func workspaceFailure(req attemptRequest, err error) failure.Report {
 		return infraFailure(req, err)
 	}
 	rep := failure.Report{Type: failure.OutsideWorktree, Message: not.found, Retryable: false, Attempt: req.Number,
-		BlockedOn: "the phase's worktree"}
-	rep.SuggestedActions = failure.Suggest(rep)
+		BlockedOn: "the phase's worktree", SuggestedActions: []string{
+			"look at what is there now (ls -la, git worktree list), keep what you need and remove it, then resume: " +
+				"the phase gets a new worktree",
+		}}
 	return rep
 }
