@@ -154,11 +154,12 @@ func (in *integrator) takeBackAgentCommits(ctx context.Context, p *plan.Phase, n
 		strings.Join(where, ", "), strings.Join(names, ", "))
 	kept := "autobuild-kept/" + strings.TrimPrefix(in.refs.Phase(p.ID), "autobuild/") + "-on-" + branch
 	var msg string
+	keptMade := back != "" && in.repo.MoveBranch(ctx, kept, now, "") == nil
 	switch {
 	case back == "":
 		msg = fmt.Sprintf("%s, and %s no longer holds the run's last commit: left as it is; look at it (git log %s), then resume",
 			what, branch, branch)
-	case in.repo.MoveBranch(ctx, kept, now, "") != nil:
+	case !keptMade:
 		msg = fmt.Sprintf("%s: left as it is; %s takes them back off it, then resume", what, shell.Join("git", "update-ref", ref, back, now))
 	case in.repo.MoveBranch(ctx, branch, back, now) != nil:
 		msg = fmt.Sprintf("%s: kept on branch %s, but %s moved again meanwhile: %s takes them back off it, then resume",
@@ -167,9 +168,9 @@ func (in *integrator) takeBackAgentCommits(ctx context.Context, p *plan.Phase, n
 		msg = fmt.Sprintf("%s: autobuild put %s back at %s and kept the commits on branch %s; look at them (git log %s..%s), "+
 			"pick what you want, then resume", what, branch, clip.SHA(back), kept, branch, kept)
 	}
-	look := fmt.Sprintf("look at the agent's commits: git log %s..%s", branch, kept)
-	if !strings.Contains(msg, "kept") {
-		look = "look at the agent's commits: git log " + clip.SHA(now)
+	look := "look at the agent's commits: git log " + clip.SHA(now)
+	if keptMade {
+		look = fmt.Sprintf("look at the agent's commits: git log %s..%s", branch, kept)
 	}
 	rep := failure.Report{Type: failure.OutsideWorktree, Message: msg, Retryable: false, BlockedOn: "commits on your branch",
 		SuggestedActions: []string{look, "take what you want onto your branch (git cherry-pick), then resume",
