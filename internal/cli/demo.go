@@ -13,7 +13,6 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/demo"
 	"github.com/autobuild-sh/autobuild/internal/engine"
 	"github.com/autobuild-sh/autobuild/internal/plan"
-	"github.com/autobuild-sh/autobuild/internal/printer"
 	"github.com/autobuild-sh/autobuild/internal/shell"
 )
 
@@ -79,12 +78,11 @@ so you can fix it by hand and resume.`,
 			var runErr error
 			switch {
 			case asJSON:
-				runErr = runHeadless(cmd.Context(), s, o, cfg, printer.NewJSON(s.Out).Print, false)
+				runErr = runHeadless(cmd.Context(), s, o, cfg, jsonPrinter, false)
 			case !noTUI && isTerminal(s.Out):
 				runErr = runTUI(cmd.Context(), s, o, cfg)
 			default:
-				p := &printer.Plain{W: s.Out}
-				runErr = runHeadless(cmd.Context(), s, o, cfg, p.Print, true)
+				runErr = runHeadless(cmd.Context(), s, o, cfg, plainPrinter(false), true)
 			}
 			if !asJSON {
 				fmt.Fprintf(s.Out, "\nThe demo repository is %s\n  cd %s && git log --oneline && go run ./cmd/calc '1 + 2 * 3'\n", proj.Repo, shell.Quote(proj.Repo))

@@ -5,10 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -162,13 +165,12 @@ func runPlan(ctx context.Context, s Streams, o *runOptions) error {
 	}
 	noteRecordedAgents(s, o)
 	if o.json {
-		return runHeadless(ctx, s, o, cfg, printer.NewJSON(s.Out).Print, false)
+		return runHeadless(ctx, s, o, cfg, jsonPrinter, false)
 	}
 	if !o.noTUI && isTerminal(s.Out) {
 		return runTUI(ctx, s, o, cfg)
 	}
-	p := &printer.Plain{W: s.Out, Verbose: o.verbose}
-	return runHeadless(ctx, s, o, cfg, p.Print, true)
+	return runHeadless(ctx, s, o, cfg, plainPrinter(o.verbose), true)
 }
 
 // loadPlan parses and checks the plan, printing every problem; an invalid
@@ -325,7 +327,23 @@ func stateExists(root string) bool {
 
 // runHeadless runs the engine with a printer consuming its events, then
 // prints the summary box.
-func runHeadless(ctx context.Context, s Streams, o *runOptions, cfg engine.Config, print func(event.Event), box bool) error {
+//
+// A closed standard output (its reader gone) halts the run gracefully, as
+// a closed terminal does: the printers write to a closedOutput, and
+// SIGPIPE is watched meanwhile so that the write fails rather than kill
+// the process. newPrinter makes the printer for the output it is given.
+func runHeadless(ctx context.Context, s Streams, o *runOptions, cfg engine.Config, newPrinter func(io.Writer) func(event.Event), box bool) error {
+	pipes := make(chan os.Signal, 1)
+	signal.Notify(pipes, syscall.SIGPIPE)
+	defer signal.Stop(pipes)
+	ctx, halt := context.WithCancel(ctx)
+	defer halt()
+	s.Out = &closedOutput{w: s.Out, onClose: func() {
+		fmt.Fprintln(s.Err, "autobuild: standard output was closed: stopping running phases gracefully; "+
+			"resume with: "+commandLine(o, "--resume"))
+		halt()
+	}}
+	print := newPrinter(s.Out)
 	p := runctl.Printer{Print: print, Interest: headlessInterest(o, box), QueueLines: 1 << 16}
 	root, _ := stateRoot(cfg.Repo)
 	if nt := o.notifyConf.notifier(o, root, s.Err, s.Err); nt != nil {

@@ -46,7 +46,7 @@ func newStatus(s Streams) *cobra.Command {
 				return &exitcode.Error{Code: exitcode.Refused, Err: err}
 			}
 			if asJSON {
-				enc := json.NewEncoder(s.Out)
+				enc := json.NewEncoder(sanitize.JSONWriter{W: s.Out})
 				enc.SetIndent("", "  ")
 				// The run's usage is the sum of its attempts' (each
 				// attempt in the phases carries its own).

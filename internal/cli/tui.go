@@ -11,7 +11,6 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/engine"
 	"github.com/autobuild-sh/autobuild/internal/plan"
-	"github.com/autobuild-sh/autobuild/internal/printer"
 	"github.com/autobuild-sh/autobuild/internal/runctl"
 	"github.com/autobuild-sh/autobuild/internal/shell"
 	"github.com/autobuild-sh/autobuild/internal/tui"
@@ -27,8 +26,7 @@ import (
 // run, so the run prints plain lines as with --no-tui.
 func runTUI(ctx context.Context, s Streams, o *runOptions, cfg engine.Config) error {
 	if !isTerminal(s.In) {
-		p := &printer.Plain{W: s.Out, Verbose: o.verbose}
-		return runHeadless(ctx, s, o, cfg, p.Print, true)
+		return runHeadless(ctx, s, o, cfg, plainPrinter(o.verbose), true)
 	}
 	var listeners []runctl.Listener
 	root, _ := stateRoot(cfg.Repo)
@@ -65,7 +63,11 @@ func runTUI(ctx context.Context, s Streams, o *runOptions, cfg engine.Config) er
 	// second Quit here would race it and can hang its shutdown.
 	sigCtx, hardStop, stopSignals := runctl.Interrupts(ctx, s.Err)
 	stopForwarding := ctrl.ForwardSignals(sigCtx, hardStop)
+	// Bubble Tea does not end on SIGHUP: with the terminal gone no key
+	// can quit it, and the process stayed for good on every screen.
+	stopHangup := endOnHangup(prog)
 	defer func() {
+		stopHangup()
 		stopForwarding()
 		stopSignals()
 	}()

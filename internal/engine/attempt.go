@@ -62,13 +62,16 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	// touch different trees, and neither need wait for the other.
 	before := make(chan outsideState, 1)
 	go func() { before <- r.integ.snapshotOutside(ctx) }()
-	wt, base, continues, err := r.spaces.prepare(ctx, p.ID, p.DisplayID)
+	wt, base, continues, note, err := r.spaces.prepare(ctx, p.ID, p.DisplayID)
 	outside := <-before
+	if note != "" {
+		fmt.Fprintf(log, "# autobuild: %s\n", note)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return r.interrupted(t)
 		}
-		return r.fail(t, infraFailure(req, err))
+		return r.fail(t, workspaceFailure(req, err))
 	}
 	fmt.Fprintf(log, "# autobuild: phase %s attempt %d/%d, agent %s, worktree %s, base %s, time limit %s\n",
 		p.DisplayID, req.Number, MaxAttempts, req.Agent.Name, r.rel(wt), clip.SHA(base), req.Timeout)
@@ -86,7 +89,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	}
 	ev.Attempt = req.Number
 	ev.Duration = r.cfg.Now().Sub(t.started)
-	rep, after := r.integ.checkOutside(ctx, outside, ev.FilesChanged, log)
+	rep, after := r.integ.checkOutside(ctx, p, outside, ev.FilesChanged, log)
 	if rep != nil {
 		rep.Attempt, rep.DurationSeconds = req.Number, ev.Duration.Seconds()
 		return r.fail(t, *rep)

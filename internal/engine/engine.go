@@ -213,6 +213,21 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 	if err := checkStateDir(ctx, repo, store); err != nil {
 		return res, err
 	}
+	// A first start that is refused leaves no .autobuild/ behind: the work
+	// tree is checked before anything is made, and what the start made is
+	// taken away again when a later check refuses it.
+	first := !store.DirExists()
+	if first {
+		if err := checkClean(ctx, repo, store, st); err != nil {
+			return res, err
+		}
+	}
+	started := false
+	defer func() {
+		if first && !started {
+			store.RemoveUnused()
+		}
+	}()
 	if err := store.Init(); err != nil {
 		return res, refused("creating %s: %w", store.Dir(), err)
 	}
@@ -221,11 +236,8 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 		return res, refused("%w", err)
 	}
 	defer lock.Unlock()
-	st.at("checking the work tree")
-	if dirty, err := repo.Dirty(ctx); err != nil {
-		return res, refused("checking the work tree: %w", err)
-	} else if len(dirty) > 0 {
-		return res, refused("%s:\n  %s", untrackedAdvice(dirty, dirtyAdvice(store)), joinMax(dirty, 10))
+	if err := checkClean(ctx, repo, store, st); err != nil {
+		return res, err
 	}
 
 	st.at("preparing the run's state and worktrees in .autobuild/")
@@ -233,6 +245,7 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 	if err != nil {
 		return res, err
 	}
+	started = true
 	res.CommitMode = run.CommitMode
 	rec := newRecorder(store, cfg.Sink, cfg.Now, run, phases)
 	rec.history = history.NewObserver(store.HistoryPath(), cfg.Now())
