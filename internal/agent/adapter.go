@@ -2,6 +2,7 @@ package agent
 
 import (
 	"strings"
+	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -95,6 +96,12 @@ type Signal struct {
 	Message string
 	// Fix is the exact thing to do about it, for agent_setup.
 	Fix string
+	// ResetsAt is a usage limit's exact reset, when the CLI's structured
+	// output gives it (claude's rate_limit_event): read before its words.
+	ResetsAt time.Time
+	// Limit names the usage limit the CLI reported in its structured
+	// output ("five_hour", "seven_day", "seven_day_opus"), empty for none.
+	Limit string
 }
 
 // SetupProblem is a known reason an agent CLI cannot run here, found before

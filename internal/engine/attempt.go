@@ -151,7 +151,7 @@ func (r *phaseRunner) recordGates(id phaseid.ID, ev Evidence) {
 func (r *phaseRunner) classify(ev failure.Evidence, req attemptRequest) failure.Report {
 	rep := r.classifier.Classify(ev)
 	rep.Retryable = rep.Type.Retryable()
-	noteLimit(&rep, ev.AgentOutput, r.cfg.Now())
+	noteLimit(&rep, ev.AgentSignal, ev.AgentOutput, r.cfg.Now())
 	// A rate-limited attempt is repeated, not fixed: its repeats are
 	// neither a circular fix nor history a fix could repeat.
 	if rep.Retryable && rep.Type.ConsumesRetry() && failure.IsCircular(rep, fixAttempts(req.Previous)) {

@@ -68,10 +68,17 @@ type limitStep struct {
 	halt  string
 }
 
-// noteLimit reads a rate_limited report's limit from the message and what
-// the agent said: whether it is a usage limit, and when it lifts.
-func noteLimit(rep *failure.Report, said string, now time.Time) {
+// noteLimit reads a rate_limited report's limit: the exact reset the agent
+// CLI's structured output gave (claude's rate_limit_event) first, else
+// from the message and what the agent said: whether it is a usage limit,
+// and when it lifts.
+func noteLimit(rep *failure.Report, sig *failure.AgentSignal, said string, now time.Time) {
 	if rep.Type != failure.RateLimited {
+		return
+	}
+	if sig != nil && !sig.ResetsAt.IsZero() {
+		t := sig.ResetsAt
+		rep.UsageLimit, rep.ResetsAt = true, &t
 		return
 	}
 	l := failure.ReadLimit(rep.Message+"\n"+said, now)
