@@ -99,9 +99,6 @@ type Signal struct {
 	// ResetsAt is a usage limit's exact reset, when the CLI's structured
 	// output gives it (claude's rate_limit_event): read before its words.
 	ResetsAt time.Time
-	// Limit names the usage limit the CLI reported in its structured
-	// output ("five_hour", "seven_day", "seven_day_opus"), empty for none.
-	Limit string
 }
 
 // SetupProblem is a known reason an agent CLI cannot run here, found before

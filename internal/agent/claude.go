@@ -288,7 +288,6 @@ func (p *claudeParser) withLimit(s *Signal) *Signal {
 	}
 	c := *s
 	c.ResetsAt = time.Unix(p.limit.ResetsAt, 0)
-	c.Limit = p.limit.RateLimitType
 	return &c
 }
 

@@ -13,10 +13,8 @@ type AgentSignal struct {
 	// Fix is the exact fix of an AgentSetup problem.
 	Fix string
 	// ResetsAt is a usage limit's exact reset from the CLI's structured
-	// output (claude's rate_limit_event), zero when it gave none; Limit
-	// names that limit ("five_hour", "seven_day").
+	// output (claude's rate_limit_event), zero when it gave none.
 	ResetsAt time.Time
-	Limit    string
 }
 
 // agentSignalReport is step 2b of Classify: the failure the agent CLI
