@@ -24,7 +24,7 @@ type Limit struct {
 
 var (
 	usageLimitRE = regexp.MustCompile(`(?i)usage limit|hit your (?:[\w-]+ )?limit|(?:\d+-hour|weekly|session|opus|sonnet) limit reached|out of (?:extra )?usage`)
-	// Claude Code before 2.x printed "Claude AI usage limit reached|1764000000".
+	// Older Claude Code versions printed "Claude AI usage limit reached|1764000000".
 	epochRE = regexp.MustCompile(`(?i)limit reached\|(\d{9,11})\b`)
 	// codex: "try again in 4 days 3 hours 2 minutes", "Please try again in
 	// 1s", "retry in 20.5 seconds", "resets in 2h 5m".
