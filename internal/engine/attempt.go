@@ -312,7 +312,7 @@ func fixAttempts(reports []failure.Report) []failure.Report {
 
 func failed(ev failure.Evidence) bool {
 	return agentFailed(ev) || ev.Gate != nil || ev.ResultStatus == "failed" ||
-		(ev.ResultRequired && (!ev.ResultFound || ev.ResultParseErr != "")) ||
+		(ev.ResultRequired && (!ev.ResultFound || ev.ResultParseErr != "")) || ev.ResultOtherPhase != "" ||
 		(ev.TasksTotal > 0 && ev.TasksCompleted < ev.TasksTotal)
 }
 
