@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -49,4 +51,21 @@ func TestResultForThisPhaseIsTaken(t *testing.T) {
 		require.Equal(t, state.RunComplete, res.Status, res.Reason)
 		require.Contains(t, gitLog(t, repo), strings.TrimSpace("feat(calc): phase "+id))
 	}
+}
+
+// With several agents the RUN STARTED line names them all, in --agent order.
+func TestRunStartedNamesEveryAgent(t *testing.T) {
+	t.Parallel()
+	_, _, sink := runPlanWith(t, onePhase, "echo x > x.txt", func(c *Config) {
+		c.Agents = append(c.Agents, agent.Agent{Name: "other", Shell: "true"})
+	})
+	sink.mu.Lock()
+	defer sink.mu.Unlock()
+	var line string
+	for _, e := range sink.list {
+		if e.Kind == event.RunStarted {
+			line = e.Line
+		}
+	}
+	require.Contains(t, line, ", agents script, other")
 }
