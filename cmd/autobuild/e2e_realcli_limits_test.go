@@ -45,7 +45,8 @@ func limited(srv *mockapi.Server) int {
 // completes, the retry unused.
 func TestRealClaudeWaitsOutA5HourLimitSecondsAway(t *testing.T) {
 	t.Parallel()
-	reset := time.Now().Add(8 * time.Second).Truncate(time.Second)
+	start := time.Now()
+	reset := start.Add(15 * time.Second).Truncate(time.Second) // after claude has started, even on a loaded machine
 	rr, p := runSubscriptionLimit(t, mockapi.UsageLimit, reset)
 	require.Equal(t, 0, rr.res.code, rr.describe())
 	require.Positive(t, limited(rr.srv), "the limit refused the first run\n%s", rr.describe())
@@ -55,7 +56,12 @@ func TestRealClaudeWaitsOutA5HourLimitSecondsAway(t *testing.T) {
 	require.NotNil(t, p.Attempts[0].Error)
 	require.True(t, p.Attempts[0].Error.UsageLimit)
 	require.True(t, reset.Equal(*p.Attempts[0].Error.ResetsAt), "resets at %s, want %s", p.Attempts[0].Error.ResetsAt, reset)
-	t.Logf("5-hour limit %s away: %d limited and %d answered model requests, %.1f s", time.Until(reset), limited(rr.srv), len(rr.srv.ModelRequests())-limited(rr.srv), rr.took.Seconds())
+	for _, l := range strings.Split(rr.res.stdout, "\n") {
+		if strings.Contains(l, "WAITING") {
+			t.Logf("5-hour limit: %s", l)
+		}
+	}
+	t.Logf("5-hour limit %s away at the start: %d limited and %d answered model requests, %.1f s", reset.Sub(start), limited(rr.srv), len(rr.srv.ModelRequests())-limited(rr.srv), rr.took.Seconds())
 }
 
 // A weekly limit ("You've hit your weekly limit · resets Nov 30, 4:26am
@@ -73,4 +79,9 @@ func TestRealClaudeHaltsAtOnceOnAWeeklyLimit(t *testing.T) {
 	require.Len(t, p.Attempts, 1)
 	require.True(t, p.Attempts[0].Error.UsageLimit)
 	require.False(t, strings.Contains(rr.res.stdout, "rate limited: trying again"), "not backed off as a rate limit")
+	for _, l := range strings.Split(rr.res.stdout, "\n") {
+		if strings.Contains(l, "RUN HALTED") {
+			t.Logf("weekly limit: %s (%.1f s)", l, rr.took.Seconds())
+		}
+	}
 }
