@@ -69,3 +69,15 @@ func TestRunStartedNamesEveryAgent(t *testing.T) {
 	}
 	require.Contains(t, line, ", agents script, other")
 }
+
+func TestForPhase(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{"2a", "2-A", "Phase 2-A", "2A", " 2a ", ""} {
+		require.True(t, forPhase(s, "2a"), "%q names phase 2a", s)
+	}
+	for _, s := range []string{"?", "2", "2b", "3", "phase ?"} {
+		require.False(t, forPhase(s, "2a"), "%q is another phase", s)
+	}
+	require.True(t, forPhase("0.5", "0.5"))
+	require.False(t, forPhase("05", "0.5"))
+}
