@@ -72,7 +72,7 @@ func TestRealClaudeHaltsAtOnceOnAWeeklyLimit(t *testing.T) {
 	reset := time.Now().Add(3*24*time.Hour + 5*time.Hour).Truncate(time.Second)
 	rr, p := runSubscriptionLimit(t, mockapi.WeeklyLimit, reset)
 	require.NotEqual(t, 0, rr.res.code, rr.describe())
-	require.Contains(t, rr.res.stdout, "claude's usage limit resets at "+reset.Local().Format("Mon 2 Jan 15:04 MST"), rr.describe())
+	require.Contains(t, rr.res.stdout, "claude's weekly limit resets at "+reset.Local().Format("Mon 2 Jan 15:04 MST"), rr.describe())
 	require.Contains(t, rr.res.stdout, "past --wait-limit 6h", rr.describe())
 	require.NotContains(t, rr.res.stdout, "WAITING", rr.describe())
 	require.Equal(t, 1, limited(rr.srv), "one run of claude")

@@ -148,7 +148,7 @@ func TestEngineHaltsOnClaudesFarUsageLimit(t *testing.T) {
 	srv.LimitUntil(mockapi.UsageLimit, time.Unix(mockapi.UsageLimitReset, 0), c.now)
 	res, ps := runEngine(t, c, subscriptionAgent(t, srv))
 	require.Equal(t, state.RunHalted, res.Status)
-	require.Contains(t, res.Reason, "claude's usage limit resets at "+time.Unix(mockapi.UsageLimitReset, 0).Local().Format("Mon 2 Jan 15:04 MST"))
+	require.Contains(t, res.Reason, "claude's 5-hour limit resets at "+time.Unix(mockapi.UsageLimitReset, 0).Local().Format("Mon 2 Jan 15:04 MST"))
 	require.Contains(t, res.Reason, "past --wait-limit 6h")
 	require.Len(t, ps.Attempts, 1)
 	require.Empty(t, c.waits)

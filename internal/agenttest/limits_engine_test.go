@@ -74,7 +74,7 @@ func TestEngineHaltsAtOnceOnClaudesWeeklyLimit(t *testing.T) {
 			srv.LimitUntil(f, reset, c.now)
 			res, ps := runEngine(t, c, subscriptionAgent(t, srv))
 			require.Equal(t, state.RunHalted, res.Status, res.Reason)
-			require.Contains(t, res.Reason, "claude's usage limit resets at "+reset.Local().Format("Mon 2 Jan 15:04 MST"))
+			require.Contains(t, res.Reason, "claude's "+map[mockapi.Failure]string{mockapi.WeeklyLimit: "weekly limit", mockapi.OpusLimit: "Opus limit"}[f]+" resets at "+reset.Local().Format("Mon 2 Jan 15:04 MST"))
 			require.Contains(t, res.Reason, "past --wait-limit 6h")
 			require.Len(t, ps.Attempts, 1)
 			require.True(t, ps.Attempts[0].Error.UsageLimit)

@@ -64,7 +64,7 @@ func TestRunHaltsOnAUsageLimitPastTheWaitLimit(t *testing.T) {
 		c.Now, c.Sleep, c.WaitLimit = clock.now, clock.sleep, DefaultWaitLimit
 	})
 	require.Equal(t, state.RunHalted, res.Status)
-	require.Contains(t, res.Reason, "script's usage limit resets at "+time.Unix(1800000000+60, 0).Local().Format("Mon 2 Jan 15:04 MST"))
+	require.Contains(t, res.Reason, "script's weekly limit resets at "+time.Unix(1800000000+60, 0).Local().Format("Mon 2 Jan 15:04 MST"))
 	require.Contains(t, res.Reason, "past --wait-limit 6h")
 	require.Empty(t, clock.waits())
 	p, err := state.Open(repo).LoadPhase("1")

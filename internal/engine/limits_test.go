@@ -230,3 +230,16 @@ func TestNoteLimitReadsTheSignalsResetFirst(t *testing.T) {
 	require.True(t, rep.UsageLimit)
 	require.True(t, time.Date(2026, 11, 26, 22, 11, 0, 0, time.UTC).Equal(*rep.ResetsAt), "resets at %s", rep.ResetsAt)
 }
+
+func TestRoundWaitShowsDays(t *testing.T) {
+	t.Parallel()
+	for d, want := range map[time.Duration]string{
+		77*time.Hour + 4*time.Minute:  "3d5h",
+		48 * time.Hour:                "2d",
+		47*time.Hour + 10*time.Minute: "47h10m",
+		1*time.Hour + 42*time.Minute:  "1h42m",
+		32 * time.Second:              "32s",
+	} {
+		require.Equal(t, want, roundWait(d))
+	}
+}

@@ -223,3 +223,19 @@ func zoneOf(name string, now time.Time) *time.Location {
 	}
 	return now.Location()
 }
+
+// limitNameRE finds the limit a CLI names: claude's "You've hit your
+// weekly limit", "… 5-hour limit", "… Opus limit".
+var limitNameRE = regexp.MustCompile(`(?i)hit your ((?:[\w-]+ )?limit)`)
+
+// LimitName is the usage limit text names, as a person says it ("weekly
+// limit", "5-hour limit", "Opus limit"), or "usage limit" when it names
+// none in particular.
+func LimitName(text string) string {
+	if m := limitNameRE.FindStringSubmatch(text); m != nil {
+		if name := m[1]; name != "limit" && !strings.EqualFold(name, "usage limit") {
+			return name
+		}
+	}
+	return "usage limit"
+}

@@ -85,3 +85,17 @@ func TestReadLimitOfTodaysCLIs(t *testing.T) {
 		})
 	}
 }
+
+func TestLimitName(t *testing.T) {
+	t.Parallel()
+	for text, want := range map[string]string{
+		"API error 429: You've hit your weekly limit · resets Nov 29, 11:23pm (UTC)": "weekly limit",
+		"You've hit your 5-hour limit · resets 10:10pm (UTC)":                        "5-hour limit",
+		"You've hit your Opus limit · resets Dec 1, 7:29pm (UTC)":                    "Opus limit",
+		"You've hit your limit · resets 12:49am (UTC)":                               "usage limit",
+		"You’ve hit your usage limit. … try again at 10:11 PM.":                      "usage limit",
+		"Claude AI usage limit reached|1800000000":                                   "usage limit",
+	} {
+		require.Equal(t, want, LimitName(text), text)
+	}
+}
