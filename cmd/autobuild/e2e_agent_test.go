@@ -274,6 +274,7 @@ func TestRetryUsesTheSecondAgent(t *testing.T) {
 	require.NoError(t, os.WriteFile(second, []byte("#!/bin/sh\necho done > done.txt\n"), 0o755))
 	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", first, "--agent", second)
 	require.Equal(t, 0, r.code, r.String())
+	require.Contains(t, r.stdout, "RUN STARTED - plan.md: 1 phases, commit=auto, agents first.sh, second.sh\n", "every agent is named")
 	require.Contains(t, r.stdout, "PHASE 1 STARTED - Only (attempt 2/2), agent second.sh")
 	p := loadPhase(t, repo, "1")
 	require.Len(t, p.Attempts, 2)

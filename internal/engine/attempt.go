@@ -156,7 +156,7 @@ func (r *phaseRunner) recordGates(id phaseid.ID, ev Evidence) {
 func (r *phaseRunner) classify(ev failure.Evidence, req attemptRequest) failure.Report {
 	rep := r.classifier.Classify(ev)
 	rep.Retryable = rep.Type.Retryable()
-	noteLimit(&rep, ev.AgentOutput, r.cfg.Now())
+	noteLimit(&rep, ev.AgentSignal, ev.AgentOutput, r.cfg.Now())
 	// A rate-limited attempt is repeated, not fixed: its repeats are
 	// neither a circular fix nor history a fix could repeat.
 	if rep.Retryable && rep.Type.ConsumesRetry() && failure.IsCircular(rep, fixAttempts(req.Previous)) {
@@ -319,7 +319,7 @@ func fixAttempts(reports []failure.Report) []failure.Report {
 
 func failed(ev failure.Evidence) bool {
 	return agentFailed(ev) || ev.Gate != nil || ev.ResultStatus == "failed" ||
-		(ev.ResultRequired && (!ev.ResultFound || ev.ResultParseErr != "")) ||
+		(ev.ResultRequired && (!ev.ResultFound || ev.ResultParseErr != "")) || ev.ResultOtherPhase != "" ||
 		(ev.TasksTotal > 0 && ev.TasksCompleted < ev.TasksTotal)
 }
 

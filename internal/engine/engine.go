@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
@@ -321,8 +322,8 @@ func (lr *liveRun) announce(sched *scheduler) {
 		r.MaxCostUSD, r.MaxPhaseCostUSD = cfg.Budget.Run, cfg.Budget.Phase
 	})
 	run := rec.runCopy()
-	startLine := fmt.Sprintf("%s: %d phases, commit=%s, agent %s",
-		cfg.Plan.Path, len(cfg.Plan.Phases), run.CommitMode, cfg.Agents[0].Name)
+	startLine := fmt.Sprintf("%s: %d phases, commit=%s, %s",
+		cfg.Plan.Path, len(cfg.Plan.Phases), run.CommitMode, agentsText(cfg.Agents))
 	if sched.schedule != ScheduleBatches {
 		// Said only when it is not the default, so batch runs print as
 		// they always did.
@@ -498,3 +499,16 @@ func orDefault(s, def string) string {
 }
 
 var errNoResume = errors.New("nothing to resume")
+
+// agentsText names the run's agents in --agent order: "agent claude", or
+// "agents claude, codex" when several take turns.
+func agentsText(agents []agent.Agent) string {
+	names := make([]string, len(agents))
+	for i, a := range agents {
+		names[i] = a.Name
+	}
+	if len(names) == 1 {
+		return "agent " + names[0]
+	}
+	return "agents " + strings.Join(names, ", ")
+}

@@ -247,29 +247,40 @@ func (in *integrator) conflictReport(ctx context.Context, p *plan.Phase, base, s
 		since = i + 1
 	}
 	var details, others []string
+	bothCreated := true // every file was created by this phase and each other one
 	for _, f := range files {
-		mine, _ := gitx.ChangedRanges(ctx, in.mainDir, base, sha, f)
-		line := fmt.Sprintf("%s: phase %s changed lines %s", f, p.DisplayID, ranges(mine))
+		mine, _ := gitx.ChangeOf(ctx, in.mainDir, base, sha, f)
+		line := fmt.Sprintf("%s: phase %s %s", f, p.DisplayID, changeText(mine))
+		bothCreated = bothCreated && mine.Created
+		named := false
 		for _, l := range in.landed {
 			if l.tipIndex < since || !slices.Contains(l.files, f) {
 				continue
 			}
-			theirs, _ := gitx.ChangedRanges(ctx, in.mainDir, l.base, l.sha, f)
+			theirs, _ := gitx.ChangeOf(ctx, in.mainDir, l.base, l.sha, f)
 			name := cmp.Or(l.who, "phase "+string(l.displayID))
-			line += fmt.Sprintf(", %s changed lines %s", name, ranges(theirs))
+			line += fmt.Sprintf(", %s %s", name, changeText(theirs))
+			bothCreated = bothCreated && theirs.Created
+			named = true
 			if !slices.Contains(others, name) {
 				others = append(others, name)
 			}
 		}
+		bothCreated = bothCreated && named
 		details = append(details, line)
 	}
 	who := "a phase that landed first"
 	if len(others) > 0 {
 		who = strings.Join(others, ", ")
 	}
+	msg := fmt.Sprintf("phase %s and %s changed overlapping lines of %s", p.DisplayID, who, strings.Join(files, ", "))
+	if bothCreated {
+		// Two new files of the same name have no lines in common to name.
+		msg = fmt.Sprintf("phase %s and %s both created %s", p.DisplayID, who, strings.Join(files, ", "))
+	}
 	rep := failure.Report{
 		Type:         failure.FileConflict,
-		Message:      fmt.Sprintf("phase %s and %s changed overlapping lines of %s", p.DisplayID, who, strings.Join(files, ", ")),
+		Message:      msg,
 		Details:      strings.Join(details, "\n"),
 		Retryable:    false,
 		FilesChanged: files,
@@ -456,6 +467,15 @@ func (in *integrator) commitsScript(ctx context.Context, phases []*state.Phase, 
 
 func allFiles(ch gitx.Changes) []string {
 	return append(append(slices.Clone(ch.Created), ch.Modified...), ch.Deleted...)
+}
+
+// changeText says how a phase changed a file: "created it" or "changed
+// lines 3-4".
+func changeText(c gitx.FileChange) string {
+	if c.Created {
+		return "created it"
+	}
+	return "changed lines " + ranges(c.Ranges)
 }
 
 func ranges(rs []gitx.LineRange) string {
