@@ -48,6 +48,9 @@ type runOptions struct {
 	scenario     string
 	allowEmpty   bool
 	flags        *pflag.FlagSet
+	// verify and allowRedBase are --verify and --allow-red-base.
+	verify       string
+	allowRedBase bool
 	// identityNote, set by engineConfig, says that commits will carry
 	// autobuild's fallback identity (git has none here).
 	identityNote string
@@ -87,6 +90,8 @@ func (o *runOptions) register(cmd *cobra.Command) {
 	f.BoolVar(&o.json, "json", false, "print one JSON event per line on stdout")
 	f.BoolVarP(&o.verbose, "verbose", "v", false, "with --no-tui: also print the agents' and gates' output lines")
 	f.StringVar(&o.scenario, "scenario", "", "scenario file for the simulated agent (--agent sim)")
+	f.StringVar(&o.verify, "verify", "", "landing (the default: a phase picked onto a line that moved since it started is verified with the gates on the combination before it lands) or off (each phase on its own gates' word)")
+	f.BoolVar(&o.allowRedBase, "allow-red-base", false, "go on when the gates already fail on your branch before the run; a gate then counts only the failures the base did not have")
 	f.BoolVar(&o.allowEmpty, "allow-empty-phases", false, "run phases that have no section or linked file from their table row alone (refused otherwise)")
 }
 
@@ -98,6 +103,11 @@ func runPlan(ctx context.Context, s Streams, o *runOptions) error {
 	if o.flags != nil && o.flags.Changed("schedule") {
 		if _, err := state.ParseSchedule(o.schedule); err != nil {
 			return usageErr("--schedule: %w", err)
+		}
+	}
+	if o.flags != nil && o.flags.Changed("verify") {
+		if _, err := engine.ParseVerify(o.verify); err != nil {
+			return usageErr("--verify: %w", err)
 		}
 	}
 	if o.dryRun && o.json {
@@ -228,6 +238,7 @@ func (o *runOptions) engineConfig(pl *plan.Plan, repo *gitx.Repo, root string, p
 	if o.idleTimeout > 0 {
 		cfg.IdleTimeout = o.idleTimeout
 	}
+	cfg.Verify, cfg.AllowRedBase = engine.Verify(cmp.Or(o.verify, fc.Verify)), o.allowRedBase
 	cfg.WaitLimit = engine.DefaultWaitLimit
 	if fc.WaitLimit != nil {
 		cfg.WaitLimit = fc.WaitLimit.Duration

@@ -61,6 +61,11 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	before := make(chan outsideState, 1)
 	go func() { before <- r.integ.snapshotOutside(ctx) }()
 	wt, base, continues, err := r.spaces.prepare(ctx, p.ID, p.DisplayID)
+	if err == nil && continues && afterIntegrationConflict(req.Previous) {
+		// Its change broke a gate on top of what landed meanwhile: the
+		// retry starts from the line's current tip, the change on top.
+		base, err = r.spaces.moveOnto(ctx, p.ID, r.integ.Tip(), log)
+	}
 	outside := <-before
 	if err != nil {
 		if ctx.Err() != nil {
@@ -131,6 +136,7 @@ func (r *phaseRunner) newAttempt(t *attemptTrack, wt, base string, continues boo
 		Workspace: wt, Base: base, Branch: r.spaces.refs.Phase(p.ID), KeepBranch: r.spaces.refs.KeptAutostash(p.ID), Gates: r.gates,
 		Started: t.started, Timeout: req.Timeout, IdleTimeout: r.cfg.IdleTimeout,
 		Log: log, StreamPath: r.store.AttemptStreamPath(p.ID, t.seq), PlanInRepo: r.planInRepo(),
+		BaseFailing: r.integ.baseFailing(),
 	}
 }
 

@@ -77,6 +77,12 @@ type Config struct {
 	// Executor makes the attempts (executor.go); nil runs them as local
 	// processes in git worktrees.
 	Executor Executor
+	// Verify is --verify: landing (the default, "") verifies what lands
+	// together, off does not (docs/running.md, "The line stays green").
+	Verify Verify
+	// AllowRedBase is --allow-red-base: a base whose gates fail does not
+	// stop the run; a gate then counts only failures the base did not have.
+	AllowRedBase bool
 }
 
 // Result is how a run ended.
@@ -141,6 +147,9 @@ func (c *Config) defaults() error {
 		if _, err := state.ParseSchedule(string(c.Schedule)); err != nil {
 			return usage("--schedule: %v", err)
 		}
+	}
+	if _, err := ParseVerify(string(c.Verify)); err != nil {
+		return usage("--verify: %v", err)
 	}
 	if c.Resume && c.Fresh {
 		return usage("--resume and --fresh contradict each other: pick one")
@@ -240,6 +249,12 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 		integ: newIntegrator(repo, rec, run.CommitMode, root, tip)}
 	lr.integ.lockHeld = lock.Held
 	runner, sched := lr.wire()
+	if v := lr.integ.verifier; v != nil {
+		st.at("checking the run's base with the quality gates")
+		if err := v.checkBase(ctx, rec, cfg.Plan, tip, cfg.AllowRedBase); err != nil {
+			return res, err
+		}
+	}
 	lr.announce(sched)
 	status, reason := sched.execute(ctx)
 	res, err = lr.finish(context.WithoutCancel(ctx), status, reason, runner.spaces)
@@ -280,6 +295,13 @@ func (lr *liveRun) wire() (*phaseRunner, *scheduler) {
 		limits:   cfg.limitPolicy(),
 		complete: map[phaseid.ID]bool{}, failed: map[phaseid.ID]*failure.Report{}}
 	runner.eager = sched.schedule == ScheduleEager
+	verify, _ := ParseVerify(string(cfg.Verify))
+	if verify == VerifyLanding {
+		lr.integ.verifier = &verifier{repo: lr.repo, gates: runner.gates, dir: lr.store.VerifyWorktreePath(),
+			logPath: lr.store.VerifyLogPath(), timeout: cfg.PhaseTimeout, grace: cfg.Grace, hardStop: cfg.HardStop,
+			cache: map[string]verdict{}}
+	}
+	lr.rec.updateRun(func(r *state.Run) { r.Verify = string(verify) })
 	return runner, sched
 }
 

@@ -58,6 +58,9 @@ type integrator struct {
 	// tipNow is tip, for Tip: a phase about to start reads it without
 	// waiting for the landings queued on mu.
 	tipNow atomic.Pointer[string]
+	// verifier verifies a landing picked onto a line that moved since the
+	// phase started (verifyland.go); nil under --verify=off.
+	verifier *verifier
 
 	mu       sync.Mutex // guards the fields below
 	tip      string
@@ -176,6 +179,9 @@ func (in *integrator) landLocked(ctx context.Context, p *plan.Phase, base string
 	}
 	if len(conflicted) > 0 {
 		return in.conflictReport(ctx, p, base, sha, conflicted), nil
+	}
+	if rep, err := in.verifyLanding(ctx, p, base, made, newSHA, ch); rep != nil || err != nil {
+		return rep, err
 	}
 	// In auto mode your branch is the run's line: the fast-forward
 	// (catchUp) lands the phase, and the line's branch is set from yours

@@ -65,6 +65,7 @@ func halted(in Input, width int) string {
 		b.text("Usage: "+u.Summary(), 7)
 	}
 	scheduleLine(b, in.Run)
+	verifyLine(b, in.Run)
 
 	groups := byStatus(in.Phases)
 	if ps := groups[state.PhaseComplete]; len(ps) > 0 {
@@ -179,6 +180,7 @@ func complete(in Input, width int) string {
 		b.text("Usage: "+u.Summary()+".", 7)
 	}
 	scheduleLine(b, in.Run)
+	verifyLine(b, in.Run)
 	if in.Run != nil {
 		switch in.Run.CommitMode {
 		case state.CommitMessageOnly:

@@ -1,0 +1,113 @@
+package engine
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/autobuild-sh/autobuild/internal/clip"
+	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/state"
+)
+
+// checkBase runs the gates on the run's base before the first agent
+// starts, so that no phase is charged for a failure it found there
+// (docs/running.md, "The line stays green"). A base whose gates fail
+// stops the run (exit 3) naming the gate and its failing tests, unless
+// allowRedBase: then the run goes on, and a gate counts only the failing
+// tests the base did not have. It runs once per run: only while no phase
+// has made an attempt.
+func (v *verifier) checkBase(ctx context.Context, rec *recorder, pl *plan.Plan, base string, allowRedBase bool) error {
+	if anyAttempted(rec, pl) {
+		v.markGreen(ctx, base) // the run checked it when it started
+		return nil
+	}
+	failed, err := v.baseline(ctx, base)
+	if err != nil {
+		return refused("checking the run's base %s with the quality gates: %w", clip.SHA(base), err)
+	}
+	if len(failed) == 0 {
+		return nil
+	}
+	run := rec.runCopy()
+	var what, kinds []string
+	for _, g := range failed {
+		w := fmt.Sprintf("gate %s `%s`", g.Kind, g.Command)
+		if tests := failure.FailingTests(g.Output); len(tests) > 0 {
+			w += " (failing tests: " + strings.Join(clipNames(tests, 8), ", ") + ")"
+		} else if b := failure.Blocker(g.Output); b != "" {
+			w += ": " + b
+		}
+		what = append(what, w)
+		kinds = append(kinds, g.Kind)
+	}
+	if !allowRedBase {
+		return refused("the quality gates already fail on your branch %s (%s), before any agent ran: %s; no agent was started. "+
+			"Fix the base first, or run again with --allow-red-base (a gate then counts only the failures the base does not have; "+
+			"the output is in .autobuild/logs/verify.log)", cmp.Or(run.Branch, "HEAD"), clip.SHA(base), strings.Join(what, "; "))
+	}
+	v.baseFailing = map[string][]string{}
+	for _, g := range failed {
+		v.baseFailing[g.Kind] = failure.FailingTests(g.Output)
+	}
+	rec.updateRun(func(r *state.Run) { verification(r).RedBase = kinds })
+	return nil
+}
+
+// baseline runs every gate on commit (each failure run again once, as a
+// flaky one is no failure) and returns those that failed. Unlike verify it
+// does not stop at the first failure: --allow-red-base needs each gate's
+// known failures. The tree is remembered as green: what fails there is the
+// base's.
+func (v *verifier) baseline(ctx context.Context, commit string) ([]*failure.GateEvidence, error) {
+	tree, err := v.repo.TreeOf(ctx, commit)
+	if err != nil {
+		return nil, err
+	}
+	if err := v.repo.CheckoutDetached(ctx, v.dir, commit); err != nil {
+		return nil, err
+	}
+	log, err := openAppend(v.logPath)
+	if err != nil {
+		return nil, err
+	}
+	defer log.Close()
+	fmt.Fprintf(log, "\n# autobuild: checking the run's base %s (tree %s)\n", commit, tree)
+	var failed []*failure.GateEvidence
+	for _, g := range v.gates {
+		if g.Skipped() {
+			continue
+		}
+		ev, err := v.runGate(ctx, g, log)
+		if err == nil && ev != nil {
+			ev, err = v.runGate(ctx, g, log)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if ev != nil {
+			failed = append(failed, ev)
+		}
+	}
+	v.cache[tree] = verdict{}
+	return failed, nil
+}
+
+// anyAttempted reports whether any phase of the run has made an attempt.
+func anyAttempted(rec *recorder, pl *plan.Plan) bool {
+	for _, p := range pl.Phases {
+		if ps := rec.get(p.ID); len(ps.Attempts) > 0 || ps.Status == state.PhaseComplete {
+			return true
+		}
+	}
+	return false
+}
+
+func clipNames(names []string, n int) []string {
+	if len(names) <= n {
+		return names
+	}
+	return append(names[:n:n], fmt.Sprintf("and %d more", len(names)-n))
+}
