@@ -106,4 +106,3 @@ func TestVerifyOffSaysTheCombinationWasNotVerified(t *testing.T) {
 	ok, _ := goBuilds(t, repo)
 	require.False(t, ok, "--verify=off keeps the old behaviour")
 }
-

@@ -95,7 +95,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 		return r.fail(t, *rep)
 	}
 	if failed(ev.Evidence) {
-		return r.fail(t, r.classify(ev.Evidence, req))
+		return r.fail(t, stillConflicting(r.classify(ev.Evidence, req), ev.Evidence, req.Previous))
 	}
 
 	// Landing is a few short git commands; neither a Ctrl-C nor the hard

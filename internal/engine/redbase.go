@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
@@ -15,7 +16,8 @@ import (
 // checkBase runs the gates on the run's base before the first agent
 // starts, so that no phase is charged for a failure it found there
 // (docs/running.md, "The line stays green"). A base whose gates fail
-// stops the run (exit 3) naming the gate and its failing tests, unless
+// naming failing tests (the extractors of the classifier) stops the run
+// (exit 3) naming the gate and those tests, unless
 // allowRedBase: then the run goes on, and a gate counts only the failing
 // tests the base did not have. It runs once per run: only while no phase
 // has made an attempt.
@@ -28,18 +30,18 @@ func (v *verifier) checkBase(ctx context.Context, rec *recorder, pl *plan.Plan, 
 	if err != nil {
 		return refused("checking the run's base %s with the quality gates: %w", clip.SHA(base), err)
 	}
+	// A gate that fails on the base without naming a failing test (no
+	// go.mod yet, `test -f out.txt` for the plan's deliverable) is how a
+	// greenfield plan's gates start: not a red base.
+	failed = slices.DeleteFunc(failed, func(g *failure.GateEvidence) bool { return len(failure.FailingTests(g.Output)) == 0 })
 	if len(failed) == 0 {
 		return nil
 	}
 	run := rec.runCopy()
 	var what, kinds []string
 	for _, g := range failed {
-		w := fmt.Sprintf("gate %s `%s`", g.Kind, g.Command)
-		if tests := failure.FailingTests(g.Output); len(tests) > 0 {
-			w += " (failing tests: " + strings.Join(clipNames(tests, 8), ", ") + ")"
-		} else if b := failure.Blocker(g.Output); b != "" {
-			w += ": " + b
-		}
+		w := fmt.Sprintf("gate %s `%s` (failing tests: %s)", g.Kind, g.Command,
+			strings.Join(clipNames(failure.FailingTests(g.Output), 8), ", "))
 		what = append(what, w)
 		kinds = append(kinds, g.Kind)
 	}

@@ -153,3 +153,19 @@ func (in *integrator) baseFailing() map[string][]string {
 	}
 	return in.verifier.baseFailing
 }
+
+// stillConflicting makes the failure of a retry after an
+// integration_conflict, whose gate failed on top of the other phases'
+// work, an integration_conflict again: the combination is what fails, and
+// the halt then gives its resolution options.
+func stillConflicting(rep failure.Report, ev failure.Evidence, previous []failure.Report) failure.Report {
+	if !afterIntegrationConflict(previous) || ev.Gate == nil || rep.Circular {
+		return rep
+	}
+	last := previous[len(previous)-1]
+	rep.Type = failure.IntegrationConflict
+	rep.Message = fmt.Sprintf("still failing on top of the work it conflicted with (%s): %s", last.BlockedOn, rep.Message)
+	rep.Details = strings.TrimSpace(rep.Details + "\n" + last.Details)
+	rep.SuggestedActions = failure.Suggest(rep)
+	return rep
+}
