@@ -299,7 +299,7 @@ func (lr *liveRun) wire() (*phaseRunner, *scheduler) {
 	if verify == VerifyLanding {
 		lr.integ.verifier = &verifier{repo: lr.repo, gates: runner.gates, dir: lr.store.VerifyWorktreePath(),
 			logPath: lr.store.VerifyLogPath(), timeout: cfg.PhaseTimeout, grace: cfg.Grace, hardStop: cfg.HardStop,
-			cache: map[string]verdict{}}
+			parallel: cfg.MaxParallel, cache: map[string]verdict{}}
 	}
 	lr.rec.updateRun(func(r *state.Run) { r.Verify = string(verify) })
 	return runner, sched

@@ -28,7 +28,13 @@ func (v *verifier) checkBase(ctx context.Context, rec *recorder, pl *plan.Plan, 
 	}
 	failed, err := v.baseline(ctx, base)
 	if err != nil {
-		return refused("checking the run's base %s with the quality gates: %w", clip.SHA(base), err)
+		if ctx.Err() != nil {
+			return fmt.Errorf("checking the run's base %s with the quality gates: %w", clip.SHA(base), err)
+		}
+		// The check could not run (no room for its worktree): the run goes
+		// on unchecked, and the phases meet the same trouble and name it.
+		v.appendLog(fmt.Sprintf("# autobuild: the run's base was not checked: %v\n", err))
+		return nil
 	}
 	// A gate that fails on the base without naming a failing test (no
 	// go.mod yet, `test -f out.txt` for the plan's deliverable) is how a
@@ -71,20 +77,19 @@ func (v *verifier) baseline(ctx context.Context, commit string) ([]*failure.Gate
 	if err := v.repo.CheckoutDetached(ctx, v.dir, commit); err != nil {
 		return nil, err
 	}
-	log, err := openAppend(v.logPath)
-	if err != nil {
-		return nil, err
-	}
-	defer log.Close()
-	fmt.Fprintf(log, "\n# autobuild: checking the run's base %s (tree %s)\n", commit, tree)
+	var log strings.Builder
+	defer func() { v.appendLog(log.String()) }()
+	fmt.Fprintf(&log, "\n# autobuild: checking the run's base %s (tree %s)\n", commit, tree)
 	var failed []*failure.GateEvidence
 	for _, g := range v.gates {
 		if g.Skipped() {
 			continue
 		}
-		ev, err := v.runGate(ctx, g, log)
-		if err == nil && ev != nil {
-			ev, err = v.runGate(ctx, g, log)
+		// A gate that ran out of time is not run again: it names no test,
+		// so it is no red base either way.
+		ev, timedOut, err := v.runGateTimed(ctx, g, v.dir, &log)
+		if err == nil && ev != nil && !timedOut {
+			ev, err = v.runGate(ctx, g, v.dir, &log)
 		}
 		if err != nil {
 			return nil, err
@@ -93,7 +98,7 @@ func (v *verifier) baseline(ctx context.Context, commit string) ([]*failure.Gate
 			failed = append(failed, ev)
 		}
 	}
-	v.cache[tree] = verdict{}
+	v.remember(tree, verdict{}, true)
 	return failed, nil
 }
 

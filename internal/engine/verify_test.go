@@ -6,6 +6,7 @@ import (
 	"os"
 	osexec "os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +18,8 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gates"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
+	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -280,4 +283,87 @@ func TestGreenfieldGateFailingOnTheBaseIsNotARedBase(t *testing.T) {
 	t.Parallel()
 	res, _, _ := runPlan(t, planWithTestGate("test -f hello.txt"), "echo hi > hello.txt")
 	require.Equal(t, state.RunComplete, res.Status, res.Reason)
+}
+
+// One culprit among eight landings ready together is found in at most
+// three rounds of gate runs (the group's own, then bisection with two
+// verifications side by side), wherever it is.
+func TestBisectionFindsACulpritAmongEightInThreeRounds(t *testing.T) {
+	t.Parallel()
+	repo := gitRepo(t, onePhase)
+	var group []link
+	for i := 1; i <= 8; i++ {
+		require.NoError(t, os.WriteFile(filepath.Join(repo, strconv.Itoa(i)+".txt"), []byte("x\n"), 0o644))
+		runGit(t, repo, "add", "-A")
+		runGit(t, repo, "commit", "-q", "-m", strconv.Itoa(i))
+		id := phaseid.ID(strconv.Itoa(i))
+		group = append(group, link{l: &landing{p: &plan.Phase{ID: id, DisplayID: phaseid.Display(id)}},
+			tip: runGit(t, repo, "rev-parse", "HEAD")})
+	}
+	for culprit := 1; culprit <= 8; culprit++ {
+		v := newVerifier(t, repo, "! test -f "+strconv.Itoa(culprit)+".txt")
+		v.parallel = 2
+		vd, err := v.verify(context.Background(), group[7].tip)
+		require.NoError(t, err)
+		require.NotNil(t, vd.failed)
+		got, gate, rounds, err := v.bisect(context.Background(), group, vd.failed)
+		require.NoError(t, err)
+		require.Equal(t, culprit-1, got, "culprit %d", culprit)
+		require.NotNil(t, gate)
+		require.LessOrEqual(t, 1+rounds, 3, "culprit %d", culprit)
+	}
+}
+
+func TestSpreadIsEvenAndInside(t *testing.T) {
+	t.Parallel()
+	require.Equal(t, []int{3, 6}, spread(0, 8, 2))
+	require.Equal(t, []int{4}, spread(0, 8, 1))
+	require.Equal(t, []int{1, 2}, spread(0, 3, 5))
+	require.Empty(t, spread(3, 4, 2))
+}
+
+// Six phases ready together, one pair of them incompatible: whichever of
+// the pair lands second is blamed and retried on top of the other, every
+// other phase lands, and the line ends green.
+func TestACulpritAmongManyIsBlamedAndTheRestLand(t *testing.T) {
+	t.Parallel()
+	gate := "sleep 0.3; ! test -f d.txt || grep -qx \"$(cat d.txt)\" a.txt || { echo \"d.txt:1: undefined: $(cat d.txt)\"; exit 1; }"
+	planText := "# Six\n\n| Phase | Depends On |\n|---|---|\n| 1A | - |\n| 1B | - |\n| 1C | - |\n| 1D | - |\n| 1E | - |\n| 1F | - |\n\n" +
+		"## Phase 1A: a\n\n## Phase 1B: b\n\n## Phase 1C: c\n\n## Phase 1D: d\n\n## Phase 1E: e\n\n## Phase 1F: f\n\n## Quality Gates\n\n- build: `" + gate + "`\n"
+	repo := gitRepo(t, planText)
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "a.txt"), []byte("Add\n"), 0o644))
+	runGit(t, repo, "add", "a.txt")
+	runGit(t, repo, "commit", "-q", "-m", "a")
+	agentShell := `case "$AUTOBUILD_PHASE_ID" in
+1a) echo Sum > a.txt; if test -f d.txt; then cat a.txt > d.txt; fi ;;
+1d) cat a.txt > d.txt ;;
+*) echo x > "$AUTOBUILD_PHASE_ID.txt" ;;
+esac`
+	cfg := baseConfig(t, repo, planText, agentShell, &events{})
+	cfg.MaxParallel = 6
+	res, err := Run(context.Background(), cfg)
+	require.NoError(t, err)
+	require.Equal(t, state.RunComplete, res.Status, res.Reason)
+	conflicts := 0
+	for _, id := range []phaseid.ID{"1a", "1b", "1c", "1d", "1e", "1f"} {
+		p, err := state.Open(repo).LoadPhase(id)
+		require.NoError(t, err)
+		require.Equal(t, state.PhaseComplete, p.Status)
+		for _, a := range p.Attempts {
+			if a.Error != nil {
+				require.Equal(t, failure.IntegrationConflict, a.Error.Type, "phase %s", id)
+				conflicts++
+			}
+		}
+	}
+	require.Equal(t, 1, conflicts, "one of 1A and 1D is blamed")
+	require.Equal(t, "Sum", runGit(t, repo, "show", "HEAD:a.txt"))
+	require.Equal(t, "Sum", runGit(t, repo, "show", "HEAD:d.txt"))
+	for _, f := range []string{"1b", "1c", "1e", "1f"} {
+		require.Equal(t, "x", runGit(t, repo, "show", "HEAD:"+f+".txt"))
+	}
+	run, err := state.Open(repo).LoadRun()
+	require.NoError(t, err)
+	require.Equal(t, 1, run.LineVerification.Conflicts)
+	require.GreaterOrEqual(t, run.LineVerification.Groups, 1)
 }

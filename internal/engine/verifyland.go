@@ -10,7 +10,6 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/failure"
-	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -23,41 +22,77 @@ func verification(r *state.Run) *state.LineVerification {
 	return r.LineVerification
 }
 
-// verifyLanding keeps the line green (docs/running.md, "The line stays
-// green"): a phase whose commit was made on the line's tip lands on its
-// own gates' word (they ran on exactly that tree, which is remembered as
-// green); one picked onto a tip that moved since it started is verified
-// on the combined tree (newSHA) before the line moves. A combination
-// that fails is the phase's integration_conflict, unless the tip it was
-// picked onto fails the same gate alone (then your commits broke it, and
-// the run halts saying so). Called with mu held.
-func (in *integrator) verifyLanding(ctx context.Context, p *plan.Phase, base string, made gitx.Made, newSHA string, ch gitx.Changes) (*failure.Report, error) {
+// verifyGroup verifies a chain of landings picked one onto the other on
+// top of the line (docs/running.md, "The line stays green"): one run of
+// the gates on the last link's tree. When it passes they all land. When it
+// fails, the culprit is the first link whose prefix fails: found by
+// bisection, prefixes verified side by side (up to --max-parallel at a
+// time, each in a verification worktree of its own), the good prefix
+// lands, and the culprit gets its integration_conflict. When the line's
+// tip fails the same gate alone, your commits broke it: no phase is
+// blamed, each gets a branch_changed report. It returns the landings
+// after the culprit, which are to land again on the new tip. Called with
+// mu held.
+func (in *integrator) verifyGroup(ctx context.Context, group []link) []*landing {
 	v := in.verifier
-	if v == nil {
-		return nil, nil
+	for i, k := range group {
+		var with []string
+		for j, o := range group {
+			if j != i {
+				with = append(with, string(o.l.p.DisplayID))
+			}
+		}
+		with = append(shortNames(in.landedSince(k.l.base)), with...)
+		in.rec.emit(event.Event{Kind: event.PhaseVerifying, PhaseID: k.l.p.ID, DisplayID: k.l.p.DisplayID, PhaseName: k.l.p.Name,
+			Line: "on top of " + cmp.Or(strings.Join(with, ", "), "the run's line "+clip.SHA(in.tip))})
 	}
-	if made.Parent == in.tip || newSHA == in.tip {
-		// Its gates ran on this very tree, or nothing of it is left to land.
-		v.markGreen(ctx, newSHA)
-		return nil, nil
+	crashAt("verifying", group[0].l.p.ID)
+	fail := func(err error) []*landing {
+		for _, k := range group {
+			k.l.settle(nil, fmt.Errorf("verifying phase %s on top of the run's line: %w", k.l.p.DisplayID, err))
+		}
+		return nil
 	}
-	others := in.landedSince(base)
-	in.rec.emit(event.Event{Kind: event.PhaseVerifying, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
-		Line: "on top of " + cmp.Or(strings.Join(shortNames(others), ", "), "the run's line "+clip.SHA(in.tip))})
-	crashAt("verifying", p.ID)
-	vd, err := v.verify(ctx, newSHA)
+	n := len(group)
+	vd, err := v.verify(ctx, group[n-1].tip)
 	if err != nil {
-		return nil, fmt.Errorf("verifying phase %s on top of the run's line: %w", p.DisplayID, err)
+		return fail(err)
 	}
 	in.rec.updateRun(func(r *state.Run) { verification(r).Groups++ })
 	if vd.failed == nil {
-		return nil, nil
+		if err := in.publish(ctx, group); err != nil {
+			return fail(err)
+		}
+		return nil
 	}
 	if tv, err := v.verify(ctx, in.tip); err == nil && tv.failed != nil && tv.failed.Kind == vd.failed.Kind {
-		return in.redTipReport(p, tv.failed), nil
+		for _, k := range group {
+			k.l.settle(in.redTipReport(k.l.p, tv.failed), nil)
+		}
+		return nil
 	}
+	culprit, gate, rounds, err := v.bisect(ctx, group, vd.failed)
+	if err != nil {
+		return fail(err)
+	}
+	if n > 1 {
+		v.appendLog(fmt.Sprintf("# autobuild: culprit phase %s found in %d rounds of gate runs among %d landings\n",
+			group[culprit].l.p.DisplayID, rounds+1, n))
+	}
+	if err := in.publish(ctx, group[:culprit]); err != nil {
+		for _, k := range group[culprit:] {
+			k.l.settle(nil, err)
+		}
+		return nil
+	}
+	c := group[culprit].l
 	in.rec.updateRun(func(r *state.Run) { verification(r).Conflicts++ })
-	return integrationReport(p, allFiles(ch), others, vd.failed), nil
+	c.settle(integrationReport(c.p, allFiles(c.ch), in.landedSince(c.base), gate), nil)
+	var rest []*landing
+	for _, k := range group[culprit+1:] {
+		rest = append(rest, k.l)
+	}
+	return rest
 }
 
 // landedSince lists the changes that landed on the line after base: what

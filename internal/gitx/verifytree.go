@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -50,7 +51,12 @@ func (r *Repo) CheckoutDetached(ctx context.Context, path, commit string) error 
 			return err
 		}
 		_, err := r.write(ctx, "", runOpts{}, "worktree", "add", "-q", "--detach", "-f", p, commit)
-		return err
+		if err != nil {
+			// Half-written files (a full disk) would hold the space a
+			// phase's worktree needs.
+			_ = r.removeWorktree(context.WithoutCancel(ctx), p)
+		}
+		return withDiskNote(err, filepath.Dir(p))
 	})
 	if err != nil {
 		return fmt.Errorf("checking out %s for verification: %w", commit, err)
