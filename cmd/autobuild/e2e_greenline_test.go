@@ -1,9 +1,12 @@
 package main
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -105,4 +108,77 @@ func TestVerifyOffSaysTheCombinationWasNotVerified(t *testing.T) {
 	require.NotContains(t, r.stdout, "VERIFYING")
 	ok, _ := goBuilds(t, repo)
 	require.False(t, ok, "--verify=off keeps the old behaviour")
+}
+
+// kill -9 while a combination is being verified, then --resume: nothing is
+// lost, nothing lands twice, and the branch builds.
+func TestKillDuringVerificationThenResume(t *testing.T) {
+	t.Parallel()
+	for _, mode := range []string{"auto", "message-only"} {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			repo := goRepo(t, renamePlan)
+			calls := filepath.Join(t.TempDir(), "calls")
+			agent := renameAgent(t, calls)
+			cmd := command(repo, "plan.md", "--no-tui", "--commit="+mode, "--max-parallel", "2", "--agent", agent)
+			cmd.Env = append(cmd.Env, "AUTOBUILD_CRASH_AT=verifying:2b")
+			out, _ := cmd.CombinedOutput()
+			require.Contains(t, cmd.ProcessState.String(), "killed", string(out))
+
+			r := autobuild(t, repo, "plan.md", "--no-tui", "--resume", "--agent", agent)
+			require.Equal(t, 0, r.code, r.String())
+			if mode == "message-only" {
+				sh := exec.Command("sh", ".autobuild/commits.sh")
+				sh.Dir = repo
+				b, err := sh.CombinedOutput()
+				require.NoError(t, err, string(b))
+			}
+			require.Equal(t, map[string]int{"1": 1, "2a": 1, "2b": 1}, phaseCommits(t, repo))
+			ok, buildOut := goBuilds(t, repo)
+			require.True(t, ok, "%s\n%s", buildOut, r.String())
+			require.Equal(t, 1, countCalls(t, calls, "2a"), "2A landed before the kill and did not run again")
+		})
+	}
+}
+
+// Your own commit on the branch mid-run breaks the build: the phase that
+// lands after it is not blamed (no integration_conflict, no retry); the run
+// halts naming your commits and the gate, and the phase's commit is not
+// on your branch.
+func TestYourCommitThatBreaksTheBuildIsNotBlamedOnAPhase(t *testing.T) {
+	t.Parallel()
+	planText := "# Two\n\n| Phase | Name | Depends On |\n|---|---|---|\n| 1A | Sub | - |\n| 1B | Double | - |\n\n" +
+		"## Phase 1A: Sub\n\n## Phase 1B: Double\n\n## Quality Gates\n\n- build: `go build ./...`\n"
+	repo := goRepo(t, planText)
+	sync := t.TempDir()
+	agent := agentScript(t, `case "$AUTOBUILD_PHASE_ID" in
+1a) printf 'package calc\n\nfunc Sub(a, b int) int { return a - b }\n' > calc/sub.go ;;
+1b) touch `+sync+`/ready
+    while ! test -f `+sync+`/go; do sleep 0.05; done
+    printf 'package calc\n\nfunc Double(x int) int { return Add(x, x) }\n' > calc/double.go ;;
+esac
+`)
+	cmd := command(repo, "plan.md", "--no-tui", "--commit=auto", "--max-parallel", "2", "--agent", agent)
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	require.NoError(t, cmd.Start())
+	waitFor(t, "phase 1A to land and 1B to start", 30*time.Second, func() bool {
+		_, err := os.Stat(filepath.Join(sync, "ready"))
+		return err == nil && phaseCommits(t, repo)["1a"] == 1
+	})
+	writeFile(t, filepath.Join(repo, "calc", "broken.go"), "package calc\n\nfunc Broken() int { return missing }\n")
+	git(t, repo, "add", "calc/broken.go")
+	git(t, repo, "commit", "-q", "-m", "my own change")
+	writeFile(t, filepath.Join(sync, "go"), "")
+	err := cmd.Wait()
+	require.Error(t, err, out.String())
+	require.Equal(t, 1, cmd.ProcessState.ExitCode(), out.String())
+
+	p := loadPhase(t, repo, "1b")
+	require.Equal(t, state.PhaseFailed, p.Status)
+	require.Len(t, p.Attempts, 1, "not retried: not the phase's failure")
+	require.Equal(t, failure.BranchChanged, p.Error.Type)
+	require.Contains(t, p.Error.Message, "go build ./...")
+	require.Contains(t, p.Error.Message, "your commits")
+	require.Zero(t, phaseCommits(t, repo)["1b"])
 }
