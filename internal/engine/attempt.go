@@ -77,8 +77,16 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 		p.DisplayID, req.Number, MaxAttempts, req.Agent.Name, r.rel(wt), clip.SHA(base), req.Timeout)
 
 	a := r.newAttempt(t, wt, base, continues, log)
-	ev := r.exec.Execute(ctx, a, &attemptObserver{rec: r.rec, p: p, number: req.Number})
+	// From its agent's end to its landing the attempt may be about to land:
+	// a landing that verifies waits a moment for it (landqueue.go).
+	gating := r.integ.gating.track()
+	defer gating.done()
+	ev := r.exec.Execute(ctx, a, &attemptObserver{rec: r.rec, p: p, number: req.Number, agentEnded: gating.start})
 	if ev.Interrupted {
+		return r.interrupted(t)
+	}
+	if r.integ.verifier.awaitBase(ctx) != nil {
+		// The run's base is red: the run stops, and no attempt is charged.
 		return r.interrupted(t)
 	}
 	r.recordGates(p.ID, ev)
@@ -101,7 +109,8 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	// Landing is a few short git commands; neither a Ctrl-C nor the hard
 	// stop interrupts them halfway through a pick or the fast-forward
 	// of the user's branch: they run to the end, then the run stops.
-	commit, conflict, err := r.integ.land(context.WithoutCancel(ctx), p, handover{wt: wt, base: base, agentMsg: ev.CommitMessage, known: ev.Change}, after)
+	commit, conflict, err := r.integ.land(context.WithoutCancel(ctx), p, handover{wt: wt, base: base, agentMsg: ev.CommitMessage, known: ev.Change,
+		queued: gating.done}, after)
 	if err != nil {
 		return r.fail(t, infraFailure(req, err))
 	}
@@ -136,7 +145,7 @@ func (r *phaseRunner) newAttempt(t *attemptTrack, wt, base string, continues boo
 		Workspace: wt, Base: base, Branch: r.spaces.refs.Phase(p.ID), KeepBranch: r.spaces.refs.KeptAutostash(p.ID), Gates: r.gates,
 		Started: t.started, Timeout: req.Timeout, IdleTimeout: r.cfg.IdleTimeout,
 		Log: log, StreamPath: r.store.AttemptStreamPath(p.ID, t.seq), PlanInRepo: r.planInRepo(),
-		BaseFailing: r.integ.baseFailing(),
+		BaseFailing: r.integ.baseFailing,
 	}
 }
 
@@ -173,6 +182,8 @@ type attemptObserver struct {
 	rec    *recorder
 	p      *plan.Phase
 	number int
+	// agentEnded, when set, is called as the agent ends.
+	agentEnded func()
 }
 
 func (o *attemptObserver) Output(stream, line string) {
@@ -185,7 +196,12 @@ func (o *attemptObserver) Action(tool, text string) {
 		Attempt: o.number, Tool: tool, Line: text})
 }
 
-func (o *attemptObserver) AgentEnded(ev Evidence) { o.rec.agentEnded(o.p.ID, ev) }
+func (o *attemptObserver) AgentEnded(ev Evidence) {
+	o.rec.agentEnded(o.p.ID, ev)
+	if o.agentEnded != nil && !agentFailed(ev.Evidence) {
+		o.agentEnded()
+	}
+}
 
 func (o *attemptObserver) GateEnded(kind string, gr state.GateResult) {
 	o.rec.emit(phaseEvent(event.GateResult, o.p, o.number, event.Event{

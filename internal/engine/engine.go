@@ -92,10 +92,16 @@ type Result struct {
 	// Root is the repository root; StateDir its .autobuild directory.
 	Root, StateDir string
 	CommitMode     state.CommitMode
+	// Refused is set when the run stopped before judging any phase: the
+	// quality gates already failed on its base (exit 3).
+	Refused bool
 }
 
 // ExitCode maps the run's status to the process exit code of docs/exit-codes.md.
 func (r Result) ExitCode() int {
+	if r.Refused {
+		return ExitRefused
+	}
 	switch r.Status {
 	case state.RunComplete:
 		return ExitComplete
@@ -249,15 +255,23 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 		integ: newIntegrator(repo, rec, run.CommitMode, root, tip)}
 	lr.integ.lockHeld = lock.Held
 	runner, sched := lr.wire()
-	if v := lr.integ.verifier; v != nil {
-		st.at("checking the run's base with the quality gates")
-		if err := v.checkBase(ctx, rec, cfg.Plan, tip, cfg.AllowRedBase); err != nil {
-			return res, err
-		}
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	v := lr.integ.verifier
+	if v != nil {
+		v.startBaseCheck(runCtx, rec, cfg.Plan, tip, cfg.AllowRedBase, stop)
 	}
 	lr.announce(sched)
-	status, reason := sched.execute(ctx)
+	status, reason := sched.execute(runCtx)
+	redBase := v.awaitBase(context.WithoutCancel(ctx))
+	if redBase != nil && ctx.Err() == nil {
+		// The base check stopped the run: a refusal, not an interrupt.
+		status, reason = state.RunHalted, redBase.Error()
+	}
 	res, err = lr.finish(context.WithoutCancel(ctx), status, reason, runner.spaces)
+	if redBase != nil && ctx.Err() == nil && err == nil {
+		res.Refused = true
+	}
 	if status != state.RunInterrupted {
 		// Every git command of the run skipped git's automatic
 		// maintenance; it gets its one chance here.

@@ -61,8 +61,10 @@ type integrator struct {
 	// verifier verifies a landing picked onto a line that moved since the
 	// phase started (verifyland.go); nil under --verify=off.
 	verifier *verifier
-	// queue holds the landings waiting for mu (landqueue.go).
-	queue landQueue
+	// queue holds the landings waiting for mu (landqueue.go); gating
+	// counts the attempts between their agent's end and their landing.
+	queue  landQueue
+	gating gatingCount
 
 	mu       sync.Mutex // guards the fields below
 	tip      string
@@ -109,6 +111,8 @@ func (in *integrator) Tip() string {
 type handover struct {
 	wt, base, agentMsg string
 	known              gitx.Known
+	// queued, when set, is called once the landing is queued.
+	queued func()
 }
 
 // land commits the phase's work in its worktree and puts it on the run's
@@ -137,6 +141,9 @@ func (in *integrator) land(ctx context.Context, p *plan.Phase, h handover, outsi
 	l := &landing{p: p, base: base, made: made, ch: ch, outside: outside}
 	in.waiting.Add(1)
 	in.enqueue(l)
+	if h.queued != nil {
+		h.queued()
+	}
 	in.mu.Lock()
 	in.waiting.Add(-1)
 	defer in.mu.Unlock()

@@ -5,11 +5,54 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 )
+
+// collectWindow is the least a landing that needs verifying waits for
+// the landings of phases whose gates are running, to verify them together.
+const collectWindow = 250 * time.Millisecond
+
+// gatingCount counts the attempts whose agent ended well and that have
+// not yet queued their landing or failed: their gates are running.
+type gatingCount struct{ n atomic.Int32 }
+
+// gatingTrack is one attempt's part of the count.
+type gatingTrack struct {
+	c             *gatingCount
+	started, over atomic.Bool
+}
+
+func (c *gatingCount) track() *gatingTrack { return &gatingTrack{c: c} }
+
+func (t *gatingTrack) start() {
+	if !t.over.Load() && t.started.CompareAndSwap(false, true) {
+		t.c.n.Add(1)
+	}
+}
+
+func (t *gatingTrack) done() {
+	if t.over.CompareAndSwap(false, true) && t.started.Load() {
+		t.c.n.Add(-1)
+	}
+}
+
+// collect waits, before a group is verified, while other attempts are
+// between their agent's end and their landing (their gates are running),
+// for at most as long as the last run of the gates took (at least
+// collectWindow): verifying them in this group costs less than a run of
+// the gates of their own after it. Called with mu held.
+func (in *integrator) collect() {
+	limit := max(collectWindow, in.verifier.lastRun())
+	deadline := time.Now().Add(limit)
+	for in.gating.n.Load() > 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+}
 
 // landing is one phase's commit waiting to land, and how its landing
 // ended once it has (done): a report when it could not land, an error of
@@ -88,6 +131,8 @@ func (in *integrator) landQueued(ctx context.Context) {
 				l.settle(nil, err)
 			}
 		default:
+			in.collect()
+			batch = append(batch, in.dequeue()...)
 			group, rest := in.chain(ctx, batch, tip)
 			if len(group) > 0 {
 				rest = append(in.verifyGroup(ctx, group), rest...)

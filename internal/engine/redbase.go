@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/failure"
@@ -13,11 +14,12 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
-// checkBase runs the gates on the run's base before the first agent
-// starts, so that no phase is charged for a failure it found there
+// checkBase runs the gates on the run's base, beside the first agents
+// (startBaseCheck), so that no phase is charged for a failure it found there
 // (docs/running.md, "The line stays green"). A base whose gates fail
 // naming failing tests (the extractors of the classifier) stops the run
-// (exit 3) naming the gate and those tests, unless
+// (exit 3, the running agents stopped, none charged) naming the gate and
+// those tests, unless
 // allowRedBase: then the run goes on, and a gate counts only the failing
 // tests the base did not have. It runs once per run: only while no phase
 // has made an attempt.
@@ -52,7 +54,7 @@ func (v *verifier) checkBase(ctx context.Context, rec *recorder, pl *plan.Plan, 
 		kinds = append(kinds, g.Kind)
 	}
 	if !allowRedBase {
-		return refused("the quality gates already fail on your branch %s (%s), before any agent ran: %s; no agent was started. "+
+		return refused("the quality gates already fail on your branch %s (%s), before the run: %s; the agents were stopped and no phase was charged. "+
 			"Fix the base first, or run again with --allow-red-base (a gate then counts only the failures the base does not have; "+
 			"the output is in .autobuild/logs/verify.log)", cmp.Or(run.Branch, "HEAD"), clip.SHA(base), strings.Join(what, "; "))
 	}
@@ -79,6 +81,8 @@ func (v *verifier) baseline(ctx context.Context, commit string) ([]*failure.Gate
 	}
 	var log strings.Builder
 	defer func() { v.appendLog(log.String()) }()
+	began := time.Now()
+	defer func() { v.ran(time.Since(began)) }()
 	fmt.Fprintf(&log, "\n# autobuild: checking the run's base %s (tree %s)\n", commit, tree)
 	var failed []*failure.GateEvidence
 	for _, g := range v.gates {
@@ -105,11 +109,59 @@ func (v *verifier) baseline(ctx context.Context, commit string) ([]*failure.Gate
 // anyAttempted reports whether any phase of the run has made an attempt.
 func anyAttempted(rec *recorder, pl *plan.Plan) bool {
 	for _, p := range pl.Phases {
-		if ps := rec.get(p.ID); len(ps.Attempts) > 0 || ps.Status == state.PhaseComplete {
+		ps := rec.get(p.ID)
+		if ps.Status == state.PhaseComplete {
 			return true
+		}
+		for _, a := range ps.Attempts {
+			if a.Outcome == state.OutcomeComplete || a.Outcome == state.OutcomeFailed {
+				return true // interrupted ones (a red base stops them) do not count
+			}
 		}
 	}
 	return false
+}
+
+// startBaseCheck checks the run's base beside the first phases
+// (checkBase): a red base stops them (stop) before any is judged or
+// charged. awaitBase waits for the verdict.
+func (v *verifier) startBaseCheck(ctx context.Context, rec *recorder, pl *plan.Plan, base string, allowRedBase bool, stop func()) {
+	v.baseDone = make(chan struct{})
+	go func() {
+		defer close(v.baseDone)
+		if err := v.checkBase(ctx, rec, pl, base, allowRedBase); err != nil {
+			v.baseErr = err
+			stop()
+		}
+	}()
+}
+
+// awaitBase waits for the check of the run's base and returns its
+// refusal (nil when the base is green, allowed red, or not checked). A
+// phase's attempt waits for it before it is judged, so that none is
+// charged for its base.
+func (v *verifier) awaitBase(ctx context.Context) error {
+	if v == nil || v.baseDone == nil {
+		return nil
+	}
+	select {
+	case <-v.baseDone:
+		return v.baseErr
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// knownFailing is the failing tests the base had, per gate kind, once the
+// base check has ended (--allow-red-base); nil when there are none.
+func (v *verifier) knownFailing() map[string][]string {
+	if v == nil {
+		return nil
+	}
+	if v.baseDone != nil {
+		<-v.baseDone
+	}
+	return v.baseFailing
 }
 
 func clipNames(names []string, n int) []string {

@@ -72,13 +72,32 @@ type verifier struct {
 	// already had (--allow-red-base): a gate that fails with only those
 	// counts as passed.
 	baseFailing map[string][]string
+	// baseDone is closed once the base check has ended (baseErr: its
+	// refusal); nil when there was none to wait for.
+	baseDone chan struct{}
+	baseErr  error
 
 	// parallel is how many verifications a bisection runs side by side
 	// (--max-parallel), each in a worktree of its own.
 	parallel int
 
-	mu    sync.Mutex         // guards cache
+	mu    sync.Mutex         // guards cache and last
 	cache map[string]verdict // tree → verdict
+	last  time.Duration      // how long the last run of the gates took
+}
+
+// lastRun is how long the last run of the gates on a tree took.
+func (v *verifier) lastRun() time.Duration {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.last
+}
+
+// ran records how long a run of the gates took.
+func (v *verifier) ran(d time.Duration) {
+	v.mu.Lock()
+	v.last = d
+	v.mu.Unlock()
 }
 
 // markGreen records that commit's tree passed the gates (a phase's gates
@@ -120,6 +139,8 @@ func (v *verifier) verifyIn(ctx context.Context, commit, dir string) (verdict, e
 	}
 	var out strings.Builder
 	defer func() { v.appendLog(out.String()) }()
+	began := time.Now()
+	defer func() { v.ran(time.Since(began)) }()
 	fmt.Fprintf(&out, "\n# autobuild: verifying tree %s (commit %s) in %s\n", tree, commit, filepath.Base(dir))
 	for _, g := range v.gates {
 		if g.Skipped() {

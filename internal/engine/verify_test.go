@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"os"
 	osexec "os/exec"
 	"path/filepath"
@@ -233,21 +232,36 @@ func redBaseRepo(t *testing.T) (string, string) {
 	return repo, planText
 }
 
-// A base whose gates already fail stops the run before any agent is paid
-// for, exit 3, naming the gate and its failing tests.
-func TestRedBaseIsRefusedBeforeAnyAgent(t *testing.T) {
+// A base whose gates already fail stops the run, exit 3, naming the gate
+// and its failing tests: the agent started beside the check is stopped,
+// and no phase is charged.
+func TestRedBaseStopsTheRunAndChargesNoPhase(t *testing.T) {
 	t.Parallel()
 	repo, planText := redBaseRepo(t)
-	ran := filepath.Join(t.TempDir(), "ran")
-	cfg := baseConfig(t, repo, planText, "touch "+ran, &events{})
-	_, err := Run(context.Background(), cfg)
-	require.Error(t, err)
-	var coded *exitcode.Error
-	require.True(t, errors.As(err, &coded), "%v", err)
-	require.Equal(t, exitcode.Refused, coded.Code)
-	require.Contains(t, err.Error(), "TestOld")
-	require.Contains(t, err.Error(), "--allow-red-base")
-	require.NoFileExists(t, ran, "no agent was started")
+	started := filepath.Join(t.TempDir(), "started")
+	cfg := baseConfig(t, repo, planText, "touch "+started+"; sleep 30; echo work > work.txt", &events{})
+	res, err := Run(context.Background(), cfg)
+	require.NoError(t, err)
+	require.Equal(t, exitcode.Refused, res.ExitCode())
+	require.Equal(t, state.RunHalted, res.Status)
+	require.Contains(t, res.Reason, "TestOld")
+	require.Contains(t, res.Reason, "--allow-red-base")
+	p, err := state.Open(repo).LoadPhase("1")
+	require.NoError(t, err)
+	require.Equal(t, state.PhasePending, p.Status)
+	for _, a := range p.Attempts {
+		require.Equal(t, state.OutcomeInterrupted, a.Outcome, "not charged")
+	}
+	require.Nil(t, p.Error)
+	require.Empty(t, runGit(t, repo, "log", "--format=%s", "-1", "--grep=Autobuild-Phase"))
+
+	// Fixed, the same command goes on: the base is checked again.
+	runGit(t, repo, "rm", "-q", "old.txt")
+	runGit(t, repo, "commit", "-q", "-m", "fix the base")
+	cfg = baseConfig(t, repo, planText, "echo work > work.txt", &events{})
+	res, err = Run(context.Background(), cfg)
+	require.NoError(t, err)
+	require.Equal(t, state.RunComplete, res.Status, res.Reason)
 }
 
 // With --allow-red-base a gate counts only the failures the base did not

@@ -180,13 +180,10 @@ func afterIntegrationConflict(previous []failure.Report) bool {
 }
 
 // baseFailing is the failing tests the run's base had per gate kind
-// (--allow-red-base), for the phases' gates; nil when none. Set before
-// the first phase starts, read-only after.
+// (--allow-red-base), for the phases' gates; nil when none. It waits for
+// the base check.
 func (in *integrator) baseFailing() map[string][]string {
-	if in.verifier == nil {
-		return nil
-	}
-	return in.verifier.baseFailing
+	return in.verifier.knownFailing()
 }
 
 // stillConflicting makes the failure of a retry after an
