@@ -310,7 +310,7 @@ func (lr *liveRun) wire() (*phaseRunner, *scheduler) {
 		complete: map[phaseid.ID]bool{}, failed: map[phaseid.ID]*failure.Report{}}
 	runner.eager = sched.schedule == ScheduleEager
 	verify, _ := ParseVerify(string(cfg.Verify))
-	if verify == VerifyLanding {
+	if verify == VerifyLanding && anyGateRuns(runner.gates) {
 		lr.integ.verifier = &verifier{repo: lr.repo, gates: runner.gates, dir: lr.store.VerifyWorktreePath(),
 			logPath: lr.store.VerifyLogPath(), timeout: cfg.PhaseTimeout, grace: cfg.Grace, hardStop: cfg.HardStop,
 			parallel: cfg.MaxParallel, cache: map[string]verdict{}}
