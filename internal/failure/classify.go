@@ -368,7 +368,7 @@ func gateType(kind string) Type {
 // agent's.
 func agentReportable(t Type) bool {
 	switch t {
-	case CircularDependency, FileConflict, PlanInvalid:
+	case CircularDependency, FileConflict, PlanInvalid, IntegrationConflict:
 		return false
 	}
 	return known(t)

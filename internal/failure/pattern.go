@@ -125,5 +125,5 @@ func known(t Type) bool {
 var allTypes = []Type{
 	TestFailure, LintError, TypecheckError, FormatError, TaskIncomplete, VerificationMismatch, Timeout,
 	ParseError, RateLimited, ContextExhausted, AgentError, DependencyMissing, CircularDependency,
-	FileConflict, PlanInvalid, AgentSetup,
+	FileConflict, PlanInvalid, AgentSetup, IntegrationConflict,
 }
