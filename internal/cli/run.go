@@ -252,12 +252,9 @@ func (o *runOptions) engineConfig(pl *plan.Plan, repo *gitx.Repo, root string, p
 		return cfg, usageErr("no agent given: pass --agent claude (or codex, aider, gemini, sim, or any command line), or set agent in autobuild.toml")
 	}
 	for _, spec := range specs {
-		a, err := agent.Resolve(spec, selfCommand())
+		a, err := resolveAgent(spec, fc.Agents)
 		if err != nil {
 			return cfg, usageErr("--agent %q: %w", spec, err)
-		}
-		if ac, ok := fc.Agents[a.Preset]; ok {
-			a = a.WithConfig(ac.Args, ac.Env)
 		}
 		cfg.Agents = append(cfg.Agents, a)
 	}

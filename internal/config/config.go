@@ -19,6 +19,8 @@
 //	[agents.claude]                  # a preset's own arguments and environment
 //	args = ["--model", "opus"]       # after the preset's command line, before --agent's
 //	env = { IS_SANDBOX = "1" }       # added to the agent's environment
+//	# acp = true                     # through ACP (gemini --acp); any other name with
+//	                                 # acp = true is an ACP agent of that program
 //
 //	[[classify]]                     # extra failure patterns, tried before the built-in ones
 //	type = "rate_limited"
@@ -45,6 +47,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -90,6 +93,11 @@ type AgentConfig struct {
 	Args []string
 	// Env holds KEY=value entries, sorted by key.
 	Env []string
+	// ACP runs the agent through the Agent Client Protocol: a preset with
+	// an ACP mode switches to it (gemini --acp), and any other name is an
+	// ACP agent of that program (`[agents.goose] acp = true, args =
+	// ["acp"]` makes `--agent goose` run `goose acp`).
+	ACP bool
 }
 
 // Duration is a time.Duration read from a string such as "30m".
@@ -114,6 +122,7 @@ type fileConfig struct {
 type agentFile struct {
 	Args []string          `toml:"args"`
 	Env  map[string]string `toml:"env"`
+	ACP  bool              `toml:"acp"`
 }
 
 // Load reads root/autobuild.toml. A missing file is a zero Config and no
@@ -219,8 +228,6 @@ var expected = map[string]string{
 	"scenario":      "a quoted path",
 }
 
-// presetNames are the agents [agents.<name>] may configure.
-var presetNames = []string{"claude", "codex", "aider", "gemini"}
 
 // agentTables checks [agents.<preset>] tables.
 func (c *checker) agentTables(tables map[string]agentFile) map[string]AgentConfig {
@@ -230,11 +237,16 @@ func (c *checker) agentTables(tables map[string]agentFile) map[string]AgentConfi
 	out := map[string]AgentConfig{}
 	for name, t := range tables {
 		key := strings.ToLower(name)
-		if !slices.Contains(presetNames, key) {
-			c.fail("agents."+name, "is not a preset: [agents.NAME] configures %s (a custom command carries its own arguments)", strings.Join(presetNames, ", "))
+		presetNames := agent.Presets()
+		if !slices.Contains(presetNames, key) && !t.ACP {
+			c.fail("agents."+name, "is not a preset: [agents.NAME] configures %s, or an ACP agent with acp = true (a custom command carries its own arguments)", strings.Join(presetNames, ", "))
 			continue
 		}
-		ac := AgentConfig{Args: t.Args}
+		if t.ACP && slices.Contains(presetNames, key) && !slices.Contains(agent.ACPPresets(), key) {
+			c.fail("agents."+name+".acp", "%s has no ACP mode: acp = true works for %s, and for any other name as an ACP agent of that program", key, strings.Join(agent.ACPPresets(), ", "))
+			continue
+		}
+		ac := AgentConfig{Args: t.Args, ACP: t.ACP}
 		for k, v := range t.Env {
 			if k == "" || strings.ContainsAny(k, "= ") {
 				c.fail("agents."+name+".env", "%q is not an environment variable name", k)
@@ -258,7 +270,7 @@ func knownKeys(k toml.Key) string {
 	case len(k) >= 2 && k[0] == "classify":
 		return "type, match, in"
 	case len(k) >= 3 && k[0] == "agents":
-		return "args, env"
+		return "args, env, acp"
 	}
 	return "agent, max_parallel, phase_timeout, idle_timeout, wait_limit, commit, schedule, scenario, [gates], [agents.NAME], [[classify]]"
 }
