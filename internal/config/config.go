@@ -228,7 +228,6 @@ var expected = map[string]string{
 	"scenario":      "a quoted path",
 }
 
-
 // agentTables checks [agents.<preset>] tables.
 func (c *checker) agentTables(tables map[string]agentFile) map[string]AgentConfig {
 	if len(tables) == 0 {
