@@ -27,9 +27,12 @@ func (c client) SessionUpdate(_ context.Context, n sdk.SessionNotification) erro
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u := n.Update
+	if u.ToolCall == nil && u.ToolCallUpdate == nil {
+		s.flushTool()
+	}
 	switch {
 	case u.AgentMessageChunk != nil:
-		if t := u.AgentMessageChunk.Content.Text; t != nil {
+		if t := u.AgentMessageChunk.Content.Text; t != nil && t.Text != "" {
 			s.message(t.Text)
 		}
 	case u.ToolCall != nil:
@@ -39,6 +42,10 @@ func (c client) SessionUpdate(_ context.Context, n sdk.SessionNotification) erro
 		// gemini sends no tool_call, only updates: the first one with a
 		// title announces the call.
 		tc := u.ToolCallUpdate
+		if s.pending != nil && s.pending.id == tc.ToolCallId && tc.Title == nil {
+			title := s.pending.title
+			tc.Title = &title
+		}
 		if !s.tools[tc.ToolCallId] && tc.Title != nil && *tc.Title != "" {
 			var kind sdk.ToolKind
 			if tc.Kind != nil {
@@ -96,16 +103,48 @@ var acpToolVerbs = map[sdk.ToolKind]string{
 	sdk.ToolKindSearch: "Grep", sdk.ToolKindExecute: "Bash", sdk.ToolKindThink: "Think", sdk.ToolKindFetch: "Fetch",
 }
 
-// toolCall shows a tool call once per id: the verb of its kind (or of its
-// raw input's tool name) and its path or title.
+// pendingTool is a tool call announced without its path or input
+// (claude-code-acp sends its tool_call twice, the first one empty): it is
+// shown when its id comes again with more, or before anything else.
+type pendingTool struct {
+	id    sdk.ToolCallId
+	kind  sdk.ToolKind
+	title string
+}
+
+// toolCall shows a tool call once per id: the verb of its kind and its
+// path, command or title.
 func (s *ACPSession) toolCall(id sdk.ToolCallId, kind sdk.ToolKind, title string, locs []sdk.ToolCallLocation, raw any) {
 	if s.tools[id] {
 		return
 	}
+	input, _ := raw.(map[string]any)
+	if len(locs) == 0 && len(input) == 0 {
+		if s.pending == nil || s.pending.id != id {
+			s.flushTool()
+			s.pending = &pendingTool{id: id, kind: kind, title: title}
+			return
+		}
+	}
+	if s.pending != nil && s.pending.id != id {
+		s.flushTool()
+	}
+	s.pending = nil
+	s.showTool(id, kind, title, locs, input)
+}
+
+// flushTool shows a pending tool call with what is known of it.
+func (s *ACPSession) flushTool() {
+	if p := s.pending; p != nil {
+		s.pending = nil
+		s.showTool(p.id, p.kind, p.title, nil, nil)
+	}
+}
+
+func (s *ACPSession) showTool(id sdk.ToolCallId, kind sdk.ToolKind, title string, locs []sdk.ToolCallLocation, input map[string]any) {
 	s.tools[id] = true
 	s.flushLine()
 	s.afterTool = true
-	input, _ := raw.(map[string]any)
 	verb := acpToolVerbs[kind]
 	if verb == "" {
 		verb = "Tool"
@@ -113,7 +152,7 @@ func (s *ACPSession) toolCall(id sdk.ToolCallId, kind sdk.ToolKind, title string
 	arg := ""
 	if len(locs) > 0 && locs[0].Path != "" {
 		arg = relPath(locs[0].Path, s.cfg.Dir)
-	} else if input != nil {
+	} else if len(input) > 0 {
 		n := toolNote("", input, s.cfg.Dir)
 		arg = strings.TrimSpace(n.Text)
 	}
@@ -124,7 +163,7 @@ func (s *ACPSession) toolCall(id sdk.ToolCallId, kind sdk.ToolKind, title string
 		verb = "Write"
 	}
 	text := verb
-	if arg = cleanLine(firstLine(arg)); arg != "" {
+	if arg = cleanLine(firstLine(arg)); arg != "" && arg != verb {
 		text += " " + arg
 	}
 	s.cfg.Show(Note{Tool: verb, Text: text})

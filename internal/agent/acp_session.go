@@ -79,6 +79,7 @@ type ACPSession struct {
 	tools     map[sdk.ToolCallId]bool
 	usage     *usageAcc
 	afterTool bool // a tool call came after the message so far
+	pending   *pendingTool
 	refused   []string
 	canceled  bool
 	stderrLog []string
@@ -243,6 +244,7 @@ func (s *ACPSession) Stderr(line string) []Note {
 func (s *ACPSession) Outcome(exitCode int) (Outcome, int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.flushTool()
 	s.flushLine()
 	out := Outcome{Final: s.final, Usage: s.usage.state()}
 	if s.loadable {

@@ -81,6 +81,9 @@ func TestACPSuccessShowsToolsPlanAndMessage(t *testing.T) {
 			{Write: true, Path: "hello.txt", Content: "hello\n"},
 			{Ask: true, Path: "sub/two.txt", Content: "two\n"},
 			{Tool: "shell", Kind: "execute", Title: "go test ./..."},
+			// claude-code-acp: the call announced empty, then again with its input.
+			{Raw: []byte(`{"sessionUpdate":"tool_call","toolCallId":"t9","title":"Write","kind":"edit","rawInput":{}}`)},
+			{Raw: []byte(`{"sessionUpdate":"tool_call","toolCallId":"t9","title":"Write","kind":"edit","rawInput":{"file_path":"notes/a.md","content":"x"}}`)},
 			{Text: "I created hello.txt.\n\n" + acpResult},
 		},
 		Usage: &fakeacp.Usage{InputTokens: 1200, OutputTokens: 80, TotalTokens: 1280},
@@ -95,10 +98,11 @@ func TestACPSuccessShowsToolsPlanAndMessage(t *testing.T) {
 	assert.Equal(t, "two\n", string(b))
 	texts := run.texts()
 	for _, want := range []string{"Let me look.\n", "First\n", "→ Read go.mod\n", "→ Plan 1/2 done: check\n", "→ Write hello.txt\n",
-		"→ Write sub/two.txt\n", "→ Bash go test ./...\n", "I created hello.txt.\n"} {
+		"→ Write sub/two.txt\n", "→ Bash go test ./...\n", "→ Write notes/a.md\n", "I created hello.txt.\n"} {
 		assert.Contains(t, texts, want)
 	}
 	assert.Equal(t, 1, strings.Count(texts, "→ Bash"), "a tool call sent twice is shown once")
+	assert.Equal(t, 1, strings.Count(texts, "→ Write notes"), "a tool call sent twice is shown once")
 	res, err := ParseResult(run.out.Final)
 	require.NoError(t, err, run.out.Final)
 	assert.Equal(t, "complete", res.Status)

@@ -169,6 +169,7 @@ var acpAgents = []struct {
 	api  mockapi.API
 }{
 	{"acp:gemini --acp", mockapi.Gemini},
+	{"acp:claude-code-acp", mockapi.Claude},
 }
 
 func TestACPRealAgents(t *testing.T) {
@@ -186,6 +187,15 @@ func TestACPRealAgents(t *testing.T) {
 					if t.Failed() || os.Getenv("ACP_TEST_LOGS") != "" {
 						for i := range ps.Attempts {
 							t.Logf("attempt %d log:\n%s", i+1, acpLog(t, res.Root, ps, i))
+						}
+					}
+					if os.Getenv("ACP_TEST_LOGS") == "stream" {
+						for i := range ps.Attempts {
+							b, _ := os.ReadFile(filepath.Join(res.Root, strings.TrimSuffix(ps.Attempts[i].LogPath, ".log")+".stream"))
+							t.Logf("attempt %d stream:\n%s", i+1, b)
+						}
+						for _, r := range srv.Requests() {
+							t.Logf("request %s %s reply %d: %.3000s", r.Method, r.Path, r.Reply, r.Body)
 						}
 					}
 				}()

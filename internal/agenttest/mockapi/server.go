@@ -109,7 +109,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case Gemini:
 		h = geminiHandler{}
 	}
-	if !h.isModelRequest(r) {
+	if side, ok := h.(interface{ sideRequest([]byte) bool }); !h.isModelRequest(r) || (ok && side.sideRequest(body)) {
 		s.log(req)
 		h.serveOther(w, r, body)
 		return
