@@ -30,7 +30,11 @@ func acpAgent(t *testing.T, spec string, srv *mockapi.Server) agent.Agent {
 	require.NoError(t, err)
 	require.True(t, a.ACP, spec)
 	a.Args[0] = Require(t, a.Args[0])
-	a.Env = append(a.Env, Env(t, srv, Options{Sandbox: true})...)
+	if srv.API() == mockapi.OpenAI {
+		a.Env = append(a.Env, OpenAIEnv(t, srv, a.Name, Options{})...)
+	} else {
+		a.Env = append(a.Env, Env(t, srv, Options{Sandbox: true})...)
+	}
 	return a
 }
 
@@ -66,7 +70,7 @@ func acpCases() []acpCase {
 			require.Equal(t, "feat(hello): add hello.txt", strings.Split(ps.Commit.Message, "\n")[0])
 		}},
 		{"auth_401", []mockapi.Reply{mockapi.Fail(mockapi.Unauthorized)}, failed(failure.AgentSetup)},
-		{"rate_429", []mockapi.Reply{mockapi.Fail(mockapi.RateLimited)}, failed(failure.RateLimited)},
+		{"rate_429", times(12, mockapi.Fail(mockapi.RateLimited)), failed(failure.RateLimited)},
 		{"prompt_too_long", []mockapi.Reply{mockapi.Fail(mockapi.PromptTooLong)}, failed(failure.ContextExhausted)},
 		{"no_result", []mockapi.Reply{mockapi.WriteFile("hello.txt", "hello\n"), mockapi.Text("I created hello.txt.")}, failed(failure.ParseError)},
 	}
@@ -170,6 +174,8 @@ var acpAgents = []struct {
 }{
 	{"acp:gemini --acp", mockapi.Gemini},
 	{"acp:claude-code-acp", mockapi.Claude},
+	{"qwen", mockapi.OpenAI},
+	{"opencode", mockapi.OpenAI},
 }
 
 func TestACPRealAgents(t *testing.T) {
