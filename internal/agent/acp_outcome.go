@@ -103,6 +103,9 @@ func (s *ACPSession) classify(err error) *Signal {
 	if fx == nil {
 		fx = acpFixes(name)
 	}
+	if acpContextRE.MatchString(text) {
+		return &Signal{Type: failure.ContextExhausted, Message: cleanLine(firstLine(text))}
+	}
 	if code == acpAuthRequired {
 		return fx.signal(name, failure.AgentSetup, setupLogin, cleanLine(firstLine(text)))
 	}
@@ -152,5 +155,9 @@ func httpStatusIn(text string) int {
 	}
 	return 0
 }
+
+// acpContextRE are the ACP agents' own names for a context that ran out
+// (opencode's ContextOverflowError) that the shared patterns do not know.
+var acpContextRE = regexp.MustCompile(`(?i)ContextOverflowError|context exceeds (?:the )?model(?:'s)? limit|too large to compact`)
 
 var httpStatusRE = regexp.MustCompile(`(?i)(?:status|code|error|http)[^0-9\n]{0,12}\b(401|403|413|429|503|529)\b|\b(401|403|413|429|503|529)\s+(?:unauthori|forbidden|too many|service unavailable|payload too large|request entity)`)

@@ -71,7 +71,7 @@ func acpCases() []acpCase {
 		}},
 		{"auth_401", []mockapi.Reply{mockapi.Fail(mockapi.Unauthorized)}, failed(failure.AgentSetup)},
 		{"rate_429", times(12, mockapi.Fail(mockapi.RateLimited)), failed(failure.RateLimited)},
-		{"prompt_too_long", []mockapi.Reply{mockapi.Fail(mockapi.PromptTooLong)}, failed(failure.ContextExhausted)},
+		{"prompt_too_long", times(4, mockapi.Fail(mockapi.PromptTooLong)), failed(failure.ContextExhausted)},
 		{"no_result", []mockapi.Reply{mockapi.WriteFile("hello.txt", "hello\n"), mockapi.Text("I created hello.txt.")}, failed(failure.ParseError)},
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -24,7 +25,23 @@ func (openaiHandler) isModelRequest(r *http.Request) bool {
 	return r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/chat/completions")
 }
 
-func (openaiHandler) serveOther(w http.ResponseWriter, r *http.Request, _ []byte) {
+// sideRequest is a request a CLI makes beside the model's turn: opencode's
+// title for the session, qwen's memory extraction after its answer. It
+// takes no scripted reply.
+func (openaiHandler) sideRequest(body []byte) bool {
+	for _, s := range []string{"You are a title generator", "managed memory extraction subagent"} {
+		if strings.Contains(string(body), s) {
+			return true
+		}
+	}
+	return false
+}
+
+func (openaiHandler) serveOther(w http.ResponseWriter, r *http.Request, body []byte) {
+	if strings.HasSuffix(r.URL.Path, "/chat/completions") {
+		openaiHandler{}.serveReply(w, body, Text("Hello"), 0)
+		return
+	}
 	if strings.HasSuffix(r.URL.Path, "/models") {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprint(w, `{"object":"list","data":[{"id":"mock-model","object":"model","owned_by":"mock"}]}`)
@@ -78,8 +95,14 @@ func (q openaiRequest) writeCall(body []byte, reply Reply) (name, args string) {
 found:
 	path := reply.Path
 	if !filepath.IsAbs(path) {
-		if m := openaiCwd.FindSubmatch(body); m != nil {
-			path = filepath.Join(strings.TrimRight(string(m[1]), ".,;:)"), path)
+		// The first directory so named that exists: prompts hold example
+		// paths too.
+		for _, m := range openaiCwd.FindAllSubmatch(body, -1) {
+			dir := strings.TrimRight(string(m[1]), ".,;:)")
+			if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+				path = filepath.Join(dir, path)
+				break
+			}
 		}
 	}
 	b, _ := json.Marshal(map[string]string{pathKey: path, "content": reply.Content})
