@@ -156,6 +156,21 @@ func httpStatusIn(text string) int {
 	return 0
 }
 
+// errorLineRE is a message line that reports an API error rather than
+// saying something: "Error: 400 ...", "[API Error: 401 ...]".
+// copilot sends its notes as chunks without line breaks between them
+// ("Retrying...Error: ...").
+var errorLineRE = regexp.MustCompile(`(?m)(?:^|\.\.\.)\s*(\[?(?:API )?Error:? .*)$`)
+
+// errorLine is the last error line of a message, "" for none.
+func errorLine(msg string) string {
+	m := errorLineRE.FindAllStringSubmatch(msg, -1)
+	if len(m) == 0 {
+		return ""
+	}
+	return cleanLine(m[len(m)-1][1])
+}
+
 // acpContextRE are the ACP agents' own names for a context that ran out
 // (opencode's ContextOverflowError) that the shared patterns do not know.
 var acpContextRE = regexp.MustCompile(`(?i)ContextOverflowError|context exceeds (?:the )?model(?:'s)? limit|too large to compact`)

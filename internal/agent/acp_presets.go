@@ -136,13 +136,15 @@ func opencodeCheck(sys System) []SetupProblem {
 }
 
 // copilotCheck: copilot takes a token from COPILOT_GITHUB_TOKEN, GH_TOKEN
-// or GITHUB_TOKEN, or the login kept in ~/.copilot/config.json.
+// or GITHUB_TOKEN, or the login kept in ~/.copilot/config.json; with its
+// own model provider (COPILOT_PROVIDER_BASE_URL, "BYOK") it needs no GitHub
+// login.
 func copilotCheck(sys System) []SetupProblem {
 	dir := sys.Getenv("COPILOT_HOME")
 	if dir == "" {
 		dir = filepath.Join(sys.Home, ".copilot")
 	}
-	if anyEnv(sys, "COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN") ||
+	if anyEnv(sys, "COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN", "COPILOT_PROVIDER_BASE_URL") ||
 		fileHas(sys, []string{filepath.Join(dir, "config.json")}, `"logged_in_users"`, `"last_logged_in_user"`) {
 		return nil
 	}

@@ -264,6 +264,16 @@ func (s *ACPSession) Outcome(exitCode int) (Outcome, int) {
 		}
 	case s.stop == sdk.StopReasonEndTurn:
 		exitCode = 0
+		// copilot ends its turn normally with the API's error as its
+		// message ("Error: 401 ..."): without a result object, that error
+		// is what the attempt amounts to.
+		if line := errorLine(s.final); line != "" {
+			if _, err := ParseResult(s.final); err != nil {
+				out.Said = line
+				out.Signal = s.classify(errors.New(line))
+				exitCode = 1
+			}
+		}
 	case s.stop == sdk.StopReasonCancelled:
 		out.Said = "the agent's turn was cancelled"
 		if exitCode == 0 {

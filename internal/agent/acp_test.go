@@ -169,6 +169,24 @@ func TestACPErrorsAreClassified(t *testing.T) {
 	}
 }
 
+// copilot ends its turn normally with the API's error as its message.
+func TestACPErrorAsFinalMessage(t *testing.T) {
+	run := talkACP(t, fakeacp.Script{Steps: []fakeacp.Step{{Text: "Error: Failed to get response from the AI model; retried 5 times. Last error: 429 Rate limit reached"}}}, ACPConfig{})
+	assert.Equal(t, 1, run.code)
+	require.NotNil(t, run.out.Signal)
+	assert.Equal(t, failure.RateLimited, run.out.Signal.Type)
+
+	run = talkACP(t, fakeacp.Script{Steps: []fakeacp.Step{{Text: "Info: Request failed due to a transient API error. Retrying..."},
+		{Text: "Error: Failed to get response from the AI model; retried 5 times. Last error: 401 Unauthorized"}}}, ACPConfig{})
+	require.NotNil(t, run.out.Signal)
+	assert.Equal(t, failure.AgentSetup, run.out.Signal.Type)
+
+	// A result object wins over an error line before it.
+	run = talkACP(t, fakeacp.Script{Steps: []fakeacp.Step{{Text: "Error: 401 once\n" + acpResult}}}, ACPConfig{})
+	assert.Equal(t, 0, run.code)
+	assert.Nil(t, run.out.Signal)
+}
+
 func TestACPRefusalIsAFailure(t *testing.T) {
 	run := talkACP(t, fakeacp.Script{StopReason: "refusal", Steps: []fakeacp.Step{{Text: "No."}}}, ACPConfig{})
 	assert.Equal(t, 1, run.code)

@@ -2,6 +2,7 @@ package agenttest
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -69,7 +70,7 @@ func acpCases() []acpCase {
 			require.Equal(t, string(state.RunComplete), res)
 			require.Equal(t, "feat(hello): add hello.txt", strings.Split(ps.Commit.Message, "\n")[0])
 		}},
-		{"auth_401", []mockapi.Reply{mockapi.Fail(mockapi.Unauthorized)}, failed(failure.AgentSetup)},
+		{"auth_401", times(8, mockapi.Fail(mockapi.Unauthorized)), failed(failure.AgentSetup)},
 		{"rate_429", times(12, mockapi.Fail(mockapi.RateLimited)), failed(failure.RateLimited)},
 		{"prompt_too_long", times(4, mockapi.Fail(mockapi.PromptTooLong)), failed(failure.ContextExhausted)},
 		{"no_result", []mockapi.Reply{mockapi.WriteFile("hello.txt", "hello\n"), mockapi.Text("I created hello.txt.")}, failed(failure.ParseError)},
@@ -176,6 +177,7 @@ var acpAgents = []struct {
 	{"acp:claude-code-acp", mockapi.Claude},
 	{"qwen", mockapi.OpenAI},
 	{"opencode", mockapi.OpenAI},
+	{"copilot", mockapi.OpenAI},
 }
 
 func TestACPRealAgents(t *testing.T) {
@@ -201,7 +203,7 @@ func TestACPRealAgents(t *testing.T) {
 							t.Logf("attempt %d stream:\n%s", i+1, b)
 						}
 						for _, r := range srv.Requests() {
-							t.Logf("request %s %s reply %d: %.3000s", r.Method, r.Path, r.Reply, r.Body)
+							t.Logf("request %s %s reply %d: %.3000s", r.Method, r.Path, r.Reply, r.Body); if os.Getenv("ACP_TEST_TOOLS") != "" { var q struct{ Tools []struct{ Function struct{ Name string; Parameters any } } }; _ = json.Unmarshal(r.Body, &q); for _, tl := range q.Tools { b, _ := json.Marshal(tl.Function.Parameters); t.Logf("TOOL %s %.300s", tl.Function.Name, b) } }
 						}
 					}
 				}()

@@ -66,6 +66,14 @@ func OpenAIEnv(t testing.TB, srv *mockapi.Server, cli string, opts Options) []st
 		if !opts.NoAuth {
 			env = append(env, MockKeyVar+"=dummy")
 		}
+	case "copilot":
+		// Its BYOK provider: no GitHub login, and offline (no telemetry,
+		// no update, no GitHub MCP server).
+		env = append(env, "COPILOT_PROVIDER_BASE_URL="+base, "COPILOT_PROVIDER_TYPE=openai", "COPILOT_MODEL="+MockModel,
+			"COPILOT_OFFLINE=true", "COPILOT_AUTO_UPDATE=false")
+		if !opts.NoAuth {
+			env = append(env, "COPILOT_PROVIDER_API_KEY=dummy")
+		}
 	default:
 		t.Fatalf("agenttest: no OpenAI-compatible settings for %s", cli)
 	}

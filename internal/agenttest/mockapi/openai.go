@@ -76,8 +76,9 @@ var openaiCwd = regexp.MustCompile(`(?i)(?:working directory|working in the dire
 // own write tool.
 func (q openaiRequest) writeCall(body []byte, reply Reply) (name, args string) {
 	name = "write_file"
-	pathKey := "file_path"
-	for _, want := range []string{"write_file", "write", "Write", "create_file"} {
+	pathKey, contentKey := "file_path", "content"
+	// qwen write_file, opencode and pi write, copilot create.
+	for _, want := range []string{"write_file", "write", "Write", "create_file", "create"} {
 		for _, t := range q.Tools {
 			if t.Function.Name != want {
 				continue
@@ -88,6 +89,9 @@ func (q openaiRequest) writeCall(body []byte, reply Reply) (name, args string) {
 					pathKey = k
 					break
 				}
+			}
+			if _, ok := t.Function.Parameters.Properties["file_text"]; ok {
+				contentKey = "file_text"
 			}
 			goto found
 		}
@@ -105,7 +109,7 @@ found:
 			}
 		}
 	}
-	b, _ := json.Marshal(map[string]string{pathKey: path, "content": reply.Content})
+	b, _ := json.Marshal(map[string]string{pathKey: path, contentKey: reply.Content})
 	return name, string(b)
 }
 
