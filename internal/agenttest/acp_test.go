@@ -203,7 +203,22 @@ func TestACPRealAgents(t *testing.T) {
 							t.Logf("attempt %d stream:\n%s", i+1, b)
 						}
 						for _, r := range srv.Requests() {
-							t.Logf("request %s %s reply %d: %.3000s", r.Method, r.Path, r.Reply, r.Body); if os.Getenv("ACP_TEST_TOOLS") != "" { var q struct{ Tools []struct{ Function struct{ Name string; Parameters any } } }; _ = json.Unmarshal(r.Body, &q); for _, tl := range q.Tools { b, _ := json.Marshal(tl.Function.Parameters); t.Logf("TOOL %s %.300s", tl.Function.Name, b) } }
+							t.Logf("request %s %s reply %d: %.3000s", r.Method, r.Path, r.Reply, r.Body)
+							if os.Getenv("ACP_TEST_TOOLS") != "" {
+								var q struct {
+									Tools []struct {
+										Function struct {
+											Name       string
+											Parameters any
+										}
+									}
+								}
+								_ = json.Unmarshal(r.Body, &q)
+								for _, tl := range q.Tools {
+									b, _ := json.Marshal(tl.Function.Parameters)
+									t.Logf("TOOL %s %.300s", tl.Function.Name, b)
+								}
+							}
 						}
 					}
 				}()
