@@ -167,6 +167,24 @@ func homeOf(a agent.Agent) string {
 	return ""
 }
 
+// ACPFixtureDir holds the agents' side of each recorded ACP conversation:
+// testdata/agents/acp/<agent>/<case>.stream, replayed by internal/agent's
+// tests.
+var acpFixtureDir = filepath.Join(fixtureDir, "acp")
+
+// recordACP keeps the first attempt's .stream as the case's fixture (with
+// -record: go test ./internal/agenttest/ -run TestACPRealAgents -record).
+func recordACP(t *testing.T, root string, ps *state.Phase, spec, name string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, strings.TrimSuffix(ps.Attempts[0].LogPath, ".log")+".stream"))
+	require.NoError(t, err)
+	a, err := agent.Resolve(spec, nil)
+	require.NoError(t, err)
+	dir := filepath.Join(acpFixtureDir, a.Name)
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, name+".stream"), b, 0o644))
+}
+
 // acpAgents are the agents the real-CLI tests run through ACP, with the
 // API each one's mock speaks.
 var acpAgents = []struct {
@@ -224,6 +242,9 @@ func TestACPRealAgents(t *testing.T) {
 				}()
 				c.check(t, string(res.Status), ps)
 				require.Empty(t, processesWith(homeOf(a)), "no agent process is left")
+				if *record {
+					recordACP(t, res.Root, ps, ag.spec, c.name)
+				}
 			})
 		}
 		// Ctrl-C while the model is thinking: session/cancel, then the
