@@ -109,7 +109,7 @@ func (s *ACPSession) Done() <-chan struct{} { return s.done }
 // requests; the caller ends it when the process is gone.
 func (s *ACPSession) Run(ctx context.Context, w io.Writer, r io.Reader) {
 	defer close(s.done)
-	conn := sdk.NewClientSideConnection(client{s}, w, r)
+	conn := sdk.NewClientSideConnection(client{s}, w, lingerReader{r: r, done: s.done})
 	conn.SetLogger(slog.New(slog.NewTextHandler(logWriter{s}, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	s.mu.Lock()
 	s.conn = conn
@@ -296,6 +296,30 @@ func (s *ACPSession) Outcome(exitCode int) (Outcome, int) {
 		out.Said += "\nrefused: " + strings.Join(s.refused, "; ")
 	}
 	return out, exitCode
+}
+
+// lingerWait is how long the end of the agent's output is held back while
+// the conversation is not over.
+const lingerWait = time.Second
+
+// lingerReader holds the end of the agent's output back until the
+// conversation is over (or lingerWait): the protocol library reports a
+// request whose answer was the agent's last line, just before its output
+// ended, as "peer disconnected" about half the time.
+type lingerReader struct {
+	r    io.Reader
+	done <-chan struct{}
+}
+
+func (l lingerReader) Read(p []byte) (int, error) {
+	n, err := l.r.Read(p)
+	if err == io.EOF {
+		select {
+		case <-l.done:
+		case <-time.After(lingerWait):
+		}
+	}
+	return n, err
 }
 
 // logWriter sends the protocol library's own diagnostics (a message it
