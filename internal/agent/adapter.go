@@ -131,6 +131,7 @@ var adapters = map[string]Adapter{
 	"codex":  codexAdapter{},
 	"gemini": geminiAdapter{},
 	"aider":  aiderAdapter{},
+	"pi":     piAdapter{},
 }
 
 // AdapterFor returns the adapter of a resolved agent, or nil for a plain

@@ -59,7 +59,7 @@ const SimName = "sim"
 
 // Presets returns the names of the preset agents, for help texts.
 func Presets() []string {
-	return []string{"claude", "codex", "aider", "gemini", "qwen", "opencode", "copilot"}
+	return []string{"claude", "codex", "aider", "gemini", "qwen", "opencode", "copilot", "pi"}
 }
 
 // resolvePreset resolves a spec whose first word is a preset's name (any

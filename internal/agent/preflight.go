@@ -14,6 +14,7 @@ var installHints = map[string]string{
 	"codex":  "npm install -g @openai/codex",
 	"gemini": "npm install -g @google/gemini-cli",
 	"aider":  "python -m pip install aider-install && aider-install",
+	"pi":     "npm install -g @mariozechner/pi-coding-agent",
 }
 
 // installHint is how to install a's CLI.
