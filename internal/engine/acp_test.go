@@ -145,6 +145,23 @@ func TestACPAgentInterruptCancelsTheTurn(t *testing.T) {
 	}
 }
 
+// A timeout sends session/cancel too before the process group is stopped.
+func TestACPAgentTimeoutCancelsTheTurn(t *testing.T) {
+	t.Parallel()
+	a, agentLog := fakeACP(t, fakeacp.Script{Hang: true, Steps: []fakeacp.Step{{Text: "working\n"}}})
+	res, repo, _ := runPreset(t, a, func(c *Config) {
+		c.PhaseTimeout = 3 * time.Second
+		c.Sleep = func(context.Context, time.Duration) {}
+	})
+	require.NotEqual(t, state.RunComplete, res.Status)
+	p, err := state.Open(repo).LoadPhase("1")
+	require.NoError(t, err)
+	require.Equal(t, failure.Timeout, p.Attempts[0].Error.Type)
+	b, _ := os.ReadFile(agentLog)
+	require.Contains(t, string(b), "session/cancel")
+	requireGone(t, agentPIDs(t, agentLog))
+}
+
 // A prompt too long is context_exhausted; the retry continues the same
 // session with session/load, since the agent advertises it.
 func TestACPAgentContinuesItsSessionAfterContextExhausted(t *testing.T) {
