@@ -266,20 +266,29 @@ func supervise(ctx context.Context, spec Spec, pgid int, waited <-chan error, ou
 		t := time.NewTimer(spec.Grace)
 		grace = t.C
 	}
+	// beforeDone is closed when BeforeStop has returned: the SIGTERM
+	// waits for it, a hard stop or the process's end does not.
+	var beforeDone chan struct{}
 	stop := func() {
 		if stopping {
 			return
 		}
 		if spec.BeforeStop != nil {
-			spec.BeforeStop()
+			stopping = true
+			beforeDone = make(chan struct{})
+			go func(done chan struct{}) {
+				defer close(done)
+				spec.BeforeStop()
+			}(beforeDone)
+			return
 		}
-		stopping = true
-		killGroup(pgid, syscall.SIGTERM)
-		t := time.NewTimer(spec.Grace)
-		grace = t.C
+		terminate()
 	}
 	for {
 		select {
+		case <-beforeDone:
+			beforeDone = nil
+			terminate()
 		case err := <-waited:
 			fillExit(&res, err)
 			if res.Finished {
