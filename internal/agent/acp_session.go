@@ -1,17 +1,5 @@
 package agent
 
-// ACPSession drives an agent that speaks the Agent Client Protocol
-// (JSON-RPC 2.0 over its stdin and stdout: gemini --acp, qwen --acp,
-// opencode acp, copilot --acp, claude-code-acp, codex-acp) through one
-// phase attempt: initialize, session/new in the phase's worktree (or
-// session/load of the attempt's earlier session), the prompt as one
-// session/prompt, the session/update notifications as tool lines and
-// message lines, session/request_permission answered allow inside the
-// worktree and refused outside it, fs/read_text_file and fs/write_text_file
-// served inside the worktree only, and session/cancel when the attempt is
-// stopped. The engine starts the process (package proc) and hands the
-// session its pipes; the protocol itself is github.com/coder/acp-go-sdk.
-
 import (
 	"context"
 	"errors"
@@ -28,7 +16,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
 )
 
-// ACPACPCancelWait is how long Cancel waits for the agent to end its turn after
+// ACPCancelWait is how long Cancel waits for the agent to end its turn after
 // session/cancel before the process is stopped anyway (the CLIs seen answer
 // within 0.1 s).
 const ACPCancelWait = 3 * time.Second
@@ -58,7 +46,17 @@ type ACPConfig struct {
 	Fixes fixes
 }
 
-// ACPSession is one attempt's conversation with an ACP agent.
+// ACPSession is one attempt's conversation with an agent: it drives an agent that speaks the Agent Client Protocol
+// (JSON-RPC 2.0 over its stdin and stdout: gemini --acp, qwen --acp,
+// opencode acp, copilot --acp, claude-code-acp, codex-acp) through one
+// phase attempt: initialize, session/new in the phase's worktree (or
+// session/load of the attempt's earlier session), the prompt as one
+// session/prompt, the session/update notifications as tool lines and
+// message lines, session/request_permission answered allow inside the
+// worktree and refused outside it, fs/read_text_file and fs/write_text_file
+// served inside the worktree only, and session/cancel when the attempt is
+// stopped. The engine starts the process (package proc) and hands the
+// session its pipes; the protocol itself is github.com/coder/acp-go-sdk.
 type ACPSession struct {
 	cfg  ACPConfig
 	root string // Dir with its symbolic links resolved
@@ -330,7 +328,3 @@ func (l logWriter) Write(p []byte) (int, error) {
 	l.s.cfg.Log("acp: " + sanitize.Line(strings.TrimSpace(string(p))))
 	return len(p), nil
 }
-
-// errNotOffered answers a request for a capability the client did not
-// offer.
-var errNotOffered = errors.New("autobuild does not offer this: run the command yourself in the working directory")
