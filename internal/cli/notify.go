@@ -120,8 +120,8 @@ func (o *runOptions) notifySettings(fc config.Notify) (notifySettings, error) {
 
 // notifier builds the run's notifier from its settings (nil without a
 // channel), and says on w where notifications go, secrets redacted.
-// Deliveries that fail for good are said on errs (nil: not said, under
-// the UI, whose screen a line would break).
+// Deliveries that fail for good are said on errs (under the UI, a buffer
+// printed once it has gone: a line would break its screen).
 func (n notifySettings) notifier(o *runOptions, root string, w, errs io.Writer) *notify.Notifier {
 	var chans []notify.Channel
 	if n.webhook != "" {
