@@ -86,6 +86,43 @@ func TestHeaderWithABudgetFitsEightyColumns(t *testing.T) {
 	require.Contains(t, plain(v.Render()), "74k in · 11k out · $0.39 of $0.30 budget")
 }
 
+// After a halt whose budget is reached, r does not resume (the resume
+// keeps the budget and halted again at once, ringing again): it names the
+// command with the higher budget.
+func TestResumeKeyAfterABudgetHaltNamesTheHigherBudget(t *testing.T) {
+	t.Parallel()
+	live := newHarness(t, liveOptions(&fakeController{}), 100, 30)
+	live.feed(append(midRun(), haltEnd()...))
+	snap := snapshotOf(live.m, state.RunHalted, "budget_exceeded: the run spent $2.00, reaching its budget of $1.00 (--max-cost)")
+	snap.Run.MaxCostUSD = 1
+	snap.Phases[0].Attempts = []state.Attempt{{Number: 1, Outcome: state.OutcomeComplete, Usage: &state.Usage{CostUSD: 2}}}
+
+	fake := &fakeController{runs: []chan event.Event{runChan(append(midRun(), haltEnd()...), true)}}
+	fake.snap = snap
+	h := newHarness(t, liveOptions(fake), 100, 30)
+	h.init()
+	h.until("the halt screen", func(m *Model) bool { return m.screen == screenSummary })
+	h.drain()
+	h.key("r")
+	h.drain()
+	starts, _ := fake.counts()
+	require.Len(t, starts, 1, "no second run")
+	require.Contains(t, squashSpaces(h.screen()), "Quit and run: autobuild plan.md --max-cost 3 --resume")
+
+	// Within the budget, r resumes as before.
+	snap.Run.MaxCostUSD = 10
+	fake = &fakeController{runs: []chan event.Event{runChan(append(midRun(), haltEnd()...), true)}}
+	fake.snap = snap
+	h = newHarness(t, liveOptions(fake), 100, 30)
+	h.init()
+	h.until("the halt screen", func(m *Model) bool { return m.screen == screenSummary })
+	h.drain()
+	h.key("r")
+	h.drain()
+	starts, _ = fake.counts()
+	require.Len(t, starts, 2)
+}
+
 // The header shows an agent's quota headroom, and the phases at once when
 // the run lowered them; a window past its reset is no longer shown.
 func TestHeaderShowsQuotaHeadroom(t *testing.T) {
