@@ -110,9 +110,10 @@ func TestCompleteScreenHelpOffersOnlyWorkingKeys(t *testing.T) {
 	h.key("?")
 	help := h.screen()
 	require.Contains(t, help, "close help")
-	for _, gone := range []string{"resume after a halt", "start fresh", "copy the", "log of the failed phase"} {
+	for _, gone := range []string{"resume after a halt", "start fresh", "copy the", "log of the failed phase", "halt (twice: kill)"} {
 		require.NotContains(t, help, gone)
 	}
+	require.Contains(t, help, "ctrl+c quit", "with no run going, ctrl+c quits")
 	h.key("?")
 	h.key("c")
 	require.Contains(t, squashSpaces(h.screen()), "The run is complete: there is no resume command to copy.")
