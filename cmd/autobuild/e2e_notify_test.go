@@ -111,6 +111,7 @@ func TestBudgetHaltNotifiesAndResumeWithAHigherBudgetGoesOn(t *testing.T) {
 	require.Equal(t, "budget_exceeded", halted["failure"].(map[string]any)["type"])
 	require.Equal(t, map[string]any{"max_cost_usd": 3.0, "spent_usd": 4.0}, halted["budget"], "the budget rides along")
 	require.Contains(t, halted["resume_command"], "--max-cost 6 --resume")
+	require.Contains(t, docs[0]["resume_command"], "--max-cost 6 --resume", "budget_reached's too (the run still running)")
 	require.NotContains(t, halted["resume_command"], "s3cr3t", "the printed commands leave the webhook out")
 	require.Contains(t, halted["text"], "autobuild halted: budget_exceeded")
 

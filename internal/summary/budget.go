@@ -40,13 +40,14 @@ func budgetSection(b *box, in Input) {
 // ResumeCommand is in's resume command, with a higher budget when the
 // run stopped with a budget reached: the flag of that budget is replaced
 // by one that leaves room (budget.Higher). That is a budget_exceeded halt,
-// and any other halt (or an interrupted run) whose spend reached a budget
-// too, since a resume keeps the run's budgets and would halt at once. A
+// and any other halt (or an interrupted run, or one still running, as
+// for a budget_reached notification) whose spend reached a budget too,
+// since a resume keeps the run's budgets and would halt at once. A
 // phase's budget counts for the phases still to run.
 func ResumeCommand(in Input) string {
 	cmd := in.ResumeCommand
 	r := in.Run
-	if cmd == "" || r == nil || (r.Status != state.RunHalted && r.Status != state.RunInterrupted) {
+	if cmd == "" || r == nil || r.Status == state.RunComplete {
 		return cmd
 	}
 	l := limitsOf(r)

@@ -57,6 +57,8 @@ func TestResumeCommandRaisesTheBudgetAfterAnotherHalt(t *testing.T) {
 	require.Equal(t, "autobuild plan.md --agent claude --max-cost 10 --resume", ResumeCommand(in))
 	in.Run.Status = state.RunInterrupted
 	require.Equal(t, "autobuild plan.md --agent claude --max-cost 10 --resume", ResumeCommand(in))
+	in.Run.Status = state.RunRunning // a budget_reached notification's
+	require.Equal(t, "autobuild plan.md --agent claude --max-cost 10 --resume", ResumeCommand(in))
 	in.Run.Status = state.RunComplete
 	require.Equal(t, in.ResumeCommand, ResumeCommand(in))
 }
