@@ -11,11 +11,13 @@ import (
 // TestDemoHaltHintsWorkAsPrinted follows the halted demo's instructions
 // literally, as a new user pastes them, from a directory that is not the
 // demo's: the fix line, then the resume line. An instruction that depends on
-// the current directory, or names a program that is not there, fails here.
+// the current directory, or names a program that is not there, fails here;
+// so does one that keeps --dir relative.
 func TestDemoHaltHintsWorkAsPrinted(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	r := autobuild(t, dir, "demo", "--no-tui", "--halt", "--dir", dir)
+	cwd := t.TempDir()
+	dir := filepath.Join(cwd, "try")
+	r := autobuild(t, cwd, "demo", "--no-tui", "--halt", "--dir", "try")
 	require.Equal(t, 1, r.code, r.String())
 
 	fix := hintLine(t, r.stdout, "To fix the halted phase by hand: ")

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -110,6 +111,7 @@ func TestBudgetHaltNotifiesAndResumeWithAHigherBudgetGoesOn(t *testing.T) {
 	require.Equal(t, "budget_exceeded", halted["failure"].(map[string]any)["type"])
 	require.Equal(t, map[string]any{"max_cost_usd": 3.0, "spent_usd": 4.0}, halted["budget"], "the budget rides along")
 	require.Contains(t, halted["resume_command"], "--max-cost 6 --resume")
+	require.Contains(t, docs[0]["resume_command"], "--max-cost 6 --resume", "budget_reached's too (the run still running)")
 	require.NotContains(t, halted["resume_command"], "s3cr3t", "the printed commands leave the webhook out")
 	require.Contains(t, halted["text"], "autobuild halted: budget_exceeded")
 
@@ -162,8 +164,14 @@ func TestTUIBudgetHaltSendsOSC9(t *testing.T) {
 	t.Parallel()
 	repo := newRepo(t, budgetPlan)
 	scenario := costScenario(t)
+	// A webhook that is down: its failure is said once the UI has gone,
+	// with the URL redacted.
+	down, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	hook := "http://" + down.Addr().String() + "/hook/T0-SECRET-TOKEN"
+	require.NoError(t, down.Close())
 	tm := startInPty(t, repo, "plan.md", "--commit=auto", "--agent", "sim", "--scenario", scenario,
-		"--max-parallel", "1", "--max-cost", "3")
+		"--max-parallel", "1", "--max-cost", "3", "--notify", "webhook="+hook)
 	tm.waitText("AUTOBUILD HALTED", 0, 60*time.Second)
 	tm.waitText("of $3.00 budget", 0, 5*time.Second)
 	osc := "\x1b]9;" // TERM=xterm-256color
@@ -176,4 +184,10 @@ func TestTUIBudgetHaltSendsOSC9(t *testing.T) {
 	require.Equal(t, 1, strings.Count(tm.raw(), osc), "one notification")
 	tm.send("q")
 	require.Equal(t, 1, tm.exitCode(30*time.Second))
+	waitFor(t, "the undelivered notification said", 5*time.Second, func() bool {
+		raw := tm.raw()
+		return strings.Contains(raw, "notification budget_reached to webhook http://"+down.Addr().String()+"/… not delivered") &&
+			strings.Contains(raw, "notification halted to webhook http://"+down.Addr().String()+"/… not sent")
+	})
+	require.NotContains(t, tm.raw(), "SECRET-TOKEN")
 }

@@ -60,12 +60,17 @@ func Of(phases []*state.Phase) Spend {
 			usd += cost
 		}
 		if usd > 0 {
-			s.Phases = append(s.Phases, PhaseSpend{PhaseID: p.PhaseID, DisplayID: p.DisplayID, USD: usd})
+			s.Phases = append(s.Phases, PhaseSpend{PhaseID: p.PhaseID, DisplayID: p.DisplayID, USD: micros(usd)})
 			s.USD += usd
 		}
 	}
+	s.USD = micros(s.USD)
 	return s
 }
+
+// micros rounds dollars to a millionth: sums of prices carry float noise
+// (0.5368999999999999) that status --json and the notifications showed.
+func micros(usd float64) float64 { return math.Round(usd*1e6) / 1e6 }
 
 // PhaseUSD is one phase's spend across its attempts.
 func PhaseUSD(p *state.Phase) float64 {

@@ -1,6 +1,7 @@
 package budget
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -70,4 +71,19 @@ func TestHigherOffersMoreThanWasSpent(t *testing.T) {
 	require.Equal(t, 0.5, Higher(0.25, 0.26))
 	require.Equal(t, "2.5", Amount(2.5))
 	require.Equal(t, "10", Amount(10))
+}
+
+// The spend is rounded to a millionth of a dollar: no float noise in
+// status --json or a notification.
+func TestSpendHasNoFloatNoise(t *testing.T) {
+	t.Parallel()
+	var phases []*state.Phase
+	for _, c := range []float64{0.042, 0.0989, 0.168, 0.156, 0.072} {
+		phases = append(phases, &state.Phase{PhaseID: "p", Attempts: []state.Attempt{{Agent: "claude", Outcome: state.OutcomeComplete, Usage: &state.Usage{CostUSD: c}}}})
+	}
+	s := Of(phases)
+	require.Equal(t, "0.5369", strconv.FormatFloat(s.USD, 'f', -1, 64))
+	phases[0].Attempts = append(phases[0].Attempts, state.Attempt{Agent: "claude", Outcome: state.OutcomeFailed, Usage: &state.Usage{CostUSD: 0.1}},
+		state.Attempt{Agent: "claude", Outcome: state.OutcomeFailed, Usage: &state.Usage{CostUSD: 0.2}})
+	require.Equal(t, "0.342", strconv.FormatFloat(Of(phases[:1]).Phases[0].USD, 'f', -1, 64))
 }

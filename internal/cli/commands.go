@@ -14,6 +14,10 @@ import (
 // which would otherwise be read as a plan path and fail as a missing file.
 // A file of that name always wins: it is a plan.
 func mistypedCommand(root *cobra.Command, arg string) error {
+	if strings.TrimSpace(arg) == "" {
+		// autobuild "$PLAN" with PLAN unset: no command is "close" to it.
+		return usageErr("the plan's path is empty (an unset variable?): autobuild PLAN.md (see autobuild --help)")
+	}
 	if _, err := os.Stat(arg); err == nil {
 		return nil
 	}

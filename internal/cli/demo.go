@@ -42,6 +42,13 @@ so you can fix it by hand and resume.`,
 			} else if err := os.MkdirAll(dir, 0o755); err != nil {
 				return err
 			}
+			// The printed commands name it whole: the fix is pasted in
+			// another terminal, which starts somewhere else.
+			abs, err := filepath.Abs(dir)
+			if err != nil {
+				return fmt.Errorf("the demo's directory %s: %w", dir, err)
+			}
+			dir = abs
 			proj, err := demo.Setup(dir, halt)
 			if err != nil {
 				return fmt.Errorf("setting up the demo in %s: %w", dir, err)

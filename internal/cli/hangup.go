@@ -16,7 +16,11 @@ import (
 // UI returns, as after a quit. stop ends the watch.
 func endOnHangup(prog *tea.Program) (stop func()) {
 	hup := make(chan os.Signal, 1)
-	signal.Notify(hup, syscall.SIGHUP)
+	if !signal.Ignored(syscall.SIGHUP) {
+		// Ignored (nohup, trap '' HUP): the user asked to outlive the
+		// terminal; Notify would take that back.
+		signal.Notify(hup, syscall.SIGHUP)
+	}
 	done := make(chan struct{})
 	go func() {
 		select {

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"strings"
@@ -40,13 +41,13 @@ func (o *runOptions) budgetLimits(fc *config.Config, previous *state.Run) (budge
 	hard := fc.Budget.Hard != nil && *fc.Budget.Hard
 	if o.flags != nil {
 		if o.flags.Changed("max-cost") {
-			if o.maxCost < 0 {
+			if !validDollars(o.maxCost) {
 				return l, false, usageErr("--max-cost must be a number of US dollars, 0 (no budget) or more, not %v", o.maxCost)
 			}
 			l.Run = o.maxCost
 		}
 		if o.flags.Changed("max-phase-cost") {
-			if o.maxPhaseCost < 0 {
+			if !validDollars(o.maxPhaseCost) {
 				return l, false, usageErr("--max-phase-cost must be a number of US dollars, 0 (no budget) or more, not %v", o.maxPhaseCost)
 			}
 			l.Phase = o.maxPhaseCost
@@ -56,6 +57,12 @@ func (o *runOptions) budgetLimits(fc *config.Config, previous *state.Run) (budge
 		}
 	}
 	return l, hard, nil
+}
+
+// validDollars says whether v is a budget: 0 (none) or a finite amount
+// (NaN and Inf pass a "< 0" check, and run.json cannot hold them).
+func validDollars(v float64) bool {
+	return v >= 0 && !math.IsInf(v, 1)
 }
 
 // notifySettings merges [notify], $AUTOBUILD_NOTIFY_WEBHOOK and the
@@ -113,8 +120,8 @@ func (o *runOptions) notifySettings(fc config.Notify) (notifySettings, error) {
 
 // notifier builds the run's notifier from its settings (nil without a
 // channel), and says on w where notifications go, secrets redacted.
-// Deliveries that fail for good are said on errs (nil: not said, under
-// the UI, whose screen a line would break).
+// Deliveries that fail for good are said on errs (under the UI, a buffer
+// printed once it has gone: a line would break its screen).
 func (n notifySettings) notifier(o *runOptions, root string, w, errs io.Writer) *notify.Notifier {
 	var chans []notify.Channel
 	if n.webhook != "" {

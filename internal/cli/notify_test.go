@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/pflag"
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/config"
@@ -64,4 +65,29 @@ func TestNotifyCompletes(t *testing.T) {
 	for _, v := range []string{"webhook=", "command=", "desktop", "attempts", "terminal=off", "off"} {
 		require.Contains(t, out, v+"\t")
 	}
+}
+
+// A budget of NaN or Inf is refused as -1 is: it passes a "< 0" check and
+// run.json cannot hold it (the run halted writing its state).
+func TestBudgetFlagsRefuseNaNAndInf(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{{"--max-cost", "nan"}, {"--max-cost", "+Inf"}, {"--max-phase-cost", "NaN"}, {"--max-phase-cost", "inf"}, {"--max-cost", "-1"}} {
+		o := &runOptions{}
+		f := pflag.NewFlagSet("t", pflag.ContinueOnError)
+		f.Float64Var(&o.maxCost, "max-cost", 0, "")
+		f.Float64Var(&o.maxPhaseCost, "max-phase-cost", 0, "")
+		f.BoolVar(&o.maxCostHard, "max-cost-hard", false, "")
+		require.NoError(t, f.Parse(args))
+		o.flags = f
+		_, _, err := o.budgetLimits(&config.Config{}, nil)
+		require.ErrorContains(t, err, "must be a number of US dollars", args)
+	}
+	o := &runOptions{}
+	f := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	f.Float64Var(&o.maxCost, "max-cost", 0, "")
+	require.NoError(t, f.Parse([]string{"--max-cost", "2.5"}))
+	o.flags = f
+	l, _, err := o.budgetLimits(&config.Config{}, nil)
+	require.NoError(t, err)
+	require.Equal(t, 2.5, l.Run)
 }

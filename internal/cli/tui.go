@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -31,9 +32,15 @@ func runTUI(ctx context.Context, s Streams, o *runOptions, cfg engine.Config) er
 	}
 	var listeners []runctl.Listener
 	root, _ := stateRoot(cfg.Repo)
-	if nt := o.notifyConf.notifier(o, root, s.Err, nil); nt != nil {
+	// A delivery that failed for good is said once the UI has gone (a
+	// line would break its screen): after the summary, as in plain mode.
+	var undelivered bytes.Buffer
+	if nt := o.notifyConf.notifier(o, root, s.Err, &undelivered); nt != nil {
 		listeners = append(listeners, nt.Consume)
-		defer nt.Close(notifyGrace)
+		defer func() {
+			nt.Close(notifyGrace) // its goroutines have ended: the buffer is ours
+			_, _ = undelivered.WriteTo(s.Err)
+		}()
 	}
 	ctrl := runctl.NewController(runctl.Options{Config: cfg, Root: findRoot, Listeners: listeners,
 		// The UI keeps DefaultLogLines lines a phase: a queue of more than

@@ -50,3 +50,13 @@ func TestUnknownCommandListsAll(t *testing.T) {
 	}
 	require.NotContains(t, errOut.String(), "sim-agent", "hidden commands stay hidden")
 }
+
+// An empty argument (autobuild "$PLAN" with PLAN unset) is said to be one,
+// not answered with every command as a guess.
+func TestEmptyPlanArgument(t *testing.T) {
+	t.Parallel()
+	var out, errOut bytes.Buffer
+	require.Equal(t, 2, Main([]string{""}, Streams{Out: &out, Err: &errOut}))
+	require.Contains(t, errOut.String(), "the plan's path is empty")
+	require.NotContains(t, errOut.String(), "did you mean")
+}

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -43,7 +44,7 @@ type notifyFile struct {
 // budget checks the budget keys.
 func (c *checker) budget(cost, phase *float64, hard *bool) Budget {
 	for key, v := range map[string]*float64{"max_cost": cost, "max_phase_cost": phase} {
-		if v != nil && *v < 0 {
+		if v != nil && !(*v >= 0 && !math.IsInf(*v, 1)) { // NaN and inf too
 			c.fail(key, "must be a number of US dollars, 0 (no budget) or more")
 		}
 	}

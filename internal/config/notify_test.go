@@ -40,6 +40,8 @@ limit_wait = "45m"
 func TestNotifyMistakesAreNamed(t *testing.T) {
 	for text, want := range map[string]string{
 		"max_cost = -1\n":                            "max_cost: must be a number of US dollars",
+		"max_cost = nan\n":                           "max_cost: must be a number of US dollars",
+		"max_phase_cost = inf\n":                     "max_phase_cost: must be a number of US dollars",
 		"max_cost = \"ten\"\n":                       "max_cost: must be a number of US dollars, such as 20",
 		"[notify]\nevents = [\"halt\"]\n":            `notify.events: "halt" is not a notification`,
 		"[notify]\nwebhook = \"$AB_NOT_SET_EVER\"\n": "the environment variable AB_NOT_SET_EVER is not set",

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -157,6 +158,10 @@ func (n *Notifier) run(w *worker) {
 	for {
 		d, ok := w.next(n.ctx)
 		if !ok {
+			if cut := w.cutOff(); len(cut) > 0 {
+				n.report(fmt.Sprintf("autobuild: %s to %s not sent: autobuild stopped waiting for the deliveries",
+					notificationsOf(cut), w.ch.Name()))
+			}
 			return
 		}
 		if err := w.ch.Send(n.ctx, d); err != nil {
@@ -187,6 +192,30 @@ type worker struct {
 	queue  []Document
 	closed bool
 	lost   int // dropped from a full queue, failed, or cut off by Close
+	// cut are the documents still queued when Close stopped waiting.
+	cut []Document
+}
+
+// cutOff is the documents Close left unsent.
+func (w *worker) cutOff() []Document {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.cut
+}
+
+// notificationsOf names documents for a line: "notification halted",
+// "2 notifications (budget_reached, halted)".
+func notificationsOf(ds []Document) string {
+	var kinds []string
+	for _, d := range ds {
+		if k := string(d.Notification); !slices.Contains(kinds, k) {
+			kinds = append(kinds, k)
+		}
+	}
+	if len(ds) == 1 {
+		return "notification " + kinds[0]
+	}
+	return fmt.Sprintf("%d notifications (%s)", len(ds), strings.Join(kinds, ", "))
 }
 
 func (w *worker) push(d Document) {
@@ -230,6 +259,7 @@ func (w *worker) next(ctx context.Context) (Document, bool) {
 		}
 		if ctx.Err() != nil || w.closed {
 			w.lost += len(w.queue)
+			w.cut = append(w.cut, w.queue...)
 			w.queue = nil
 			w.mu.Unlock()
 			return Document{}, false

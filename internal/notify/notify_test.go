@@ -201,6 +201,26 @@ func TestSlowOrDownReceiverDelaysNothing(t *testing.T) {
 	})
 }
 
+// The documents still queued when Close stops waiting are said too (one
+// line a channel): the halt that waited behind a budget_reached in retry
+// was lost without a word.
+func TestDocumentsCutOffAtCloseAreSaid(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		tries := 0
+		var errs strings.Builder
+		n := New(Options{Errors: &errs, Channels: []Channel{
+			&Webhook{URL: "http://127.0.0.1:9/down/secret-token", Client: &http.Client{Transport: refusingTransport{&tries}}},
+		}})
+		feed(n, haltedRun())
+		feed(n, completeRun())
+		require.Equal(t, 2, n.Close(3*time.Second))
+		require.Contains(t, errs.String(), "notification halted to webhook http://127.0.0.1:9/… not delivered: context canceled")
+		require.Contains(t, errs.String(), "notification complete to webhook http://127.0.0.1:9/… not sent: autobuild stopped waiting")
+		require.NotContains(t, errs.String(), "secret-token")
+	})
+}
+
 // A delivery that fails for good is said once, with the URL redacted.
 func TestRefusedDeliveryIsReportedRedacted(t *testing.T) {
 	t.Parallel()

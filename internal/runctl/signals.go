@@ -18,7 +18,7 @@ func Interrupts(parent context.Context, w io.Writer) (ctx context.Context, hard 
 	ctx, cancel := context.WithCancel(parent)
 	hardc := make(chan struct{})
 	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	signal.Notify(sigs, Watched(os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)...)
 	done := make(chan struct{})
 	go func() {
 		n := 0
@@ -48,6 +48,20 @@ func Interrupts(parent context.Context, w io.Writer) (ctx context.Context, hard 
 		close(done)
 		cancel()
 	}
+}
+
+// Watched is sigs without those this process was started ignoring: a run
+// under nohup (SIGHUP ignored) or a background job of a script (SIGINT
+// ignored) goes on when the terminal closes, as asked. Go's signal.Notify
+// would take an ignored signal back (its handler replaces SIG_IGN).
+func Watched(sigs ...os.Signal) []os.Signal {
+	out := make([]os.Signal, 0, len(sigs))
+	for _, s := range sigs {
+		if !signal.Ignored(s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // ForwardSignals passes the interrupts of Interrupts (sigCtx ending, then

@@ -35,9 +35,9 @@ func Tokens(n int64) string {
 	return fmt.Sprint(n)
 }
 
-// Cost shows US dollars: $0.0016, $0.42, $12.30.
+// Cost shows US dollars: $0.00 (nothing), $0.0016, $0.42, $12.30.
 func Cost(usd float64) string {
-	if usd < 0.01 {
+	if usd < 0.01 && usd > 0 {
 		return fmt.Sprintf("$%.4f", usd)
 	}
 	return fmt.Sprintf("$%.2f", usd)

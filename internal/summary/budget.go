@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/autobuild-sh/autobuild/internal/budget"
-	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -38,13 +37,17 @@ func budgetSection(b *box, in Input) {
 	}
 }
 
-// ResumeCommand is in's resume command, with a higher budget when the run
-// halted for its budget (budget_exceeded): the flag of the budget that was
-// reached is replaced by one that leaves room (budget.Higher).
+// ResumeCommand is in's resume command, with a higher budget when the
+// run stopped with a budget reached: the flag of that budget is replaced
+// by one that leaves room (budget.Higher). That is a budget_exceeded halt,
+// and any other halt (or an interrupted run, or one still running, as
+// for a budget_reached notification) whose spend reached a budget too,
+// since a resume keeps the run's budgets and would halt at once. A
+// phase's budget counts for the phases still to run.
 func ResumeCommand(in Input) string {
 	cmd := in.ResumeCommand
 	r := in.Run
-	if cmd == "" || r == nil || r.Status != state.RunHalted || r.HaltType != failreport.BudgetExceeded {
+	if cmd == "" || r == nil || r.Status == state.RunComplete {
 		return cmd
 	}
 	l := limitsOf(r)
@@ -54,8 +57,10 @@ func ResumeCommand(in Input) string {
 	}
 	if l.Phase > 0 {
 		most := 0.0
-		for _, p := range s.Phases {
-			most = max(most, p.USD)
+		for _, p := range in.Phases {
+			if p != nil && p.Status != state.PhaseComplete && p.Status != state.PhaseSkipped {
+				most = max(most, budget.PhaseUSD(p))
+			}
 		}
 		if l.PhaseReached(most) {
 			cmd = withFlag(cmd, "--max-phase-cost", budget.Amount(budget.Higher(l.Phase, most)))

@@ -38,7 +38,27 @@ func TestResumeCommandRaisesTheBudgetReached(t *testing.T) {
 	in.ResumeCommand = "autobuild plan.md --max-cost=5 --max-phase-cost 9 --resume"
 	require.Equal(t, "autobuild plan.md --max-phase-cost 9 --max-cost 10 --resume", ResumeCommand(in))
 	in.Run.MaxCostUSD, in.Run.MaxPhaseCostUSD = 0, 3
-	require.Equal(t, "autobuild plan.md --max-cost=5 --max-phase-cost 6 --resume", ResumeCommand(in), "phase 1 spent $4 of its $3")
+	require.Equal(t, in.ResumeCommand, ResumeCommand(in), "phase 1 spent $4 of its $3, but it is complete: nothing to raise")
+	in.Phases[3].Attempts = []state.Attempt{{Agent: "claude", Outcome: state.OutcomeFailed, Usage: &state.Usage{CostUSD: 4}}}
+	require.Equal(t, "autobuild plan.md --max-cost=5 --max-phase-cost 6 --resume", ResumeCommand(in), "phase 2B spent $4 of its $3")
+	in.Run.MaxCostUSD, in.Run.MaxPhaseCostUSD = 20, 0
 	in.Run.HaltType = failure.TestFailure
-	require.Equal(t, in.ResumeCommand, ResumeCommand(in), "other halts keep the command")
+	require.Equal(t, in.ResumeCommand, ResumeCommand(in), "other halts within the budget keep the command")
+}
+
+// A halt of another type whose spend reached the budget (the last
+// attempts went past it) offers the higher budget too: the resume keeps
+// the run's budget, and the command as it was would halt at once.
+func TestResumeCommandRaisesTheBudgetAfterAnotherHalt(t *testing.T) {
+	t.Parallel()
+	in := budgetInput()
+	in.Run.HaltType = failure.TestFailure
+	in.Run.HaltReason = "Phase 2B failed after retry (test_failure)"
+	require.Equal(t, "autobuild plan.md --agent claude --max-cost 10 --resume", ResumeCommand(in))
+	in.Run.Status = state.RunInterrupted
+	require.Equal(t, "autobuild plan.md --agent claude --max-cost 10 --resume", ResumeCommand(in))
+	in.Run.Status = state.RunRunning // a budget_reached notification's
+	require.Equal(t, "autobuild plan.md --agent claude --max-cost 10 --resume", ResumeCommand(in))
+	in.Run.Status = state.RunComplete
+	require.Equal(t, in.ResumeCommand, ResumeCommand(in))
 }

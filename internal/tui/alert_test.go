@@ -55,6 +55,74 @@ func TestHeaderShowsSpendAgainstBudget(t *testing.T) {
 	require.Contains(t, plain(v.Render()), "$3.20 of $5.00 budget")
 }
 
+// At 80 columns a budget still leaves the header its name: the spend is
+// said once (in the budget's segment, not again after the tokens), and the
+// token counts give way first when the line is too wide.
+func TestHeaderWithABudgetFitsEightyColumns(t *testing.T) {
+	t.Parallel()
+	m := New(liveOptions(&fakeController{t: t}))
+	m.applyEvent(event.Event{Kind: event.RunStarted, Time: t0, Budget: &event.Budget{MaxCostUSD: 0.3}})
+	done := ev(event.PhaseCompleted, "0", 10)
+	done.Usage = &state.Usage{InputTokens: 74000, OutputTokens: 11000, CostUSD: 0.39}
+	m.applyEvent(done)
+	run := m.run
+	run.commitMode, run.agent = "auto", "sim"
+	v := headerView{styles: viewStyles(), title: "Calculator: from library to command line", run: &run, phases: viewPhases(), state: "halted", now: viewNow}
+	v.SetSize(80)
+	line := plain(v.Render())
+	first := strings.SplitN(line, "\n", 2)[0]
+	require.True(t, strings.HasPrefix(first, "autobuild · C"), first)
+	require.Contains(t, first, "$0.39 of $0.30 budget")
+	require.Equal(t, 1, strings.Count(first, "$0.39"), first)
+	u, reset := 0.91, viewNow.Add(time.Hour)
+	m.applyEvent(event.Event{Kind: event.AgentQuota, Time: t0, Agent: "claude",
+		Quota: &event.Quota{Type: "five_hour", Status: "allowed_warning", Utilization: &u, ResetsAt: &reset, Parallel: 2, MaxParallel: 4}})
+	run.quota, run.quotaAgent = m.run.quota, m.run.quotaAgent
+	first = strings.SplitN(plain(v.Render()), "\n", 2)[0]
+	require.True(t, strings.HasPrefix(first, "autobuild · C"), first)
+	require.Contains(t, first, "of $0.30 budget")
+	require.NotContains(t, first, "74k in", "the tokens give way first")
+	v.SetSize(140)
+	require.Contains(t, plain(v.Render()), "74k in · 11k out · $0.39 of $0.30 budget")
+}
+
+// After a halt whose budget is reached, r does not resume (the resume
+// keeps the budget and halted again at once, ringing again): it names the
+// command with the higher budget.
+func TestResumeKeyAfterABudgetHaltNamesTheHigherBudget(t *testing.T) {
+	t.Parallel()
+	live := newHarness(t, liveOptions(&fakeController{}), 100, 30)
+	live.feed(append(midRun(), haltEnd()...))
+	snap := snapshotOf(live.m, state.RunHalted, "budget_exceeded: the run spent $2.00, reaching its budget of $1.00 (--max-cost)")
+	snap.Run.MaxCostUSD = 1
+	snap.Phases[0].Attempts = []state.Attempt{{Number: 1, Outcome: state.OutcomeComplete, Usage: &state.Usage{CostUSD: 2}}}
+
+	fake := &fakeController{runs: []chan event.Event{runChan(append(midRun(), haltEnd()...), true)}}
+	fake.snap = snap
+	h := newHarness(t, liveOptions(fake), 100, 30)
+	h.init()
+	h.until("the halt screen", func(m *Model) bool { return m.screen == screenSummary })
+	h.drain()
+	h.key("r")
+	h.drain()
+	starts, _ := fake.counts()
+	require.Len(t, starts, 1, "no second run")
+	require.Contains(t, squashSpaces(h.screen()), "Quit and run: autobuild plan.md --max-cost 3 --resume")
+
+	// Within the budget, r resumes as before.
+	snap.Run.MaxCostUSD = 10
+	fake = &fakeController{runs: []chan event.Event{runChan(append(midRun(), haltEnd()...), true)}}
+	fake.snap = snap
+	h = newHarness(t, liveOptions(fake), 100, 30)
+	h.init()
+	h.until("the halt screen", func(m *Model) bool { return m.screen == screenSummary })
+	h.drain()
+	h.key("r")
+	h.drain()
+	starts, _ = fake.counts()
+	require.Len(t, starts, 2)
+}
+
 // The header shows an agent's quota headroom, and the phases at once when
 // the run lowered them; a window past its reset is no longer shown.
 func TestHeaderShowsQuotaHeadroom(t *testing.T) {

@@ -110,9 +110,10 @@ func TestCompleteScreenHelpOffersOnlyWorkingKeys(t *testing.T) {
 	h.key("?")
 	help := h.screen()
 	require.Contains(t, help, "close help")
-	for _, gone := range []string{"resume after a halt", "start fresh", "copy the", "log of the failed phase"} {
+	for _, gone := range []string{"resume after a halt", "start fresh", "copy the", "log of the failed phase", "halt (twice: kill)"} {
 		require.NotContains(t, help, gone)
 	}
+	require.Contains(t, help, "ctrl+c quit", "with no run going, ctrl+c quits")
 	h.key("?")
 	h.key("c")
 	require.Contains(t, squashSpaces(h.screen()), "The run is complete: there is no resume command to copy.")
@@ -214,6 +215,24 @@ func TestExitOnComplete(t *testing.T) {
 	plain.until("the completion screen", func(m *Model) bool { return m.screen == screenSummary })
 	plain.drain()
 	require.False(t, plain.quit)
+}
+
+// The run's events end with its terminal event, and the channel closes
+// after (the engine writes its state between): the summary's snapshot may
+// come first. --exit-on-complete still ends the UI, when the channel closes.
+func TestExitOnCompleteWhenTheSnapshotComesFirst(t *testing.T) {
+	t.Parallel()
+	ch := runChan(append(midRun(), completeEnd()...), false)
+	o := liveOptions(&fakeController{runs: []chan event.Event{ch}})
+	o.ExitOnComplete = true
+	h := newHarness(t, o, 100, 30)
+	h.init()
+	h.until("the completion screen", func(m *Model) bool { return m.screen == screenSummary })
+	h.drain()
+	require.False(t, h.quit, "the run has not ended yet")
+	close(ch)
+	h.until("the UI to quit", func(*Model) bool { return h.quit })
+	require.Equal(t, state.RunComplete, h.m.Result().Status)
 }
 
 // The mouse wheel scrolls the summary and the log pane, and moves the

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -40,10 +41,16 @@ func (v *headerView) SetSize(w int) { v.width = w }
 func (v *headerView) Render() []string {
 	w := v.width
 	var right []string
+	// The segments that give way, in this order, when a budget or a
+	// quota would leave no room for the program's name (at[seg] is its
+	// index in right).
+	const tokensSeg, commitSeg, agentSeg = "tokens", "commit", "agent"
+	at := map[string]int{}
 	if r := v.phases.firstWaiting(); r != nil {
 		right = append(right, waitText(r, v.now))
 	}
 	if v.run.commitMode != "" {
+		at[commitSeg] = len(right)
 		right = append(right, "commit "+v.run.commitMode)
 	}
 	if s := v.run.schedule; s != "" && s != string(state.ScheduleBatches) {
@@ -55,10 +62,17 @@ func (v *headerView) Render() []string {
 		if strings.Contains(v.run.agent, ", ") {
 			label = "agents "
 		}
+		at[agentSeg] = len(right)
 		right = append(right, label+v.run.agent)
 	}
 	if u := v.run.usage; u != nil {
-		right = append(right, usageShort(u))
+		at[tokensSeg] = len(right)
+		if v.run.budget != nil {
+			// The budget's segment says the spend: once is enough.
+			right = append(right, tokensShort(u))
+		} else {
+			right = append(right, usageShort(u))
+		}
 	}
 	if b := v.run.budget; b != nil {
 		right = append(right, budgetShort(b))
@@ -70,6 +84,23 @@ func (v *headerView) Render() []string {
 		right = append(right, e)
 	}
 	rightText := strings.Join(right, " · ")
+	if v.run.budget != nil || v.run.quota != nil {
+		// Too wide to leave the name of the program (a budget and a
+		// quota at 80 columns): the token counts go first, then the
+		// commit mode and the agent.
+		need := len("autobuild ") // and a space
+		if v.title != "" {
+			need = width("autobuild · T… ") // a title's first letter
+		}
+		for _, seg := range []string{tokensSeg, commitSeg, agentSeg} {
+			i, ok := at[seg]
+			if !ok || width(rightText)+need <= w {
+				continue
+			}
+			right[i] = ""
+			rightText = strings.Join(slices.DeleteFunc(slices.Clone(right), func(s string) bool { return s == "" }), " · ")
+		}
+	}
 	left := "autobuild"
 	if v.title != "" {
 		left += " · " + v.title
@@ -85,11 +116,16 @@ func (v *headerView) Render() []string {
 // usageShort is the run's usage in the header: "12.3k in · 4.1k out ·
 // $0.42" (the cost where the CLIs price it).
 func usageShort(u *state.Usage) string {
-	s := state.Tokens(u.InputTokens+u.CacheReadTokens+u.CacheWriteTokens) + " in · " + state.Tokens(u.OutputTokens) + " out"
+	s := tokensShort(u)
 	if u.CostUSD > 0 {
 		s += " · " + state.Cost(u.CostUSD)
 	}
 	return s
+}
+
+// tokensShort is the run's tokens: "12.3k in · 4.1k out".
+func tokensShort(u *state.Usage) string {
+	return state.Tokens(u.InputTokens+u.CacheReadTokens+u.CacheWriteTokens) + " in · " + state.Tokens(u.OutputTokens) + " out"
 }
 
 // budgetShort is the spend against the budget: "$3.20 of $5.00 budget",

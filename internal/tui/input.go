@@ -171,6 +171,11 @@ func (m *Model) resume() tea.Cmd {
 		m.footer.setNotice("Read-only, and there is no run yet to resume.", false)
 	case m.readOnly():
 		m.footer.setNotice("Read-only. To resume, run: "+m.resumeHint(), false)
+	case m.canStart() && m.haltResume != "" && m.haltResume != m.opts.ResumeCommand:
+		// The halt's command raises a budget the run has reached: a
+		// resume from here keeps the budget and would halt at once.
+		m.footer.setNotice("The run's budget is reached: a resume here would stop at once. Quit and run: "+
+			m.haltResume+" (c copies it)", false)
 	case m.canStart():
 		return m.startRun(runctl.Resume)
 	case m.life.active():

@@ -162,6 +162,9 @@ type helpNow struct {
 	copy    bool // c: there is a resume command to copy
 	log     bool // l: a phase has failed
 	summary bool // s: there is a summary to go back to
+	// stopped: no run of this UI's is going (it ended, or it is watched),
+	// so ctrl+c quits rather than halts.
+	stopped bool
 }
 
 // fullHelpNow is what the `?` help offers in the model's state.
@@ -171,6 +174,7 @@ func (m *Model) fullHelpNow() helpNow {
 		copy:    !m.complete(),
 		log:     m.phases.failed() >= 0,
 		summary: m.summary.shown() || m.life.active() || m.run.status == "",
+		stopped: m.readOnly() || !m.life.active(),
 	}
 }
 
@@ -198,6 +202,10 @@ func (k KeyMap) fullHelp(now helpNow) [][]key.Binding {
 	if len(run) > 0 {
 		groups = append(groups, run)
 	}
+	interrupt := helpKey(k.Run.Interrupt, "ctrl+c", "halt (twice: kill)")
+	if now.stopped {
+		interrupt = helpKey(k.Run.Interrupt, "ctrl+c", "quit")
+	}
 	return append(groups, []key.Binding{helpKey(k.Run.Mouse, "m", "mouse wheel on/off"), helpKey(k.Run.Quit, "q", "quit (asks while running)"),
-		helpKey(k.Run.Interrupt, "ctrl+c", "halt (twice: kill)"), helpKey(k.Run.Help, "?", "close help")})
+		interrupt, helpKey(k.Run.Help, "?", "close help")})
 }

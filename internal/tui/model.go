@@ -232,9 +232,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		m.handleSnapshot(msg)
-		if m.opts.ExitOnComplete && m.complete() && !m.readOnly() {
-			// --exit-on-complete: the command prints the summary once
-			// the UI has gone, and `autobuild … && git push` goes on.
+		if m.exitOnComplete() {
 			return tea.Quit
 		}
 	case tea.MouseWheelMsg:
@@ -278,6 +276,11 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 	if msg.closed {
 		m.life.events = nil
 		if m.life.on(lifeClosed) {
+			return tea.Quit
+		}
+		if m.exitOnComplete() {
+			// The summary's snapshot may have come before the channel
+			// closed; the command prints the summary from the state.
 			return tea.Quit
 		}
 		if m.run.status == "" || m.run.status == state.RunRunning {
@@ -441,6 +444,13 @@ func (m *Model) autoSelect() {
 }
 
 // readOnly reports whether keys that change the run are disabled.
+// exitOnComplete says whether --exit-on-complete ends the UI now: the
+// run's events have closed on a complete run (the command prints the
+// summary once the UI has gone, and `autobuild … && git push` goes on).
+func (m *Model) exitOnComplete() bool {
+	return m.opts.ExitOnComplete && m.complete() && !m.readOnly()
+}
+
 func (m *Model) readOnly() bool { return m.opts.ReadOnly || m.opts.Controller == nil }
 
 // ended reports whether the run has ended, so r and F make sense.
