@@ -20,6 +20,13 @@
 //	args = ["--model", "opus"]       # after the preset's command line, before --agent's
 //	env = { IS_SANDBOX = "1" }       # added to the agent's environment
 //
+//	[worktree]                       # what each phase's worktree gets (docs/running.md)
+//	copy = [".env", "node_modules"]  # ignored files of your checkout, gitignore syntax (+ .worktreeinclude)
+//	setup = "npm ci --prefer-offline" # run in each new worktree before the agent
+//	teardown = "docker compose down" # run when the phase is done with the worktree
+//	ports = 10                       # ports per running phase: $AUTOBUILD_PORT and up
+//	port_base = 41000                # the first phase's first port
+//
 //	[[classify]]                     # extra failure patterns, tried before the built-in ones
 //	type = "rate_limited"
 //	match = "quota exceeded"         # a regular expression, case-insensitive
@@ -48,6 +55,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
+	"github.com/autobuild-sh/autobuild/internal/wtenv"
 )
 
 // FileName is the config file's name at the repository root.
@@ -81,6 +89,9 @@ type Config struct {
 	// Agents holds [agents.<preset>]: each preset's extra arguments and
 	// environment.
 	Agents map[string]AgentConfig
+	// Worktree is [worktree]: the files, setup and ports of the phases'
+	// worktrees.
+	Worktree wtenv.Config
 }
 
 // AgentConfig is one [agents.<preset>] table.
@@ -108,6 +119,16 @@ type fileConfig struct {
 	Gates        map[string]any       `toml:"gates"`
 	Classify     []failure.Pattern    `toml:"classify"`
 	Agents       map[string]agentFile `toml:"agents"`
+	Worktree     worktreeFile         `toml:"worktree"`
+}
+
+// worktreeFile is [worktree] as decoded.
+type worktreeFile struct {
+	Copy     []string `toml:"copy"`
+	Setup    string   `toml:"setup"`
+	Teardown string   `toml:"teardown"`
+	Ports    int      `toml:"ports"`
+	PortBase int      `toml:"port_base"`
 }
 
 // agentFile is one [agents.<preset>] table as decoded.
@@ -179,6 +200,7 @@ func Parse(text, path string) (*Config, error) {
 	cfg.Gates = c.gates(fc.Gates)
 	cfg.Classify = c.patterns(fc.Classify)
 	cfg.Agents = c.agentTables(fc.Agents)
+	cfg.Worktree = c.worktree(fc.Worktree)
 	if c.err != nil {
 		return nil, c.err
 	}
@@ -200,6 +222,8 @@ func decodeError(path string, err error) error {
 		msg := strings.TrimPrefix(m[3], "incompatible types: ")
 		if want, ok := expected[m[2]]; ok {
 			msg = "must be " + want
+		} else if want, ok := worktreeExpected[m[2]]; ok {
+			msg = "must be " + want
 		} else if strings.HasPrefix(m[2], "classify.") {
 			msg = "must be a quoted string"
 		}
@@ -217,6 +241,15 @@ var expected = map[string]string{
 	"commit":        `"auto", "message-only" or "single", quoted`,
 	"schedule":      `"batches" or "eager", quoted`,
 	"scenario":      "a quoted path",
+}
+
+// worktreeExpected says what each [worktree] key holds, for type errors.
+var worktreeExpected = map[string]string{
+	"worktree.copy":      `a list of quoted patterns, such as [".env", "node_modules"]`,
+	"worktree.setup":     "a quoted command line",
+	"worktree.teardown":  "a quoted command line",
+	"worktree.ports":     "a whole number, such as 10",
+	"worktree.port_base": "a whole number, such as 41000",
 }
 
 // presetNames are the agents [agents.<name>] may configure.
@@ -259,6 +292,8 @@ func knownKeys(k toml.Key) string {
 		return "type, match, in"
 	case len(k) >= 3 && k[0] == "agents":
 		return "args, env"
+	case len(k) >= 2 && k[0] == "worktree":
+		return "copy, setup, teardown, ports, port_base"
 	}
-	return "agent, max_parallel, phase_timeout, idle_timeout, wait_limit, commit, schedule, scenario, [gates], [agents.NAME], [[classify]]"
+	return "agent, max_parallel, phase_timeout, idle_timeout, wait_limit, commit, schedule, scenario, [gates], [agents.NAME], [worktree], [[classify]]"
 }

@@ -35,6 +35,8 @@ type phaseRunner struct {
 	integ      *integrator
 	spaces     *workspaces
 	exec       Executor
+	// wtenv makes each worktree ready: files, setup, ports (wtenv.go).
+	wtenv *worktreeEnv
 	// eager is set under the eager schedule: prompts speak of no batch.
 	eager bool
 }
@@ -71,7 +73,16 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	fmt.Fprintf(log, "# autobuild: phase %s attempt %d/%d, agent %s, worktree %s, base %s, time limit %s\n",
 		p.DisplayID, req.Number, MaxAttempts, req.Agent.Name, r.rel(wt), clip.SHA(base), req.Timeout)
 
+	env := r.readyWorktree(ctx, t, wt, continues, log)
+	defer env.release()
+	if env.interrupted {
+		return r.interrupted(t)
+	}
+	if env.failed != nil {
+		return r.fail(t, *env.failed)
+	}
 	a := r.newAttempt(t, wt, base, continues, log)
+	a.WorkEnv = env.vars
 	ev := r.exec.Execute(ctx, a, &attemptObserver{rec: r.rec, p: p, number: req.Number})
 	if ev.Interrupted {
 		return r.interrupted(t)
@@ -105,6 +116,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 		conflict.DurationSeconds = r.cfg.Now().Sub(t.started).Seconds()
 		return r.fail(t, *conflict)
 	}
+	r.wtenv.teardown(ctx, p.ID, append(r.phaseVars(p.ID), env.vars...), log)
 	return r.complete(ctx, t, commit)
 }
 

@@ -24,6 +24,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
+	"github.com/autobuild-sh/autobuild/internal/wtenv"
 )
 
 // Config is one run's configuration.
@@ -77,6 +78,12 @@ type Config struct {
 	// Executor makes the attempts (executor.go); nil runs them as local
 	// processes in git worktrees.
 	Executor Executor
+	// Worktree is autobuild.toml's [worktree]: the ignored files, setup,
+	// teardown and ports of each phase's worktree (package wtenv).
+	Worktree wtenv.Config
+	// WorktreeOps replaces the file system's clone and link (tests); nil
+	// is the system's.
+	WorktreeOps *wtenv.Ops
 }
 
 // Result is how a run ended.
@@ -242,6 +249,7 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 	runner, sched := lr.wire()
 	lr.announce(sched)
 	status, reason := sched.execute(ctx)
+	runner.teardownAll(ctx)
 	res, err = lr.finish(context.WithoutCancel(ctx), status, reason, runner.spaces)
 	if status != state.RunInterrupted {
 		// Every git command of the run skipped git's automatic
@@ -271,7 +279,9 @@ func (lr *liveRun) wire() (*phaseRunner, *scheduler) {
 		gates:      gates.Resolve(cfg.Plan.Gates, cfg.ConfigGates, root, exec.LookPath),
 		classifier: cfg.Classifier,
 		spaces:     newWorkspaces(lr.repo, lr.store, lr.integ.refs, lr.integ.Tip),
-		exec:       cfg.Executor}
+		exec:       cfg.Executor,
+		wtenv:      newWorktreeEnv(root, lr.store, cfg)}
+	runner.spaces.keep = runner.wtenv.keep
 	if runner.exec == nil {
 		runner.exec = &localExecutor{repo: lr.repo, root: root, grace: cfg.Grace, hardStop: cfg.HardStop, logCap: cfg.LogCap, now: cfg.Now}
 	}

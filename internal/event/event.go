@@ -37,6 +37,11 @@ const (
 	RunComplete      Kind = "run_complete"
 )
 
+// WorktreeReady says what a phase's worktree got before its agent started
+// (the ignored files brought in, the setup command); sent once per run
+// without a phase, it says how the files are brought in (Line).
+const WorktreeReady Kind = "worktree_ready"
+
 // Droppable reports whether a slow consumer may miss the event: output
 // lines and tool calls are progress, shown live and kept in the attempt
 // log; every other event changes what a consumer shows.

@@ -36,4 +36,5 @@ const (
 	NestedRepository     = failreport.NestedRepository
 	LockLost             = failreport.LockLost
 	DiskFull             = failreport.DiskFull
+	EnvironmentSetup     = failreport.EnvironmentSetup
 )

@@ -133,6 +133,11 @@ func Suggest(r Report) []string {
 		}
 		out = append(out, "fix the agent's setup as the message says (log in, set its API key, reinstall it), check it by running the agent by hand in the repository",
 			"then resume with --resume")
+	case EnvironmentSetup:
+		if r.Fix != "" {
+			out = append(out, r.Fix)
+		}
+		out = append(out, "then resume with --resume: the phase starts again in a new worktree, with its full attempts")
 	case PlanInvalid:
 		out = append(out, "fix the plan at the reported line",
 			"check it with: autobuild validate PLAN.md")

@@ -93,6 +93,9 @@ func (m *Model) applyEvent(e event.Event) {
 		}
 		r.log.add(line)
 		r.last = r.log.last()
+	case event.WorktreeReady:
+		r.log.add("worktree: " + e.Line)
+		r.last = r.log.last()
 	case event.AgentAction:
 		// One line per tool call: "→ Write calc/format.go" (the log
 		// sanitizes every line it keeps).
