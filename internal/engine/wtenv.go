@@ -14,6 +14,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -135,7 +136,7 @@ func (r *phaseRunner) readyWorktree(ctx context.Context, t *attemptTrack, wt str
 		return out
 	case sr.ExitCode == 0 && !sr.TimedOut && sr.Err == nil:
 		fmt.Fprintf(log, "# autobuild: setup passed in %s\n", sr.Duration.Round(time.Millisecond))
-		return out
+		return r.checkSetupLeftNothing(ctx, wt, out, fail)
 	}
 	how := fmt.Sprintf("exit %d", sr.ExitCode)
 	if sr.TimedOut {
@@ -151,6 +152,29 @@ func (r *phaseRunner) readyWorktree(ctx context.Context, t *attemptTrack, wt str
 		Details: tail, BlockedOn: "[worktree] setup",
 		Fix: fmt.Sprintf("run it by hand in the phase's worktree (cd %s && %s), fix the command in autobuild.toml [worktree] setup or what it needs",
 			r.rel(wt), w.cfg.Setup),
+	})
+}
+
+// checkSetupLeftNothing fails the setup when it changed a tracked file or
+// left a file git does not ignore: the phase's commit would take it as the
+// agent's work.
+func (r *phaseRunner) checkSetupLeftNothing(ctx context.Context, wt string, out readied, fail func(failure.Report) readied) readied {
+	_, files, err := gitx.HeadAndStatusFiles(ctx, wt)
+	if err != nil {
+		if ctx.Err() != nil {
+			out.interrupted = true
+			return out
+		}
+		return fail(failure.Report{Message: "reading the worktree after its setup: " + err.Error(), BlockedOn: "[worktree] setup"})
+	}
+	if len(files) == 0 {
+		return out
+	}
+	return fail(failure.Report{
+		Message: fmt.Sprintf("the worktree's setup command `%s` changed files git does not ignore (they would be committed as the phase's work): %s",
+			sanitize.Line(r.wtenv.cfg.Setup), sanitize.Line(joinMax(files, 5))),
+		FilesChanged: files, BlockedOn: "[worktree] setup",
+		Fix: "have the setup command write only files your .gitignore ignores (node_modules/, .venv/, build output), or ignore what it writes",
 	})
 }
 
