@@ -109,6 +109,7 @@ func runPlan(ctx context.Context, s Streams, o *runOptions) error {
 	}
 	if o.dryRun {
 		printPlan(s.Out, pl, configGates(ctx))
+		printWorktree(ctx, s.Out)
 		return nil
 	}
 	// Opened once for the checks here and the engine; outside a repository

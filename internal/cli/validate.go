@@ -41,6 +41,7 @@ docs/plan-format.md), for editors and CI.`,
 				return err
 			}
 			printPlan(s.Out, pl, configGates(cmd.Context()))
+			printWorktree(cmd.Context(), s.Out)
 			return nil
 		},
 	}

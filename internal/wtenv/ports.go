@@ -108,3 +108,9 @@ func portFree(port int) bool {
 	_ = l.Close()
 	return true
 }
+
+// Describe says how ports are given: "$AUTOBUILD_PORT: 10 ports per
+// running phase, from 41000".
+func (p *Ports) Describe() string {
+	return fmt.Sprintf("$%s: %d per running phase, from %d ($%s, $%s)", EnvPort, p.count, p.base, EnvPortCount, EnvPortRange)
+}
