@@ -108,8 +108,8 @@ func (r *phaseRunner) readyWorktree(ctx context.Context, t *attemptTrack, wt str
 		w.announce.Do(func() {
 			r.rec.emit(event.Event{Kind: event.WorktreeReady, Line: w.files.Choice()})
 		})
-		line := fmt.Sprintf("%s: %d files, %s (%d put, %d up to date, %d removed) in %s",
-			wtenv.List(res.Entries), res.Stats.Files, sizeText(res.Stats.Bytes), res.Stats.Put, res.Stats.Kept,
+		line := fmt.Sprintf("%s: %s, %s (%d put, %d up to date, %d removed) in %s",
+			wtenv.List(res.Entries), countText(res.Stats.Files, "file"), sizeText(res.Stats.Bytes), res.Stats.Put, res.Stats.Kept,
 			res.Stats.Removed, res.Took.Round(time.Millisecond))
 		fmt.Fprintf(log, "# autobuild: worktree files (%s): %s\n", res.Mode, line)
 		if len(res.Dropped) > 0 {
@@ -233,6 +233,14 @@ func lastLine(s string) string {
 		return s[i+1:]
 	}
 	return s
+}
+
+// countText is "1 file", "20000 files".
+func countText(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // sizeText is a byte count for people: "212 MB".

@@ -77,10 +77,20 @@ func (e *Env) Choice() string {
 	if len(e.entries) == 0 {
 		return ""
 	}
-	line := List(e.entries) + ": " + string(e.mode)
-	if e.mode == Link {
-		line += " (files in dependency folders; other files copied)"
+	var linked []Entry
+	for _, en := range e.entries {
+		if linkable(en.Path) || en.Dir {
+			linked = append(linked, en)
+		}
 	}
+	how := string(e.mode)
+	switch {
+	case e.mode == Link && len(linked) == 0:
+		how = string(Copy)
+	case e.mode == Link:
+		how = "hard links to autobuild's copy in .autobuild/ for the files of dependency folders (" + List(linked) + "), copies of the rest"
+	}
+	line := List(e.entries) + ": " + how
 	if e.why != "" {
 		line += " (" + e.why + ")"
 	}
