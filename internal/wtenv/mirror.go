@@ -47,25 +47,22 @@ func sameContent(src, dst fs.FileInfo, _ string) bool {
 // removed before the new one is made, so a hard link never carries a
 // write through to the file it shared an inode with.
 func mirror(src, dst, rel string, t transfer) (Stats, error) {
-	var st Stats
 	fresh := false
 	if _, err := os.Lstat(dst); errors.Is(err, fs.ErrNotExist) {
 		fresh = true
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return st, err
+			return Stats{}, err
 		}
 	}
-	m := &mirrorer{t: t}
-	err := m.path(src, dst, rel, fresh)
+	m := &mirrorer{t: t, sem: make(chan struct{}, dirWorkers)}
+	m.fail(m.path(src, dst, rel, fresh))
 	m.wg.Wait()
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	st.add(m.st)
-	return st, errors.Join(err, m.err)
+	return m.st, m.err
 }
 
-// mirrorer walks one mirror; the files of a folder are put by a few
-// goroutines, which keeps both cores busy with the system calls.
+// mirrorer walks one mirror. Folders are handed to up to dirWorkers
+// goroutines, each putting its folder's files one after another: files
+// of one folder contend for its lock, files of different folders do not.
 type mirrorer struct {
 	t   transfer
 	wg  sync.WaitGroup
@@ -75,15 +72,18 @@ type mirrorer struct {
 	err error
 }
 
-const putWorkers = 4
+const dirWorkers = 4
 
-func (m *mirrorer) note(f func(*Stats)) {
+func (m *mirrorer) note(s Stats) {
 	m.mu.Lock()
-	f(&m.st)
+	m.st.add(s)
 	m.mu.Unlock()
 }
 
 func (m *mirrorer) fail(err error) {
+	if err == nil {
+		return
+	}
 	m.mu.Lock()
 	if m.err == nil {
 		m.err = err
@@ -96,8 +96,18 @@ func (m *mirrorer) path(src, dst, rel string, fresh bool) error {
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", src, err)
 	}
+	var st Stats
+	err = m.entry(src, dst, rel, fi, fresh, &st)
+	m.note(st)
+	return err
+}
+
+// entry mirrors one file, link or folder whose source is described by fi,
+// counting in st.
+func (m *mirrorer) entry(src, dst, rel string, fi fs.FileInfo, fresh bool, st *Stats) error {
 	var have fs.FileInfo
 	if !fresh {
+		var err error
 		have, err = os.Lstat(dst)
 		if errors.Is(err, fs.ErrNotExist) {
 			fresh = true
@@ -113,50 +123,36 @@ func (m *mirrorer) path(src, dst, rel string, fresh bool) error {
 		if err != nil {
 			return err
 		}
-		m.note(func(s *Stats) { s.Files++ })
+		st.Files++
 		if have != nil {
 			if old, err := os.Readlink(dst); err == nil && old == target {
-				m.note(func(s *Stats) { s.Kept++ })
+				st.Kept++
 				return nil
 			}
 			if err := removeAll(dst); err != nil {
 				return err
 			}
 		}
-		m.note(func(s *Stats) { s.Put++ })
+		st.Put++
 		return os.Symlink(target, dst)
 	case fi.Mode().IsRegular():
-		m.note(func(s *Stats) { s.Files++; s.Bytes += fi.Size() })
+		st.Files++
+		st.Bytes += fi.Size()
 		if have != nil {
 			if m.t.same(fi, have, rel) {
-				m.note(func(s *Stats) { s.Kept++ })
+				st.Kept++
 				return nil
 			}
 			if err := removeAll(dst); err != nil {
 				return err
 			}
 		}
-		m.put(src, dst, rel, fi)
-		return nil
+		if err := m.t.put(src, dst, rel, fi); err != nil {
+			return fmt.Errorf("%s: %w", rel, err)
+		}
+		st.Put++
 	}
 	return nil // sockets, fifos, devices: nothing to copy
-}
-
-// put puts one file in a goroutine of its own, at most putWorkers at once.
-func (m *mirrorer) put(src, dst, rel string, fi fs.FileInfo) {
-	if m.sem == nil {
-		m.sem = make(chan struct{}, putWorkers)
-	}
-	m.sem <- struct{}{}
-	m.wg.Add(1)
-	go func() {
-		defer func() { <-m.sem; m.wg.Done() }()
-		if err := m.t.put(src, dst, rel, fi); err != nil {
-			m.fail(fmt.Errorf("%s: %w", rel, err))
-			return
-		}
-		m.note(func(s *Stats) { s.Put++ })
-	}()
 }
 
 func (m *mirrorer) dir(src, dst, rel string, fi, have fs.FileInfo, fresh bool) error {
@@ -176,6 +172,8 @@ func (m *mirrorer) dir(src, dst, rel string, fi, have fs.FileInfo, fresh bool) e
 	if err != nil {
 		return err
 	}
+	var st Stats
+	defer func() { m.note(st) }()
 	if !fresh {
 		want := make(map[string]bool, len(entries))
 		for _, e := range entries {
@@ -190,17 +188,41 @@ func (m *mirrorer) dir(src, dst, rel string, fi, have fs.FileInfo, fresh bool) e
 				if err := removeAll(filepath.Join(dst, e.Name())); err != nil {
 					return err
 				}
-				m.note(func(s *Stats) { s.Removed++ })
+				st.Removed++
 			}
 		}
 	}
 	for _, e := range entries {
 		n := e.Name()
-		if err := m.path(filepath.Join(src, n), filepath.Join(dst, n), rel+"/"+n, fresh); err != nil {
+		s, d, r := filepath.Join(src, n), filepath.Join(dst, n), rel+"/"+n
+		if e.IsDir() {
+			m.subdir(s, d, r, fresh)
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", s, err)
+		}
+		if err := m.entry(s, d, r, info, fresh, &st); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// subdir mirrors a folder in a goroutine of its own when one is free,
+// else in this one.
+func (m *mirrorer) subdir(src, dst, rel string, fresh bool) {
+	select {
+	case m.sem <- struct{}{}:
+		m.wg.Add(1)
+		go func() {
+			defer func() { <-m.sem; m.wg.Done() }()
+			m.fail(m.path(src, dst, rel, fresh))
+		}()
+	default:
+		m.fail(m.path(src, dst, rel, fresh))
+	}
 }
 
 // removeAll removes p, read-only folders included.
