@@ -56,17 +56,18 @@ mkdir -p "$wts"
 nm_kb=$(du -sk "$repo/node_modules" | cut -f1)
 echo "repository: $TRACKED tracked files; node_modules: $NM_FILES files, $((nm_kb / 1024)) MB on disk; .env"
 n=0
-add() { n=$((n + 1)); git -C "$repo" worktree add -q -b "w$n" "$wts/w$n" 2> /dev/null; echo "$wts/w$n"; }
+# add makes worktree number n+1 ($last); not in a subshell, so n counts.
+add() { n=$((n + 1)); last=$wts/w$n; git -C "$repo" worktree add -q -b "w$n" "$last" 2> /dev/null; }
 
 # The one-time copy, then each measurement on a new worktree. wtenvtime brings into a
 # worktree that is up to date first (its run's check of autobuild's copy), then into the new.
-warm=$(add)
+add; warm=$last
 t0=$(ms); "$WT" "$repo" .env,node_modules "$warm" > "$work/first"; t1=$(ms)
 echo "first worktree ever (autobuild's copy made, then the links): $((t1 - t0)) ms ($(cut -f2 "$work/first"))"
 : > "$work/add"; : > "$work/bring"; : > "$work/check"
 for ((r = 1; r <= RUNS; r++)); do
-  t0=$(ms); add > /dev/null; t1=$(ms); echo $((t1 - t0)) >> "$work/add"
-  t0=$(ms); w=$(add); t1=$(ms)
+  t0=$(ms); add; t1=$(ms); echo $((t1 - t0)) >> "$work/add"
+  t0=$(ms); add; t1=$(ms); w=$last
   "$WT" "$repo" .env,node_modules "$warm" "$w" > "$work/out"
   b=$(sed -n 2p "$work/out" | cut -f3)
   echo $((t1 - t0)) $b >> "$work/bring"
@@ -83,7 +84,7 @@ echo "per run, checking autobuild's copy against your checkout: ${check_ms} ms"
 git -C "$repo" worktree remove --force "$warm"
 for w in "$wts"/w*; do git -C "$repo" worktree remove --force "$w"; done
 eight=()
-for ((i = 1; i <= 8; i++)); do eight+=("$(add)"); done
+for ((i = 1; i <= 8; i++)); do add; eight+=("$last"); done
 tracked_kb=$(du -sk --exclude=.git "${eight[0]}" | cut -f1)
 "$WT" "$repo" .env,node_modules "${eight[@]}" > /dev/null
 all_kb=$(du -sk -c "$repo/.autobuild/worktree-files" "${eight[@]}" | tail -1 | cut -f1)

@@ -250,6 +250,7 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 	lr.announce(sched)
 	status, reason := sched.execute(ctx)
 	runner.teardownAll(ctx)
+	runner.discardWorktreeFiles(status == state.RunComplete)
 	res, err = lr.finish(context.WithoutCancel(ctx), status, reason, runner.spaces)
 	if status != state.RunInterrupted {
 		// Every git command of the run skipped git's automatic

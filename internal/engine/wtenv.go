@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -220,6 +221,29 @@ func (r *phaseRunner) teardownAll(ctx context.Context) {
 		}
 		w.teardown(ctx, id, r.phaseVars(id), log)
 	}
+}
+
+// discardWorktreeFiles moves the files brought in out of the worktrees the
+// run is about to remove (the spares; every worktree of a complete run)
+// and has them removed in the background (wtenv.Discard): the end of a
+// run does not wait for eight node_modules to be unlinked.
+func (r *phaseRunner) discardWorktreeFiles(complete bool) {
+	if !r.wtenv.files.Active() {
+		return
+	}
+	r.spaces.mu.Lock()
+	dirs := slices.Clone(r.spaces.spares)
+	r.spaces.mu.Unlock()
+	if complete {
+		entries, _ := os.ReadDir(r.store.WorktreesDir())
+		dirs = dirs[:0]
+		for _, e := range entries {
+			dirs = append(dirs, filepath.Join(r.store.WorktreesDir(), e.Name()))
+		}
+	}
+	trash := filepath.Join(r.store.Dir(), "worktree-files-trash")
+	_, _ = r.wtenv.files.Discard(trash, dirs)
+	_ = wtenv.EmptyTrash(trash)
 }
 
 // phaseVars are the variables the setup and teardown get besides ports.
