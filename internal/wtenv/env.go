@@ -47,6 +47,9 @@ type Env struct {
 
 	cacheMu   sync.Mutex
 	cacheDone bool
+	// cacheBytes is what the entries hold, counted while the copy is
+	// brought up to date (a link is made without reading its size).
+	cacheBytes int64
 }
 
 // New is the Env of the checkout at root; cacheDir holds autobuild's copy
@@ -146,6 +149,9 @@ func (e *Env) Bring(ctx context.Context, wt string) (Result, error) {
 			return res, fmt.Errorf("bringing %s into the worktree: %w", en, err)
 		}
 	}
+	if e.mode == Link {
+		res.Stats.Bytes = e.cacheBytes
+	}
 	dropped, err := e.dropUnignored(ctx, wt)
 	res.Dropped, res.Took = dropped, time.Since(start)
 	return res, err
@@ -198,6 +204,9 @@ func (e *Env) transfer() transfer {
 				}
 				return sameContent(src, dst, rel)
 			},
+			link: func(src, dst, rel string) bool {
+				return linkable(rel) && e.ops.Link(src, dst) == nil
+			},
 			put: func(src, dst, rel string, fi fs.FileInfo) error {
 				if linkable(rel) {
 					if err := e.ops.Link(src, dst); err == nil {
@@ -239,9 +248,11 @@ func (e *Env) syncCache() error {
 	keep := map[string]bool{}
 	for _, en := range e.entries {
 		keep[strings.SplitN(en.Path, "/", 2)[0]] = true
-		if _, err := mirror(filepath.Join(e.root, filepath.FromSlash(en.Path)), filepath.Join(e.cacheDir, filepath.FromSlash(en.Path)), en.Path, copyTransfer); err != nil {
+		st, err := mirror(filepath.Join(e.root, filepath.FromSlash(en.Path)), filepath.Join(e.cacheDir, filepath.FromSlash(en.Path)), en.Path, copyTransfer)
+		if err != nil {
 			return fmt.Errorf("updating autobuild's copy of %s in %s: %w", en, e.cacheDir, err)
 		}
+		e.cacheBytes += st.Bytes
 	}
 	// What is no longer selected goes.
 	old, _ := os.ReadDir(e.cacheDir)
