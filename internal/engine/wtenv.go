@@ -149,7 +149,7 @@ func (r *phaseRunner) readyWorktree(ctx context.Context, t *attemptTrack, wt str
 	tail := clip.Tail(sanitize.Text(sr.Tail), 20)
 	return fail(failure.Report{
 		Message: fmt.Sprintf("the worktree's setup command `%s` failed (%s) before the agent started: %s",
-			sanitize.Line(w.cfg.Setup), how, sanitize.Line(clip.FirstLine(lastLine(tail)))),
+			sanitize.Line(w.cfg.Setup), how, sanitize.Line(telling(tail))),
 		Details: tail, BlockedOn: "[worktree] setup",
 		Fix: fmt.Sprintf("run it by hand in the phase's worktree (cd %s && %s), fix the command in autobuild.toml [worktree] setup or what it needs",
 			r.rel(wt), w.cfg.Setup),
@@ -251,12 +251,16 @@ func (r *phaseRunner) phaseVars(id phaseid.ID) []string {
 	return []string{agent.EnvPhaseID + "=" + string(id), agent.EnvPlan + "=" + planFile(r.cfg.Dir, r.cfg.Plan.Path)}
 }
 
-func lastLine(s string) string {
-	s = strings.TrimRight(s, "\n")
-	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
-		return s[i+1:]
+// telling is the line of a command's output that says what went wrong:
+// the first that speaks of an error, else the last.
+func telling(out string) string {
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	for _, l := range lines {
+		if lower := strings.ToLower(l); strings.Contains(lower, "error") || strings.Contains(lower, "err!") {
+			return strings.TrimSpace(l)
+		}
 	}
-	return s
+	return strings.TrimSpace(lines[len(lines)-1])
 }
 
 // countText is "1 file", "20000 files".

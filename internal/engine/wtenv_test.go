@@ -38,6 +38,7 @@ func TestFailingSetupIsEnvironmentSetup(t *testing.T) {
 	require.False(t, rep.Type.ConsumesRetry(), "not charged to the agent")
 	require.Contains(t, rep.Message, "setup command")
 	require.Contains(t, rep.Message, "exit 3")
+	require.Contains(t, rep.Message, "npm ERR! code E404", "the line that says what went wrong")
 	require.Contains(t, rep.Details, "npm ERR! code E404")
 	require.Contains(t, rep.Fix, "cd .autobuild/worktrees/phase-1 && echo")
 	log, err := os.ReadFile(filepath.Join(repo, p.Attempts[0].LogPath))
