@@ -28,8 +28,23 @@ func TestWorktreeFilesListedAndBroughtIn(t *testing.T) {
 		require.Equal(t, 0, r.code, r.String())
 		require.Contains(t, r.stdout, "Each phase's worktree gets, before its agent starts:\n  files: .env, node_modules/ (ignored in your checkout; brought in, never committed)\n  setup: echo ready\n  ports: $AUTOBUILD_PORT")
 	}
+	r := autobuild(t, repo, "validate", "--json", "plan.md")
+	require.Equal(t, 0, r.code, r.String())
+	require.Contains(t, r.stdout, `"worktree": {
+    "patterns": [
+      ".env",
+      "node_modules/"
+    ],
+    "files": [
+      ".env",
+      "node_modules/"
+    ],
+    "setup": "echo ready",
+    "ports": 10,
+    "port_base": 41000
+  }`)
 	agent := agentScript(t, `echo "SECRET=1 # agent $AUTOBUILD_PHASE_ID" > .env; echo "$AUTOBUILD_PORT" > port-$AUTOBUILD_PHASE_ID.txt`)
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", agent)
+	r = autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", agent)
 	require.Equal(t, 0, r.code, r.String())
 	require.Equal(t, 1, strings.Count(r.stdout, "WORKTREES - .env, node_modules/: "), r.stdout)
 	require.Contains(t, r.stdout, "PHASE 1 WORKTREE - setup: echo ready")

@@ -101,7 +101,7 @@ func runPlan(ctx context.Context, s Streams, o *runOptions) error {
 		}
 	}
 	if o.dryRun && o.json {
-		return printPlanJSON(s.Out, o.planPath, configGates(ctx))
+		return printPlanJSON(s.Out, o.planPath, configGates(ctx), worktreeInfo(ctx))
 	}
 	pl, err := loadPlan(s, o.planPath)
 	if err != nil {
@@ -109,7 +109,7 @@ func runPlan(ctx context.Context, s Streams, o *runOptions) error {
 	}
 	if o.dryRun {
 		printPlan(s.Out, pl, configGates(ctx))
-		printWorktree(ctx, s.Out)
+		printWorktree(s.Out, worktreeInfo(ctx))
 		return nil
 	}
 	// Opened once for the checks here and the engine; outside a repository
