@@ -257,6 +257,7 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 		// maintenance; it gets its one chance here.
 		_ = repo.MaintainOnce(context.WithoutCancel(ctx))
 	}
+	runner.emptyTrash()
 	return res, err
 }
 

@@ -65,7 +65,16 @@ func EmptyTrash(trash string) error {
 	if len(gone) == 0 {
 		return nil
 	}
-	cmd := exec.Command("rm", append([]string{"-rf", "--"}, gone...)...)
+	// At the lowest priority where the system has the tools: it must not
+	// slow down the run that starts next.
+	args := append([]string{"rm", "-rf", "--"}, gone...)
+	if p, err := exec.LookPath("ionice"); err == nil {
+		args = append([]string{p, "-c", "3"}, args...)
+	}
+	if p, err := exec.LookPath("nice"); err == nil {
+		args = append([]string{p, "-n", "19"}, args...)
+	}
+	cmd := exec.Command(args[0], args[1:]...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
 		var errs []error
