@@ -181,3 +181,31 @@ func TestDropsWhatTheWorktreeDoesNotIgnore(t *testing.T) {
 	_, err = os.Stat(filepath.Join(wt, ".env"))
 	require.True(t, os.IsNotExist(err))
 }
+
+// TestRealClones takes the real FICLONE on a file system that has it:
+// set AUTOBUILD_TEST_REFLINK_DIR to a folder on btrfs or xfs (a loop
+// mount: truncate -s 2G img; mkfs.btrfs img; mount -o loop img DIR).
+func TestRealClones(t *testing.T) {
+	base := os.Getenv("AUTOBUILD_TEST_REFLINK_DIR")
+	if base == "" {
+		t.Skip("AUTOBUILD_TEST_REFLINK_DIR is not set: no file system with copy-on-write clones to test on")
+	}
+	tmp, err := os.MkdirTemp(base, "wtenv-")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = os.RemoveAll(tmp) })
+	dir := filepath.Join(tmp, "repo")
+	gitIn(t, tmp, "init", "-q", "-b", "main", dir)
+	write(t, filepath.Join(dir, ".gitignore"), "node_modules/\n.env\n.autobuild/\n")
+	gitIn(t, dir, "add", "-A")
+	gitIn(t, dir, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "init")
+	write(t, filepath.Join(dir, ".env"), "A=1\n")
+	write(t, filepath.Join(dir, "node_modules/x/index.js"), "x\n")
+	wt := worktree(t, dir)
+	e := newEnv(t, dir, SystemOps())
+	res, err := e.Bring(context.Background(), wt)
+	require.NoError(t, err)
+	require.Equal(t, Clone, res.Mode)
+	require.NoError(t, os.WriteFile(filepath.Join(wt, "node_modules/x/index.js"), []byte("edited\n"), 0o644))
+	require.Equal(t, "x\n", read(t, filepath.Join(dir, "node_modules/x/index.js")))
+	require.NotEqual(t, inode(t, filepath.Join(dir, ".env")), inode(t, filepath.Join(wt, ".env")))
+}
