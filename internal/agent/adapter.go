@@ -64,6 +64,9 @@ type Note struct {
 	// while still running (a 401 it would retry ten times): the engine
 	// stops the agent at once instead of waiting for it.
 	Signal *Signal `json:"-"`
+	// Quota is set when the line reported the provider's usage limit
+	// (claude's rate_limit_event); such a note has no Text.
+	Quota *Quota `json:"-"`
 }
 
 // Outcome is what an attempt's output amounts to.

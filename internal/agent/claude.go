@@ -155,6 +155,9 @@ type claudeParser struct {
 }
 
 func (p *claudeParser) Stdout(line string) []Note {
+	if q, ok := claudeQuota(line); ok {
+		return []Note{{Quota: &q}}
+	}
 	var ev claudeEvent
 	if !decodeLine(line, &ev) {
 		return nil

@@ -24,7 +24,7 @@ func mistypedCommand(root *cobra.Command, arg string) error {
 		return usageErr("unknown command %q: did you mean %s? (a plan is a markdown file: autobuild PLAN.md; see autobuild --help)",
 			arg, strings.Join(suggestions, " or "))
 	}
-	return usageErr("unknown command %q, and there is no plan file of that name; commands: validate, status, watch, demo, version (see autobuild --help)", arg)
+	return usageErr("unknown command %q, and there is no plan file of that name; commands: %s (see autobuild --help)", arg, commandList(root))
 }
 
 // newVersion is `autobuild version`, the same as --version.
@@ -58,6 +58,11 @@ func registerCompletions(root *cobra.Command) {
 	_ = root.RegisterFlagCompletionFunc("schedule", cobra.FixedCompletions(
 		[]string{"batches\tthe plan's layers one after another", "eager\ta phase starts once its dependencies have landed"},
 		cobra.ShellCompDirectiveNoFileComp))
+	_ = root.RegisterFlagCompletionFunc("notify", cobra.FixedCompletions(
+		[]string{"webhook=\tPOST each notification's JSON to a URL", "command=\ta command that gets the JSON on stdin",
+			"desktop\tnotify-send or osascript", "attempts\tevery failed attempt too", "terminal=off\tno bell or OSC 9 from the UI",
+			"off\tno notifications"},
+		cobra.ShellCompDirectiveNoFileComp|cobra.ShellCompDirectiveNoSpace))
 	_ = root.RegisterFlagCompletionFunc("agent", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		// Any command line is an agent too: files stay offered.
 		return append(agent.Presets(), agent.SimName+"\tthe built-in simulated agent"), cobra.ShellCompDirectiveDefault

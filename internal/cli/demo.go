@@ -14,7 +14,6 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/demo"
 	"github.com/autobuild-sh/autobuild/internal/engine"
 	"github.com/autobuild-sh/autobuild/internal/plan"
-	"github.com/autobuild-sh/autobuild/internal/printer"
 	"github.com/autobuild-sh/autobuild/internal/shell"
 )
 
@@ -57,17 +56,22 @@ so you can fix it by hand and resume.`,
 			if err != nil {
 				return err
 			}
-			fix := fmt.Sprintf("cd %s && cp %s calc/format.go && git add calc && git commit -m 'fix: write Format'",
-				shell.Quote(proj.Repo), shell.Quote(filepath.Join(dir, "fix", "format.go")))
+			// git -C, not cd: the resume command after it may have to run
+			// from where the user is (a `go run` one does).
+			repo := shell.Quote(proj.Repo)
+			fix := fmt.Sprintf("cp %s %s && git -C %s add calc && git -C %s commit -m 'fix: write Format'",
+				shell.Quote(filepath.Join(dir, "fix", "format.go")), shell.Quote(filepath.Join(proj.Repo, "calc", "format.go")), repo, repo)
+			self := s.launcher()
 			o := &runOptions{planPath: proj.Plan, noTUI: noTUI, json: asJSON,
 				commands: func(mode string) string {
 					// run.json keeps the agent (sim) and its scenario.
-					return fmt.Sprintf("cd %s && %s plan.md %s", shell.Quote(proj.Repo), shell.Quote(programName()), mode)
+					return self.at(proj.Repo, "plan.md", mode)
 				}}
 			if halt {
 				// In the UI the user fixes in another terminal and presses
 				// r: the halt screen must say what to run.
 				o.fixStep = "Demo: the fix for 2B is ready; apply it in another terminal, then resume (r in the UI): " + fix
+				o.fixCommand = fix
 			}
 			fc, err := config.Load(proj.Repo)
 			if err != nil {
@@ -79,20 +83,19 @@ so you can fix it by hand and resume.`,
 			var runErr error
 			switch {
 			case asJSON:
-				runErr = runHeadless(cmd.Context(), s, o, cfg, printer.NewJSON(s.Out).Print, false)
+				runErr = runHeadless(cmd.Context(), s, o, cfg, jsonPrinter, false)
 			case !noTUI && isTerminal(s.Out):
 				runErr = runTUI(cmd.Context(), s, o, cfg)
 			default:
-				p := &printer.Plain{W: s.Out}
-				runErr = runHeadless(cmd.Context(), s, o, cfg, p.Print, true)
+				runErr = runHeadless(cmd.Context(), s, o, cfg, plainPrinter(false), true)
 			}
 			if !asJSON {
 				fmt.Fprintf(s.Out, "\nThe demo repository is %s\n  cd %s && git log --oneline && go run ./cmd/calc '1 + 2 * 3'\n", proj.Repo, shell.Quote(proj.Repo))
 				var exit *exitError
 				if errors.As(runErr, &exit) && exit.code == engine.ExitHalted {
 					fmt.Fprintf(s.Out, "To fix the halted phase by hand: %s\nthen resume: %s\n", fix, o.commands("--resume"))
-					if isGoRunBuild(selfCommand()[0]) {
-						fmt.Fprintln(s.Out, "(this binary came from `go run`: install autobuild first with `go install ./cmd/autobuild`, from its repository)")
+					if hint := self.installHint(); hint != "" {
+						fmt.Fprintln(s.Out, hint)
 					}
 				}
 			}

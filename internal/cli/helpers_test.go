@@ -41,7 +41,7 @@ func TestCommandLineFromArgs(t *testing.T) {
 			t.Skipf("the test binary's arguments (%q) would change the result", os.Args[1:])
 		}
 	}
-	o := &runOptions{planPath: "docs/my plan.md"}
+	o := &runOptions{planPath: "docs/my plan.md", self: launcher{words: "autobuild"}}
 	line := commandLine(o, "--resume")
 	require.True(t, strings.HasPrefix(line, "autobuild"), line)
 	require.True(t, strings.HasSuffix(line, " 'docs/my plan.md' --resume"), line)
@@ -52,7 +52,7 @@ func TestCommandLineFromArgs(t *testing.T) {
 
 	// Without options (and without a plan path) it is still a command line.
 	require.True(t, strings.HasSuffix(commandLine(nil, "--resume"), " --resume"))
-	require.True(t, strings.HasPrefix(commandLine(nil, "--resume"), "autobuild"))
+	require.True(t, strings.HasPrefix(commandLine(nil, "--resume"), programName().words))
 }
 
 func TestFindRoot(t *testing.T) {
@@ -156,21 +156,21 @@ func TestPrintStatus(t *testing.T) {
 	wd, err := os.Getwd()
 	require.NoError(t, err)
 	var buf bytes.Buffer
-	printStatus(&buf, sampleSnapshot(), wd)
+	printStatus(&buf, sampleSnapshot(), wd, launcher{words: "autobuild"})
 	require.Equal(t, sampleStatusIn(""), buf.String())
 
 	// A run without a halt reason has no Reason line.
 	snap := sampleSnapshot()
 	snap.Run.Status, snap.Run.HaltReason, snap.Phases = state.RunRunning, "", nil
 	buf.Reset()
-	printStatus(&buf, snap, wd)
+	printStatus(&buf, snap, wd, launcher{words: "autobuild"})
 	require.Equal(t, "Team Notes (docs/plan.md): running, commit=auto, agent claude, codex\n\n"+
 		"BATCH  PHASE  NAME  STATUS  ATTEMPT  DURATION  DETAIL\n", buf.String())
 
 	// An eager run says so, as its start line does.
 	snap.Run.Schedule = state.ScheduleEager
 	buf.Reset()
-	printStatus(&buf, snap, wd)
+	printStatus(&buf, snap, wd, launcher{words: "autobuild"})
 	require.Equal(t, "Team Notes (docs/plan.md): running, commit=auto, schedule eager, agent claude, codex\n\n"+
 		"BATCH  PHASE  NAME  STATUS  ATTEMPT  DURATION  DETAIL\n", buf.String())
 }

@@ -22,7 +22,9 @@ const plans = "../../testdata/plans"
 func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code = Main(args, Streams{In: strings.NewReader(""), Out: &out, Err: &errOut})
+	// The test binary is no autobuild a user could type: the printed
+	// commands name the installed one.
+	code = Main(args, Streams{In: strings.NewReader(""), Out: &out, Err: &errOut, self: launcher{words: "autobuild"}})
 	return code, out.String(), errOut.String()
 }
 

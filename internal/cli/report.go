@@ -15,6 +15,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/exitcode"
 	"github.com/autobuild-sh/autobuild/internal/history"
 	"github.com/autobuild-sh/autobuild/internal/metrics"
+	"github.com/autobuild-sh/autobuild/internal/sanitize"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -66,7 +67,7 @@ completed attempt (emergency).`,
 				rep.Plan = plan
 			}
 			if asJSON {
-				enc := json.NewEncoder(s.Out)
+				enc := json.NewEncoder(sanitize.JSONWriter{W: s.Out})
 				enc.SetIndent("", "  ")
 				return enc.Encode(rep)
 			}

@@ -18,6 +18,17 @@ import (
 type Streams struct {
 	In       io.Reader
 	Out, Err io.Writer
+	// self is how printed commands start autobuild, found before -C
+	// changes the working directory (newRoot sets it; zero: found when asked).
+	self launcher
+}
+
+// launcher is how the commands printed for the user start autobuild.
+func (s Streams) launcher() launcher {
+	if s.self.words != "" {
+		return s.self
+	}
+	return programName()
 }
 
 // Main runs autobuild with the given arguments (without the program name)
@@ -49,7 +60,10 @@ type exitError struct{ code int }
 func (e *exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
 func newRoot(s Streams) *cobra.Command {
-	opts := &runOptions{}
+	// Before -C moves the working directory: a `go run` command is
+	// relative to where it was typed.
+	s.self = s.launcher()
+	opts := &runOptions{self: s.self}
 	root := &cobra.Command{
 		Use:   "autobuild PLAN.md [flags]",
 		Short: "Run a multi-phase implementation plan with coding agents, and supervise it live",
@@ -90,12 +104,28 @@ what failed and why, and how to resume.`,
 			}
 			opts.planPath = args[0]
 			opts.flags = cmd.Flags()
-			return runPlan(cmd.Context(), s, opts)
+			err := runPlan(cmd.Context(), s, opts)
+			var exit *exitError
+			if hint := s.self.installHint(); hint != "" && errors.As(err, &exit) && exit.code == engine.ExitHalted {
+				fmt.Fprintln(s.Err, hint) // the resume command printed builds autobuild again
+			}
+			return err
 		},
+	}
+	var chdir string
+	root.PersistentFlags().StringVarP(&chdir, "chdir", "C", "", "run as if autobuild had been started in `DIR` (as git -C and go -C do)")
+	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+		if chdir == "" {
+			return nil
+		}
+		if err := os.Chdir(chdir); err != nil {
+			return usageErr("-C %s: %w", chdir, err)
+		}
+		return nil
 	}
 	root.SetOut(s.Out)
 	root.SetErr(s.Err)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr("%v (see autobuild --help)", err) })
+	root.SetFlagErrorFunc(flagError)
 	opts.register(root)
 	root.AddCommand(newValidate(s), newStatus(s), newWatch(s), newDemo(s), newSimAgent(s), newReport(s), newVersion(s))
 	root.ValidArgsFunction = completePlanFile

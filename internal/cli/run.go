@@ -5,10 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -62,13 +65,24 @@ type runOptions struct {
 	// in the summary (the demo's differ from the command that was run).
 	commands func(mode string) string
 	// fixStep, when set, is the first resume instruction of a halt (the
-	// demo knows its own fix).
-	fixStep string
+	// demo knows its own fix); fixCommand is its command alone.
+	fixStep, fixCommand string
+	// exitOnComplete ends the terminal UI when the run completes.
+	exitOnComplete bool
+	// self is how printed commands start autobuild.
+	self launcher
 	// preflight, when set, replaces the agents' setup checks (tests).
 	preflight *preflightEnv
 	// agentsFromRun are the agents taken from run.json (no --agent given),
 	// which are named before they run. Set by engineConfig.
 	agentsFromRun []string
+	// maxCost, maxPhaseCost and maxCostHard are the budget flags; notify
+	// the --notify values, and notifyConf what they, autobuild.toml and
+	// the environment make (set by engineConfig).
+	maxCost, maxPhaseCost float64
+	maxCostHard           bool
+	notify                []string
+	notifyConf            notifySettings
 }
 
 func (o *runOptions) register(cmd *cobra.Command) {
@@ -87,6 +101,11 @@ func (o *runOptions) register(cmd *cobra.Command) {
 	f.BoolVar(&o.json, "json", false, "print one JSON event per line on stdout")
 	f.BoolVarP(&o.verbose, "verbose", "v", false, "with --no-tui: also print the agents' and gates' output lines")
 	f.StringVar(&o.scenario, "scenario", "", "scenario file for the simulated agent (--agent sim)")
+	f.Float64Var(&o.maxCost, "max-cost", 0, "budget in US dollars for the whole run, across resumes: once spent, no new attempt starts and the run halts (budget_exceeded); 0: none")
+	f.Float64Var(&o.maxPhaseCost, "max-phase-cost", 0, "budget in US dollars for each phase, across its attempts; 0: none")
+	f.BoolVar(&o.maxCostHard, "max-cost-hard", false, "stop the running attempts as soon as the run's budget is reached, rather than let them finish")
+	f.StringArrayVar(&o.notify, "notify", nil, "notify on a halt, a long usage-limit wait, a budget reached, the run complete: webhook=URL, command=CMD, desktop, attempts (every failed attempt too), terminal=off, off (repeatable)")
+	f.BoolVar(&o.exitOnComplete, "exit-on-complete", false, "end the terminal UI when the run completes, leaving its summary on the terminal (a halt still waits for a key), so autobuild ... && git push goes on")
 	f.BoolVar(&o.allowEmpty, "allow-empty-phases", false, "run phases that have no section or linked file from their table row alone (refused otherwise)")
 }
 
@@ -147,13 +166,12 @@ func runPlan(ctx context.Context, s Streams, o *runOptions) error {
 	}
 	noteRecordedAgents(s, o)
 	if o.json {
-		return runHeadless(ctx, s, o, cfg, printer.NewJSON(s.Out).Print, false)
+		return runHeadless(ctx, s, o, cfg, jsonPrinter, false)
 	}
 	if !o.noTUI && isTerminal(s.Out) {
 		return runTUI(ctx, s, o, cfg)
 	}
-	p := &printer.Plain{W: s.Out, Verbose: o.verbose}
-	return runHeadless(ctx, s, o, cfg, p.Print, true)
+	return runHeadless(ctx, s, o, cfg, plainPrinter(o.verbose), true)
 }
 
 // loadPlan parses and checks the plan, printing every problem; an invalid
@@ -192,7 +210,14 @@ func (o *runOptions) engineConfig(pl *plan.Plan, repo *gitx.Repo, root string, p
 	if err != nil {
 		return engine.Config{}, usageErr("%w", err)
 	}
-	cfg := engine.Config{Dir: wd, Repo: repo, Plan: pl, Resume: o.resume, Fresh: o.fresh, ConfigGates: fc.Gates, AllowEmptyPhases: o.allowEmpty,
+	limits, hard, err := o.budgetLimits(fc, previous)
+	if err != nil {
+		return engine.Config{}, err
+	}
+	if o.notifyConf, err = o.notifySettings(fc.Notify); err != nil {
+		return engine.Config{}, err
+	}
+	cfg := engine.Config{Budget: limits, BudgetHard: hard, Dir: wd, Repo: repo, Plan: pl, Resume: o.resume, Fresh: o.fresh, ConfigGates: fc.Gates, AllowEmptyPhases: o.allowEmpty,
 		Worktree:    fc.Worktree,
 		MaxParallel: fc.MaxParallel, PhaseTimeout: fc.PhaseTimeout.Duration,
 		IdleTimeout: fc.IdleTimeout.Duration}
@@ -304,8 +329,29 @@ func stateExists(root string) bool {
 
 // runHeadless runs the engine with a printer consuming its events, then
 // prints the summary box.
-func runHeadless(ctx context.Context, s Streams, o *runOptions, cfg engine.Config, print func(event.Event), box bool) error {
+//
+// A closed standard output (its reader gone) halts the run gracefully, as
+// a closed terminal does: the printers write to a closedOutput, and
+// SIGPIPE is watched meanwhile so that the write fails rather than kill
+// the process. newPrinter makes the printer for the output it is given.
+func runHeadless(ctx context.Context, s Streams, o *runOptions, cfg engine.Config, newPrinter func(io.Writer) func(event.Event), box bool) error {
+	pipes := make(chan os.Signal, 1)
+	signal.Notify(pipes, syscall.SIGPIPE)
+	defer signal.Stop(pipes)
+	ctx, halt := context.WithCancel(ctx)
+	defer halt()
+	s.Out = &closedOutput{w: s.Out, onClose: func() {
+		fmt.Fprintln(s.Err, "autobuild: standard output was closed: stopping running phases gracefully; "+
+			"resume with: "+commandLine(o, "--resume"))
+		halt()
+	}}
+	print := newPrinter(s.Out)
 	p := runctl.Printer{Print: print, Interest: headlessInterest(o, box), QueueLines: 1 << 16}
+	root, _ := stateRoot(cfg.Repo)
+	if nt := o.notifyConf.notifier(o, root, s.Err, s.Err); nt != nil {
+		p.Listeners = append(p.Listeners, nt.Consume)
+		defer nt.Close(notifyGrace)
+	}
 	if box {
 		// Plain lines: a phase that runs long and quietly still gets a
 		// line every HeartbeatEvery, so a CI job never looks hung.
@@ -370,9 +416,17 @@ func commandLine(o *runOptions, mode string) string {
 	if o != nil && o.commands != nil {
 		return o.commands(mode)
 	}
-	parts := []string{shell.Quote(programName())}
-	for _, a := range os.Args[1:] {
+	self := programName()
+	if o != nil && o.self.words != "" {
+		self = o.self
+	}
+	parts := []string{self.words}
+	args := os.Args[1:]
+	for i, a := range args {
 		switch {
+		case secretArg(args, i):
+			// The webhook's URL holds its token: never printed.
+			continue
 		case a == "--resume" || a == "--fresh" || a == "--dry-run":
 			continue
 		case a == "demo":

@@ -46,18 +46,19 @@ func newStatus(s Streams) *cobra.Command {
 				return &exitcode.Error{Code: exitcode.Refused, Err: err}
 			}
 			if asJSON {
-				enc := json.NewEncoder(s.Out)
+				enc := json.NewEncoder(sanitize.JSONWriter{W: s.Out})
 				enc.SetIndent("", "  ")
 				// The run's usage is the sum of its attempts' (each
 				// attempt in the phases carries its own).
 				if err := enc.Encode(struct {
 					*state.Snapshot
-					Usage *state.Usage `json:"usage,omitempty"`
-				}{snap, state.RunUsage(snap.Phases)}); err != nil {
+					Usage  *state.Usage `json:"usage,omitempty"`
+					Budget *budgetJSON  `json:"budget,omitempty"`
+				}{snap, state.RunUsage(snap.Phases), budgetOf(snap)}); err != nil {
 					return err
 				}
 			} else {
-				printStatus(s.Out, snap, root)
+				printStatus(s.Out, snap, root, s.launcher())
 			}
 			if code := statusExitCode(snap.Run); code != 0 {
 				return &exitError{code: code}
@@ -87,7 +88,7 @@ func statusExitCode(r *state.Run) int {
 	return 0
 }
 
-func printStatus(w io.Writer, snap *state.Snapshot, root string) {
+func printStatus(w io.Writer, snap *state.Snapshot, root string, self launcher) {
 	// Titles, names, messages and output lines come from the plan and the
 	// agents: none of it may drive the terminal.
 	w = sanitize.Writer{W: w}
@@ -111,8 +112,13 @@ func printStatus(w io.Writer, snap *state.Snapshot, root string) {
 	if usage != nil {
 		fmt.Fprintf(w, "Usage: %s\n", usage.Summary())
 	}
+	if b := budgetOf(snap); b != nil {
+		fmt.Fprintf(w, "Budget: %s\n", b.line())
+	}
 	if strings.HasPrefix(status, "stopped") || r.Status == state.RunHalted || r.Status == state.RunInterrupted {
-		fmt.Fprintf(w, "Continue it with: %s (complete phases stay complete)\n", resumeCommand(root, r))
+		// A budget halt's command raises the budget reached.
+		resume := summary.ResumeCommand(summary.Input{Run: r, Phases: snap.Phases, ResumeCommand: resumeCommand(self, root, r)})
+		fmt.Fprintf(w, "Continue it with: %s (complete phases stay complete)\n", resume)
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -203,6 +209,6 @@ func exists(path string) bool {
 
 // resumeCommand is the command that resumes run in root. It names the plan
 // alone: a resume without --agent runs the agents run.json records.
-func resumeCommand(root string, run *state.Run) string {
-	return inDir(root, shell.Join(programName(), run.PlanPath, "--resume"))
+func resumeCommand(self launcher, root string, run *state.Run) string {
+	return self.in(root, shell.Join(run.PlanPath, "--resume"))
 }

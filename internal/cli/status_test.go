@@ -18,7 +18,7 @@ func TestResumeCommandFromRunJSON(t *testing.T) {
 	run := &state.Run{PlanPath: "docs/my plan.md", Agents: []string{"my-agent.sh"}}
 	wd, err := os.Getwd()
 	require.NoError(t, err)
-	require.Equal(t, "autobuild 'docs/my plan.md' --resume", resumeCommand(wd, run))
-	require.Equal(t, "cd /elsewhere/repo && autobuild 'docs/my plan.md' --resume", resumeCommand("/elsewhere/repo", run))
-	require.Equal(t, "cd testdata && autobuild 'docs/my plan.md' --resume", resumeCommand(filepath.Join(wd, "testdata"), run))
+	require.Equal(t, "autobuild 'docs/my plan.md' --resume", resumeCommand(launcher{words: "autobuild"}, wd, run))
+	require.Equal(t, "cd /elsewhere/repo && autobuild 'docs/my plan.md' --resume", resumeCommand(launcher{words: "autobuild"}, "/elsewhere/repo", run))
+	require.Equal(t, "cd testdata && autobuild 'docs/my plan.md' --resume", resumeCommand(launcher{words: "autobuild"}, filepath.Join(wd, "testdata"), run))
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/engine"
 	"github.com/autobuild-sh/autobuild/internal/plan"
-	"github.com/autobuild-sh/autobuild/internal/printer"
 	"github.com/autobuild-sh/autobuild/internal/runctl"
 	"github.com/autobuild-sh/autobuild/internal/shell"
 	"github.com/autobuild-sh/autobuild/internal/tui"
@@ -27,10 +26,15 @@ import (
 // run, so the run prints plain lines as with --no-tui.
 func runTUI(ctx context.Context, s Streams, o *runOptions, cfg engine.Config) error {
 	if !isTerminal(s.In) {
-		p := &printer.Plain{W: s.Out, Verbose: o.verbose}
-		return runHeadless(ctx, s, o, cfg, p.Print, true)
+		return runHeadless(ctx, s, o, cfg, plainPrinter(o.verbose), true)
 	}
-	ctrl := runctl.NewController(runctl.Options{Config: cfg, Root: findRoot,
+	var listeners []runctl.Listener
+	root, _ := stateRoot(cfg.Repo)
+	if nt := o.notifyConf.notifier(o, root, s.Err, nil); nt != nil {
+		listeners = append(listeners, nt.Consume)
+		defer nt.Close(notifyGrace)
+	}
+	ctrl := runctl.NewController(runctl.Options{Config: cfg, Root: findRoot, Listeners: listeners,
 		// The UI keeps DefaultLogLines lines a phase: a queue of more than
 		// twice that behind a flood only holds lines it would throw away
 		// (and at 1<<16 it was half of the UI's memory).
@@ -49,6 +53,8 @@ func runTUI(ctx context.Context, s Streams, o *runOptions, cfg engine.Config) er
 		Batches:  tui.BatchesFromPlan(cfg.Plan.Batches()), Controller: ctrl, Context: ctx,
 		ResumeCommand: commandLine(o, "--resume"), FreshCommand: freshCommand(o, cmp.Or(cfg.CommitMode, o.runMode)), FixStep: o.fixStep,
 		StateDir: ".autobuild/", NoColor: os.Getenv("NO_COLOR") != "", Notice: startNotice(cfg.Plan, o.identityNote),
+		Alert:     o.notifyConf.alert(),
+		ColorFGBG: os.Getenv("COLORFGBG"), FixCommand: o.fixCommand, ExitOnComplete: o.exitOnComplete, Mouse: true,
 	})
 	prog := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(s.In), tea.WithOutput(s.Out))
 	// Ctrl-C reaches the model as a key press (raw mode); a SIGTERM from
@@ -57,7 +63,11 @@ func runTUI(ctx context.Context, s Streams, o *runOptions, cfg engine.Config) er
 	// second Quit here would race it and can hang its shutdown.
 	sigCtx, hardStop, stopSignals := runctl.Interrupts(ctx, s.Err)
 	stopForwarding := ctrl.ForwardSignals(sigCtx, hardStop)
+	// Bubble Tea does not end on SIGHUP: with the terminal gone no key
+	// can quit it, and the process stayed for good on every screen.
+	stopHangup := endOnHangup(prog)
 	defer func() {
+		stopHangup()
 		stopForwarding()
 		stopSignals()
 	}()

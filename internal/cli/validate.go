@@ -66,7 +66,10 @@ func configGates(ctx context.Context) []plan.Gate {
 
 // printPlan prints the phases batch by batch: what validate and --dry-run
 // show. fromConfig are autobuild.toml's gates.
-func printPlan(w io.Writer, pl *plan.Plan, fromConfig []plan.Gate) {
+func printPlan(out io.Writer, pl *plan.Plan, fromConfig []plan.Gate) {
+	// The title, the names and the path are the plan's (or its file's):
+	// no escape sequence of theirs reaches the terminal.
+	w := sanitize.Writer{W: out}
 	batches := pl.Batches()
 	if pl.Title == filepath.Base(pl.Path) {
 		// A plan without an H1 is titled by its file name: say it once.

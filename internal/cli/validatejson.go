@@ -9,6 +9,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/gates"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/sanitize"
 )
 
 // planDocVersion is the version of the validate --json document. Fields
@@ -83,7 +84,7 @@ func printPlanJSON(w io.Writer, path string, fromConfig []plan.Gate, worktree *w
 	}
 	doc := newPlanDoc(pl, verr, fromConfig)
 	doc.Worktree = worktree
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(sanitize.JSONWriter{W: w})
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(doc); err != nil {
 		return err

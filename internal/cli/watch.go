@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/autobuild-sh/autobuild/internal/exitcode"
-	"github.com/autobuild-sh/autobuild/internal/shell"
 	"github.com/autobuild-sh/autobuild/internal/tui"
 	"github.com/autobuild-sh/autobuild/internal/watch"
 )
@@ -58,15 +57,15 @@ func watchRun(ctx context.Context, s Streams, root string) error {
 	// PLAN.md stands for the run's plan, which the UI learns from
 	// run.json; the run's agents come back from run.json by themselves.
 	// Both commands run where the run did.
-	self := shell.Quote(programName())
-	resume, fresh := inDir(root, self+" PLAN.md --resume"), inDir(root, self+" PLAN.md --fresh")
+	self := s.launcher()
+	resume, fresh := self.in(root, "PLAN.md", "--resume"), self.in(root, "PLAN.md", "--fresh")
 	stateDir := ".autobuild/"
-	if inDir(root, "") != "" { // watching another directory
+	if relDir(root) != "" { // watching another directory
 		stateDir = filepath.Join(root, ".autobuild") + "/"
 	}
 	m := tui.New(tui.Options{Watch: updates, ReadOnly: true, Dir: root, Context: ctx,
 		ResumeHint: resume, FreshCommand: fresh, StateDir: stateDir,
-		NoColor: os.Getenv("NO_COLOR") != ""})
+		NoColor: os.Getenv("NO_COLOR") != "", ColorFGBG: os.Getenv("COLORFGBG"), Mouse: true})
 	prog := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(s.In), tea.WithOutput(s.Out))
 	if _, err := prog.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
 		return fmt.Errorf("terminal UI: %w", err)

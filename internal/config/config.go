@@ -20,6 +20,13 @@
 //	args = ["--model", "opus"]       # after the preset's command line, before --agent's
 //	env = { IS_SANDBOX = "1" }       # added to the agent's environment
 //
+//	max_cost = 20                    # US dollars for the whole run (docs/notify.md)
+//	max_phase_cost = 5               # US dollars per phase
+//
+//	[notify]                         # who hears of a halt, a long wait, the end
+//	webhook = "$SLACK_WEBHOOK_URL"   # a URL, or "$NAME" to read it from the environment
+//	command = "ntfy publish builds"  # gets each notification's JSON on stdin
+//
 //	[worktree]                       # what each phase's worktree gets (docs/running.md)
 //	copy = [".env", "node_modules"]  # ignored files of your checkout, gitignore syntax (+ .worktreeinclude)
 //	setup = "npm ci --prefer-offline" # run in each new worktree before the agent
@@ -92,6 +99,10 @@ type Config struct {
 	// Worktree is [worktree]: the files, setup and ports of the phases'
 	// worktrees.
 	Worktree wtenv.Config
+	// Budget is max_cost, max_phase_cost and max_cost_hard; Notify is
+	// [notify] (notify.go).
+	Budget Budget
+	Notify Notify
 }
 
 // AgentConfig is one [agents.<preset>] table.
@@ -120,6 +131,10 @@ type fileConfig struct {
 	Classify     []failure.Pattern    `toml:"classify"`
 	Agents       map[string]agentFile `toml:"agents"`
 	Worktree     worktreeFile         `toml:"worktree"`
+	MaxCost      *float64             `toml:"max_cost"`
+	MaxPhaseCost *float64             `toml:"max_phase_cost"`
+	MaxCostHard  *bool                `toml:"max_cost_hard"`
+	Notify       *notifyFile          `toml:"notify"`
 }
 
 // worktreeFile is [worktree] as decoded.
@@ -201,6 +216,8 @@ func Parse(text, path string) (*Config, error) {
 	cfg.Classify = c.patterns(fc.Classify)
 	cfg.Agents = c.agentTables(fc.Agents)
 	cfg.Worktree = c.worktree(fc.Worktree)
+	cfg.Budget = c.budget(fc.MaxCost, fc.MaxPhaseCost, fc.MaxCostHard)
+	cfg.Notify = c.notify(fc.Notify)
 	if c.err != nil {
 		return nil, c.err
 	}
@@ -241,6 +258,10 @@ var expected = map[string]string{
 	"commit":        `"auto", "message-only" or "single", quoted`,
 	"schedule":      `"batches" or "eager", quoted`,
 	"scenario":      "a quoted path",
+
+	"max_cost":       "a number of US dollars, such as 20 or 7.5",
+	"max_phase_cost": "a number of US dollars, such as 5 or 2.5",
+	"max_cost_hard":  "true or false",
 }
 
 // worktreeExpected says what each [worktree] key holds, for type errors.
@@ -294,6 +315,8 @@ func knownKeys(k toml.Key) string {
 		return "args, env"
 	case len(k) >= 2 && k[0] == "worktree":
 		return "copy, setup, teardown, ports, port_base"
+	case len(k) >= 2 && k[0] == "notify":
+		return "terminal, desktop, webhook, command, events, limit_wait"
 	}
-	return "agent, max_parallel, phase_timeout, idle_timeout, wait_limit, commit, schedule, scenario, [gates], [agents.NAME], [worktree], [[classify]]"
+	return "agent, max_parallel, phase_timeout, idle_timeout, wait_limit, commit, schedule, scenario, max_cost, max_phase_cost, max_cost_hard, [gates], [agents.NAME], [worktree], [[classify]], [notify]"
 }

@@ -63,6 +63,15 @@ func (x *localExecutor) runAgent(ctx context.Context, a Attempt, spec proc.Spec,
 		mu.Lock()
 		defer mu.Unlock()
 		for _, n := range notes {
+			if n.Quota != nil {
+				// The provider's quota, as the CLI reported it: the
+				// scheduler's headroom (quota.go), not a line to show.
+				fmt.Fprintf(log, "# autobuild: %s quota: %s\n", a.Agent.Name, quotaLogText(*n.Quota))
+				if qo, ok := obs.(QuotaObserver); ok {
+					qo.Quota(a.Agent.Name, *n.Quota)
+				}
+				continue
+			}
 			if n.Tool != "" {
 				fmt.Fprintf(log, "→ %s\n", n.Text)
 				obs.Action(n.Tool, n.Text)

@@ -39,6 +39,8 @@ type phaseRunner struct {
 	wtenv *worktreeEnv
 	// eager is set under the eager schedule: prompts speak of no batch.
 	eager bool
+	// quotas is the agents' quotas, shared with the scheduler.
+	quotas *quotaBook
 }
 
 func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptResult {
@@ -62,13 +64,16 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	// touch different trees, and neither need wait for the other.
 	before := make(chan outsideState, 1)
 	go func() { before <- r.integ.snapshotOutside(ctx) }()
-	wt, base, continues, err := r.spaces.prepare(ctx, p.ID, p.DisplayID)
+	wt, base, continues, note, err := r.spaces.prepare(ctx, p.ID, p.DisplayID)
 	outside := <-before
+	if note != "" {
+		fmt.Fprintf(log, "# autobuild: %s\n", note)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return r.interrupted(t)
 		}
-		return r.fail(t, infraFailure(req, err))
+		return r.fail(t, workspaceFailure(req, err))
 	}
 	fmt.Fprintf(log, "# autobuild: phase %s attempt %d/%d, agent %s, worktree %s, base %s, time limit %s\n",
 		p.DisplayID, req.Number, MaxAttempts, req.Agent.Name, r.rel(wt), clip.SHA(base), req.Timeout)
@@ -83,7 +88,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	}
 	a := r.newAttempt(t, wt, base, continues, log)
 	a.WorkEnv = env.vars
-	ev := r.exec.Execute(ctx, a, &attemptObserver{rec: r.rec, p: p, number: req.Number})
+	ev := r.exec.Execute(ctx, a, &attemptObserver{rec: r.rec, p: p, number: req.Number, quotas: r.quotas})
 	if ev.Interrupted {
 		return r.interrupted(t)
 	}
@@ -95,7 +100,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	}
 	ev.Attempt = req.Number
 	ev.Duration = r.cfg.Now().Sub(t.started)
-	rep, after := r.integ.checkOutside(ctx, outside, ev.FilesChanged, log)
+	rep, after := r.integ.checkOutside(ctx, p, outside, ev.FilesChanged, log)
 	if rep != nil {
 		rep.Attempt, rep.DurationSeconds = req.Number, ev.Duration.Seconds()
 		return r.fail(t, *rep)
@@ -179,6 +184,8 @@ type attemptObserver struct {
 	rec    *recorder
 	p      *plan.Phase
 	number int
+	// quotas hears the agent CLI's quota (quota.go); nil in tests.
+	quotas *quotaBook
 }
 
 func (o *attemptObserver) Output(stream, line string) {

@@ -207,8 +207,12 @@ func TestAgentRemovingTheWorktreeGitFileTouchesNothingElse(t *testing.T) {
 	require.Equal(t, state.RunHalted, res.Status, res.Reason)
 	p, err := state.Open(repo).LoadPhase("1")
 	require.NoError(t, err)
-	require.Equal(t, failure.AgentError, p.Error.Type)
-	require.Contains(t, p.Error.Message, "removed or replaced the .git file")
+	require.Equal(t, failure.AgentError, p.Attempts[0].Error.Type)
+	require.Contains(t, p.Attempts[0].Error.Message, "removed or replaced the .git file")
+	// The retry does not run in a directory that is not the phase's
+	// worktree, nor removes it (issue 25): the halt names it.
+	require.Equal(t, failure.OutsideWorktree, p.Error.Type)
+	require.Contains(t, p.Error.Message, "is not the phase's own worktree")
 	require.Equal(t, "1", runGit(t, repo, "rev-list", "--count", "HEAD"), "no commit on the user's branch")
 	require.Empty(t, runGit(t, repo, "status", "--porcelain"))
 }

@@ -174,7 +174,7 @@ func (s *scheduler) startable(e *eagerRun) []*plan.Phase {
 		}
 		return e.order[a.ID] - e.order[b.ID]
 	})
-	free := max(1, s.maxParallel) - len(e.running)
+	free := max(0, s.parallelNow()-len(e.running))
 	group := -1
 	for id := range e.running {
 		group = e.group[id]

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/budget"
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/failure"
@@ -84,6 +85,11 @@ type Config struct {
 	// WorktreeOps replaces the file system's clone and link (tests); nil
 	// is the system's.
 	WorktreeOps *wtenv.Ops
+	// Budget is --max-cost and --max-phase-cost (0: none), recorded in
+	// run.json; BudgetHard (--max-cost-hard) stops the running attempts
+	// once the run's is reached, rather than let them finish.
+	Budget     budget.Limits
+	BudgetHard bool
 }
 
 // Result is how a run ended.
@@ -214,6 +220,21 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 	if err := checkStateDir(ctx, repo, store); err != nil {
 		return res, err
 	}
+	// A first start that is refused leaves no .autobuild/ behind: the work
+	// tree is checked before anything is made, and what the start made is
+	// taken away again when a later check refuses it.
+	first := !store.DirExists()
+	if first {
+		if err := checkClean(ctx, repo, store, st); err != nil {
+			return res, err
+		}
+	}
+	started := false
+	defer func() {
+		if first && !started {
+			store.RemoveUnused()
+		}
+	}()
 	if err := store.Init(); err != nil {
 		return res, refused("creating %s: %w", store.Dir(), err)
 	}
@@ -222,11 +243,8 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 		return res, refused("%w", err)
 	}
 	defer lock.Unlock()
-	st.at("checking the work tree")
-	if dirty, err := repo.Dirty(ctx); err != nil {
-		return res, refused("checking the work tree: %w", err)
-	} else if len(dirty) > 0 {
-		return res, refused("%s:\n  %s", untrackedAdvice(dirty, dirtyAdvice(store)), joinMax(dirty, 10))
+	if err := checkClean(ctx, repo, store, st); err != nil {
+		return res, err
 	}
 
 	st.at("preparing the run's state and worktrees in .autobuild/")
@@ -234,6 +252,7 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 	if err != nil {
 		return res, err
 	}
+	started = true
 	res.CommitMode = run.CommitMode
 	rec := newRecorder(store, cfg.Sink, cfg.Now, run, phases)
 	rec.history = history.NewObserver(store.HistoryPath(), cfg.Now())
@@ -270,6 +289,7 @@ type liveRun struct {
 	rec   *recorder
 	integ *integrator
 	res   Result
+	sched *scheduler
 }
 
 // wire builds the phase runner (its executor, its workspaces) and the
@@ -290,8 +310,12 @@ func (lr *liveRun) wire() (*phaseRunner, *scheduler) {
 	sched := &scheduler{plan: cfg.Plan, runner: runner, rec: lr.rec, maxParallel: cfg.MaxParallel, schedule: run.Schedule.OrDefault(),
 		timeout: cfg.PhaseTimeout, agents: cfg.Agents, backoff: cfg.Backoff, sleep: cfg.Sleep,
 		limits:   cfg.limitPolicy(),
-		complete: map[phaseid.ID]bool{}, failed: map[phaseid.ID]*failure.Report{}}
+		complete: map[phaseid.ID]bool{}, failed: map[phaseid.ID]*failure.Report{},
+		budget: budgetGuard{limits: cfg.Budget, hard: cfg.BudgetHard},
+		quotas: newQuotaBook(cfg.MaxParallel, cfg.Now, lr.rec)}
+	runner.quotas = sched.quotas
 	runner.eager = sched.schedule == ScheduleEager
+	lr.sched = sched
 	return runner, sched
 }
 
@@ -305,6 +329,8 @@ func (lr *liveRun) announce(sched *scheduler) {
 		r.HaltReason = ""
 		startSession(r, cfg.Now().UTC())
 		r.Finished = nil
+		r.HaltType = ""
+		r.MaxCostUSD, r.MaxPhaseCostUSD = cfg.Budget.Run, cfg.Budget.Phase
 	})
 	run := rec.runCopy()
 	startLine := fmt.Sprintf("%s: %d phases, commit=%s, agent %s",
@@ -314,7 +340,8 @@ func (lr *liveRun) announce(sched *scheduler) {
 		// they always did.
 		startLine += ", schedule " + string(sched.schedule)
 	}
-	rec.emit(event.Event{Kind: event.RunStarted, Line: startLine})
+	startLine += budgetLine(cfg.Budget)
+	rec.emit(event.Event{Kind: event.RunStarted, Line: startLine, Budget: lr.budgetNow()})
 	for _, p := range cfg.Plan.Phases {
 		ps := rec.get(p.ID)
 		switch {
@@ -382,6 +409,9 @@ func (lr *liveRun) finish(ctx context.Context, status state.RunStatus, reason st
 		if status == state.RunComplete {
 			r.HaltReason = ""
 		}
+		if status == state.RunHalted && lr.sched != nil && lr.sched.haltReport != nil {
+			r.HaltType = lr.sched.haltReport.Type
+		}
 	})
 	crashAt("run-recorded", string(status))
 	kind := map[state.RunStatus]event.Kind{state.RunComplete: event.RunComplete,
@@ -390,7 +420,16 @@ func (lr *liveRun) finish(ctx context.Context, status state.RunStatus, reason st
 		kind = event.RunHalted
 	}
 	wall := rec.runCopy()
-	rec.emit(event.Event{Kind: kind, Line: reason, DurationSeconds: wall.WallSeconds(), Usage: rec.usage()})
+	last := event.Event{Kind: kind, Line: reason, DurationSeconds: wall.WallSeconds(), Usage: rec.usage(), Budget: lr.budgetNow()}
+	if kind == event.RunHalted && lr.sched != nil && lr.sched.haltReport != nil {
+		// What the halt is about: its failure, and its phase when one
+		// failed (a notification names both).
+		last.Failure = lr.sched.haltReport
+		if p := lr.sched.haltPhase; p != nil {
+			last.PhaseID, last.DisplayID, last.PhaseName = p.ID, p.DisplayID, p.Name
+		}
+	}
+	rec.emit(last)
 	res.Status, res.Reason = status, reason
 	if err := rec.failed(); err != nil {
 		return res, fmt.Errorf("the run's state could not be written completely: %w", err)

@@ -170,6 +170,9 @@ func (in *integrator) landLocked(ctx context.Context, p *plan.Phase, base string
 			return rep, nil
 		}
 	}
+	if rep := in.userFilesInTheWay(ctx, p, allFiles(ch)); rep != nil {
+		return rep, nil
+	}
 	newSHA, conflicted, err := in.pick(ctx, made)
 	if err != nil {
 		return nil, fmt.Errorf("integrating phase %s: %w", p.DisplayID, err)
@@ -442,7 +445,8 @@ func (in *integrator) commitsScript(ctx context.Context, phases []*state.Phase, 
 			cmds = append(cmds, "git apply --cached "+shell.Quote(filepath.ToSlash(rel)))
 		}
 		if len(staged) > 0 {
-			cmds = append(cmds, shell.Join(append([]string{"git", "add", "-A", "--"}, staged...)...))
+			// Literal: a file named `:!src` or `*.go` is that file.
+			cmds = append(cmds, shell.Join(append([]string{"git", "--literal-pathspecs", "add", "-A", "--"}, staged...)...))
 		}
 		cmds = append(cmds, "git commit -m "+shell.Quote(st.message))
 		fmt.Fprintf(&b, "\n# %s\n%s\n", orDefault(names[st.id], "a commit of the run"), strings.Join(cmds, " && "))

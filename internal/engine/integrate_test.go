@@ -75,8 +75,8 @@ func TestCommitsScriptMakesOneCommitPerPhase(t *testing.T) {
 	}
 	script, err := in.commitsScript(ctx, phases, state.Open(dir))
 	require.NoError(t, err)
-	require.Contains(t, script, "# Phase 1: One\ngit apply --cached .autobuild/patches/01-phase-1.patch && git add -A -- a.txt && git commit -m")
-	require.Contains(t, script, "# Phase 2: Two\ngit add -A -- b.txt && git commit -m")
+	require.Contains(t, script, "# Phase 1: One\ngit apply --cached .autobuild/patches/01-phase-1.patch && git --literal-pathspecs add -A -- a.txt && git commit -m")
+	require.Contains(t, script, "# Phase 2: Two\ngit --literal-pathspecs add -A -- b.txt && git commit -m")
 
 	// Run it as a person would: the run's changes in the work tree, unstaged.
 	runGit(t, dir, "merge", "-q", "--squash", in.refs.Integration())

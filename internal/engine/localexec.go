@@ -61,6 +61,11 @@ func (x *localExecutor) Execute(ctx context.Context, a Attempt, obs AttemptObser
 		OnLine: func(line string) { obs.Output("agent", line) }, Lines: obs.Lines,
 	}
 	run := x.runAgent(ctx, a, spec, obs)
+	if u := run.usage; u != nil && u.Model == "" {
+		// The CLI named no model (codex): the one the user chose prices
+		// its tokens (package budget).
+		u.Model = agent.ModelArg(a.Agent.Extra)
+	}
 	ev.Usage, ev.Session = run.usage, run.session
 	if run.res.Canceled {
 		ev.Interrupted = true

@@ -5,12 +5,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strings"
 
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -21,7 +23,12 @@ import (
 type outsideState struct {
 	status []string // the work tree's status entries, sorted
 	config []byte   // .git/config, nil when unreadable
-	ok     bool     // false when the status could not be read: nothing to compare
+	// files fingerprints the common git dir's shared files (info/exclude,
+	// hooks, …: gitx.CommonFiles) and your global git files
+	// (gitx.Repo.UserFiles, keyed by full path); refs holds every branch and tag
+	// (gitx.Repo.Refs); nil when unreadable.
+	files, refs map[string]string
+	ok          bool // false when the status could not be read: nothing to compare
 }
 
 // snapshotOutside reads the outside state, before or after an attempt;
@@ -46,7 +53,12 @@ func readOutside(ctx context.Context, repo *gitx.Repo) outsideState {
 		return outsideState{}
 	}
 	cfg, _ := os.ReadFile(repo.ConfigPath())
-	return outsideState{status: statusEntries(out), config: cfg, ok: true}
+	files, _ := repo.CommonFiles()
+	if files != nil {
+		maps.Copy(files, repo.UserFiles(ctx))
+	}
+	refs, _ := repo.Refs(ctx)
+	return outsideState{status: statusEntries(out), config: cfg, files: files, refs: refs, ok: true}
 }
 
 // statusEntries splits `status -z` output into entries; a rename's source
@@ -77,7 +89,11 @@ func statusEntries(out string) []string {
 // autobuild's to undo. It also returns the state it read after the attempt
 // (ok false when it read none), which landing reuses for your uncommitted
 // changes.
-func (in *integrator) checkOutside(ctx context.Context, before outsideState, files []string, log io.Writer) (*failure.Report, outsideState) {
+//
+// What the phase's agent committed on your branch from its worktree is
+// taken off it first (agentCommits); the common git dir's files and your
+// other branches and tags are compared as your checkout is.
+func (in *integrator) checkOutside(ctx context.Context, p *plan.Phase, before outsideState, files []string, log io.Writer) (*failure.Report, outsideState) {
 	repo := in.repo
 	var nested []string
 	for _, f := range files {
@@ -110,6 +126,9 @@ func (in *integrator) checkOutside(ctx context.Context, before outsideState, fil
 	if !after.ok {
 		return nil, after
 	}
+	if rep := in.agentCommits(ctx, p, before, after, log); rep != nil {
+		return rep, outsideState{}
+	}
 	var changed []string
 	for _, e := range symmetricDiff(before.status, after.status) {
 		changed = append(changed, strings.TrimSpace(e[3:]))
@@ -119,6 +138,7 @@ func (in *integrator) checkOutside(ctx context.Context, before outsideState, fil
 	if !bytes.Equal(before.config, after.config) {
 		changed = append(changed, ".git/config")
 	}
+	changed = append(changed, in.gitDirChanges(before, after)...)
 	if len(changed) == 0 {
 		return nil, after
 	}

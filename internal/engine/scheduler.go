@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
@@ -86,11 +87,28 @@ type scheduler struct {
 	blocked map[string]block
 	// runs counts each phase's agent runs in this run of autobuild.
 	runs map[phaseid.ID]int
+	// haltReport is the failure the run halts for, the first one, and
+	// haltPhase the phase it failed (nil for the run's budget).
+	haltReport *failure.Report
+	haltPhase  *plan.Phase
+
+	// budget is the run's budgets (budget.go); attemptCtx, when set, is
+	// the context attempts run in, ended by a hard budget stop.
+	budget     budgetGuard
+	attemptCtx context.Context
+	// quotas lowers the phases at once while an agent's quota is low
+	// (quota.go); nil: --max-parallel always.
+	quotas *quotaBook
 }
 
 // execute runs the plan by the run's schedule and returns the run's final
 // status and reason.
 func (s *scheduler) execute(ctx context.Context) (state.RunStatus, string) {
+	if s.budget.hard && s.budget.limits.Run > 0 {
+		actx, stop := context.WithCancel(ctx)
+		defer stop()
+		s.attemptCtx, s.budget.stop = actx, stop
+	}
 	if s.schedule == ScheduleEager {
 		s.runEager(ctx)
 	} else {
@@ -176,6 +194,10 @@ func (s *scheduler) runAll(ctx context.Context, phases, group []*plan.Phase, num
 		wg      sync.WaitGroup
 		mu      sync.Mutex
 		results = map[phaseid.ID]attemptResult{}
+		// active counts the attempts started here and not ended; ended
+		// wakes a start held back by a low quota (quota.go).
+		active atomic.Int32
+		ended  = make(chan struct{}, 1)
 	)
 	for _, p := range phases {
 		acquired := false
@@ -184,6 +206,13 @@ func (s *scheduler) runAll(ctx context.Context, phases, group []*plan.Phase, num
 			acquired = true
 		case <-ctx.Done():
 		}
+		for int(active.Load()) >= s.parallelNow() && !s.stopping(ctx) {
+			select {
+			case <-ended:
+			case <-s.quotas.changes():
+			case <-ctx.Done():
+			}
+		}
 		if s.stopping(ctx) {
 			if acquired {
 				<-sem
@@ -191,6 +220,7 @@ func (s *scheduler) runAll(ctx context.Context, phases, group []*plan.Phase, num
 			break
 		}
 		wg.Add(1)
+		active.Add(1)
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
@@ -198,6 +228,11 @@ func (s *scheduler) runAll(ctx context.Context, phases, group []*plan.Phase, num
 			mu.Lock()
 			results[p.ID] = res
 			mu.Unlock()
+			active.Add(-1)
+			select {
+			case ended <- struct{}{}:
+			default:
+			}
 		}()
 	}
 	wg.Wait()
@@ -226,8 +261,15 @@ func (s *scheduler) attempt(ctx context.Context, p *plan.Phase, number int, sibl
 	var res attemptResult
 	var waited time.Duration
 	for repeat := 0; ; repeat++ {
+		if b := s.overBudget(p); b != nil {
+			res = s.refuse(p, number, b)
+			break
+		}
 		req.Run = s.nextRun(p.ID)
-		res = s.runner.attempt(ctx, req)
+		s.budget.running.Add(1)
+		res = s.runner.attempt(s.attemptContext(ctx), req)
+		s.budget.running.Add(-1)
+		s.afterSpend()
 		if res.Outcome != state.OutcomeFailed || res.Report.Type != failure.RateLimited || ctx.Err() != nil {
 			break
 		}
@@ -270,6 +312,15 @@ func (s *scheduler) settle(p *plan.Phase, number int, res attemptResult) {
 	case state.OutcomeComplete:
 		s.complete[p.ID] = true
 		delete(s.failed, p.ID)
+	case outcomeNotStarted:
+		// A budget kept the attempt from starting (budget.go): the run
+		// halts, with the phase failed when it was its own budget.
+		if s.halt == "" {
+			s.halt, s.haltReport = res.Halt, res.Report
+			if s.failed[p.ID] == res.Report {
+				s.haltPhase = p
+			}
+		}
 	case state.OutcomeInterrupted:
 		// A retry stopped by Ctrl-C leaves the phase pending, not failed:
 		// nothing downstream is blocked by it, resume runs it again.
@@ -291,6 +342,7 @@ func (s *scheduler) settle(p *plan.Phase, number int, res attemptResult) {
 		if why != "" {
 			if s.halt == "" {
 				s.halt = why
+				s.haltReport, s.haltPhase = r, p
 			} else if !strings.Contains(s.halt, "Phase "+string(p.DisplayID)+" ") {
 				s.halt += "; " + why
 			}

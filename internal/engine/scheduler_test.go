@@ -28,6 +28,10 @@ type fakeStep struct {
 	// resetIn makes a rate_limited failure a usage limit that lifts this
 	// long after the attempt ends; retryAfter is a rate limit's.
 	resetIn, retryAfter time.Duration
+	// cost is what the attempt reports it spent (budget tests).
+	cost float64
+	// quota is what the agent reports of its quota as it starts.
+	quota *agent.Quota
 }
 
 // fakeRunner plays scripted attempts and records when each started and
@@ -35,6 +39,7 @@ type fakeStep struct {
 type fakeRunner struct {
 	rec    *recorder
 	script map[string][]fakeStep
+	quotas *quotaBook
 
 	mu         sync.Mutex
 	calls      map[string]int
@@ -67,6 +72,9 @@ func (f *fakeRunner) attempt(ctx context.Context, req attemptRequest) attemptRes
 	f.maxRunning = max(f.maxRunning, f.running)
 	f.mu.Unlock()
 	f.rec.phase(req.Phase.ID, func(p *state.Phase) { p.Status = state.PhaseRunning })
+	if step.quota != nil && f.quotas != nil {
+		f.quotas.note(req.Agent.Name, *step.quota)
+	}
 
 	select {
 	case <-time.After(step.dur):
@@ -82,8 +90,17 @@ func (f *fakeRunner) attempt(ctx context.Context, req attemptRequest) attemptRes
 	if ctx.Err() != nil {
 		return attemptResult{Outcome: state.OutcomeInterrupted}
 	}
+	var usage *state.Usage
+	if step.cost > 0 {
+		usage = &state.Usage{CostUSD: step.cost}
+	}
 	if step.fail == "" {
-		f.rec.phase(req.Phase.ID, func(p *state.Phase) { p.Status = state.PhaseComplete })
+		f.rec.phase(req.Phase.ID, func(p *state.Phase) {
+			p.Status = state.PhaseComplete
+			if usage != nil {
+				p.Attempts = append(p.Attempts, state.Attempt{Number: req.Number, Agent: req.Agent.Name, Outcome: state.OutcomeComplete, Usage: usage})
+			}
+		})
 		return attemptResult{Outcome: state.OutcomeComplete}
 	}
 	rep := failure.Report{Type: step.fail, Message: "scripted " + string(step.fail) + " " + key, Retryable: step.fail.Retryable(), Attempt: req.Number}
@@ -95,7 +112,7 @@ func (f *fakeRunner) attempt(ctx context.Context, req attemptRequest) attemptRes
 	f.rec.phase(req.Phase.ID, func(p *state.Phase) {
 		p.Status = state.PhaseFailed
 		p.Error = &rep
-		p.Attempts = append(p.Attempts, state.Attempt{Number: req.Number, Agent: req.Agent.Name, Outcome: state.OutcomeFailed, Error: &rep})
+		p.Attempts = append(p.Attempts, state.Attempt{Number: req.Number, Agent: req.Agent.Name, Outcome: state.OutcomeFailed, Error: &rep, Usage: usage})
 	})
 	return attemptResult{Outcome: state.OutcomeFailed, Report: &rep}
 }

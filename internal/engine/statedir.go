@@ -32,3 +32,17 @@ func checkStateDir(ctx context.Context, repo *gitx.Repo, store *state.Store) err
 	}
 	return nil
 }
+
+// checkClean refuses to start on a work tree with uncommitted changes to
+// tracked files or untracked files that are not ignored.
+func checkClean(ctx context.Context, repo *gitx.Repo, store *state.Store, st *startup) error {
+	st.at("checking the work tree")
+	dirty, err := repo.Dirty(ctx)
+	if err != nil {
+		return refused("checking the work tree: %w", err)
+	}
+	if len(dirty) > 0 {
+		return refused("%s:\n  %s", untrackedAdvice(dirty, dirtyAdvice(store)), joinMax(dirty, 10))
+	}
+	return nil
+}

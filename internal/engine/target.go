@@ -78,7 +78,11 @@ func (in *integrator) followUser(ctx context.Context, p *plan.Phase, phaseFiles 
 			"not committed; rebase your commits onto the run's line (%s), then resume",
 			run.Branch, clip.SHA(head), p.DisplayID, clip.SHA(in.tip)))
 	}
-	// Your commits since the last landing: the line moves onto them.
+	// Your commits since the last landing: the line moves onto them, unless
+	// an agent made them in one of the run's worktrees (issue 25).
+	if rep := in.takeBackAgentCommits(ctx, p, head, in.branchAt); rep != nil {
+		return rep
+	}
 	ch, err := gitx.ChangesBetween(ctx, in.mainDir, in.tip, head)
 	if err != nil {
 		return branchReport(p, "reading your commits: "+err.Error())

@@ -1,9 +1,9 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"fmt"
-	"os"
 	"sync"
 
 	"github.com/autobuild-sh/autobuild/internal/gitx"
@@ -60,23 +60,38 @@ func (w *workspaces) base(id phaseid.ID) string {
 // is one, else a new one. Any later attempt of the run (the retry, or the
 // repeat of a rate-limited attempt) continues in that worktree, on top of
 // the earlier attempt's work (continues).
-func (w *workspaces) prepare(ctx context.Context, id phaseid.ID, displayID phaseid.Display) (dir, base string, continues bool, err error) {
+//
+// Before every attempt the path is proven to hold the phase's own worktree
+// (proveWorktree); a link, a file or nothing there is made again (note
+// says what was found, for the attempt's log), anything else fails with a
+// *notOwnWorktree naming it, and no agent runs.
+func (w *workspaces) prepare(ctx context.Context, id phaseid.ID, displayID phaseid.Display) (dir, base string, continues bool, note string, err error) {
 	dir = w.path(id)
 	if base := w.base(id); base != "" {
-		if _, err := os.Stat(dir); err == nil {
-			return dir, base, true, nil
+		found, remake, err := w.proveWorktree(ctx, dir)
+		switch {
+		case err != nil:
+			return dir, "", false, "", err
+		case !remake:
+			return dir, base, true, "", nil
 		}
+		note = found + ": made again from the run's line; the earlier attempt's work in it is lost"
+	} else if err := provePath(w.repo.Root(), dir); err != nil {
+		return dir, "", false, "", err
 	}
 	tip := w.tip()
 	if !w.reuse(ctx, dir, w.refs.Phase(id), tip) {
 		if err := w.repo.AddWorktree(ctx, dir, w.refs.Phase(id), tip); err != nil {
-			return dir, "", false, fmt.Errorf("creating the worktree of phase %s: %w", displayID, err)
+			return dir, "", false, note, fmt.Errorf("creating the worktree of phase %s: %w", displayID, err)
 		}
+	}
+	if found, _, err := w.proveWorktree(ctx, dir); err != nil || found != "" {
+		return dir, "", false, note, cmp.Or(err, error(&notOwnWorktree{found: found}))
 	}
 	w.mu.Lock()
 	w.bases[id] = tip
 	w.mu.Unlock()
-	return dir, tip, false, nil
+	return dir, tip, false, note, nil
 }
 
 // reuse moves a spare worktree to dir on branch at start, and reports

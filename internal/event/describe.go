@@ -76,6 +76,13 @@ func describe(e Event) string {
 		return fmt.Sprintf("PHASE %s INTEGRATED - %s", id, e.Line)
 	case PhaseBlocked:
 		return fmt.Sprintf("PHASE %s BLOCKED - by %s", id, phaseid.Join(e.BlockedBy, ", "))
+	case AgentQuota:
+		return "QUOTA " + e.Agent + " - " + QuotaText(e.Quota)
+	case BudgetReached:
+		if e.PhaseID != "" {
+			return fmt.Sprintf("PHASE %s BUDGET REACHED - %s", id, e.Line)
+		}
+		return "BUDGET REACHED - " + e.Line
 	case RunHalted:
 		return "RUN HALTED - " + e.Line
 	case RunInterrupted:
@@ -94,4 +101,30 @@ func gateStatus(status string) string {
 		return "NOT RUN (tool missing)"
 	}
 	return strings.ToUpper(strings.ReplaceAll(status, "_", " "))
+}
+
+// QuotaText is an agent's quota in a few words: "five_hour 86% used,
+// resets 03:10 · 1 phase at a time".
+func QuotaText(q *Quota) string {
+	if q == nil {
+		return ""
+	}
+	var parts []string
+	if q.Type != "" {
+		parts = append(parts, strings.ReplaceAll(q.Type, "_", " "))
+	}
+	switch {
+	case q.Utilization != nil:
+		parts = append(parts, fmt.Sprintf("%.0f%% used", *q.Utilization*100))
+	case q.Status != "":
+		parts = append(parts, strings.ReplaceAll(q.Status, "_", " "))
+	}
+	if q.ResetsAt != nil {
+		parts = append(parts, "resets "+q.ResetsAt.Local().Format("15:04"))
+	}
+	line := strings.Join(parts, ", ")
+	if q.Parallel > 0 && q.Parallel < q.MaxParallel {
+		line += fmt.Sprintf(" · at most %d %s at once", q.Parallel, map[bool]string{true: "phase", false: "phases"}[q.Parallel == 1])
+	}
+	return line
 }

@@ -42,6 +42,18 @@ const (
 // without a phase, it says how the files are brought in (Line).
 const WorktreeReady Kind = "worktree_ready"
 
+// Event kinds about what a run may spend.
+const (
+	// BudgetReached: a budget (--max-cost, --max-phase-cost) is reached
+	// and no new attempt starts (Failure is its budget_exceeded report;
+	// PhaseID is set for a phase's own budget).
+	BudgetReached Kind = "budget_reached"
+	// AgentQuota: an agent CLI reported its provider's usage limit
+	// (Agent, Quota), sent when it changes; while it is low the run
+	// starts fewer phases at once.
+	AgentQuota Kind = "agent_quota"
+)
+
 // Droppable reports whether a slow consumer may miss the event: output
 // lines and tool calls are progress, shown live and kept in the attempt
 // log; every other event changes what a consumer shows.
@@ -88,6 +100,36 @@ type Event struct {
 	Usage *state.Usage `json:"usage,omitempty"`
 	// Until is when a waiting phase (PhaseWaiting) runs again.
 	Until *time.Time `json:"until,omitempty"`
+	// Budget is the run's budgets and spend (RunStarted, BudgetReached and
+	// the run's last event), when a budget is set.
+	Budget *Budget `json:"budget,omitempty"`
+	// Quota is an agent's usage-limit headroom (AgentQuota).
+	Quota *Quota `json:"quota,omitempty"`
+}
+
+// Quota is what an agent CLI said of its provider's usage limit
+// (AgentQuota).
+type Quota struct {
+	// Type is the window ("five_hour", "seven_day"), "" when not said.
+	Type string `json:"type,omitempty"`
+	// Status is "allowed", "allowed_warning" or "rejected".
+	Status string `json:"status,omitempty"`
+	// Utilization is the share of the window used (0 to 1), nil when not
+	// said.
+	Utilization *float64   `json:"utilization,omitempty"`
+	ResetsAt    *time.Time `json:"resets_at,omitempty"`
+	// Parallel is how many phases the run now starts at once at most, of
+	// MaxParallel (--max-parallel).
+	Parallel    int `json:"parallel"`
+	MaxParallel int `json:"max_parallel"`
+}
+
+// Budget is a run's budgets in US dollars (0: none) and what it has spent
+// so far, priced as package budget prices it.
+type Budget struct {
+	MaxCostUSD      float64 `json:"max_cost_usd,omitempty"`
+	MaxPhaseCostUSD float64 `json:"max_phase_cost_usd,omitempty"`
+	SpentUSD        float64 `json:"spent_usd"`
 }
 
 // Gate describes a finished gate (GateResult).

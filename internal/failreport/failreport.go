@@ -39,6 +39,8 @@ func (t Type) Retryable() bool {
 	switch t {
 	case DependencyMissing, CircularDependency, FileConflict, PlanInvalid, AgentSetup, BranchChanged, LockLost, DiskFull, EnvironmentSetup:
 		return false
+	case BudgetExceeded:
+		return false
 	}
 	return true
 }
@@ -78,7 +80,8 @@ type Report struct {
 	SuggestedActions []string `json:"suggested_actions,omitempty"`
 	// Fix is the one thing that repairs an agent_setup failure, if known:
 	// the reinstall command of a broken agent CLI, or the fix a preset
-	// CLI's setup problem needs ("set IS_SANDBOX=1 …", "codex login").
+	// CLI's setup problem needs ("set IS_SANDBOX=1 …", "codex login"); for
+	// a dependency_missing package, how to install it.
 	Fix string `json:"fix,omitempty"`
 	// UsageLimit marks a rate_limited failure that is a subscription's
 	// usage limit; ResetsAt is when it lifts, and RetryAfterSeconds a rate

@@ -82,10 +82,13 @@ var signalTypes = []Type{DependencyMissing, RateLimited, ContextExhausted}
 //  4. a context message ends the output of a failed agent:
 //     context_exhausted.
 //  5. a gate failed: its own tool is missing (exit 127 or a missing-command
-//     message naming it): dependency_missing; else the agent claimed
+//     message naming it), or a third-party package its code imports is
+//     (missingpkg.go: a package, not a file of the project):
+//     dependency_missing; else the agent claimed
 //     complete, or exited 0 having changed no file: verification_mismatch;
 //     else a gate-output row of the table; else code that did not compile
-//     before the gate's checks ran (compile.go): typecheck_error; else by
+//     before the gate's checks ran (compile.go; not a lint gate's lints
+//     made errors, as clippy's -D warnings): typecheck_error; else by
 //     the gate's kind: test → test_failure, lint → lint_error, build and
 //     typecheck → typecheck_error, format → format_error.
 //  6. a result object was required but is missing or unreadable, and the
@@ -115,7 +118,7 @@ func (c *Classifier) Classify(ev Evidence) Report {
 	if g := ev.Gate; g != nil {
 		r.Gate, r.GateCommand, r.GateOutput = g.Kind, g.Command, Excerpt(g.Output)
 	}
-	r.SuggestedActions = Suggest(r)
+	r.SuggestedActions = suggest(r, ev.Worktree)
 	return r
 }
 
@@ -277,9 +280,19 @@ func (c *Classifier) gateReport(ev Evidence) Report {
 	}
 	failing := FailingTests(g.Output)
 	plain := gateSummary(kind, g, failing)
+	if pkg, ok := findMissingPackage(g.Output, ev.FilesChanged); ok {
+		return Report{Type: DependencyMissing, Message: plain + ": the " + pkg.eco + " package " + pkg.name + " is not installed",
+			Details:   "a package, not a file of the project: no change to the code under test installs it",
+			BlockedOn: pkg.name + " is not installed", Fix: pkg.installCommand()}
+	}
 	summary := plain
 	blocked := blockerLine(g.Output)
 	_, broken := brokenBuild(g.Output)
+	if broken && gateType(kind) == LintError && lintOnly(g.Output) {
+		// cargo clippy -D warnings: lints made errors end with "could not
+		// compile", but the code compiled; the linter refused it.
+		broken = false
+	}
 	switch {
 	case broken:
 		summary = brokenBuildSummary(kind, g, failing)

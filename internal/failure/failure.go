@@ -37,4 +37,5 @@ const (
 	LockLost             = failreport.LockLost
 	DiskFull             = failreport.DiskFull
 	EnvironmentSetup     = failreport.EnvironmentSetup
+	BudgetExceeded       = failreport.BudgetExceeded
 )

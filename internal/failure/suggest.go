@@ -2,7 +2,10 @@ package failure
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
+
+	"github.com/autobuild-sh/autobuild/internal/shell"
 )
 
 // installHints are the install commands of tools autobuild users commonly
@@ -55,7 +58,12 @@ func InstallHint(tool string) string {
 // Suggest returns recovery actions specific to the report's type (docs/failures.md),
 // most useful first. Classify calls it; code that builds a Report by hand
 // (a file conflict, say) calls it too.
-func Suggest(r Report) []string {
+func Suggest(r Report) []string { return suggest(r, "") }
+
+// suggest is Suggest with the phase's worktree, when known: a gate the
+// agent's claim missed fails there, not in your checkout, which does not
+// have the phase's work yet.
+func suggest(r Report, worktree string) []string {
 	var out []string
 	if r.Circular {
 		out = append(out, "the same fix was tried again: read the attempts' logs and fix the cause by hand, then resume")
@@ -92,7 +100,12 @@ func Suggest(r Report) []string {
 		out = append(out, "finish the remaining tasks of the phase, or resume to let the agent continue",
 			"split the phase into smaller phases if it does not fit in one attempt")
 	case VerificationMismatch:
-		out = append(out, run("run the gate the agent's claim missed"),
+		missed := run("run the gate the agent's claim missed")
+		if worktree != "" && r.GateCommand != "" {
+			missed = "run the gate the agent's claim missed in the phase's worktree, where it fails (your checkout does not have the phase's work): cd " +
+				shell.Quote(shownWorktree(worktree)) + " && " + r.GateCommand
+		}
+		out = append(out, missed,
 			"make sure the agent runs every quality gate after its last change")
 		if len(r.FilesChanged) == 0 {
 			out = append(out, "the agent changed no file: check in the attempt log that it got the task and worked in the phase's worktree")
@@ -114,6 +127,10 @@ func Suggest(r Report) []string {
 		out = append(out, "read the attempt log for the agent's error",
 			"run the agent command by hand in the repository to check that it works")
 	case DependencyMissing:
+		if r.Fix != "" { // a package the code imports
+			out = append(out, r.Fix, "then resume with --resume")
+			break
+		}
 		out = append(out, InstallHint(r.MissingTool))
 		if r.MissingTool != "" {
 			out = append(out, fmt.Sprintf("check it is found: command -v %s", r.MissingTool))
@@ -138,6 +155,9 @@ func Suggest(r Report) []string {
 			out = append(out, r.Fix)
 		}
 		out = append(out, "then resume with --resume: the phase starts again in a new worktree, with its full attempts")
+	case BudgetExceeded:
+		out = append(out, "look at the spend per phase: a phase that cost far more than the others may be looping",
+			"resume with a higher budget (--max-cost, or --max-phase-cost for one phase's), or split the costly phase")
 	case PlanInvalid:
 		out = append(out, "fix the plan at the reported line",
 			"check it with: autobuild validate PLAN.md")
@@ -216,4 +236,15 @@ func RetryGuidance(t Type) string {
 		return "The previous attempt failed. Read the failure report above, fix its cause, and finish the phase."
 	}
 	return "The previous attempt failed with " + string(t) + ", which a retry cannot fix; stop and report it."
+}
+
+// shownWorktree is the worktree as the halt summary shows it: from the
+// repository's root (.autobuild/worktrees/phase-2b), where the resume
+// commands run too; else as given.
+func shownWorktree(dir string) string {
+	slashed := filepath.ToSlash(dir)
+	if i := strings.LastIndex(slashed, "/.autobuild/"); i >= 0 {
+		return slashed[i+1:]
+	}
+	return dir
 }

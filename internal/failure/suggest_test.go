@@ -103,3 +103,18 @@ func TestRetryGuidance(t *testing.T) {
 	require.Contains(t, RetryGuidance(ContextExhausted), "continue")
 	require.True(t, strings.HasSuffix(RetryGuidance(DependencyMissing), "stop and report it."))
 }
+
+// TestVerificationMismatchNamesWorktree: the gate the agent's claim missed
+// passes in your checkout (it lacks the phase's work): the advice says where
+// it fails.
+func TestVerificationMismatchNamesWorktree(t *testing.T) {
+	t.Parallel()
+	c, err := NewClassifier(nil)
+	require.NoError(t, err)
+	r := c.Classify(Evidence{AgentRan: true, ResultStatus: "complete", FilesChanged: []string{"check.sh"},
+		Worktree: "/home/me/calc/.autobuild/worktrees/phase-2b",
+		Gate:     &GateEvidence{Kind: "test", Command: "sh check.sh", ExitCode: 1, Output: "check failed"}})
+	require.Equal(t, VerificationMismatch, r.Type)
+	require.Equal(t, "run the gate the agent's claim missed in the phase's worktree, where it fails (your checkout does not have the phase's work): cd .autobuild/worktrees/phase-2b && sh check.sh",
+		r.SuggestedActions[0])
+}

@@ -113,16 +113,20 @@ func run(ctx context.Context, dir string, o runOpts, args ...string) (string, er
 	return stdout.String(), nil
 }
 
-// gitEnv is the process environment without inherited repository overrides,
-// plus the fixed settings and extra.
+// gitEnv is the process environment without inherited repository overrides
+// and pathspec settings, plus the fixed settings and extra.
 func gitEnv(extra []string) []string {
 	env := make([]string, 0, len(os.Environ())+3+len(extra))
 	for _, kv := range os.Environ() {
-		if !gitenv.IsLocation(kv) && !strings.HasPrefix(kv, "LC_ALL=") && !strings.HasPrefix(kv, "GIT_TERMINAL_PROMPT=") {
+		if !gitenv.IsLocation(kv) && !strings.HasPrefix(kv, "LC_ALL=") && !strings.HasPrefix(kv, "GIT_TERMINAL_PROMPT=") &&
+			!strings.HasPrefix(kv, "GIT_LITERAL_PATHSPECS=") && !strings.HasPrefix(kv, "GIT_GLOB_PATHSPECS=") &&
+			!strings.HasPrefix(kv, "GIT_NOGLOB_PATHSPECS=") && !strings.HasPrefix(kv, "GIT_ICASE_PATHSPECS=") {
 			env = append(env, kv)
 		}
 	}
-	env = append(env, "LC_ALL=C", "GIT_TERMINAL_PROMPT=0")
+	// Every path autobuild passes to git is a file's name, never pathspec
+	// magic (a file named `:!src` or `*.go`), whatever the caller.
+	env = append(env, "LC_ALL=C", "GIT_TERMINAL_PROMPT=0", "GIT_LITERAL_PATHSPECS=1")
 	return append(env, extra...)
 }
 

@@ -9,6 +9,7 @@ package history
 import (
 	"time"
 
+	"github.com/autobuild-sh/autobuild/internal/budget"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -92,12 +93,11 @@ func (r Record) Tokens() int64 {
 	return r.Usage.InputTokens + r.Usage.OutputTokens
 }
 
-// CostUSD is the attempt's cost, 0 when unknown.
+// CostUSD is the attempt's cost: what its CLI reported, else its tokens
+// at the rate table's price (package budget); 0 when unknown.
 func (r Record) CostUSD() float64 {
-	if r.Usage == nil {
-		return 0
-	}
-	return r.Usage.CostUSD
+	usd, _ := budget.Price(r.Usage)
+	return usd
 }
 
 // IDTime formats a time as a run or session id: sortable, UTC, to the

@@ -193,7 +193,7 @@ func (a *aggregator) add(r history.Record) {
 	if u := r.Usage; u != nil {
 		c := &a.rep.Cost
 		c.AttemptsWithUsage++
-		c.TotalUSD += u.CostUSD
+		c.TotalUSD += r.CostUSD()
 		c.InputTokens += u.InputTokens
 		c.OutputTokens += u.OutputTokens
 		c.CacheReadTokens += u.CacheReadTokens

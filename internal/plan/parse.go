@@ -6,8 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
+	"github.com/autobuild-sh/autobuild/internal/sanitize"
 )
 
 // ParseFile reads and parses the plan at path. A plan with problems is
@@ -44,7 +46,25 @@ func parseGuarded(path string, src []byte, read linkReader) (p *Plan, err error)
 			}}}
 		}
 	}()
-	return parse(path, src, read)
+	p, err = parse(path, src, read)
+	cleanNames(p)
+	return p, err
+}
+
+// cleanNames makes the plan's title and its phases' names and display ids
+// plain text (sanitize.Line): they are printed by validate, --dry-run,
+// the printers, the UI and the summary, and written into commits, so an
+// escape sequence of the plan's (`ESC c`, an OSC 52 clipboard write, a
+// U+202E override) is dropped once, here, for all of them.
+func cleanNames(p *Plan) {
+	if p == nil {
+		return
+	}
+	p.Title = strings.TrimSpace(sanitize.Line(p.Title))
+	for _, ph := range p.Phases {
+		ph.Name = strings.TrimSpace(sanitize.Line(ph.Name))
+		ph.DisplayID = phaseid.Display(sanitize.Line(string(ph.DisplayID)))
+	}
 }
 
 // phaseSource is what a phase was read from, kept while the plan is built.

@@ -329,3 +329,19 @@ func TestParseLineEndingsAndBOM(t *testing.T) {
 	}
 	require.NotEqual(t, want.Hash(), got.Hash())
 }
+
+// Attack 5 (issue 25): the plan's title and phase names are plain text once
+// parsed (ESC c, OSC sequences and U+202E dropped), whoever prints them.
+func TestAttackEscapesInNamesAreDroppedAtParse(t *testing.T) {
+	t.Parallel()
+	src := "# Title \x1b]0;PWNED\x07 \x1bc reset \u202eevil\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n" +
+		"## Phase 1: Name \x1bc here \u202e rtl\n\nDo it.\n"
+	p, err := Parse("plan.md", []byte(src))
+	require.NoError(t, err)
+	for _, s := range []string{p.Title, p.Phases[0].Name} {
+		require.NotContains(t, s, "\x1b")
+		require.NotContains(t, s, "\u202e")
+	}
+	require.Contains(t, p.Title, "reset evil")
+	require.Equal(t, "Name  here  rtl", p.Phases[0].Name)
+}

@@ -58,7 +58,7 @@ type JSON struct {
 }
 
 // NewJSON returns a JSON printer writing to w.
-func NewJSON(w io.Writer) *JSON { return &JSON{enc: json.NewEncoder(w)} }
+func NewJSON(w io.Writer) *JSON { return &JSON{enc: json.NewEncoder(sanitize.JSONWriter{W: w})} }
 
 // Print writes the event.
 func (j *JSON) Print(e event.Event) { _ = j.enc.Encode(e) }

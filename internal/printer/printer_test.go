@@ -293,3 +293,14 @@ func indexOf(lines []string, prefix string) int {
 	}
 	return -1
 }
+
+// Attack 5 (issue 25): the --json stream escapes C1 controls and bidi
+// overrides, which encoding/json leaves raw.
+func TestAttackJSONEscapesC1AndBidi(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	NewJSON(&b).Print(event.Event{Kind: event.PhaseStarted, PhaseName: "a\u202eb\u009bc"})
+	require.NotContains(t, b.String(), "\u202e")
+	require.NotContains(t, b.String(), "\u009b")
+	require.Contains(t, b.String(), `a\u202eb\u009bc`)
+}

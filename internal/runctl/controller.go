@@ -20,6 +20,9 @@ type Options struct {
 	// Root finds the repository of Config.Dir for Snapshot before any run
 	// has said where it is.
 	Root func(dir string) (string, error)
+	// Listeners consume each run's events besides the front end
+	// (notifications).
+	Listeners []Listener
 	// Run is engine.Run when nil; tests put a stand-in there.
 	Run func(context.Context, engine.Config) (engine.Result, error)
 }
@@ -103,6 +106,8 @@ func (c *Controller) Start(ctx context.Context, mode Mode) (<-chan event.Event, 
 	// the run's last events are delivered after the engine returns, and a
 	// consumer that has gone cannot park the bus's goroutine.
 	sub := bus.SubscribeContext(ctx, c.opts.QueueLines)
+	var listeners sync.WaitGroup
+	listen(bus, c.opts.Listeners, &listeners)
 	cfg.Sink = bus
 	hard := make(chan struct{})
 	cfg.HardStop = hard
@@ -128,6 +133,7 @@ func (c *Controller) Start(ctx context.Context, mode Mode) (<-chan event.Event, 
 		}
 		c.mu.Unlock()
 		bus.Close()
+		listeners.Wait()
 		cancel()
 		close(done)
 	}()

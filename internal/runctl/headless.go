@@ -20,6 +20,23 @@ type Printer struct {
 	QueueLines int
 	// Beside, when set, runs beside the run until it ends (the heartbeat).
 	Beside func(ctx context.Context)
+	// Listeners consume the same events besides Print (notifications),
+	// each from its own subscription without output lines (Listen).
+	Listeners []Listener
+}
+
+// Listener consumes a run's events besides its front end, until the
+// channel closes (notify.Notifier.Consume). It must keep up: its
+// subscription queues every event but output lines for it.
+type Listener func(<-chan event.Event)
+
+// listen subscribes each listener to bus, without output lines, and runs
+// it in wg.
+func listen(bus *event.Bus, ls []Listener, wg *sync.WaitGroup) {
+	for _, l := range ls {
+		sub := bus.Subscribe(16).ShowOutput(event.OutputNone)
+		wg.Go(func() { l(sub.C) })
+	}
 }
 
 // Headless runs cfg with p consuming its events, and returns once the run
@@ -35,6 +52,7 @@ func Headless(ctx context.Context, cfg engine.Config, p Printer, notify io.Write
 	cfg.Sink, cfg.HardStop = bus, hardStop
 
 	var wg sync.WaitGroup
+	listen(bus, p.Listeners, &wg)
 	besideCtx, stopBeside := context.WithCancel(context.WithoutCancel(ctx))
 	if p.Beside != nil {
 		wg.Go(func() { p.Beside(besideCtx) })

@@ -53,7 +53,13 @@ func TestHeadlessPrintsTheWholeRun(t *testing.T) {
 	var kinds []event.Kind
 	var lines []string
 	var besideEnded atomic.Bool
+	var heard []event.Kind
 	p := Printer{
+		Listeners: []Listener{func(events <-chan event.Event) {
+			for e := range events {
+				heard = append(heard, e.Kind)
+			}
+		}},
 		Print: func(e event.Event) {
 			kinds = append(kinds, e.Kind)
 			if e.Kind == event.PhaseOutput {
@@ -74,6 +80,8 @@ func TestHeadlessPrintsTheWholeRun(t *testing.T) {
 	require.Equal(t, event.RunComplete, kinds[len(kinds)-1], "the run's last event is printed before Headless returns")
 	require.Contains(t, lines, "working on 1")
 	require.Contains(t, lines, "working on 2")
+	require.Equal(t, event.RunComplete, heard[len(heard)-1], "a listener hears the whole run before Headless returns")
+	require.NotContains(t, heard, event.PhaseOutput, "and no output line")
 
 	// A printer that shows no output gets no output line.
 	lines, kinds = nil, nil

@@ -2,6 +2,7 @@ package sanitize
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -82,4 +83,15 @@ func FuzzLine(f *testing.F) {
 			t.Fatalf("escape survived: %q", out)
 		}
 	})
+}
+
+// Issue 25, attack 5: the --json stream escapes C1 controls and
+// bidirectional overrides, which encoding/json leaves raw.
+func TestJSONWriterEscapesC1AndBidi(t *testing.T) {
+	var b strings.Builder
+	require.NoError(t, json.NewEncoder(JSONWriter{W: &b}).Encode(map[string]string{"name": "a\u202eb\u009bc\u007fd é"}))
+	require.Equal(t, `{"name":"a\u202eb\u009bc\u007fd é"}`+"\n", b.String())
+	var back map[string]string
+	require.NoError(t, json.Unmarshal([]byte(b.String()), &back))
+	require.Equal(t, "a\u202eb\u009bc\u007fd é", back["name"])
 }

@@ -51,6 +51,9 @@ func (s *Store) loadInitial() (map[phaseid.ID]*Phase, error) {
 		if p == nil || p.PhaseID == "" {
 			return nil, &CorruptError{Path: path, Err: errors.New("a phase has no phase_id")}
 		}
+		if err := p.check(); err != nil {
+			return nil, &CorruptError{Path: path, Err: err}
+		}
 		if _, dup := out[p.PhaseID]; !dup {
 			out[p.PhaseID] = p
 		}

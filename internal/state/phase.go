@@ -136,5 +136,8 @@ func readPhase(path string) (*Phase, error) {
 	if p.PhaseID == "" {
 		return nil, &CorruptError{Path: path, Err: errors.New("no phase_id")}
 	}
+	if err := p.check(); err != nil {
+		return nil, &CorruptError{Path: path, Err: err}
+	}
 	return &p, nil
 }

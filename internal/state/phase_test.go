@@ -134,3 +134,30 @@ func TestSavePhases(t *testing.T) {
 	require.NoError(t, Open(t.TempDir()).SavePhases(nil))
 	require.Error(t, s.SavePhases([]*Phase{{PhaseID: "1"}, {}}), "a phase without an id is refused")
 }
+
+// Attack 7 (issue 25): a phase file hand-edited to an unknown status or an
+// impossible value is refused as corrupt, naming the file and the field,
+// like a wrong type is (exit 3 at start): "exploded" would have re-run a
+// complete phase, or let --resume exit 0 without a word.
+func TestAttackInvalidPhaseFileIsRefused(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ content, want string }{
+		{`{"phase_id": "2b", "status": "exploded", "attempt": 1}`, `field "status" of phase 2b is "exploded"`},
+		{`{"phase_id": "2b", "status": "failed", "attempt": -7}`, `field "attempt" of phase 2b is -7`},
+		{`{"phase_id": "2b", "status": "failed", "attempts": [{"number": 1, "outcome": "boom"}]}`, `field "attempts[0].outcome" of phase 2b is "boom"`},
+	}
+	for _, tt := range tests {
+		s := Open(t.TempDir())
+		require.NoError(t, os.MkdirAll(s.PhasesDir(), 0o755))
+		require.NoError(t, os.WriteFile(s.PhasePath("2b"), []byte(tt.content), 0o644))
+		for _, load := range []func() error{
+			func() error { _, err := s.LoadPhases(); return err },
+			func() error { _, err := s.LoadPhase("2b"); return err },
+		} {
+			err := load()
+			var ce *CorruptError
+			require.True(t, errors.As(err, &ce), "%s: got %v", tt.content, err)
+			require.Contains(t, err.Error(), ".autobuild/phases/phase-2b.json is corrupt ("+tt.want)
+		}
+	}
+}

@@ -121,3 +121,25 @@ func (s *Store) Remove() error {
 	}
 	return nil
 }
+
+// DirExists reports whether the state directory is there (as anything).
+func (s *Store) DirExists() bool {
+	_, err := os.Lstat(s.Dir())
+	return err == nil
+}
+
+// RemoveUnused takes away what Init and Lock made for a start that was
+// then refused: the lock file, the empty phases/, logs/ and worktrees/,
+// and the directory, each only when it holds nothing else (os.Remove, never
+// a recursive removal), so nothing written by anyone else goes. Best
+// effort.
+func (s *Store) RemoveUnused() {
+	if s.CheckOwned() != nil {
+		return
+	}
+	_ = os.Remove(s.LockPath())
+	for _, dir := range []string{s.PhasesDir(), s.LogsDir(), s.WorktreesDir()} {
+		_ = os.Remove(dir)
+	}
+	_ = os.Remove(s.Dir())
+}

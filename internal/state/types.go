@@ -73,6 +73,14 @@ type Run struct {
 	// sessions.
 	SessionStarted *time.Time `json:"session_started,omitempty"`
 	ActiveSeconds  float64    `json:"active_seconds,omitempty"`
+	// MaxCostUSD and MaxPhaseCostUSD are the budgets of the latest session
+	// (--max-cost, --max-phase-cost; 0: none): a resume keeps them unless
+	// a flag or autobuild.toml gives others.
+	MaxCostUSD      float64 `json:"max_cost_usd,omitempty"`
+	MaxPhaseCostUSD float64 `json:"max_phase_cost_usd,omitempty"`
+	// HaltType is the failure type a halted run stopped for (the first
+	// one), such as budget_exceeded; empty for other statuses.
+	HaltType failreport.Type `json:"halt_type,omitempty"`
 	// RunID names the run's branches (autobuild/<run_id>/…): the run
 	// deletes only branches under it. Empty for runs started before ids.
 	RunID string `json:"run_id,omitempty"`

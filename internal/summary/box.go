@@ -26,8 +26,10 @@ func (b *box) rule(left, fill, right string) {
 	b.lines = append(b.lines, left+strings.Repeat(fill, b.inner+2)+right)
 }
 
+// Every row is cleaned: a phase name or a path with an escape sequence
+// (`ESC c`, an OSC 52 clipboard write, U+202E) prints as text.
 func (b *box) row(s string) {
-	b.lines = append(b.lines, "║ "+pad(s, b.inner)+" ║")
+	b.lines = append(b.lines, "║ "+pad(textwrap.CleanLine(s), b.inner)+" ║")
 }
 
 // text adds s wrapped to the box at spaces; every line but the first

@@ -36,6 +36,7 @@ type Input struct {
 // least 40): a halt summary for a halted or interrupted run, else a
 // completion summary.
 func Render(in Input, width int) string {
+	in.ResumeCommand = ResumeCommand(in)
 	if in.Run != nil && in.Run.Status == state.RunComplete {
 		return complete(in, width)
 	}
@@ -93,6 +94,7 @@ func halted(in Input, width int) string {
 		b.section("SYSTEMIC CAUSE")
 		b.text(cause, 0)
 	}
+	budgetSection(b, in)
 	historyNote(b, in.Run)
 	if ps := groups[state.PhaseBlocked]; len(ps) > 0 {
 		b.section("BLOCKED PHASES")
@@ -126,6 +128,10 @@ func halted(in Input, width int) string {
 
 	b.section("RESUME INSTRUCTIONS")
 	n := 1
+	if in.Run != nil && in.Run.HaltType == failure.BudgetExceeded {
+		// The run's budget is no phase's failure: its advice comes first.
+		reports = append([]failure.Report{{SuggestedActions: failure.Suggest(failure.Report{Type: failure.BudgetExceeded})}}, reports...)
+	}
 	steps := actions(reports)
 	if in.FixStep != "" {
 		steps = append([]string{in.FixStep}, steps...)
@@ -136,6 +142,8 @@ func halted(in Input, width int) string {
 	}
 	if in.ResumeCommand != "" {
 		b.text(fmt.Sprintf("%d. Run: %s", n, in.ResumeCommand), 3)
+		// What a resume does, as README and docs/failures.md say it.
+		b.text("   (a failed phase: two attempts again; one failing as before halts at once)", 3)
 	}
 	if in.FreshCommand != "" {
 		b.blank()
@@ -179,6 +187,7 @@ func complete(in Input, width int) string {
 		b.text("Usage: "+u.Summary()+".", 7)
 	}
 	scheduleLine(b, in.Run)
+	budgetSection(b, in)
 	if in.Run != nil {
 		switch in.Run.CommitMode {
 		case state.CommitMessageOnly:
@@ -259,11 +268,14 @@ func failedRow(b *box, p *state.Phase) {
 		max = 2
 	}
 	attempts := fmt.Sprintf("  Attempts: %d/%d", p.Attempt, max)
-	if p.Error != nil && !p.Error.Retryable {
-		attempts += " (not retryable)"
-	}
-	if p.Error != nil && p.Error.Circular {
+	switch {
+	case p.Error != nil && p.Error.Circular:
+		// Not "not retryable": its type is; this attempt repeated an
+		// earlier failure (before a resume too), which a retry or a resume
+		// without a fix repeats again.
 		attempts += " (same fix tried again: needs a person)"
+	case p.Error != nil && !p.Error.Retryable:
+		attempts += " (not retryable)"
 	}
 	b.text(attempts, 12)
 	usageRow(b, p)

@@ -172,3 +172,32 @@ func TestCompleteSummaryWallTimeExcludesHaltedTime(t *testing.T) {
 	in.Phases = in.Phases[:3]
 	require.Contains(t, Render(in, 80), ", wall time 9m00s.")
 }
+
+// TestHaltAfterResumeRepeat: a resumed phase whose first attempt fails as
+// before halts at once (circular, across resumes: docs/failures.md); the box
+// says why and what a resume does, and does not call the failure type not
+// retryable.
+func TestHaltAfterResumeRepeat(t *testing.T) {
+	t.Parallel()
+	in := haltedInput()
+	p := in.Phases[3]
+	p.Attempt = 1
+	p.Error.Circular, p.Error.Retryable = true, false
+	out := Render(in, 80)
+	require.Contains(t, out, "Attempts: 1/2 (same fix tried again: needs a person)")
+	require.NotContains(t, out, "not retryable")
+	require.Contains(t, out, "(a failed phase: two attempts again; one failing as before halts at once)")
+}
+
+// Attack 5 (issue 25): a phase name with `ESC c` or U+202E (from a plan
+// parsed by an older autobuild, kept in its state files) is printed as
+// text in the summary box, on plain output and in the UI alike.
+func TestAttackSummaryBoxPrintsNoEscapes(t *testing.T) {
+	t.Parallel()
+	run := &state.Run{Status: state.RunComplete}
+	phases := []*state.Phase{{PhaseID: "1", DisplayID: "1", PhaseName: "Name \x1bc here \u202e rtl", Status: state.PhaseComplete}}
+	out := Render(Input{Run: run, Phases: phases}, 80)
+	require.NotContains(t, out, "\x1b")
+	require.NotContains(t, out, "\u202e")
+	require.Contains(t, out, "here")
+}

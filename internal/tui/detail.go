@@ -79,8 +79,11 @@ func (p *logPane) key(k tea.KeyPressMsg, keys paneKeys) bool {
 		v.next(c, h, 1)
 	case key.Matches(k, keys.Prev):
 		v.next(c, h, -1)
-	case key.Matches(k, keys.Clear) && v.query != "":
+	case key.Matches(k, keys.Clear) && (v.query != "" || v.xoff > 0):
+		// esc undoes a search and a sideways scroll before it leaves the
+		// pane.
 		v.setQuery("", c, h)
+		v.xoff = 0
 	default:
 		return false
 	}
@@ -227,14 +230,27 @@ func (p *logPane) title(c content, w int) string {
 	var right string
 	switch v := p.view; {
 	case v.query != "":
-		right = fmt.Sprintf("/%s %d match", v.query, v.count)
-		if v.count != 1 {
-			right += "es"
+		// "3/10": where the current match is among them all, counted
+		// on what the pane holds now (new lines may have matched).
+		switch pos, n := v.tally(c); {
+		case n == 0:
+			right = fmt.Sprintf("/%s no match", v.query)
+		case pos == 0:
+			right = fmt.Sprintf("/%s %d match", v.query, n)
+			if n != 1 {
+				right += "es"
+			}
+		default:
+			right = fmt.Sprintf("/%s %d/%d", v.query, pos, n)
 		}
 	case v.follow:
 		right = "following"
 	default:
 		right = "paused · G follows"
+	}
+	if x := p.view.xoff; x > 0 {
+		// Scrolled sideways: say how far, and how back.
+		right = fmt.Sprintf("→%d esc · ", x) + right
 	}
 	line := spread(" "+strings.Join(parts, " · "), right+" ", w)
 	if p.focused {

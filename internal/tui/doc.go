@@ -34,23 +34,38 @@
 //	F          after a halt: start fresh, after a y/n confirmation;
 //	           read-only or after a complete run: shows the command
 //	           (neither r nor F is offered once the run is complete)
-//	s          after the run ended: back to the summary
+//	s          after the run ended: back to the summary (during a run it says
+//	           when the summary comes)
+//	c          after a halt: copy the fix command when the halt knows it (the
+//	           demo's), then the resume command (OSC 52)
+//	m          mouse reporting on/off: on, the wheel scrolls what is under the
+//	           pointer (shift+drag still selects in most terminals); off, the
+//	           terminal has the mouse for its own selection
 //
 // Phase list:
 //
 //	↑/↓ k/j    select a phase        pgup/pgdn g/G home/end   jump
 //	enter/tab  focus the detail pane
-//	/          search the selected phase's log
+//	/          filter the phases as it is typed (id, name, status, agent;
+//	           enter keeps it, esc shows all)
 //
 // Detail pane:
 //
 //	↑/↓ k/j pgup/pgdn   scroll; scrolling up pauses follow mode
 //	G/end               follow the log again      g/home  top
-//	←/→                 scroll sideways (long lines are cut, not wrapped)
-//	/  n  N             search (smart case), next and previous match
-//	esc                 clear the search, then back to the list (tab too)
+//	←/→                 scroll sideways (long lines are cut, not wrapped);
+//	                    the title shows the offset (→16 esc)
+//	/  n  N             search (smart case, starting empty), next and
+//	                    previous match; the title shows "/q 3/10"
+//	esc                 clear the search and the sideways scroll, then back
+//	                    to the list (tab too)
 //
-// Summary: ↑/↓ pgup/pgdn g/G scroll; esc/enter the phase list.
+// Summary: ↑/↓ pgup/pgdn g/G scroll; esc/enter the phase list. The halt's
+// commands follow the box whole, broken between words with a backslash
+// where the screen is narrower (pasted, they are one command).
+//
+// With Options.ExitOnComplete (--exit-on-complete) the UI ends when a run
+// completes, for scripts; otherwise it stays until q.
 //
 // # Design
 //
@@ -69,6 +84,7 @@
 // command short, and a notice about the run goes when the run changes state.
 //
 // Styles come from one Styles value built for a dark or light background
-// (tea.RequestBackgroundColor) and without colors under NO_COLOR or a
+// (tea.RequestBackgroundColor; $COLORFGBG until, or unless, the terminal
+// answers) and without colors under NO_COLOR or a
 // colorless terminal; keys from one KeyMap that also feeds the help line.
 package tui

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/autobuild-sh/autobuild/internal/budget"
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -27,6 +28,28 @@ type runInfo struct {
 	// usage is what the agents reported so far: the sum of the ended
 	// attempts', then the run's total from its last event.
 	usage *state.Usage
+	// budget is the run's budgets and spend, nil without a budget: from
+	// the run's first event, then each ended attempt's priced usage.
+	budget *event.Budget
+	// quota is the latest quota an agent CLI reported (quotaAgent's).
+	quota      *event.Quota
+	quotaAgent string
+}
+
+// spend folds an ended attempt's usage into the budget's spend.
+func (r *runInfo) spend(u *state.Usage) {
+	if r.budget != nil {
+		usd, _ := budget.Price(u)
+		r.budget.SpentUSD += usd
+	}
+}
+
+// setBudget takes the budget an event carries.
+func (r *runInfo) setBudget(b *event.Budget) {
+	if b != nil {
+		c := *b
+		r.budget = &c
+	}
 }
 
 // applyEvent folds one engine event into the rows and run info. It is pure
@@ -40,7 +63,19 @@ func (m *Model) applyEvent(e event.Event) {
 	case event.RunStarted:
 		m.run.started, m.run.ended = at, time.Time{}
 		m.run.status, m.run.haltReason = state.RunRunning, ""
+		m.run.budget = nil
+		m.run.setBudget(e.Budget)
+		m.run.quota = nil
+		m.haltResume = ""
 		return
+	case event.AgentQuota:
+		m.run.quota, m.run.quotaAgent = e.Quota, e.Agent
+		return
+	case event.BudgetReached:
+		m.run.setBudget(e.Budget)
+		if e.PhaseID == "" {
+			return
+		}
 	case event.BatchStarted:
 		// A phase the plan did not list gets its row here when the event
 		// names its id, else with its first event (rowFor): its id is
@@ -56,6 +91,7 @@ func (m *Model) applyEvent(e event.Event) {
 		return
 	case event.RunHalted, event.RunInterrupted, event.RunComplete:
 		m.run.ended, m.run.haltReason = at, e.Line
+		m.run.setBudget(e.Budget)
 		if e.Usage != nil {
 			m.run.usage = e.Usage
 		}
@@ -92,7 +128,11 @@ func (m *Model) applyEvent(e event.Event) {
 			line = "[" + kind + "] " + line
 		}
 		r.log.add(line)
-		r.last = r.log.last()
+		if l := r.log.last(); !bareFence(l) {
+			// A markdown fence alone says nothing about what the phase
+			// does: the row keeps the line before it.
+			r.last = l
+		}
 	case event.WorktreeReady:
 		r.log.add("worktree: " + e.Line)
 		r.last = r.log.last()
@@ -108,6 +148,7 @@ func (m *Model) applyEvent(e event.Event) {
 	case event.PhaseFailed:
 		r.status, r.failure = stFailed, e.Failure
 		m.run.usage = m.run.usage.Add(e.Usage)
+		m.run.spend(e.Usage)
 		r.duration = attemptDuration(e, r, at)
 	case event.PhaseRetrying:
 		r.status, r.note = stRetrying, e.Line
@@ -122,6 +163,7 @@ func (m *Model) applyEvent(e event.Event) {
 	case event.PhaseCompleted:
 		r.status, r.failure = stComplete, nil
 		m.run.usage = m.run.usage.Add(e.Usage)
+		m.run.spend(e.Usage)
 		r.duration = attemptDuration(e, r, at)
 	case event.PhaseIntegrated:
 		r.status = stComplete
@@ -130,6 +172,9 @@ func (m *Model) applyEvent(e event.Event) {
 		}
 	case event.PhaseBlocked:
 		r.status, r.blockedBy = stBlocked, e.BlockedBy
+	case event.BudgetReached:
+		// The phase's own budget: it fails without a new attempt.
+		r.status, r.failure = stFailed, e.Failure
 	}
 }
 
@@ -175,4 +220,20 @@ func attemptText(attempt, max int) string {
 		max = 2
 	}
 	return fmt.Sprintf("%d/%d", attempt, max)
+}
+
+// bareFence reports whether line is only a markdown code fence (```, ```json,
+// ~~~) or blank: nothing for a row's last output to show.
+func bareFence(line string) bool {
+	t := strings.TrimSpace(line)
+	if t == "" {
+		return true
+	}
+	for _, fence := range []string{"```", "~~~"} {
+		if rest, ok := strings.CutPrefix(t, fence); ok {
+			rest = strings.TrimLeft(rest, fence[:1])
+			return !strings.ContainsAny(rest, " \t`~")
+		}
+	}
+	return false
 }

@@ -109,9 +109,10 @@ func (v *footerView) lastLine() string {
 		return truncateStyled(v.search.view(w, *s, v.searchHelp), w)
 	}
 	if pct := v.scroll; pct != "" {
+		pw := lipgloss.Width(pct) // "→16 esc" is wider in bytes than in cells
 		hm := v.help
-		hm.SetWidth(w - len(pct))
-		return padRight(truncateStyled(hm.ShortHelpView(v.short), w-len(pct)), w-len(pct)) + pct
+		hm.SetWidth(w - pw)
+		return padRight(truncateStyled(hm.ShortHelpView(v.short), w-pw), w-pw) + pct
 	}
 	return truncateStyled(v.help.ShortHelpView(v.short), w)
 }

@@ -9,6 +9,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/summary"
 )
@@ -55,6 +56,12 @@ func (v *headerView) Render() []string {
 	if u := v.run.usage; u != nil {
 		right = append(right, usageShort(u))
 	}
+	if b := v.run.budget; b != nil {
+		right = append(right, budgetShort(b))
+	}
+	if q := v.run.quota; q != nil && (q.ResetsAt == nil || v.now.Before(*q.ResetsAt)) {
+		right = append(right, quotaShort(v.run.quotaAgent, q))
+	}
 	if e := v.elapsed(); e != "" {
 		right = append(right, e)
 	}
@@ -77,6 +84,33 @@ func usageShort(u *state.Usage) string {
 	s := state.Tokens(u.InputTokens+u.CacheReadTokens+u.CacheWriteTokens) + " in · " + state.Tokens(u.OutputTokens) + " out"
 	if u.CostUSD > 0 {
 		s += " · " + state.Cost(u.CostUSD)
+	}
+	return s
+}
+
+// budgetShort is the spend against the budget: "$3.20 of $5.00 budget",
+// or "$3.20 spent, $2.00 a phase" with only a phase's budget.
+func budgetShort(b *event.Budget) string {
+	if b.MaxCostUSD > 0 {
+		return state.Cost(b.SpentUSD) + " of " + state.Cost(b.MaxCostUSD) + " budget"
+	}
+	return state.Cost(b.SpentUSD) + " spent, " + state.Cost(b.MaxPhaseCostUSD) + " a phase"
+}
+
+// quotaShort is an agent's quota headroom: "claude 91% used · 2 at once"
+// (the phases at once, when the run lowered them).
+func quotaShort(agentName string, q *event.Quota) string {
+	s := agentName + " "
+	switch {
+	case q.Utilization != nil:
+		s += fmt.Sprintf("%.0f%% used", *q.Utilization*100)
+	case q.Status == "allowed":
+		s += "quota ok"
+	default:
+		s += "quota " + strings.ReplaceAll(strings.TrimPrefix(q.Status, "allowed_"), "_", " ")
+	}
+	if q.Parallel > 0 && q.Parallel < q.MaxParallel {
+		s += fmt.Sprintf(" · %d at once", q.Parallel)
 	}
 	return s
 }

@@ -7,8 +7,12 @@ import "charm.land/bubbles/v2/key"
 // most come first, and quit and help before the conveniences.
 
 // help is the list's part of the help line: first, and after quit and help.
-func (k listKeys) help() (first, rest []key.Binding) {
-	return []key.Binding{k.Down, k.Focus}, []key.Binding{k.Search}
+func (k listKeys) help(filtered bool) (first, rest []key.Binding) {
+	rest = []key.Binding{k.Search}
+	if filtered {
+		rest = append(rest, k.Clear)
+	}
+	return []key.Binding{k.Down, k.Focus}, rest
 }
 
 // help is the pane's part of the help line; follow and the match keys show
@@ -39,14 +43,18 @@ func (m *Model) shortHelp() []key.Binding {
 		first, rest = k.Summary.help()
 		first = append(first, m.runControls(true)...)
 		if m.ended() && !m.complete() {
-			rest = append([]key.Binding{k.Run.Copy}, rest...)
+			c := k.Run.Copy
+			if m.nextCopyIsFix() {
+				c = helpKey(c, "c", "copy fix")
+			}
+			rest = append([]key.Binding{c}, rest...)
 		}
 	case len(m.phases.rows) == 0:
 	case m.focus == focusDetail:
 		first, rest = k.Pane.help(m.pane.view.follow, m.pane.view.query != "")
 		first = append(first, m.runControls(false)...)
 	default:
-		first, rest = k.List.help()
+		first, rest = k.List.help(m.table.filter != "")
 		first = append(first, m.runControls(false)...)
 	}
 	out := append(first, k.Run.Quit, k.Run.Help)

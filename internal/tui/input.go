@@ -27,6 +27,10 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		m.searchKey(k)
 		return nil
 	}
+	if m.filtering {
+		m.filterKey(k)
+		return nil
+	}
 	m.footer.notice = ""
 	switch {
 	case key.Matches(k, keys.Help):
@@ -43,8 +47,16 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(k, keys.Copy):
 		return m.copyResume()
+	case key.Matches(k, keys.Mouse):
+		m.toggleMouse()
+		return nil
 	case key.Matches(k, keys.Summary) && m.summary.shown():
 		m.screen = screenSummary
+		return nil
+	case key.Matches(k, keys.Summary):
+		// Not offered until a run has ended; pressed anyway, it says so
+		// rather than doing nothing.
+		m.footer.setNotice("The summary comes when the run stops; s then returns to it from the phase list.", false)
 		return nil
 	}
 	switch {
@@ -103,6 +115,9 @@ func (m *Model) answer(k tea.KeyPressMsg) tea.Cmd {
 func (m *Model) resumeHint() string {
 	if m.opts.ResumeHint != "" {
 		return m.withPlan(m.opts.ResumeHint)
+	}
+	if m.haltResume != "" {
+		return m.haltResume
 	}
 	if m.opts.ResumeCommand != "" {
 		return m.opts.ResumeCommand
@@ -210,23 +225,30 @@ func (m *Model) listKey(k tea.KeyPressMsg) {
 	if key.Matches(k, keys.Up, keys.Down, keys.PageUp, keys.PageDown, keys.Top, keys.Bottom) {
 		t.userMoved = true
 	}
+	// The moves walk the rows the filter shows.
+	move := func(delta int) {
+		if t.move(delta) {
+			m.pane.view.reset()
+		}
+	}
 	switch {
 	case key.Matches(k, keys.Up):
-		m.selectRow(t.sel - 1)
+		move(-1)
 	case key.Matches(k, keys.Down):
-		m.selectRow(t.sel + 1)
+		move(1)
 	case key.Matches(k, keys.PageUp):
-		m.selectRow(t.sel - max(1, t.height-1))
+		move(-max(1, t.height-1))
 	case key.Matches(k, keys.PageDown):
-		m.selectRow(t.sel + max(1, t.height-1))
+		move(max(1, t.height-1))
 	case key.Matches(k, keys.Top):
-		m.selectRow(0)
+		move(-len(m.phases.rows))
 	case key.Matches(k, keys.Bottom):
-		m.selectRow(len(m.phases.rows) - 1)
+		move(len(m.phases.rows))
 	case key.Matches(k, keys.Focus):
 		m.focus = focusDetail
+	case key.Matches(k, keys.Clear) && m.clearFilter():
 	case key.Matches(k, keys.Search):
-		m.startSearch()
+		m.startFilter()
 	case key.Matches(k, keys.Next):
 		m.pane.view.next(m.pane.content(), m.pane.logHeight(), 1)
 	case key.Matches(k, keys.Prev):
@@ -251,14 +273,22 @@ func (m *Model) paneKey(k tea.KeyPressMsg) {
 // summaryKey is a key of the summary: it scrolls; Back returns to the
 // phase list.
 func (m *Model) summaryKey(k tea.KeyPressMsg) {
-	if !m.summary.scroll(k, m.keys.Summary) && key.Matches(k, m.keys.Summary.Back) {
+	if m.summary.scroll(k, m.keys.Summary) {
+		return
+	}
+	switch {
+	case key.Matches(k, m.keys.Pane.Clear) && m.summary.vp.XOffset() > 0:
+		m.summary.vp.SetXOffset(0) // esc undoes a sideways scroll first
+	case key.Matches(k, m.keys.Summary.Back):
 		m.screen, m.focus = screenRun, focusList
 	}
 }
 
 func (m *Model) startSearch() {
+	// A new search starts empty, as in less and vim: the previous query
+	// stays on n and N until it is replaced.
 	m.focus, m.pane.searching = focusDetail, true
-	m.pane.search.set(m.pane.view.query)
+	m.pane.search.set("")
 }
 
 // searchKey is a key of the search prompt: enter searches, esc cancels,

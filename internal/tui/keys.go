@@ -26,6 +26,9 @@ type runKeys struct {
 	// ResumeHint is r in read-only mode, where it shows the command.
 	ResumeHint         key.Binding
 	Log, Summary, Copy key.Binding
+	// Mouse toggles mouse reporting (wheel scrolling) and the terminal's
+	// own selection.
+	Mouse key.Binding
 }
 
 // listKeys move the selection in the phase list.
@@ -33,6 +36,7 @@ type listKeys struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 	Focus                                   key.Binding // to the detail pane
 	Search, Next, Prev                      key.Binding
+	Clear                                   key.Binding // drops the filter
 }
 
 // paneKeys scroll and search the detail pane.
@@ -90,6 +94,7 @@ func DefaultKeyMap() KeyMap {
 			Log:        b([]string{"l"}, "l", "failed log"),
 			Summary:    b([]string{"s"}, "s", "summary"),
 			Copy:       b([]string{"c"}, "c", "copy resume"),
+			Mouse:      b([]string{"m"}, "m", "mouse"),
 		},
 		List: listKeys{
 			Up:       b(up, "↑/k", "up"),
@@ -99,7 +104,8 @@ func DefaultKeyMap() KeyMap {
 			Top:      b(top, "g/home", "top"),
 			Bottom:   b(bottom, "G/end", "bottom"),
 			Focus:    b([]string{"enter", "tab"}, "enter", "log"),
-			Search:   search, Next: next, Prev: prev,
+			Search:   b([]string{"/"}, "/", "filter"), Next: next, Prev: prev,
+			Clear: b([]string{"esc"}, "esc", "show all"),
 		},
 		Pane: paneKeys{
 			Up:       b(up, "↑/k", "up"),
@@ -149,17 +155,49 @@ func helpKey(b key.Binding, keys, desc string) key.Binding {
 	return b
 }
 
-// fullHelp is the `?` help: every key of every screen, grouped.
-func (k KeyMap) fullHelp() [][]key.Binding {
-	return [][]key.Binding{
+// helpNow says which of the keys that depend on the run's state the `?`
+// help offers: only keys that do something now.
+type helpNow struct {
+	restart bool // r and F: a run stopped and may start again
+	copy    bool // c: there is a resume command to copy
+	log     bool // l: a phase has failed
+	summary bool // s: there is a summary to go back to
+}
+
+// fullHelpNow is what the `?` help offers in the model's state.
+func (m *Model) fullHelpNow() helpNow {
+	return helpNow{
+		restart: !m.complete() && !m.readOnly(),
+		copy:    !m.complete(),
+		log:     m.phases.failed() >= 0,
+		summary: m.summary.shown() || m.life.active() || m.run.status == "",
+	}
+}
+
+// fullHelp is the `?` help: every key that works now, grouped.
+func (k KeyMap) fullHelp(now helpNow) [][]key.Binding {
+	var run []key.Binding
+	if now.restart {
+		run = append(run, helpKey(k.Run.Resume, "r", "resume after a halt"), helpKey(k.Run.Fresh, "F", "start fresh (asks)"))
+	}
+	if now.copy {
+		run = append(run, helpKey(k.Run.Copy, "c", "copy the commands"))
+	}
+	if now.log {
+		run = append(run, helpKey(k.Run.Log, "l", "log of the failed phase"))
+	}
+	if now.summary {
+		run = append(run, helpKey(k.Run.Summary, "s", "summary"))
+	}
+	groups := [][]key.Binding{
 		{helpKey(k.List.Up, "↑/k ↓/j", "select / scroll"), helpKey(k.List.PageDown, "pgup/pgdn", "page"), k.List.Top,
 			helpKey(k.List.Focus, "enter/tab", "log pane"), helpKey(k.Pane.Back, "esc/tab", "phase list")},
-		{helpKey(k.Pane.Follow, "G/end", "follow the log"), k.Pane.Search, k.Pane.Next,
+		{helpKey(k.Pane.Follow, "G/end", "follow the log"), helpKey(k.List.Search, "/", "filter/search"), k.Pane.Next,
 			helpKey(k.Pane.Left, "←/→", "scroll sideways")},
-		{helpKey(k.Run.Resume, "r", "resume after a halt"), helpKey(k.Run.Fresh, "F", "start fresh (asks)"),
-			helpKey(k.Run.Copy, "c", "copy the resume command"), helpKey(k.Run.Log, "l", "log of the failed phase"),
-			k.Run.Summary},
-		{helpKey(k.Run.Quit, "q", "quit (asks while running)"), helpKey(k.Run.Interrupt, "ctrl+c", "halt (twice: kill)"),
-			helpKey(k.Run.Help, "?", "close help")},
 	}
+	if len(run) > 0 {
+		groups = append(groups, run)
+	}
+	return append(groups, []key.Binding{helpKey(k.Run.Mouse, "m", "mouse wheel on/off"), helpKey(k.Run.Quit, "q", "quit (asks while running)"),
+		helpKey(k.Run.Interrupt, "ctrl+c", "halt (twice: kill)"), helpKey(k.Run.Help, "?", "close help")})
 }

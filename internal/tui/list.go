@@ -31,6 +31,9 @@ type phaseTable struct {
 	userMoved bool
 	// top is the first visible line.
 	top int
+	// filter narrows the list to the rows that match it (filter.go); ""
+	// shows them all.
+	filter string
 }
 
 // SetSize sets the list's size and scrolls the selection into view.
@@ -77,8 +80,14 @@ type listItem struct {
 // items lays the rows out under their batch headings.
 func (v *phaseTable) items() []listItem {
 	items := make([]listItem, 0, len(v.phases.rows)+8)
+	if v.filter != "" {
+		items = append(items, listItem{row: filterRow})
+	}
 	batch := -1
 	for i, r := range v.phases.rows {
+		if !v.shows(i) {
+			continue
+		}
 		if r.batch != batch {
 			batch = r.batch
 			items = append(items, listItem{row: -1, batch: batch})
@@ -103,6 +112,9 @@ func (v *phaseTable) ensureVisible() {
 	top := idx
 	if idx > 0 && items[idx-1].row < 0 {
 		top = idx - 1
+	}
+	if top == 1 && items[0].row == filterRow {
+		top = 0 // the filter's line stays in view with the first batch
 	}
 	if top < v.top {
 		v.top = top
@@ -152,6 +164,10 @@ func (v *phaseTable) Render() []string {
 	out := make([]string, 0, h)
 	for i := v.top; i < len(items) && len(out) < h; i++ {
 		it := items[i]
+		if it.row == filterRow {
+			out = append(out, v.styles.Prompt.Render(truncate(v.filterLine(), w)))
+			continue
+		}
 		if it.row < 0 {
 			out = append(out, v.styles.Batch.Render(truncate(batchTitle(it.batch), w)))
 			continue

@@ -73,6 +73,23 @@ func (v *logView) setQuery(q string, c content, h int) {
 	v.next(c, h, 1)
 }
 
+// tally is the current match's position among the matches (1-based; 0 when
+// there is none) and their number.
+func (v *logView) tally(c content) (pos, count int) {
+	if v.query == "" {
+		return 0, 0
+	}
+	for i := c.start(); i < c.end(); i++ {
+		if matches(c.line(i), v.query) {
+			count++
+			if i == v.cur {
+				pos = count
+			}
+		}
+	}
+	return pos, count
+}
+
 // next moves to the next (dir 1) or previous (dir -1) matching line,
 // wrapping around, and centers it.
 func (v *logView) next(c content, h, dir int) {

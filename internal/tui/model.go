@@ -57,6 +57,10 @@ type Model struct {
 	ctx      context.Context
 	logLines int
 
+	// haltResume is the resume command of the halt shown (a budget halt's
+	// raises the budget); "" before one.
+	haltResume string
+
 	keys   KeyMap
 	styles Styles
 	isDark bool
@@ -71,6 +75,15 @@ type Model struct {
 	screen screen
 	focus  focus
 	ask    question
+	// mouse is whether the terminal reports the mouse to the UI (wheel
+	// scrolling); `m` toggles it.
+	mouse bool
+	// copiedFix is set when `c` last copied the fix command: the next `c`
+	// copies the resume command.
+	copiedFix bool
+	// filtering is set while the list's filter prompt has the keys.
+	filtering   bool
+	filterInput searchInput
 
 	// life is the run this model drives (live mode): its lifecycle state,
 	// generation and event channel.
@@ -101,10 +114,11 @@ func New(o Options) *Model {
 		ctx:      o.Context,
 		logLines: o.LogLines,
 		keys:     DefaultKeyMap(),
-		isDark:   true,
+		isDark:   darkFromCOLORFGBG(o.ColorFGBG),
 		color:    !o.NoColor,
 		width:    80,
 		height:   24,
+		mouse:    o.Mouse,
 	}
 	if m.now == nil {
 		m.now = time.Now
@@ -217,6 +231,13 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		m.handleSnapshot(msg)
+		if m.opts.ExitOnComplete && m.complete() && !m.readOnly() {
+			// --exit-on-complete: the command prints the summary once
+			// the UI has gone, and `autobuild … && git push` goes on.
+			return tea.Quit
+		}
+	case tea.MouseWheelMsg:
+		m.wheel(msg)
 	case watchMsg:
 		return m.handleWatch(msg)
 	case tea.KeyPressMsg:
@@ -236,8 +257,18 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 	var cmds []tea.Cmd
 	for _, e := range msg.events {
 		m.applyEvent(e)
+		if m.opts.Alert != nil && !e.Kind.Droppable() {
+			if seq := m.opts.Alert(e); seq != "" {
+				cmds = append(cmds, tea.Raw(seq))
+			}
+		}
 		if e.Kind.Terminal() {
 			m.footer.clearNotice()
+			if m.ask == askQuit && !m.life.halting() {
+				// The run ended by itself: "halt the run and quit?" no
+				// longer asks anything (q now quits at once).
+				m.ask = askNothing
+			}
 		}
 		if e.Kind.Terminal() && !m.life.halting() {
 			cmds = append(cmds, snapshotCmd(m.opts.Controller, m.life.gen))
@@ -299,6 +330,11 @@ func (m *Model) handleSnapshot(msg snapshotMsg) {
 			m.footer.setNotice("could not read the state files: "+msg.err.Error(), true)
 		}
 	}
+	// A budget halt's resume command raises the budget: the summary's
+	// line and `c` offer that one.
+	in.ResumeCommand = summary.ResumeCommand(in)
+	m.haltResume = in.ResumeCommand
+	m.summary.fix = m.opts.FixCommand
 	m.summary.SetInput(&in)
 	m.summary.top()
 	m.screen = screenSummary
@@ -347,8 +383,14 @@ func (m *Model) startRun(mode runctl.Mode) tea.Cmd {
 // engine accepted it: the rows go back to what the new run will redo.
 func (m *Model) restarted(mode runctl.Mode) {
 	m.footer.clearNotice()
+	m.copiedFix = false
 	m.run.status, m.run.haltReason = "", ""
 	m.run.started, m.run.ended = m.now(), time.Time{}
+	if mode == runctl.Fresh {
+		// A fresh run counts its own tokens and cost; a resumed one goes
+		// on from the run's (its last event carries the run's total).
+		m.run.usage = nil
+	}
 	m.screen, m.focus = screenRun, focusList
 	m.summary.SetInput(nil)
 	for _, r := range m.phases.rows {
@@ -384,7 +426,7 @@ func (m *Model) selectRow(i int) {
 // autoSelect points the selection at the action until the user moves it.
 func (m *Model) autoSelect() {
 	m.table.clamp()
-	if m.table.userMoved {
+	if m.table.userMoved || m.table.filter != "" {
 		return
 	}
 	for _, want := range []rowStatus{stRunning, stRetrying, stFailed} {
@@ -411,6 +453,9 @@ func (m *Model) View() tea.View {
 	// reached a view without being cleaned leaves it here.
 	v := tea.NewView(clean.Frame(m.render()))
 	v.AltScreen = true
+	if m.mouse {
+		v.MouseMode = tea.MouseModeCellMotion
+	}
 	v.WindowTitle = "autobuild"
 	if m.run.title != "" {
 		// The title is the plan's: an OSC sequence in it would reach the terminal.

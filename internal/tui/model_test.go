@@ -254,10 +254,11 @@ func TestDetailFollowScrollAndSearch(t *testing.T) {
 	require.Contains(t, h.screen(), "/needle")
 	h.key("enter")
 	require.Equal(t, 2, h.m.pane.view.count)
-	require.Contains(t, h.screen(), "/needle 2 matches")
+	require.Contains(t, h.screen(), "/needle 1/2", "the match's position among them")
 	first := h.m.pane.view.cur
 	h.key("n")
 	require.Equal(t, first+1, h.m.pane.view.cur)
+	require.Contains(t, h.screen(), "/needle 2/2")
 	h.key("n")
 	require.Equal(t, first, h.m.pane.view.cur, "n wraps around")
 	h.key("N")
@@ -267,11 +268,21 @@ func TestDetailFollowScrollAndSearch(t *testing.T) {
 	h.key("esc")
 	require.Equal(t, focusList, h.m.focus)
 
-	// Upper case in the query makes it case-sensitive.
+	// Upper case in the query makes it case-sensitive. (From the list, /
+	// filters the phases: the log's search is the pane's.)
+	h.key("tab")
 	h.key("/")
 	h.typeText("NEEDLE")
 	h.key("enter")
 	require.Equal(t, 1, h.m.pane.view.count)
+
+	// A new search starts empty: "Format" then "zzz" searches "zzz".
+	h.key("/")
+	require.Empty(t, h.m.pane.search.text(), "the prompt does not keep the previous query")
+	h.typeText("zzz")
+	h.key("enter")
+	require.Equal(t, "zzz", h.m.pane.view.query)
+	require.Contains(t, h.screen(), "/zzz no match")
 }
 
 func TestSelectionMovesAndResetsTheDetailPane(t *testing.T) {

@@ -2,8 +2,11 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -62,6 +65,16 @@ func TestCopyResumeCommand(t *testing.T) {
 	require.Equal(t, "Copied to the clipboard: "+want, h.m.footer.notice)
 
 	h.m.summary.vp.GotoBottom()
+	// Under the box, too long for 80 columns, it is broken between words
+	// with a backslash rather than clipped: pasted, it is one command.
+	content := h.m.summary.vp.GetContent()
+	require.Contains(t, content, "\nResume (c copies it):\n  cd '/tmp/a long path/with spaces/that wraps in the box/project' && autobuild \\\n  docs/plan.md --resume\n")
+	for _, l := range strings.Split(content, "\n") {
+		require.LessOrEqual(t, ansi.StringWidth(l), 80, "clipped: %q", l)
+	}
+
+	// Wide enough, it stays on one line.
+	h.send(tea.WindowSizeMsg{Width: 140, Height: 30})
 	require.Contains(t, h.m.summary.vp.GetContent(), "\nResume: "+want+"   (c copies it)\n")
 }
 

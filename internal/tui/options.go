@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/runctl"
@@ -84,4 +85,21 @@ type Options struct {
 	// Notice is shown in the footer from the first frame, until a key is
 	// pressed: the plan's warnings, which the screen would otherwise hide.
 	Notice string
+	// Alert, when set, gives for an event what to write to the terminal
+	// as it is (a bell and an OSC 9 notification, notify.Sequence), or "".
+	Alert func(event.Event) string
+	// ColorFGBG is $COLORFGBG ("15;0": foreground;background), which says
+	// whether the background is dark when the terminal does not answer the
+	// background-color query; its answer wins when it comes.
+	ColorFGBG string
+	// FixCommand is the command of FixStep alone (the demo's fix): shown
+	// whole under the halt box, and the first thing `c` copies.
+	FixCommand string
+	// ExitOnComplete ends the UI once a run completes, after its summary
+	// (the command prints it on the terminal); a halt still waits for a key.
+	ExitOnComplete bool
+	// Mouse turns on mouse reporting: the wheel scrolls the log and the
+	// summary. `m` toggles it, giving the mouse back to the terminal for
+	// selecting text.
+	Mouse bool
 }

@@ -79,6 +79,20 @@ func NewStyles(isDark, color bool) Styles {
 		Skipped:   plain.Foreground(dim),
 		BarFull:   plain.Foreground(green),
 		BarEmpty:  plain.Foreground(barBg),
-		Help:      help.DefaultStyles(isDark),
+		Help:      helpStyles(ld),
 	}
+}
+
+// helpStyles are the help line's: its keys near the text's color and its
+// descriptions dimmer, but readable (bubbles' defaults, 239 on dark and 249
+// on light, are hard to read).
+func helpStyles(ld lipgloss.LightDarkFunc) help.Styles {
+	var (
+		plain = lipgloss.NewStyle()
+		key   = plain.Foreground(ld(lipgloss.Color("#2E2E2E"), lipgloss.Color("#D0D0D0")))
+		desc  = plain.Foreground(ld(lipgloss.Color("#5C5C5C"), lipgloss.Color("#A8A8A8")))
+		sep   = plain.Foreground(ld(lipgloss.Color("#8A8A8A"), lipgloss.Color("#6E6E6E")))
+	)
+	return help.Styles{Ellipsis: sep, ShortKey: key, ShortDesc: desc, ShortSeparator: sep,
+		FullKey: key, FullDesc: desc, FullSeparator: sep}
 }

@@ -8,9 +8,7 @@ import (
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/summary"
-	"github.com/autobuild-sh/autobuild/internal/textwrap"
 )
 
 // summaryMaxWidth is the widest the summary box is drawn.
@@ -22,6 +20,8 @@ const summaryMaxWidth = 100
 type summaryView struct {
 	vp viewport.Model
 	in *summary.Input
+	// fix is the fix command shown whole under a halt box (the demo's).
+	fix string
 	// width is the screen's width; rendered the width the text was drawn
 	// for, to draw it again only when that changes.
 	width, rendered int
@@ -60,7 +60,7 @@ func (v *summaryView) render() {
 	v.rendered = w
 	// The text ends with a newline; kept, it would be a blank line that
 	// makes a summary that fits look scrollable.
-	v.vp.SetContent(strings.TrimRight(summary.Render(*v.in, w), "\n") + unbrokenCommands(v.in))
+	v.vp.SetContent(strings.TrimRight(summary.Render(*v.in, w), "\n") + unbrokenCommands(v.in, v.fix, max(v.width, 20)))
 }
 
 // Render draws the visible part of the summary.
@@ -69,10 +69,14 @@ func (v *summaryView) Render() []string { return strings.Split(v.vp.View(), "\n"
 // scrollLabel is " 42%" when the summary is taller than the screen, so a
 // long one is seen to scroll; "" when it fits.
 func (v *summaryView) scrollLabel() string {
-	if v.vp.TotalLineCount() <= v.vp.Height() {
-		return ""
+	side := ""
+	if x := v.vp.XOffset(); x > 0 {
+		side = fmt.Sprintf(" →%d esc", x) // scrolled sideways: how far, and how back
 	}
-	return fmt.Sprintf(" %3.0f%%", v.vp.ScrollPercent()*100)
+	if v.vp.TotalLineCount() <= v.vp.Height() {
+		return side
+	}
+	return fmt.Sprintf("%s %3.0f%%", side, v.vp.ScrollPercent()*100)
 }
 
 // top scrolls to the summary's first line.
@@ -103,17 +107,4 @@ func (v *summaryView) scroll(k tea.KeyPressMsg, keys summaryKeys) bool {
 		return false
 	}
 	return true
-}
-
-// unbrokenCommands are the halt summary's commands as whole lines, shown
-// under its box, where wrapping would break them for a copy with the mouse.
-func unbrokenCommands(in *summary.Input) string {
-	if in == nil || in.Run == nil || in.Run.Status == state.RunComplete || in.ResumeCommand == "" {
-		return ""
-	}
-	lines := []string{"", "Resume: " + textwrap.CleanLine(in.ResumeCommand) + "   (c copies it)"}
-	if in.FreshCommand != "" {
-		lines = append(lines, "Fresh:  "+textwrap.CleanLine(in.FreshCommand))
-	}
-	return strings.Join(lines, "\n")
 }

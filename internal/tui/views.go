@@ -34,7 +34,10 @@ func (m *Model) syncFooter() {
 	if m.pane.searching {
 		f.search, f.searchHelp = &m.pane.search, m.keys.Search.help()
 	}
-	f.short, f.full = m.shortHelp(), m.keys.fullHelp()
+	if m.filtering {
+		f.search, f.searchHelp = &m.filterInput, "filter phases · enter keep · esc show all"
+	}
+	f.short, f.full = m.shortHelp(), m.keys.fullHelp(m.fullHelpNow())
 }
 
 // question is the y/n question being asked, "" when none.

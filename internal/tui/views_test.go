@@ -152,12 +152,12 @@ func TestFooterViewAlone(t *testing.T) {
 	f := newFooterView(viewStyles())
 	f.restyle()
 	f.SetSize(80)
-	first, rest := keys.List.help()
+	first, rest := keys.List.help(false)
 	f.short = append(append(first, keys.Run.Quit, keys.Run.Help), rest...)
-	f.full = keys.fullHelp()
+	f.full = keys.fullHelp(helpNow{restart: true, copy: true, log: true, summary: true})
 	lines := f.Render()
 	require.Len(t, lines, 1, "only the help line")
-	require.Equal(t, "↑/↓ select • enter log • q quit • ? help • / search", plain(lines))
+	require.Equal(t, "↑/↓ select • enter log • q quit • ? help • / filter", plain(lines))
 
 	f.setNotice("Read-only. To resume, run: autobuild plan.md --resume", false)
 	f.halting = 1

@@ -7,6 +7,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/autobuild-sh/autobuild/internal/budget"
+	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/summary"
@@ -117,6 +119,9 @@ func (m *Model) mergeSnapshot(s *state.Snapshot) {
 	// events would have added up to.
 	if u := state.RunUsage(s.Phases); u != nil {
 		m.run.usage = u
+	}
+	if r := s.Run; r != nil && (r.MaxCostUSD > 0 || r.MaxPhaseCostUSD > 0) {
+		m.run.budget = &event.Budget{MaxCostUSD: r.MaxCostUSD, MaxPhaseCostUSD: r.MaxPhaseCostUSD, SpentUSD: budget.Of(s.Phases).USD}
 	}
 	if i := slices.IndexFunc(ps.rows, func(r *phaseRow) bool { return r.id == selID }); i >= 0 {
 		m.table.sel = i

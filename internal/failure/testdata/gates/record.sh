@@ -152,6 +152,13 @@ PY
 	printf 'from calc import add\n\n\ndef test_add():\n    assert add(2, 2) == 4\n' >"$d/tests/test_calc.py"
 	record pytest import_error "$d" "$v" "$py -m pytest"
 
+	# A third-party package that is not installed (not a file of the project).
+	d=$(project py-dep)
+	mkdir -p "$d/tests"
+	printf 'import httpx\n\n\ndef fetch(url):\n    return httpx.get(url).text\n' >"$d/client.py"
+	printf 'from client import fetch\n\n\ndef test_fetch():\n    assert callable(fetch)\n' >"$d/tests/test_client.py"
+	record pytest missing_package "$d" "$v" "$py -m pytest"
+
 	d=$(project py-fail)
 	mkdir -p "$d/tests"
 	printf 'def add(a, b):\n    return a - b\n' >"$d/calc.py"
@@ -214,6 +221,11 @@ JS
 	d=$(project node-missing)
 	printf "const test = require('node:test');\nconst { add } = require('./calc');\n\ntest('adds', () => {});\n" >"$d/calc.test.js"
 	record node missing_module "$d" "$v" 'node --test'
+
+	# A package from npm that is not installed (no node_modules).
+	d=$(project node-dep)
+	printf "const test = require('node:test');\nconst leftPad = require('left-pad');\n\ntest('pads', () => {\n  if (leftPad('1', 3, '0') !== '001') throw new Error('bad');\n});\n" >"$d/pad.test.js"
+	record node missing_package "$d" "$v" 'node --test'
 fi
 
 if on jest || on vitest || on tsc; then
@@ -322,6 +334,13 @@ RS
 	printf '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n' >"$d/Cargo.toml"
 	printf 'pub fn sub(a: i32, b: i32) -> i32 {\n    a - b\n}\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn adds() {\n        assert_eq!(add(2, 2), 4);\n    }\n}\n' >"$d/src/lib.rs"
 	record cargo compile_error "$d" "$v" 'cargo test --offline'
+
+	# A lint gate: clippy's findings made errors by -D warnings.
+	d=$(project cargo-clippy)
+	mkdir -p "$d/src"
+	printf '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n' >"$d/Cargo.toml"
+	printf 'pub fn add(a: i32, b: i32) -> i32 {\n    return a + b;\n}\n\npub fn is_empty(v: &Vec<i32>) -> bool {\n    v.len() == 0\n}\n' >"$d/src/lib.rs"
+	record cargo clippy_deny_warnings "$d" "$(cargo clippy --version)" 'cargo clippy --offline -- -D warnings'
 fi
 
 if on javac; then

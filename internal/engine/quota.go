@@ -1,0 +1,143 @@
+package engine
+
+import (
+	"math"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/event"
+)
+
+// Quota-aware parallelism (docs/limits.md#quota-headroom). An agent CLI
+// that reports its provider's usage limit while it runs (claude's
+// rate_limit_event) tells how much of the window is used. While a window
+// that has not reset yet runs low, the run starts fewer phases at once:
+// half of --max-parallel when it warns or 80 % is used, one at a time
+// from 95 % or once refused, rather than send every phase into the limit
+// together. The limit handling of limits.go stays for when it is hit.
+
+// QuotaObserver is an AttemptObserver that also hears what an agent CLI
+// reports of its quota. The local executor tells an observer that
+// implements it; other executors may.
+type QuotaObserver interface {
+	Quota(agentName string, q agent.Quota)
+}
+
+// quotaBook keeps each agent's latest quota and what it allows. Its lock
+// is a leaf: nothing is called while it is held.
+type quotaBook struct {
+	max int
+	now func() time.Time
+	rec *recorder
+
+	mu      sync.Mutex
+	byAgent map[string]agent.Quota
+	// changed is closed (and replaced) when a quota changes.
+	changed chan struct{}
+}
+
+func newQuotaBook(maxParallel int, now func() time.Time, rec *recorder) *quotaBook {
+	return &quotaBook{max: max(1, maxParallel), now: now, rec: rec, byAgent: map[string]agent.Quota{}, changed: make(chan struct{})}
+}
+
+// note records an agent's quota, and says so in an AgentQuota event when
+// it changed in a way that shows (status, window, reset, 5 % of use).
+func (b *quotaBook) note(name string, q agent.Quota) {
+	b.mu.Lock()
+	old, had := b.byAgent[name]
+	b.byAgent[name] = q
+	limit := b.parallelLocked()
+	same := had && old.Status == q.Status && old.Type == q.Type && old.ResetsAt.Equal(q.ResetsAt) &&
+		bucket(old.Utilization) == bucket(q.Utilization)
+	if !same {
+		close(b.changed)
+		b.changed = make(chan struct{})
+	}
+	b.mu.Unlock()
+	if same || b.rec == nil {
+		return
+	}
+	eq := &event.Quota{Type: q.Type, Status: q.Status, Parallel: limit, MaxParallel: b.max}
+	if q.Utilization >= 0 {
+		u := q.Utilization
+		eq.Utilization = &u
+	}
+	if !q.ResetsAt.IsZero() {
+		t := q.ResetsAt
+		eq.ResetsAt = &t
+	}
+	b.rec.emit(event.Event{Kind: event.AgentQuota, Agent: name, Quota: eq})
+}
+
+// bucket is utilization in steps of 5 %, -1 when unknown.
+func bucket(u float64) int {
+	if u < 0 {
+		return -1
+	}
+	return int(math.Floor(u * 20))
+}
+
+// parallel is how many phases may run at once now.
+func (b *quotaBook) parallel() int {
+	if b == nil {
+		return math.MaxInt
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.parallelLocked()
+}
+
+func (b *quotaBook) parallelLocked() int {
+	limit := b.max
+	now := b.now()
+	for _, q := range b.byAgent {
+		if !q.ResetsAt.IsZero() && !now.Before(q.ResetsAt) {
+			continue // its window has reset since
+		}
+		switch {
+		case q.VeryLow():
+			limit = 1
+		case q.Low():
+			limit = min(limit, max(1, (b.max+1)/2))
+		}
+	}
+	return limit
+}
+
+// changes is closed at the next change of a quota.
+func (b *quotaBook) changes() <-chan struct{} {
+	if b == nil {
+		return nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.changed
+}
+
+// Quota passes an agent CLI's quota to the run's book.
+func (o *attemptObserver) Quota(agentName string, q agent.Quota) {
+	if o.quotas != nil {
+		o.quotas.note(agentName, q)
+	}
+}
+
+// parallelNow is how many phases the scheduler may run at once now:
+// --max-parallel, fewer while a quota runs low.
+func (s *scheduler) parallelNow() int {
+	return max(1, min(s.maxParallel, s.quotas.parallel()))
+}
+
+// quotaLogText is a quota in the attempt log: "five_hour allowed_warning,
+// 86% used, resets 2026-03-01T05:00:00Z".
+func quotaLogText(q agent.Quota) string {
+	out := q.Type + " " + q.Status
+	if q.Utilization >= 0 {
+		out += ", " + strconv.Itoa(int(math.Round(q.Utilization*100))) + "% used"
+	}
+	if !q.ResetsAt.IsZero() {
+		out += ", resets " + q.ResetsAt.UTC().Format(time.RFC3339)
+	}
+	return out
+}

@@ -1,0 +1,3 @@
+command: node --test
+version: v20.20.2
+exit: 1

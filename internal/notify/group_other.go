@@ -1,0 +1,7 @@
+//go:build !unix
+
+package notify
+
+import "os/exec"
+
+func setGroup(*exec.Cmd) {}

@@ -1,0 +1,44 @@
+package summary
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/state"
+)
+
+// budgetInput is haltedInput's run halted by its budget of $5 after
+// phases 0 and 1 spent $5.40, with a plain command that reports no cost.
+func budgetInput() Input {
+	in := haltedInput()
+	in.Run.HaltType = failure.BudgetExceeded
+	in.Run.MaxCostUSD = 5
+	in.Run.HaltReason = "budget_exceeded: the run spent $5.40, reaching its budget of $5.00 (--max-cost): no new attempt starts"
+	in.Phases[0].Attempts = []state.Attempt{{Agent: "claude", Outcome: state.OutcomeComplete, Usage: &state.Usage{CostUSD: 1.4}}}
+	in.Phases[1].Attempts = []state.Attempt{{Agent: "claude", Outcome: state.OutcomeComplete, Usage: &state.Usage{CostUSD: 4}}}
+	in.Phases[2].Attempts = []state.Attempt{{Agent: "./agent.sh", Outcome: state.OutcomeComplete}}
+	in.ResumeCommand = "autobuild plan.md --agent claude --max-cost 5 --resume"
+	return in
+}
+
+// A budget halt shows the spend per phase, names what was not counted,
+// and offers the resume command with a higher budget.
+func TestBudgetHaltSummaryGolden(t *testing.T) {
+	got := Render(budgetInput(), 80)
+	golden(t, "halt-budget-80.txt", got)
+	require.Contains(t, got, "autobuild plan.md --agent claude --max-cost 10 --resume")
+	require.Contains(t, got, "./agent.sh")
+}
+
+func TestResumeCommandRaisesTheBudgetReached(t *testing.T) {
+	t.Parallel()
+	in := budgetInput()
+	in.ResumeCommand = "autobuild plan.md --max-cost=5 --max-phase-cost 9 --resume"
+	require.Equal(t, "autobuild plan.md --max-phase-cost 9 --max-cost 10 --resume", ResumeCommand(in))
+	in.Run.MaxCostUSD, in.Run.MaxPhaseCostUSD = 0, 3
+	require.Equal(t, "autobuild plan.md --max-cost=5 --max-phase-cost 6 --resume", ResumeCommand(in), "phase 1 spent $4 of its $3")
+	in.Run.HaltType = failure.TestFailure
+	require.Equal(t, in.ResumeCommand, ResumeCommand(in), "other halts keep the command")
+}
