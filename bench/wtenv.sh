@@ -80,18 +80,27 @@ echo "git worktree add alone:           ${add_ms} ms (median of $RUNS)"
 echo "git worktree add + files brought: $((badd + bring)) ms = ${badd} + ${bring} ms; ratio $(awk -v a="$add_ms" -v b="$((badd + bring))" 'BEGIN { printf "%.2f", b / a }')x"
 echo "per run, checking autobuild's copy against your checkout: ${check_ms} ms"
 
-# Disk: 8 worktrees with their files, against one copy of node_modules, as the file
-# system counts it (df: a clone's shared extents and a hard link count once).
+# Disk: 8 worktrees with their files, against one copy of node_modules. du counts a hard
+# link once per call but a clone whole: on a file system that clones (btrfs, xfs) the
+# file system's own count is read (df; keep nothing else writing to it meanwhile).
 git -C "$repo" worktree remove --force "$warm"
 for w in "$wts"/w*; do git -C "$repo" worktree remove --force "$w"; done
 eight=()
 for ((i = 1; i <= 8; i++)); do add; eight+=("$last"); done
-used() { sync; df -k --output=used "$repo" | tail -1; }
 cache_kb=0
 [[ -d $repo/.autobuild/worktree-files ]] && cache_kb=$(du -sk "$repo/.autobuild/worktree-files" | cut -f1)
-u0=$(used)
-"$WT" "$repo" .env,node_modules "${eight[@]}" > /dev/null
-extra_kb=$(($(used) - u0))
+case $(stat -f -c %T "$repo") in
+  btrfs | xfs)
+    used() { sync; df -k --output=used "$repo" | tail -1; }
+    u0=$(used)
+    "$WT" "$repo" .env,node_modules "${eight[@]}" > /dev/null
+    extra_kb=$(($(used) - u0)) ;;
+  *)
+    t0_kb=$(du -sk -c "${eight[@]}" | tail -1 | cut -f1)
+    "$WT" "$repo" .env,node_modules "${eight[@]}" > /dev/null
+    # The copy first: the links in the worktrees are then counted as the copy's.
+    extra_kb=$(($(du -sk -c "$repo/.autobuild/worktree-files" "${eight[@]}" | tail -1 | cut -f1) - cache_kb - t0_kb)) ;;
+esac
 echo "disk: 8 worktrees' files add $((extra_kb / 1024)) MB = $(awk -v e="$extra_kb" -v o="$nm_kb" 'BEGIN { printf "%.2f", e / o }')x one copy of node_modules ($((nm_kb / 1024)) MB); autobuild's copy (hard-link mode only): $((cache_kb / 1024)) MB; with it $(awk -v e="$((extra_kb + cache_kb))" -v o="$nm_kb" 'BEGIN { printf "%.2f", e / o }')x"
 for w in "${eight[@]}"; do git -C "$repo" worktree remove --force "$w"; done
 
