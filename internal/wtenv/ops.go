@@ -38,19 +38,20 @@ type Ops struct {
 func SystemOps() Ops { return Ops{Clone: cloneFile, Link: os.Link} }
 
 // cloneFile clones src to a new file dst with the FICLONE ioctl; dst is
-// removed again when the file system cannot clone.
+// removed again when the file system cannot clone. Plain system calls,
+// without os.File's bookkeeping: it runs once per file of a node_modules.
 func cloneFile(src, dst string, mode os.FileMode) error {
-	in, err := os.Open(src)
+	in, err := unix.Open(src, unix.O_RDONLY|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return err
+		return &os.PathError{Op: "open", Path: src, Err: err}
 	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode.Perm())
+	defer unix.Close(in)
+	out, err := unix.Open(dst, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC, uint32(mode.Perm()))
 	if err != nil {
-		return err
+		return &os.PathError{Op: "open", Path: dst, Err: err}
 	}
-	cerr := unix.IoctlFileClone(int(out.Fd()), int(in.Fd()))
-	if err := out.Close(); cerr == nil {
+	cerr := unix.IoctlFileClone(out, in)
+	if err := unix.Close(out); cerr == nil {
 		cerr = err
 	}
 	if cerr != nil {
