@@ -59,7 +59,7 @@ func newWorktreeEnv(root string, store *state.Store, cfg *Config) *worktreeEnv {
 // keep are the paths a reused worktree keeps through its clean.
 func (w *worktreeEnv) keep() []string { return w.files.KeepPatterns() }
 
-// readied is what ready gives an attempt: its ports' variables and the
+// readied is what readyWorktree gives an attempt: its ports' variables and the
 // function that gives them back, or the report of a setup that failed.
 type readied struct {
 	vars    []string
@@ -69,7 +69,7 @@ type readied struct {
 	interrupted bool
 }
 
-// ready makes the phase's worktree ready: the ports for every attempt,
+// readyWorktree makes the phase's worktree ready: the ports for every attempt,
 // and for a worktree new to the phase (not a retry continuing it) the
 // files and the setup command. What it did goes to the attempt's log and
 // as worktree_ready events.
