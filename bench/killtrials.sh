@@ -10,7 +10,9 @@
 # valid JSON. A run that ends before its kill counts as a trial too.
 #
 #   bench/killtrials.sh [TRIALS]   env: L (4), W (3), COMMIT (auto), SCHEDULE (eager),
-#                                  MAXDELAY_MS (1000), AB, KEEP=1
+#                                  MAXDELAY_MS (1000), AB, KEEP=1, GATE (a quality gate
+#                                  for the plan, e.g. "sleep 0.2": landings are then
+#                                  verified together, and kills land mid-verification)
 # Prints one line per failed trial and a summary; exits 1 when any trial failed.
 set -euo pipefail
 
@@ -44,6 +46,7 @@ for ((t = 1; t <= TRIALS; t++)); do
   r=$work/trial-$t
   git init -q -b main "$r"
   layered_plan "$L" "$W" "Kill trial" > "$r/plan.md"
+  [[ -z ${GATE:-} ]] || printf '\n## Quality Gates\n\n- build: `%s`\n' "$GATE" >> "$r/plan.md"
   (cd "$r" && git add plan.md && git commit -qm plan)
   delay_ms=$((RANDOM % MAXDELAY_MS))
   (cd "$r" && exec "$AB" plan.md --no-tui --commit="$COMMIT" --schedule="$SCHEDULE" --agent "$agent" > "$r.out1" 2>&1) &

@@ -130,7 +130,10 @@ func TestHangingGateIsATimeoutAndLeavesNoProcess(t *testing.T) {
 	require.Contains(t, readString(t, filepath.Join(repo, p.Attempts[1].LogPath)), "time limit 6s\n", "a timed-out retry gets twice the time")
 
 	ids := strings.Fields(readString(t, pids))
-	require.Len(t, ids, 4, "two processes per attempt")
+	// Two processes per attempt, and two for the check of the run's base
+	// before the first agent (the gate hangs there too; it is stopped at
+	// the time limit and, naming no failing test, is no red base).
+	require.Len(t, ids, 6, "two processes per attempt and two for the base check")
 	for _, s := range ids {
 		pid, err := strconv.Atoi(s)
 		require.NoError(t, err)
@@ -274,6 +277,7 @@ func TestRetryUsesTheSecondAgent(t *testing.T) {
 	require.NoError(t, os.WriteFile(second, []byte("#!/bin/sh\necho done > done.txt\n"), 0o755))
 	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", first, "--agent", second)
 	require.Equal(t, 0, r.code, r.String())
+	require.Contains(t, r.stdout, "RUN STARTED - plan.md: 1 phases, commit=auto, agents first.sh, second.sh\n", "every agent is named")
 	require.Contains(t, r.stdout, "PHASE 1 STARTED - Only (attempt 2/2), agent second.sh")
 	p := loadPhase(t, repo, "1")
 	require.Len(t, p.Attempts, 2)

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"strings"
+	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -98,6 +99,9 @@ type Signal struct {
 	Message string
 	// Fix is the exact thing to do about it, for agent_setup.
 	Fix string
+	// ResetsAt is a usage limit's exact reset, when the CLI's structured
+	// output gives it (claude's rate_limit_event): read before its words.
+	ResetsAt time.Time
 }
 
 // SetupProblem is a known reason an agent CLI cannot run here, found before

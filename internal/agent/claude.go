@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -123,6 +124,9 @@ type claudeEvent struct {
 	Attempt     int  `json:"attempt"`
 	MaxRetries  int  `json:"max_retries"`
 	ErrorStatus *int `json:"error_status"`
+	// rate_limit_event: the subscription's unified limit, as the API's
+	// anthropic-ratelimit-unified-* headers gave it.
+	RateLimitInfo *claudeRateLimit `json:"rate_limit_info"`
 	// result
 	IsError        bool     `json:"is_error"`
 	Result         string   `json:"result"`
@@ -136,6 +140,16 @@ type claudeEvent struct {
 		CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
 		CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
 	} `json:"usage"`
+}
+
+// claudeRateLimit is a rate_limit_event's rate_limit_info: status
+// "rejected" when the limit refused the request, resetsAt the exact reset
+// (epoch seconds), rateLimitType the window ("five_hour", "seven_day",
+// "seven_day_opus", "seven_day_sonnet", "overage").
+type claudeRateLimit struct {
+	Status        string `json:"status"`
+	ResetsAt      int64  `json:"resetsAt"`
+	RateLimitType string `json:"rateLimitType"`
 }
 
 type claudeParser struct {
@@ -152,12 +166,11 @@ type claudeParser struct {
 	apiErr   string // an API error shown as an assistant message
 	retry    *Signal
 	stderr   tail
+	// limit is the last rate_limit_event that refused a request.
+	limit *claudeRateLimit
 }
 
 func (p *claudeParser) Stdout(line string) []Note {
-	if q, ok := claudeQuota(line); ok {
-		return []Note{{Quota: &q}}
-	}
 	var ev claudeEvent
 	if !decodeLine(line, &ev) {
 		return nil
@@ -204,6 +217,14 @@ func (p *claudeParser) Stdout(line string) []Note {
 			}
 		}
 		return notes
+	case ev.Type == "rate_limit_event" && ev.RateLimitInfo != nil:
+		if ev.RateLimitInfo.Status == "rejected" {
+			p.limit = ev.RateLimitInfo
+		}
+		// The same event tells the quota's headroom (Quota.Low).
+		if q, ok := claudeQuota(line); ok {
+			return []Note{{Quota: &q}}
+		}
 	case ev.Type == "result":
 		r := ev
 		p.result = &r
@@ -258,8 +279,20 @@ func (p *claudeParser) Finish(exitCode int) (out Outcome) {
 		}
 	}
 	out.Said = strings.Join(said, "\n")
-	out.Signal = p.signal(r, out.Said)
+	out.Signal = p.withLimit(p.signal(r, out.Said))
 	return out
+}
+
+// withLimit adds the exact reset of the rate_limit_event that refused the
+// run to a rate_limited signal: it is read before claude's words, which
+// give the reset only to the minute.
+func (p *claudeParser) withLimit(s *Signal) *Signal {
+	if s == nil || s.Type != failure.RateLimited || p.limit == nil || p.limit.ResetsAt <= 0 {
+		return s
+	}
+	c := *s
+	c.ResetsAt = time.Unix(p.limit.ResetsAt, 0)
+	return &c
 }
 
 // signal reads the failure from the result's structured fields first, then

@@ -242,20 +242,6 @@ func (p *codexParser) item(kind string, it *codexItem) []Note {
 	return nil
 }
 
-// unwrapShell shows `bash -lc 'go test ./...'` as the command it runs.
-func unwrapShell(cmd string) string {
-	for _, pre := range []string{"/bin/bash -lc ", "bash -lc ", "/bin/sh -c ", "sh -c ", "/usr/bin/bash -lc "} {
-		if rest, ok := strings.CutPrefix(cmd, pre); ok {
-			rest = strings.TrimSpace(rest)
-			if len(rest) >= 2 && (rest[0] == '\'' || rest[0] == '"') && rest[len(rest)-1] == rest[0] {
-				rest = rest[1 : len(rest)-1]
-			}
-			return rest
-		}
-	}
-	return cmd
-}
-
 func (p *codexParser) Stderr(line string) []Note {
 	// codex's text mode echoes the whole prompt on stderr; --json should
 	// not, but whatever of the prompt shows up here is not codex speaking.

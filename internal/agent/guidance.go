@@ -19,6 +19,8 @@ func Guidance(r failure.Report) string {
 		return "`" + r.GateCommand + "`"
 	}
 	switch r.Type {
+	case failure.IntegrationConflict:
+		return failure.RetryGuidance(r.Type)
 	case failure.TestFailure:
 		s := "Fix the failing tests"
 		if len(r.FailingTests) > 0 {

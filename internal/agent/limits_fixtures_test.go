@@ -12,25 +12,36 @@ import (
 )
 
 // The limits and context errors of the real CLIs, as recorded against the
-// mocks: each is the signal autobuild acts on, and a usage limit's reset
-// time is read from the CLI's own words (claude's epoch, codex's date).
+// mocks: each is the signal autobuild acts on. A usage limit's exact reset
+// comes from claude's rate_limit_event; its words give it to the minute
+// (read as that minute's end): claude's "You've hit your 5-hour limit ·
+// resets 1:26am (UTC)", "… weekly limit · resets Nov 30, 4:26am (UTC)",
+// codex's "try again at 11:30 PM." and "try again at Jan 15th, 2027 8:00
+// AM.".
 func TestLimitsOnRecordedOutput(t *testing.T) {
 	t.Parallel()
-	reset := time.Unix(mockapi.UsageLimitReset, 0).UTC()
-	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	// The fixtures were recorded at 2026-11-26 23:26 UTC (claude's
+	// "timestamp"); codex's usage_limit names the mock's fixed reset.
+	now := time.Date(2026, 11, 26, 23, 26, 0, 0, time.UTC)
+	utc := func(mo time.Month, d, h, m int) time.Time { return time.Date(2026, mo, d, h, m, 0, 0, time.UTC) }
 	cases := []struct {
 		cli, name string
 		signal    failure.Type
 		usage     bool
-		resetsAt  time.Time
+		// exact is the reset of claude's rate_limit_event; resetsAt the
+		// one read from the words.
+		exact, resetsAt time.Time
 	}{
-		{"claude", "usage_limit", failure.RateLimited, true, reset},
-		{"codex", "usage_limit", failure.RateLimited, true, reset},
-		{"codex", "high_demand", failure.RateLimited, false, time.Time{}},
-		{"codex", "rate_429", failure.RateLimited, false, time.Time{}},
-		{"gemini", "prompt_too_long", failure.ContextExhausted, false, time.Time{}},
-		{"codex", "prompt_too_long", failure.ContextExhausted, false, time.Time{}},
-		{"claude", "prompt_too_long", failure.ContextExhausted, false, time.Time{}},
+		{"claude", "usage_limit", failure.RateLimited, true, time.Unix(1795742771, 0), utc(11, 27, 1, 27)},
+		{"claude", "weekly_limit", failure.RateLimited, true, time.Unix(1796012766, 0), utc(11, 30, 4, 27)},
+		{"claude", "opus_limit", failure.RateLimited, true, time.Unix(1796081171, 0), utc(11, 30, 23, 27)},
+		{"codex", "usage_limit", failure.RateLimited, true, time.Time{}, time.Unix(mockapi.UsageLimitReset, 0).Add(time.Minute)},
+		{"codex", "usage_limit_today", failure.RateLimited, true, time.Time{}, utc(11, 26, 23, 31)},
+		{"codex", "high_demand", failure.RateLimited, false, time.Time{}, time.Time{}},
+		{"codex", "rate_429", failure.RateLimited, false, time.Time{}, time.Time{}},
+		{"gemini", "prompt_too_long", failure.ContextExhausted, false, time.Time{}, time.Time{}},
+		{"codex", "prompt_too_long", failure.ContextExhausted, false, time.Time{}, time.Time{}},
+		{"claude", "prompt_too_long", failure.ContextExhausted, false, time.Time{}, time.Time{}},
 	}
 	classifier, err := failure.NewClassifier(nil)
 	require.NoError(t, err)
@@ -41,6 +52,7 @@ func TestLimitsOnRecordedOutput(t *testing.T) {
 			_, out := play(t, c.cli, f, agenttest.Prompt)
 			require.NotNil(t, out.Signal, "said: %q", out.Said)
 			require.Equal(t, c.signal, out.Signal.Type, "%+v", out.Signal)
+			require.True(t, c.exact.Equal(out.Signal.ResetsAt), "exact reset %s, want %s", out.Signal.ResetsAt, c.exact)
 			l := failure.ReadLimit(out.Signal.Message+"\n"+out.Said, now)
 			require.Equal(t, c.usage, l.Usage, "%+v", out.Signal)
 			require.True(t, c.resetsAt.Equal(l.ResetsAt), "resets at %s, want %s", l.ResetsAt, c.resetsAt)

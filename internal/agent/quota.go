@@ -37,9 +37,11 @@ func (q Quota) VeryLow() bool { return q.Status == "rejected" || q.Utilization >
 //	 "resetsAt":1771390800,"rateLimitType":"five_hour","utilization":0.86,
 //	 "isUsingOverage":false},"session_id":"…"}
 //
-// Kept apart from the rest of claude's parser (issue 26 reads the same
-// event for the limit's reset), so the two can be reconciled in one place.
-type claudeRateLimit struct {
+// claude's parser reads the exact reset of a refused request from the
+// same event (claudeRateLimit); this reads the headroom, and takes the
+// fields in every form claude has sent them (a float, milliseconds, a
+// percentage).
+type claudeQuotaLine struct {
 	Type string `json:"type"`
 	Info *struct {
 		Status        string   `json:"status"`
@@ -51,7 +53,7 @@ type claudeRateLimit struct {
 
 // claudeQuota reads a rate_limit_event line; false for any other line.
 func claudeQuota(line string) (Quota, bool) {
-	var ev claudeRateLimit
+	var ev claudeQuotaLine
 	if !decodeLine(line, &ev) || ev.Type != "rate_limit_event" || ev.Info == nil {
 		return Quota{}, false
 	}

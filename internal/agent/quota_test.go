@@ -44,3 +44,19 @@ func TestModelArg(t *testing.T) {
 	require.Empty(t, ModelArg([]string{"--model"}))
 	require.Empty(t, ModelArg(nil))
 }
+
+// A refused request's rate_limit_event gives both readings: the quota note
+// (the scheduler starts fewer phases) and the exact reset the parser keeps
+// for the usage-limit signal. Before the two readers were merged, the
+// quota's early return hid the reset.
+func TestClaudeRejectedRateLimitGivesQuotaAndReset(t *testing.T) {
+	t.Parallel()
+	p := claudeAdapter{}.NewParser("", t.TempDir())
+	notes := p.Stdout(`{"type":"rate_limit_event","rate_limit_info":{"status":"rejected","resetsAt":1795742771,"rateLimitType":"five_hour"}}`)
+	require.Len(t, notes, 1)
+	require.NotNil(t, notes[0].Quota)
+	require.True(t, notes[0].Quota.VeryLow())
+	cp := p.(*claudeParser)
+	require.NotNil(t, cp.limit, "the exact reset is kept")
+	require.Equal(t, int64(1795742771), cp.limit.ResetsAt)
+}

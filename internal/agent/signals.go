@@ -43,7 +43,7 @@ var textSignals = []textSignal{
 	{regexp.MustCompile(`(?i)does not have access to model|does not have permission to use|permission[ _]denied`), failure.AgentSetup, setupAccess},
 	{regexp.MustCompile(`(?i)invalid api key|invalid x-api-key|incorrect api key|api key not valid|authentication_failed|authentication_error|\b401\b[^\n]{0,20}unauthori[sz]ed|unauthori[sz]ed[^\n]{0,20}\b401\b|\b403\b[^\n]{0,20}forbidden|permission_error`), failure.AgentSetup, setupKey},
 	{regexp.MustCompile(`(?i)prompt is too long|prompt_too_long|context[ _-]length|context window|maximum context|exceeds the maximum number of tokens`), failure.ContextExhausted, ""},
-	{regexp.MustCompile(`(?i)rate[ _-]?limit|too many requests|overloaded|at capacity|\b429\b|\b529\b|usage limit|hit your (?:usage )?limit|high demand|quota`), failure.RateLimited, ""},
+	{regexp.MustCompile(`(?i)rate[ _-]?limit|too many requests|overloaded|at capacity|\b429\b|\b529\b|usage limit|hit your (?:[\w-]+ )?limit|high demand|quota`), failure.RateLimited, ""},
 }
 
 // matchText returns the first text signal matching s, and its line.

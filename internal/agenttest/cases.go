@@ -1,6 +1,8 @@
 package agenttest
 
 import (
+	"time"
+
 	"github.com/autobuild-sh/autobuild/internal/agenttest/mockapi"
 )
 
@@ -52,13 +54,31 @@ func Cases(cli string) []Case {
 		{Name: "no_result", Replies: []mockapi.Reply{mockapi.WriteFile("hello.txt", "hello\n"), mockapi.Text("I created hello.txt.")}},
 		{Name: "not_logged_in", Options: Options{NoAuth: true}},
 	}
+	// A subscription's limits, as the APIs answer them: claude logged in
+	// with an OAuth token prints "You've hit your 5-hour limit · resets
+	// 10:10pm (UTC)" (a reset later today) or "… weekly limit · resets Nov
+	// 29, 11:23pm (UTC)" (days away); codex "… try again at 10:11 PM." or
+	// "… try again at Jan 15th, 2027 8:00 AM.".
+	now := time.Now()
+	fiveHour := mockapi.Fail(mockapi.UsageLimit).Resetting(now.Add(2*time.Hour + 17*time.Second))
+	weekly := mockapi.Fail(mockapi.WeeklyLimit).Resetting(now.Add(3*24*time.Hour + 5*time.Hour + 12*time.Second))
+	opus := mockapi.Fail(mockapi.OpusLimit).Resetting(now.Add(4*24*time.Hour + 17*time.Second))
+	// A reset later today: in five minutes, or just before midnight.
+	today := now.Add(5 * time.Minute)
+	if today.Day() != now.Day() {
+		today = time.Date(now.Year(), now.Month(), now.Day(), 23, 59, 30, 0, now.Location())
+	}
 	switch cli {
 	case "claude":
+		sub := Options{Subscription: true}
 		cs = append(cs, Case{Name: "root_refusal", Replies: success, NoSandbox: true, OnlyRoot: true},
-			Case{Name: "usage_limit", Replies: []mockapi.Reply{mockapi.Fail(mockapi.UsageLimit)}})
+			Case{Name: "usage_limit", Replies: []mockapi.Reply{fiveHour}, Options: sub},
+			Case{Name: "weekly_limit", Replies: []mockapi.Reply{weekly}, Options: sub},
+			Case{Name: "opus_limit", Replies: []mockapi.Reply{opus}, Options: sub})
 	case "codex":
 		cs = append(cs,
 			Case{Name: "usage_limit", Replies: []mockapi.Reply{mockapi.Fail(mockapi.UsageLimit)}},
+			Case{Name: "usage_limit_today", Replies: []mockapi.Reply{mockapi.Fail(mockapi.UsageLimit).Resetting(today)}},
 			Case{Name: "high_demand", Replies: []mockapi.Reply{mockapi.Fail(mockapi.HighDemand)}},
 			Case{Name: "prompt_echo", Prompt: EchoPrompt, Replies: []mockapi.Reply{mockapi.Fail(mockapi.Unauthorized)}},
 			Case{Name: "prompt_echo_text", Prompt: EchoPrompt, Replies: []mockapi.Reply{mockapi.Fail(mockapi.Unauthorized)}, TextMode: true},

@@ -23,6 +23,10 @@ type Options struct {
 	// DefaultRetries keeps each CLI's own retries at their defaults (claude
 	// and gemini retry a 429 or 5xx for minutes) instead of turning them off.
 	DefaultRetries bool
+	// Subscription logs claude in with an OAuth token (CLAUDE_CODE_OAUTH_TOKEN)
+	// instead of an API key, as a Pro or Max subscription: only then does
+	// claude read the unified rate limit's headers as a usage limit.
+	Subscription bool
 }
 
 // MockKeyVar is the variable codex's mock provider reads its key from.
@@ -52,7 +56,11 @@ func Env(t testing.TB, srv *mockapi.Server, opts Options) []string {
 			// claude retries 401, 429 and 5xx ten times with backoff by default.
 			env = append(env, "CLAUDE_CODE_MAX_RETRIES=0")
 		}
-		if !opts.NoAuth {
+		switch {
+		case opts.NoAuth:
+		case opts.Subscription:
+			env = append(env, "CLAUDE_CODE_OAUTH_TOKEN=dummy")
+		default:
 			env = append(env, "ANTHROPIC_API_KEY=dummy")
 		}
 		if opts.Sandbox {

@@ -16,7 +16,8 @@ exit status as text). Each run gets a fresh HOME (so no real login, config or
 endpoint is read), a fresh git repository as its working directory, and the
 environment of ` + "`agenttest.Env`" + `:
 
-- claude: ` + "`ANTHROPIC_BASE_URL=<mock>`, `ANTHROPIC_API_KEY=dummy`, `CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1`, `DISABLE_TELEMETRY=1`, `DISABLE_AUTOUPDATER=1`, `DISABLE_ERROR_REPORTING=1`, `CLAUDE_CODE_MAX_RETRIES=0`, `IS_SANDBOX=1`" + ` (not in root_refusal).
+- claude: ` + "`ANTHROPIC_BASE_URL=<mock>`, `ANTHROPIC_API_KEY=dummy`, `CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1`, `DISABLE_TELEMETRY=1`, `DISABLE_AUTOUPDATER=1`, `DISABLE_ERROR_REPORTING=1`, `CLAUDE_CODE_MAX_RETRIES=0`, `IS_SANDBOX=1`" + ` (not in root_refusal);
+  the subscription's limits have ` + "`CLAUDE_CODE_OAUTH_TOKEN=dummy`" + ` instead of the key.
 - codex: ` + "`CODEX_HOME=<home>/.codex`" + ` whose config.toml sets a custom provider
   (` + "`base_url = \"<mock>/v1\"`, `wire_api = \"responses\"`, `supports_websockets = false`, `request_max_retries = 0`, `stream_max_retries = 0`, key from `MOCKAPI_KEY=dummy`" + `),
   model ` + "`gpt-5.5`" + `, analytics, the update check and the plugin and app features off.
@@ -50,9 +51,16 @@ case alone takes about a third of it. "model requests" counts the requests that 
   ` + "`--json`" + ` mode does not echo the prompt. **prompt_echo_text** is the same in text mode,
   where codex echoes the whole prompt on stderr.
 - **untrusted** (gemini): without ` + "`--skip-trust`" + `, in a folder never trusted.
-- **usage_limit** (claude, codex): a subscription's usage limit. claude gets a 429 whose message is
-  ` + "`Claude AI usage limit reached|1800000000`" + `; codex a 429 ` + "`usage_limit_reached`" + ` with ` + "`resets_at`" + `,
-  which it words "try again at Jan 15th, 2027 8:00 AM".
+- **usage_limit, weekly_limit, opus_limit** (claude): a subscription's limits, claude logged in
+  with an OAuth token (` + "`CLAUDE_CODE_OAUTH_TOKEN`" + `). The API answers a 429 whose
+  ` + "`anthropic-ratelimit-unified-*`" + ` headers name the window (` + "`representative-claim`" + `
+  ` + "`five_hour`, `seven_day`, `seven_day_opus`" + `) and its reset (epoch seconds); claude's stream
+  first carries a ` + "`rate_limit_event`" + ` with that exact ` + "`resetsAt`" + `, then words it "You've hit
+  your 5-hour limit · resets 1:26am (UTC)" (to the minute), "You've hit your weekly limit ·
+  resets Nov 30, 4:26am (UTC)", "You've hit your Opus limit · resets …".
+- **usage_limit, usage_limit_today** (codex): a 429 ` + "`usage_limit_reached`" + ` with ` + "`resets_at`" + `,
+  which it words "try again at Jan 15th, 2027 8:00 AM" (another day) or "try again at 11:30 PM."
+  (later today, its local time).
 - **high_demand** (codex): a 500, which codex words "We’re currently experiencing high demand".
 
 ## The CLIs' own retries

@@ -51,6 +51,9 @@ type runOptions struct {
 	scenario     string
 	allowEmpty   bool
 	flags        *pflag.FlagSet
+	// verify and allowRedBase are --verify and --allow-red-base.
+	verify       string
+	allowRedBase bool
 	// identityNote, set by engineConfig, says that commits will carry
 	// autobuild's fallback identity (git has none here).
 	identityNote string
@@ -106,6 +109,8 @@ func (o *runOptions) register(cmd *cobra.Command) {
 	f.BoolVar(&o.maxCostHard, "max-cost-hard", false, "stop the running attempts as soon as the run's budget is reached, rather than let them finish")
 	f.StringArrayVar(&o.notify, "notify", nil, "notify on a halt, a long usage-limit wait, a budget reached, the run complete: webhook=URL, command=CMD, desktop, attempts (every failed attempt too), terminal=off, off (repeatable)")
 	f.BoolVar(&o.exitOnComplete, "exit-on-complete", false, "end the terminal UI when the run completes, leaving its summary on the terminal (a halt still waits for a key), so autobuild ... && git push goes on")
+	f.StringVar(&o.verify, "verify", "", "landing (the default: a phase picked onto a line that moved since it started is verified with the gates on the combination before it lands) or off (each phase on its own gates' word)")
+	f.BoolVar(&o.allowRedBase, "allow-red-base", false, "go on when the gates already fail on your branch before the run; a gate then counts only the failures the base did not have")
 	f.BoolVar(&o.allowEmpty, "allow-empty-phases", false, "run phases that have no section or linked file from their table row alone (refused otherwise)")
 }
 
@@ -117,6 +122,11 @@ func runPlan(ctx context.Context, s Streams, o *runOptions) error {
 	if o.flags != nil && o.flags.Changed("schedule") {
 		if _, err := state.ParseSchedule(o.schedule); err != nil {
 			return usageErr("--schedule: %w", err)
+		}
+	}
+	if o.flags != nil && o.flags.Changed("verify") {
+		if _, err := engine.ParseVerify(o.verify); err != nil {
+			return usageErr("--verify: %w", err)
 		}
 	}
 	if o.dryRun && o.json {
@@ -255,6 +265,7 @@ func (o *runOptions) engineConfig(pl *plan.Plan, repo *gitx.Repo, root string, p
 	if o.idleTimeout > 0 {
 		cfg.IdleTimeout = o.idleTimeout
 	}
+	cfg.Verify, cfg.AllowRedBase = engine.Verify(cmp.Or(o.verify, fc.Verify)), o.allowRedBase
 	cfg.WaitLimit = engine.DefaultWaitLimit
 	if fc.WaitLimit != nil {
 		cfg.WaitLimit = fc.WaitLimit.Duration

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -43,10 +44,12 @@ func runTUI(ctx context.Context, s Streams, o *runOptions, cfg engine.Config) er
 		return err
 	}
 
-	agentName := ""
-	if len(cfg.Agents) > 0 {
-		agentName = cfg.Agents[0].Name
+	// Every agent, in --agent order: the header names them all.
+	names := make([]string, len(cfg.Agents))
+	for i, a := range cfg.Agents {
+		names[i] = a.Name
 	}
+	agentName := strings.Join(names, ", ")
 	m := tui.New(tui.Options{
 		Title: cfg.Plan.Title, PlanPath: cfg.Plan.Path, CommitMode: string(cmp.Or(cfg.CommitMode, o.runMode)), Agent: agentName,
 		Schedule: string(o.runSchedule),

@@ -86,6 +86,9 @@ type Config struct {
 	Commit string
 	// Schedule is batches or eager, "" when not set.
 	Schedule state.Schedule
+	// Verify is landing or off, "" when not set (docs/running.md, "The
+	// line stays green").
+	Verify string
 	// Scenario is the sim agent's scenario file, made absolute against the
 	// file's directory.
 	Scenario string
@@ -126,6 +129,7 @@ type fileConfig struct {
 	WaitLimit    string               `toml:"wait_limit"`
 	Commit       string               `toml:"commit"`
 	Schedule     string               `toml:"schedule"`
+	Verify       string               `toml:"verify"`
 	Scenario     string               `toml:"scenario"`
 	Gates        map[string]any       `toml:"gates"`
 	Classify     []failure.Pattern    `toml:"classify"`
@@ -206,6 +210,10 @@ func Parse(text, path string) (*Config, error) {
 		}
 		cfg.Schedule = state.Schedule(fc.Schedule)
 	}
+	if fc.Verify != "" && fc.Verify != "landing" && fc.Verify != "off" {
+		c.fail("verify", "must be landing or off, not %q", fc.Verify)
+	}
+	cfg.Verify = fc.Verify
 	if fc.Scenario != "" {
 		cfg.Scenario = fc.Scenario
 		if !filepath.IsAbs(cfg.Scenario) {
@@ -257,6 +265,7 @@ var expected = map[string]string{
 	"wait_limit":    `a quoted duration, such as "6h", or "0" to never wait`,
 	"commit":        `"auto", "message-only" or "single", quoted`,
 	"schedule":      `"batches" or "eager", quoted`,
+	"verify":        `"landing" or "off", quoted`,
 	"scenario":      "a quoted path",
 
 	"max_cost":       "a number of US dollars, such as 20 or 7.5",
@@ -318,5 +327,5 @@ func knownKeys(k toml.Key) string {
 	case len(k) >= 2 && k[0] == "notify":
 		return "terminal, desktop, webhook, command, events, limit_wait"
 	}
-	return "agent, max_parallel, phase_timeout, idle_timeout, wait_limit, commit, schedule, scenario, max_cost, max_phase_cost, max_cost_hard, [gates], [agents.NAME], [worktree], [[classify]], [notify]"
+	return "agent, max_parallel, phase_timeout, idle_timeout, wait_limit, commit, schedule, verify, scenario, max_cost, max_phase_cost, max_cost_hard, [gates], [agents.NAME], [worktree], [[classify]], [notify]"
 }

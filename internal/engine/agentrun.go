@@ -107,7 +107,7 @@ func (x *localExecutor) runAgent(ctx context.Context, a Attempt, spec proc.Spec,
 	mu.Unlock()
 	run := agentRun{res: res, output: out.Said, final: out.Final, usage: out.Usage, session: out.Session}
 	if s := out.Signal; s != nil {
-		run.signal = &failure.AgentSignal{Type: s.Type, Message: s.Message, Fix: s.Fix}
+		run.signal = &failure.AgentSignal{Type: s.Type, Message: s.Message, Fix: s.Fix, ResetsAt: s.ResetsAt}
 		fmt.Fprintf(log, "# autobuild: %s reported: %s: %s\n", a.Agent.Name, s.Type, s.Message)
 	}
 	if out.Session != "" {

@@ -65,6 +65,11 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	before := make(chan outsideState, 1)
 	go func() { before <- r.integ.snapshotOutside(ctx) }()
 	wt, base, continues, note, err := r.spaces.prepare(ctx, p.ID, p.DisplayID)
+	if err == nil && continues && afterIntegrationConflict(req.Previous) {
+		// Its change broke a gate on top of what landed meanwhile: the
+		// retry starts from the line's current tip, the change on top.
+		base, err = r.spaces.moveOnto(ctx, p.ID, r.integ.Tip(), log)
+	}
 	outside := <-before
 	if note != "" {
 		fmt.Fprintf(log, "# autobuild: %s\n", note)
@@ -88,8 +93,16 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	}
 	a := r.newAttempt(t, wt, base, continues, log)
 	a.WorkEnv = env.vars
-	ev := r.exec.Execute(ctx, a, &attemptObserver{rec: r.rec, p: p, number: req.Number, quotas: r.quotas})
+	// From its agent's end to its landing the attempt may be about to land:
+	// a landing that verifies waits a moment for it (landqueue.go).
+	gating := r.integ.gating.track()
+	defer gating.done()
+	ev := r.exec.Execute(ctx, a, &attemptObserver{rec: r.rec, p: p, number: req.Number, quotas: r.quotas, agentEnded: gating.start})
 	if ev.Interrupted {
+		return r.interrupted(t)
+	}
+	if r.integ.verifier.awaitBase(ctx) != nil {
+		// The run's base is red: the run stops, and no attempt is charged.
 		return r.interrupted(t)
 	}
 	r.recordGates(p.ID, ev)
@@ -106,13 +119,14 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 		return r.fail(t, *rep)
 	}
 	if failed(ev.Evidence) {
-		return r.fail(t, r.classify(ev.Evidence, req))
+		return r.fail(t, stillConflicting(r.classify(ev.Evidence, req), ev.Evidence, req.Previous))
 	}
 
 	// Landing is a few short git commands; neither a Ctrl-C nor the hard
 	// stop interrupts them halfway through a pick or the fast-forward
 	// of the user's branch: they run to the end, then the run stops.
-	commit, conflict, err := r.integ.land(context.WithoutCancel(ctx), p, handover{wt: wt, base: base, agentMsg: ev.CommitMessage, known: ev.Change}, after)
+	commit, conflict, err := r.integ.land(context.WithoutCancel(ctx), p, handover{wt: wt, base: base, agentMsg: ev.CommitMessage, known: ev.Change,
+		queued: gating.done}, after)
 	if err != nil {
 		return r.fail(t, infraFailure(req, err))
 	}
@@ -148,6 +162,7 @@ func (r *phaseRunner) newAttempt(t *attemptTrack, wt, base string, continues boo
 		Workspace: wt, Base: base, Branch: r.spaces.refs.Phase(p.ID), KeepBranch: r.spaces.refs.KeptAutostash(p.ID), Gates: r.gates,
 		Started: t.started, Timeout: req.Timeout, IdleTimeout: r.cfg.IdleTimeout,
 		Log: log, StreamPath: r.store.AttemptStreamPath(p.ID, t.seq), PlanInRepo: r.planInRepo(),
+		BaseFailing: r.integ.baseFailing,
 	}
 }
 
@@ -168,7 +183,7 @@ func (r *phaseRunner) recordGates(id phaseid.ID, ev Evidence) {
 func (r *phaseRunner) classify(ev failure.Evidence, req attemptRequest) failure.Report {
 	rep := r.classifier.Classify(ev)
 	rep.Retryable = rep.Type.Retryable()
-	noteLimit(&rep, ev.AgentOutput, r.cfg.Now())
+	noteLimit(&rep, ev.AgentSignal, ev.AgentOutput, r.cfg.Now())
 	// A rate-limited attempt is repeated, not fixed: its repeats are
 	// neither a circular fix nor history a fix could repeat.
 	if rep.Retryable && rep.Type.ConsumesRetry() && failure.IsCircular(rep, fixAttempts(req.Previous)) {
@@ -186,6 +201,8 @@ type attemptObserver struct {
 	number int
 	// quotas hears the agent CLI's quota (quota.go); nil in tests.
 	quotas *quotaBook
+	// agentEnded, when set, is called as the agent ends.
+	agentEnded func()
 }
 
 func (o *attemptObserver) Output(stream, line string) {
@@ -198,7 +215,12 @@ func (o *attemptObserver) Action(tool, text string) {
 		Attempt: o.number, Tool: tool, Line: text})
 }
 
-func (o *attemptObserver) AgentEnded(ev Evidence) { o.rec.agentEnded(o.p.ID, ev) }
+func (o *attemptObserver) AgentEnded(ev Evidence) {
+	o.rec.agentEnded(o.p.ID, ev)
+	if o.agentEnded != nil && !agentFailed(ev.Evidence) {
+		o.agentEnded()
+	}
+}
 
 func (o *attemptObserver) GateEnded(kind string, gr state.GateResult) {
 	o.rec.emit(phaseEvent(event.GateResult, o.p, o.number, event.Event{
@@ -331,7 +353,7 @@ func fixAttempts(reports []failure.Report) []failure.Report {
 
 func failed(ev failure.Evidence) bool {
 	return agentFailed(ev) || ev.Gate != nil || ev.ResultStatus == "failed" ||
-		(ev.ResultRequired && (!ev.ResultFound || ev.ResultParseErr != "")) ||
+		(ev.ResultRequired && (!ev.ResultFound || ev.ResultParseErr != "")) || ev.ResultOtherPhase != "" ||
 		(ev.TasksTotal > 0 && ev.TasksCompleted < ev.TasksTotal)
 }
 

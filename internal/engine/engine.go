@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
@@ -90,6 +91,12 @@ type Config struct {
 	// once the run's is reached, rather than let them finish.
 	Budget     budget.Limits
 	BudgetHard bool
+	// Verify is --verify: landing (the default, "") verifies what lands
+	// together, off does not (docs/running.md, "The line stays green").
+	Verify Verify
+	// AllowRedBase is --allow-red-base: a base whose gates fail does not
+	// stop the run; a gate then counts only failures the base did not have.
+	AllowRedBase bool
 }
 
 // Result is how a run ended.
@@ -99,10 +106,16 @@ type Result struct {
 	// Root is the repository root; StateDir its .autobuild directory.
 	Root, StateDir string
 	CommitMode     state.CommitMode
+	// Refused is set when the run stopped before judging any phase: the
+	// quality gates already failed on its base (exit 3).
+	Refused bool
 }
 
 // ExitCode maps the run's status to the process exit code of docs/exit-codes.md.
 func (r Result) ExitCode() int {
+	if r.Refused {
+		return ExitRefused
+	}
 	switch r.Status {
 	case state.RunComplete:
 		return ExitComplete
@@ -154,6 +167,9 @@ func (c *Config) defaults() error {
 		if _, err := state.ParseSchedule(string(c.Schedule)); err != nil {
 			return usage("--schedule: %v", err)
 		}
+	}
+	if _, err := ParseVerify(string(c.Verify)); err != nil {
+		return usage("--verify: %v", err)
 	}
 	if c.Resume && c.Fresh {
 		return usage("--resume and --fresh contradict each other: pick one")
@@ -266,11 +282,25 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 		integ: newIntegrator(repo, rec, run.CommitMode, root, tip)}
 	lr.integ.lockHeld = lock.Held
 	runner, sched := lr.wire()
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	v := lr.integ.verifier
+	if v != nil {
+		v.startBaseCheck(runCtx, rec, cfg.Plan, tip, cfg.AllowRedBase, stop)
+	}
 	lr.announce(sched)
-	status, reason := sched.execute(ctx)
+	status, reason := sched.execute(runCtx)
+	redBase := v.awaitBase(context.WithoutCancel(ctx))
+	if redBase != nil && ctx.Err() == nil {
+		// The base check stopped the run: a refusal, not an interrupt.
+		status, reason = state.RunHalted, redBase.Error()
+	}
 	runner.teardownAll(ctx)
 	runner.discardWorktreeFiles(status == state.RunComplete)
 	res, err = lr.finish(context.WithoutCancel(ctx), status, reason, runner.spaces)
+	if redBase != nil && ctx.Err() == nil && err == nil {
+		res.Refused = true
+	}
 	if status != state.RunInterrupted {
 		// Every git command of the run skipped git's automatic
 		// maintenance; it gets its one chance here.
@@ -316,6 +346,13 @@ func (lr *liveRun) wire() (*phaseRunner, *scheduler) {
 	runner.quotas = sched.quotas
 	runner.eager = sched.schedule == ScheduleEager
 	lr.sched = sched
+	verify, _ := ParseVerify(string(cfg.Verify))
+	if verify == VerifyLanding && anyGateRuns(runner.gates) {
+		lr.integ.verifier = &verifier{repo: lr.repo, gates: runner.gates, dir: lr.store.VerifyWorktreePath(),
+			logPath: lr.store.VerifyLogPath(), timeout: cfg.PhaseTimeout, grace: cfg.Grace, hardStop: cfg.HardStop,
+			parallel: cfg.MaxParallel, cache: map[string]verdict{}, ready: runner.wtenv.readyVerify}
+	}
+	lr.rec.updateRun(func(r *state.Run) { r.Verify = string(verify) })
 	return runner, sched
 }
 
@@ -333,8 +370,8 @@ func (lr *liveRun) announce(sched *scheduler) {
 		r.MaxCostUSD, r.MaxPhaseCostUSD = cfg.Budget.Run, cfg.Budget.Phase
 	})
 	run := rec.runCopy()
-	startLine := fmt.Sprintf("%s: %d phases, commit=%s, agent %s",
-		cfg.Plan.Path, len(cfg.Plan.Phases), run.CommitMode, cfg.Agents[0].Name)
+	startLine := fmt.Sprintf("%s: %d phases, commit=%s, %s",
+		cfg.Plan.Path, len(cfg.Plan.Phases), run.CommitMode, agentsText(cfg.Agents))
 	if sched.schedule != ScheduleBatches {
 		// Said only when it is not the default, so batch runs print as
 		// they always did.
@@ -510,3 +547,16 @@ func orDefault(s, def string) string {
 }
 
 var errNoResume = errors.New("nothing to resume")
+
+// agentsText names the run's agents in --agent order: "agent claude", or
+// "agents claude, codex" when several take turns.
+func agentsText(agents []agent.Agent) string {
+	names := make([]string, len(agents))
+	for i, a := range agents {
+		names[i] = a.Name
+	}
+	if len(names) == 1 {
+		return "agent " + names[0]
+	}
+	return "agents " + strings.Join(names, ", ")
+}

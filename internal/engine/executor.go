@@ -69,6 +69,11 @@ type Attempt struct {
 	// PlanInRepo is the plan's path in the repository ("" when outside):
 	// the agent's edits of it are undone.
 	PlanInRepo string
+	// BaseFailing returns, per gate kind, the failing tests the run's base
+	// already had (--allow-red-base): a gate that fails with only those
+	// passes (docs/running.md, "The line stays green"). It may wait for
+	// the check of the base; nil means none.
+	BaseFailing func() map[string][]string
 }
 
 // Evidence is what an attempt produced: what the classifier reads, and what

@@ -58,6 +58,13 @@ type integrator struct {
 	// tipNow is tip, for Tip: a phase about to start reads it without
 	// waiting for the landings queued on mu.
 	tipNow atomic.Pointer[string]
+	// verifier verifies a landing picked onto a line that moved since the
+	// phase started (verifyland.go); nil under --verify=off.
+	verifier *verifier
+	// queue holds the landings waiting for mu (landqueue.go); gating
+	// counts the attempts between their agent's end and their landing.
+	queue  landQueue
+	gating gatingCount
 
 	mu       sync.Mutex // guards the fields below
 	tip      string
@@ -104,6 +111,8 @@ func (in *integrator) Tip() string {
 type handover struct {
 	wt, base, agentMsg string
 	known              gitx.Known
+	// queued, when set, is called once the landing is queued.
+	queued func()
 }
 
 // land commits the phase's work in its worktree and puts it on the run's
@@ -129,12 +138,22 @@ func (in *integrator) land(ctx context.Context, p *plan.Phase, h handover, outsi
 	commit := &state.Commit{Message: msg, FilesCreated: ch.Created, FilesModified: ch.Modified, FilesDeleted: ch.Deleted}
 	crashAt("after-commit", p.ID)
 
+	l := &landing{p: p, base: base, made: made, ch: ch, outside: outside}
 	in.waiting.Add(1)
+	in.enqueue(l)
+	if h.queued != nil {
+		h.queued()
+	}
 	in.mu.Lock()
 	in.waiting.Add(-1)
 	defer in.mu.Unlock()
 	prevTip := in.tip
-	rep, err := in.landLocked(ctx, p, base, made, ch, outside)
+	if !l.done {
+		// The first of the landings queued here lands them all, verified
+		// together (landqueue.go); the others find theirs done.
+		in.landQueued(ctx)
+	}
+	rep, err := l.rep, l.err
 	if in.mode == CommitAuto {
 		// Every landing ends here, landed or not: the last of a queue of
 		// them brings your checkout up to the line.
@@ -151,52 +170,58 @@ func (in *integrator) land(ctx context.Context, p *plan.Phase, h handover, outsi
 	if in.mode == CommitAuto {
 		// The commit is on the line, and your branch has it or gets it
 		// from the landing queued behind this one.
-		commit.SHA = in.tip
+		commit.SHA = l.tip
 		crashAt("after-fastforward", p.ID)
 	}
 	return commit, nil, nil
 }
 
-// landLocked puts the phase's commit made on the line: a report when it
-// cannot land (the lock lost, your branch changed, a conflict). Called with
-// mu held.
-func (in *integrator) landLocked(ctx context.Context, p *plan.Phase, base string, made gitx.Made, ch gitx.Changes, outside outsideState) (*failure.Report, error) {
-	sha := made.SHA
-	if rep := in.checkLock(p); rep != nil {
-		return rep, nil
+// admit checks that the phase may land now: a report when it cannot (the
+// lock lost, your branch changed, a file of yours in the way). In auto mode the line moves onto your
+// commits made since the last landing (followUser). Called with mu held.
+func (in *integrator) admit(ctx context.Context, l *landing) *failure.Report {
+	if rep := in.checkLock(l.p); rep != nil {
+		return rep
 	}
 	if in.mode == CommitAuto {
-		if rep := in.followUser(ctx, p, allFiles(ch), outside); rep != nil {
-			return rep, nil
+		if rep := in.followUser(ctx, l.p, allFiles(l.ch), l.outside); rep != nil {
+			return rep
 		}
 	}
-	if rep := in.userFilesInTheWay(ctx, p, allFiles(ch)); rep != nil {
-		return rep, nil
+	return in.userFilesInTheWay(ctx, l.p, allFiles(l.ch))
+}
+
+// publish puts the links on the run's line, in order: the line's branch
+// moved once to the last of them (not in auto mode, where your branch is
+// the line and catchUp moves it), and each phase remembered as landed.
+// Called with mu held.
+func (in *integrator) publish(ctx context.Context, links []link) error {
+	if len(links) == 0 {
+		return nil
 	}
-	newSHA, conflicted, err := in.pick(ctx, made)
-	if err != nil {
-		return nil, fmt.Errorf("integrating phase %s: %w", p.DisplayID, err)
-	}
-	if len(conflicted) > 0 {
-		return in.conflictReport(ctx, p, base, sha, conflicted), nil
-	}
+	last := links[len(links)-1].tip
 	// In auto mode your branch is the run's line: the fast-forward
 	// (catchUp) lands the phase, and the line's branch is set from yours
 	// when a session ends. The other modes keep the line in its branch.
 	if in.mode != CommitAuto {
-		if err := in.repo.MoveBranch(ctx, in.refs.Integration(), newSHA, in.tip); err != nil {
-			return nil, fmt.Errorf("integrating phase %s: %w", p.DisplayID, err)
+		if err := in.repo.MoveBranch(ctx, in.refs.Integration(), last, in.tip); err != nil {
+			return fmt.Errorf("integrating phase %s: %w", links[len(links)-1].l.p.DisplayID, err)
 		}
 	}
-	crashAt("after-integrate", p.ID)
-	in.setTip(newSHA)
-	in.tips = append(in.tips, newSHA)
-	in.landed = append(in.landed, landedPhase{displayID: p.DisplayID, base: base, sha: sha,
-		files: allFiles(ch), tipIndex: len(in.tips) - 1})
-	if in.mode != CommitAuto {
-		in.rec.updateRun(func(r *state.Run) { r.IntegrationCommit = newSHA })
+	for _, k := range links {
+		l := k.l
+		crashAt("after-integrate", l.p.ID)
+		in.setTip(k.tip)
+		in.tips = append(in.tips, k.tip)
+		in.landed = append(in.landed, landedPhase{displayID: l.p.DisplayID, base: l.base, sha: l.made.SHA,
+			files: allFiles(l.ch), tipIndex: len(in.tips) - 1})
+		l.settle(nil, nil)
+		l.tip = k.tip
 	}
-	return nil, nil
+	if in.mode != CommitAuto {
+		in.rec.updateRun(func(r *state.Run) { r.IntegrationCommit = last })
+	}
+	return nil
 }
 
 // catchUp fast-forwards your branch to the line's tip, unless another
@@ -247,29 +272,40 @@ func (in *integrator) conflictReport(ctx context.Context, p *plan.Phase, base, s
 		since = i + 1
 	}
 	var details, others []string
+	bothCreated := true // every file was created by this phase and each other one
 	for _, f := range files {
-		mine, _ := gitx.ChangedRanges(ctx, in.mainDir, base, sha, f)
-		line := fmt.Sprintf("%s: phase %s changed lines %s", f, p.DisplayID, ranges(mine))
+		mine, _ := gitx.ChangeOf(ctx, in.mainDir, base, sha, f)
+		line := fmt.Sprintf("%s: phase %s %s", f, p.DisplayID, changeText(mine))
+		bothCreated = bothCreated && mine.Created
+		named := false
 		for _, l := range in.landed {
 			if l.tipIndex < since || !slices.Contains(l.files, f) {
 				continue
 			}
-			theirs, _ := gitx.ChangedRanges(ctx, in.mainDir, l.base, l.sha, f)
+			theirs, _ := gitx.ChangeOf(ctx, in.mainDir, l.base, l.sha, f)
 			name := cmp.Or(l.who, "phase "+string(l.displayID))
-			line += fmt.Sprintf(", %s changed lines %s", name, ranges(theirs))
+			line += fmt.Sprintf(", %s %s", name, changeText(theirs))
+			bothCreated = bothCreated && theirs.Created
+			named = true
 			if !slices.Contains(others, name) {
 				others = append(others, name)
 			}
 		}
+		bothCreated = bothCreated && named
 		details = append(details, line)
 	}
 	who := "a phase that landed first"
 	if len(others) > 0 {
 		who = strings.Join(others, ", ")
 	}
+	msg := fmt.Sprintf("phase %s and %s changed overlapping lines of %s", p.DisplayID, who, strings.Join(files, ", "))
+	if bothCreated {
+		// Two new files of the same name have no lines in common to name.
+		msg = fmt.Sprintf("phase %s and %s both created %s", p.DisplayID, who, strings.Join(files, ", "))
+	}
 	rep := failure.Report{
 		Type:         failure.FileConflict,
-		Message:      fmt.Sprintf("phase %s and %s changed overlapping lines of %s", p.DisplayID, who, strings.Join(files, ", ")),
+		Message:      msg,
 		Details:      strings.Join(details, "\n"),
 		Retryable:    false,
 		FilesChanged: files,
@@ -456,6 +492,15 @@ func (in *integrator) commitsScript(ctx context.Context, phases []*state.Phase, 
 
 func allFiles(ch gitx.Changes) []string {
 	return append(append(slices.Clone(ch.Created), ch.Modified...), ch.Deleted...)
+}
+
+// changeText says how a phase changed a file: "created it" or "changed
+// lines 3-4".
+func changeText(c gitx.FileChange) string {
+	if c.Created {
+		return "created it"
+	}
+	return "changed lines " + ranges(c.Ranges)
 }
 
 func ranges(rs []gitx.LineRange) string {

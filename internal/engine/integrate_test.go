@@ -173,6 +173,37 @@ func TestConflictReportNamesBothSides(t *testing.T) {
 	require.NotEmpty(t, rep.SuggestedActions)
 }
 
+// Two phases that both create the same new file have no lines to name:
+// the report says both created it.
+func TestConflictReportNamesTwoNewFilesOfOneName(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := gitRepo(t, "# plan\n")
+	base := runGit(t, dir, "rev-parse", "HEAD")
+	commit := func(branch, content string) string {
+		runGit(t, dir, "switch", "-q", "-c", branch, base)
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, "calc"), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "calc", "x.go"), []byte(content), 0o644))
+		runGit(t, dir, "add", "-A")
+		runGit(t, dir, "commit", "-q", "-m", branch)
+		return runGit(t, dir, "rev-parse", "HEAD")
+	}
+	shaA := commit("a", "package calc\n\nconst A = 1\n")
+	shaB := commit("b", "package calc\n\nconst B = 2\n")
+
+	repo, err := gitx.Open(ctx, dir)
+	require.NoError(t, err)
+	run := &state.Run{RunID: "r1"}
+	in := newIntegrator(repo, newRecorder(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), state.CommitAuto, dir, base)
+	in.tips = []string{base, shaA}
+	in.landed = []landedPhase{{displayID: "2A", base: base, sha: shaA, files: []string{"calc/x.go"}, tipIndex: 1}}
+	rep := in.conflictReport(ctx, &plan.Phase{ID: "2b", DisplayID: "2B"}, base, shaB, []string{"calc/x.go"})
+	require.Equal(t, failure.FileConflict, rep.Type)
+	require.Equal(t, "phase 2B and phase 2A both created calc/x.go", rep.Message)
+	require.Equal(t, "calc/x.go: phase 2B created it, phase 2A created it", rep.Details)
+	require.NotContains(t, rep.Details, "lines 0")
+}
+
 // A phase whose files you have uncommitted changes in does not land on your
 // branch: a file_conflict naming them. Your changes are read from the status
 // the outside check has just taken (renames on both sides), or read anew

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -68,10 +69,17 @@ type limitStep struct {
 	halt  string
 }
 
-// noteLimit reads a rate_limited report's limit from the message and what
-// the agent said: whether it is a usage limit, and when it lifts.
-func noteLimit(rep *failure.Report, said string, now time.Time) {
+// noteLimit reads a rate_limited report's limit: the exact reset the agent
+// CLI's structured output gave (claude's rate_limit_event) first, else
+// from the message and what the agent said: whether it is a usage limit,
+// and when it lifts.
+func noteLimit(rep *failure.Report, sig *failure.AgentSignal, said string, now time.Time) {
 	if rep.Type != failure.RateLimited {
+		return
+	}
+	if sig != nil && !sig.ResetsAt.IsZero() {
+		t := sig.ResetsAt
+		rep.UsageLimit, rep.ResetsAt = true, &t
 		return
 	}
 	l := failure.ReadLimit(rep.Message+"\n"+said, now)
@@ -95,7 +103,7 @@ func (s *scheduler) afterLimit(p *plan.Phase, a agent.Agent, rep *failure.Report
 	}
 	b := block{until: now}
 	if rep.ResetsAt != nil && rep.ResetsAt.After(now) {
-		b = block{until: maxTime(*rep.ResetsAt, now), usage: true}
+		b = block{until: maxTime(*rep.ResetsAt, now), usage: true, name: failure.LimitName(rep.Message)}
 	} else {
 		wait := s.backoff(repeat)
 		if s.limits.jitter != nil {
@@ -111,9 +119,9 @@ func (s *scheduler) afterLimit(p *plan.Phase, a agent.Agent, rep *failure.Report
 	}
 	if nb.usage {
 		if s.limits.waitLimit <= 0 || wait > s.limits.waitLimit {
-			return limitStep{halt: fmt.Sprintf("Phase %s: %s's usage limit resets at %s (in %s), past --wait-limit %s: "+
+			return limitStep{halt: fmt.Sprintf("Phase %s: %s's %s resets at %s (in %s), past --wait-limit %s: "+
 				"resume after the reset (autobuild --resume), or give a longer --wait-limit",
-				p.DisplayID, next.Name, localClock(nb.until, now), roundWait(wait), waitLimitText(s.limits.waitLimit))}
+				p.DisplayID, next.Name, cmp.Or(nb.name, "usage limit"), localClock(nb.until, now), roundWait(wait), waitLimitText(s.limits.waitLimit))}
 		}
 		return limitStep{agent: next, wait: wait, usage: true}
 	}
@@ -125,10 +133,12 @@ func (s *scheduler) afterLimit(p *plan.Phase, a agent.Agent, rep *failure.Report
 }
 
 // block is a provider's limit: refused until until; usage for a usage
-// limit's reset rather than a rate limit's back-off.
+// limit's reset rather than a rate limit's back-off, name the usage
+// limit's ("weekly limit").
 type block struct {
 	until time.Time
 	usage bool
+	name  string
 }
 
 func maxTime(a, b time.Time) time.Time {
@@ -252,8 +262,17 @@ func localClock(t, now time.Time) string {
 	return t.Format("Mon 2 Jan 15:04 MST")
 }
 
-// roundWait shows a wait the way a person reads it: "1h42m", "32s".
+// roundWait shows a wait the way a person reads it: "3d5h", "1h42m", "32s".
 func roundWait(d time.Duration) string {
+	const day = 24 * time.Hour
+	if d >= 2*day {
+		// A weekly limit's reset: days and hours.
+		h := int(d.Round(time.Hour) / time.Hour)
+		if h%24 == 0 {
+			return fmt.Sprintf("%dd", h/24)
+		}
+		return fmt.Sprintf("%dd%dh", h/24, h%24)
+	}
 	switch {
 	case d >= time.Hour:
 		return trimZero(d.Round(time.Minute))

@@ -60,11 +60,11 @@ func TestRunWaitsOutAUsageLimit(t *testing.T) {
 func TestRunHaltsOnAUsageLimitPastTheWaitLimit(t *testing.T) {
 	t.Parallel()
 	clock := newFakeClock()
-	res, repo, _ := runPlanWith(t, onePhase, limitedOnce("Claude AI usage limit reached|1800000000"), func(c *Config) {
+	res, repo, _ := runPlanWith(t, onePhase, limitedOnce("You have hit your weekly limit · resets Jan 15, 8:00am (UTC)"), func(c *Config) {
 		c.Now, c.Sleep, c.WaitLimit = clock.now, clock.sleep, DefaultWaitLimit
 	})
 	require.Equal(t, state.RunHalted, res.Status)
-	require.Contains(t, res.Reason, "script's usage limit resets at "+time.Unix(1800000000, 0).Local().Format("Mon 2 Jan 15:04 MST"))
+	require.Contains(t, res.Reason, "script's weekly limit resets at "+time.Unix(1800000000+60, 0).Local().Format("Mon 2 Jan 15:04 MST"))
 	require.Contains(t, res.Reason, "past --wait-limit 6h")
 	require.Empty(t, clock.waits())
 	p, err := state.Open(repo).LoadPhase("1")

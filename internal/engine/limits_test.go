@@ -211,3 +211,35 @@ func TestSchedulerStopsEndlessInstantLimits(t *testing.T) {
 		require.Contains(t, reason, "still limited by")
 	})
 }
+
+// The exact reset of the CLI's structured output (claude's
+// rate_limit_event) comes before the minute its words give.
+func TestNoteLimitReadsTheSignalsResetFirst(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 26, 22, 0, 0, 0, time.UTC)
+	exact := time.Date(2026, 11, 26, 22, 10, 2, 0, time.UTC)
+	said := "You've hit your 5-hour limit · resets 10:10pm (UTC)"
+	rep := failure.Report{Type: failure.RateLimited, Message: "rate limited by the model provider: API error 429: " + said}
+	noteLimit(&rep, &failure.AgentSignal{Type: failure.RateLimited, ResetsAt: exact}, said, now)
+	require.True(t, rep.UsageLimit)
+	require.True(t, exact.Equal(*rep.ResetsAt), "resets at %s", rep.ResetsAt)
+
+	// Without it, the words: the end of the printed minute.
+	rep = failure.Report{Type: failure.RateLimited, Message: said}
+	noteLimit(&rep, &failure.AgentSignal{Type: failure.RateLimited}, said, now)
+	require.True(t, rep.UsageLimit)
+	require.True(t, time.Date(2026, 11, 26, 22, 11, 0, 0, time.UTC).Equal(*rep.ResetsAt), "resets at %s", rep.ResetsAt)
+}
+
+func TestRoundWaitShowsDays(t *testing.T) {
+	t.Parallel()
+	for d, want := range map[time.Duration]string{
+		77*time.Hour + 4*time.Minute:  "3d5h",
+		48 * time.Hour:                "2d",
+		47*time.Hour + 10*time.Minute: "47h10m",
+		1*time.Hour + 42*time.Minute:  "1h42m",
+		32 * time.Second:              "32s",
+	} {
+		require.Equal(t, want, roundWait(d))
+	}
+}

@@ -16,7 +16,10 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gates"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
+	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/proc"
+	"github.com/autobuild-sh/autobuild/internal/sanitize"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -150,6 +153,12 @@ func (x *localExecutor) agentEvidence(ev *Evidence, a Attempt, run agentRun) {
 	ev.ResultRequired = a.Agent.RequiresResult
 	result, err := agent.ParseResult(run.final)
 	switch {
+	case err == nil && !forPhase(result.PhaseID, a.PhaseID):
+		// Another phase's result (or "?"): none of its claims, and never
+		// its commit message, are this phase's.
+		ev.ResultFound = true
+		ev.ResultOtherPhase = sanitize.Text(result.PhaseID)
+		fmt.Fprintf(a.Log, "# autobuild: the result object is for phase_id %q, not phase %s: not taken\n", ev.ResultOtherPhase, a.DisplayID)
 	case err == nil:
 		ev.ResultFound = true
 		ev.ResultStatus = result.Status
@@ -294,4 +303,11 @@ func relTo(root, path string) string {
 		return filepath.ToSlash(rel)
 	}
 	return path
+}
+
+// forPhase says whether a result object's phase_id names phase id: as the
+// plan writes it or as its key ("2-A", "Phase 2a", "2a"); a result
+// without a phase_id is taken as this phase's.
+func forPhase(resultID string, id phaseid.ID) bool {
+	return strings.TrimSpace(resultID) == "" || plan.NormalizeID(resultID) == id
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"io"
 	"sync"
 
 	"github.com/autobuild-sh/autobuild/internal/gitx"
@@ -92,6 +93,27 @@ func (w *workspaces) prepare(ctx context.Context, id phaseid.ID, displayID phase
 	w.bases[id] = tip
 	w.mu.Unlock()
 	return dir, tip, false, note, nil
+}
+
+// moveOnto puts the phase's worktree on tip, its earlier attempt's change
+// (committed on its branch) picked on top and left uncommitted, and makes
+// tip its base: the retry after an integration_conflict works on top of
+// what landed. When the change does not pick cleanly onto tip, the retry
+// starts from tip alone (its prompt still holds the failure).
+func (w *workspaces) moveOnto(ctx context.Context, id phaseid.ID, tip string, log io.Writer) (string, error) {
+	kept, err := w.repo.PutWorkOnto(ctx, w.path(id), tip)
+	if err != nil {
+		return "", fmt.Errorf("moving phase %s's worktree onto the run's line: %w", id, err)
+	}
+	if kept {
+		fmt.Fprintf(log, "# autobuild: the worktree starts from the run's line %s, the earlier attempt's change on top, uncommitted\n", tip)
+	} else {
+		fmt.Fprintf(log, "# autobuild: the worktree starts from the run's line %s (the earlier attempt's change does not apply to it)\n", tip)
+	}
+	w.mu.Lock()
+	w.bases[id] = tip
+	w.mu.Unlock()
+	return tip, nil
 }
 
 // reuse moves a spare worktree to dir on branch at start, and reports

@@ -38,13 +38,15 @@ type worktreeEnv struct {
 	announce    sync.Once
 
 	mu sync.Mutex
-	// setUp holds the worktrees whose setup ran and whose teardown has not.
-	setUp map[phaseid.ID]string
+	// setUp holds the worktrees whose setup ran and whose teardown has not;
+	// verifySetUp the verification worktrees whose setup ran.
+	setUp       map[phaseid.ID]string
+	verifySetUp map[string]bool
 }
 
 func newWorktreeEnv(root string, store *state.Store, cfg *Config) *worktreeEnv {
 	w := &worktreeEnv{cfg: cfg.Worktree, ports: wtenv.NewPorts(cfg.Worktree.PortBase, cfg.Worktree.Ports),
-		grace: cfg.Grace, hardStop: cfg.HardStop, setUp: map[phaseid.ID]string{}}
+		grace: cfg.Grace, hardStop: cfg.HardStop, setUp: map[phaseid.ID]string{}, verifySetUp: map[string]bool{}}
 	patterns, err := wtenv.Patterns(root, cfg.Worktree.Copy)
 	w.patternsErr = err
 	ops := cfg.WorktreeOps
@@ -154,6 +156,41 @@ func (r *phaseRunner) readyWorktree(ctx context.Context, t *attemptTrack, wt str
 		Fix: fmt.Sprintf("run it by hand in the phase's worktree (cd %s && %s), fix the command in autobuild.toml [worktree] setup or what it needs",
 			r.rel(wt), w.cfg.Setup),
 	})
+}
+
+// readyVerify makes a verification worktree (the combination of landings,
+// the run's base) ready for the gates as a phase's is: the files brought
+// in or brought up to date, the setup once per worktree, and a block of
+// ports for the gates' environment, given back by release.
+func (w *worktreeEnv) readyVerify(ctx context.Context, dir string, log io.Writer) ([]string, func(), error) {
+	block := w.ports.Acquire()
+	release := func() { w.ports.Release(block) }
+	fail := func(err error) ([]string, func(), error) {
+		release()
+		return nil, func() {}, err
+	}
+	if w.patternsErr != nil {
+		return fail(w.patternsErr)
+	}
+	if _, err := w.files.Bring(ctx, dir); err != nil {
+		return fail(fmt.Errorf("bringing the ignored files into the verification worktree: %w", err))
+	}
+	w.mu.Lock()
+	first := !w.verifySetUp[dir]
+	w.mu.Unlock()
+	if w.cfg.Setup != "" && first {
+		fmt.Fprintf(log, "# autobuild: setup: %s\n", w.cfg.Setup)
+		res := wtenv.Script{Command: w.cfg.Setup, Dir: dir, Env: block.Env(), Timeout: 30 * time.Minute,
+			Grace: w.grace, HardStop: w.hardStop, Output: log}.Run(ctx)
+		if res.Canceled || res.ExitCode != 0 || res.TimedOut || res.Err != nil {
+			return fail(fmt.Errorf("the setup command `%s` failed in the verification worktree %s (exit %d): %s",
+				sanitize.Line(w.cfg.Setup), filepath.Base(dir), res.ExitCode, sanitize.Line(telling(res.Tail))))
+		}
+		w.mu.Lock()
+		w.verifySetUp[dir] = true
+		w.mu.Unlock()
+	}
+	return block.Env(), release, nil
 }
 
 // checkSetupLeftNothing fails the setup when it changed a tracked file or

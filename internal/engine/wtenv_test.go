@@ -201,3 +201,24 @@ func TestSetupLeavingUnignoredFilesFails(t *testing.T) {
 	require.Contains(t, p.Attempts[0].Error.Message, "generated.txt")
 	require.Equal(t, "1", runGit(t, repo, "rev-list", "--count", "HEAD"), "nothing landed")
 }
+
+// Phases that ran side by side land verified on their combination (the
+// line stays green): the verification worktree gets the files too, and
+// so does the check of the run's base, or both would fail on a missing
+// module.
+func TestNodeProjectVerifiedTogetherWithCopiedFiles(t *testing.T) {
+	t.Parallel()
+	planText := "# Node\n\n| Phase | Depends On | Parallel With |\n|---|---|---|\n| 1 | - | 2 |\n| 2 | - | 1 |\n\n## Phase 1: One\n\n## Phase 2: Two\n\n## Quality Gates\n\n- test: `cd packages/app && node --test`\n"
+	repo := nodeProject(t, planText)
+	cfg := baseConfig(t, repo, planText, `echo done > out-$AUTOBUILD_PHASE_ID.txt; sleep 1`, &events{})
+	cfg.MaxParallel = 2
+	cfg.Worktree = wtenv.Config{Copy: []string{".env", "node_modules"}}
+	res, err := Run(context.Background(), cfg)
+	require.NoError(t, err)
+	require.Equal(t, state.RunComplete, res.Status, res.Reason)
+	log, err := os.ReadFile(state.Open(repo).VerifyLogPath())
+	require.NoError(t, err)
+	require.Contains(t, string(log), "checking the run's base")
+	require.Contains(t, string(log), "verifying tree")
+	require.NotContains(t, string(log), "Cannot find module")
+}

@@ -69,6 +69,8 @@ func describe(e Event) string {
 		return fmt.Sprintf("PHASE %s INTERRUPTED%s", id, attempt)
 	case PhaseCompleted:
 		return fmt.Sprintf("PHASE %s COMPLETE%s in %.1fs", id, attempt, e.DurationSeconds)
+	case PhaseVerifying:
+		return fmt.Sprintf("PHASE %s VERIFYING - %s", id, e.Line)
 	case PhaseIntegrated:
 		if e.Commit != nil && e.Commit.SHA != "" {
 			return fmt.Sprintf("PHASE %s INTEGRATED - %s %s", id, clip.SHA(e.Commit.SHA), clip.FirstLine(e.Commit.Message))

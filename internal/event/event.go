@@ -54,6 +54,11 @@ const (
 	AgentQuota Kind = "agent_quota"
 )
 
+// PhaseVerifying: the phase's gates passed on its own base, and its change
+// is being verified on top of what landed meanwhile (Line: "on top of
+// phase 2A, phase 2C").
+const PhaseVerifying Kind = "phase_verifying"
+
 // Droppable reports whether a slow consumer may miss the event: output
 // lines and tool calls are progress, shown live and kept in the attempt
 // log; every other event changes what a consumer shows.

@@ -1,5 +1,7 @@
 package failure
 
+import "time"
+
 // AgentSignal is a failure a preset agent CLI reported about itself: read by
 // its adapter from the CLI's structured output (an HTTP status, an error
 // kind, an exit status it documents) first, and from the CLI's own words
@@ -10,6 +12,9 @@ type AgentSignal struct {
 	Message string
 	// Fix is the exact fix of an AgentSetup problem.
 	Fix string
+	// ResetsAt is a usage limit's exact reset from the CLI's structured
+	// output (claude's rate_limit_event), zero when it gave none.
+	ResetsAt time.Time
 }
 
 // agentSignalReport is step 2b of Classify: the failure the agent CLI

@@ -91,8 +91,9 @@ var signalTypes = []Type{DependencyMissing, RateLimited, ContextExhausted}
 //     made errors, as clippy's -D warnings): typecheck_error; else by
 //     the gate's kind: test → test_failure, lint → lint_error, build and
 //     typecheck → typecheck_error, format → format_error.
-//  6. a result object was required but is missing or unreadable, and the
-//     agent exited 0: parse_error.
+//  6. a result object was required but is missing or unreadable, or a
+//     result object names another phase, and the agent exited 0:
+//     parse_error.
 //  7. the result says failed with a known error type: that type.
 //  8. the result counts fewer completed tasks than tasks: task_incomplete.
 //  9. the agent exited non-zero: the first output row of the table that
@@ -172,6 +173,12 @@ func (c *Classifier) classify(ev Evidence) Report {
 		}
 		return Report{Type: ParseError, Message: "the agent's result object is unreadable: " + shorten(ev.ResultParseErr),
 			BlockedOn: "an unreadable result object"}
+	}
+	// A result object for another phase is the agent's confusion: its
+	// claims (and its commit message) are not this phase's.
+	if ev.ResultOtherPhase != "" && ev.AgentExitCode == 0 {
+		return Report{Type: ParseError, Message: fmt.Sprintf("the agent's result object is for phase_id %q, not this phase: the agent may have lost track of its task", shorten(ev.ResultOtherPhase)),
+			BlockedOn: "a result object for another phase"}
 	}
 	// 7. The agent said what went wrong.
 	if ev.ResultStatus == "failed" {
@@ -361,7 +368,7 @@ func gateType(kind string) Type {
 // agent's.
 func agentReportable(t Type) bool {
 	switch t {
-	case CircularDependency, FileConflict, PlanInvalid:
+	case CircularDependency, FileConflict, PlanInvalid, IntegrationConflict:
 		return false
 	}
 	return known(t)

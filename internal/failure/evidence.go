@@ -28,6 +28,11 @@ type Evidence struct {
 	ResultRequired bool
 	ResultFound    bool
 	ResultParseErr string
+	// ResultOtherPhase is the phase_id of a result object that names
+	// another phase than the attempt's ("?", "3" in phase 2): the agent is
+	// confused about its task. Empty when the result names this phase or
+	// none.
+	ResultOtherPhase string
 	// ResultStatus is the result object's status: "complete", "failed" or "".
 	ResultStatus       string
 	TasksTotal         int

@@ -40,10 +40,10 @@ var defaultPatterns = []Pattern{
 	{RateLimited, `too many requests`, InOutput},
 	{RateLimited, `overloaded`, InOutput},
 	{RateLimited, `(?:status|code|error|http|api)[^\n]{0,12}\b429\b`, InOutput},
-	// A subscription's usage limit (claude's "Claude AI usage limit
-	// reached|<epoch>", codex's "You've hit your usage limit"): waited out
+	// A subscription's usage limit (claude's "You've hit your 5-hour limit ·
+	// resets 10:10pm (UTC)", codex's "You've hit your usage limit"): waited out
 	// until its reset when that is near (see ReadLimit).
-	{RateLimited, `usage limit|hit your (?:usage )?limit`, InOutput},
+	{RateLimited, `usage limit|hit your (?:[\w-]+ )?limit`, InOutput},
 	// codex's 5xx "We're currently experiencing high demand": an overload.
 	{RateLimited, `experiencing high demand`, InOutput},
 
@@ -125,5 +125,5 @@ func known(t Type) bool {
 var allTypes = []Type{
 	TestFailure, LintError, TypecheckError, FormatError, TaskIncomplete, VerificationMismatch, Timeout,
 	ParseError, RateLimited, ContextExhausted, AgentError, DependencyMissing, CircularDependency,
-	FileConflict, PlanInvalid, AgentSetup,
+	FileConflict, PlanInvalid, AgentSetup, IntegrationConflict,
 }

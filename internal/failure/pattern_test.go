@@ -23,7 +23,7 @@ func TestDefaultPatternRows(t *testing.T) {
 		`too many requests`:                                {"HTTP/1.1 Too Many Requests", ""},
 		`overloaded`:                                       {`{"type":"overloaded_error"}`, ""},
 		`(?:status|code|error|http|api)[^\n]{0,12}\b429\b`: {"API Error: 429", "x.go:429: undefined: y"},
-		`usage limit|hit your (?:usage )?limit`:            {"API Error: Request rejected (429) · Claude AI usage limit reached|1800000000", "limited usage"},
+		`usage limit|hit your (?:[\w-]+ )?limit`:           {"You've hit your weekly limit · resets Nov 29, 11:23pm (UTC)", "limited usage"},
 		`experiencing high demand`:                         {"We’re currently experiencing high demand, which may cause temporary errors.", ""},
 		`input token count[^\n]{0,40}exceeds the maximum number of tokens`: {"The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).", ""},
 		`context[ _-]length`:           {"context_length_exceeded", ""},
@@ -75,7 +75,7 @@ func TestDefaultRowsClassify(t *testing.T) {
 			text = map[string]string{
 				`rate[ _-]?limit`: "rate limit", `too many requests`: "Too Many Requests", `overloaded`: "Overloaded",
 				`(?:status|code|error|http|api)[^\n]{0,12}\b429\b`: "status code 429",
-				`usage limit|hit your (?:usage )?limit`:            "You’ve hit your usage limit. Try again at Jan 15th, 2027 8:00 AM.",
+				`usage limit|hit your (?:[\w-]+ )?limit`:           "You’ve hit your usage limit. Try again at Jan 15th, 2027 8:00 AM.",
 				`experiencing high demand`:                         "We’re currently experiencing high demand",
 			}[p.Match]
 		case ContextExhausted:

@@ -143,6 +143,10 @@ func suggest(r Report, worktree string) []string {
 		out = append(out, "resume: the phase runs again from the start, on top of the work that landed first (its conflicting attempt is kept as a .diff in .autobuild/logs/)",
 			"or make the phases sequential in the plan (one Depends On the other), then resume",
 			"or split the shared file so each phase changes its own file")
+	case IntegrationConflict:
+		out = append(out, "fix the combination by hand in your checkout (the phases named above each pass alone; the gate's output says where they meet), commit it, then resume with --resume",
+			"or make the phases sequential in the plan (one Depends On the other), then resume",
+			"or split the shared symbol (keep the old name beside the new one until every caller moved), then resume")
 	case AgentSetup:
 		if r.Fix != "" {
 			out = append(out, r.Fix, "then resume with --resume")
@@ -232,6 +236,8 @@ func RetryGuidance(t Type) string {
 		return "The previous attempt was stopped by the model provider's rate limit, not by a problem in the code. Continue the work from where it stopped."
 	case ContextExhausted:
 		return "The previous attempt ran out of context. Its work is in the worktree: continue from there, read only the files you need, and keep output short."
+	case IntegrationConflict:
+		return "Your previous attempt passed the gates on its own, but not together with the work another phase landed meanwhile (named in the failure report above, with the gate's output). The worktree now holds that work with your change on top: make your change work with it, without undoing the other phase's change, then run all quality gates."
 	case AgentError:
 		return "The previous attempt failed. Read the failure report above, fix its cause, and finish the phase."
 	}

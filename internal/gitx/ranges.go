@@ -29,12 +29,29 @@ var hunkHeader = regexp.MustCompile(`(?m)^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@
 // the repository or worktree at dir) as ranges of the old file's lines, in
 // file order. A binary file has none.
 func ChangedRanges(ctx context.Context, dir, from, to, file string) ([]LineRange, error) {
+	c, err := ChangeOf(ctx, dir, from, to, file)
+	return c.Ranges, err
+}
+
+// FileChange is how a commit changed one file: the ranges of the old
+// file's lines it changed, or that it created the file (no old lines).
+type FileChange struct {
+	Ranges  []LineRange
+	Created bool
+}
+
+// ChangeOf is ChangedRanges that also says whether the file was created
+// between from and to (its diff is from /dev/null).
+func ChangeOf(ctx context.Context, dir, from, to, file string) (FileChange, error) {
 	out, err := run(ctx, dir, runOpts{}, "diff", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", from, to, "--", file)
 	if err != nil {
-		return nil, err
+		return FileChange{}, err
 	}
-	return parseHunks(out), nil
+	return FileChange{Ranges: parseHunks(out), Created: createdRE.MatchString(out)}, nil
 }
+
+// createdRE matches the header of a diff that creates its file.
+var createdRE = regexp.MustCompile(`(?m)^(?:new file mode \d+|--- /dev/null)$`)
 
 // parseHunks reads the hunk headers of a -U0 diff.
 func parseHunks(diff string) []LineRange {

@@ -92,3 +92,12 @@ func (s *Store) IntegrationWorktreePath() string {
 
 // IntegrationWorktreeName is the integration worktree's directory name.
 const IntegrationWorktreeName = "integration"
+
+// VerifyWorktreePath returns worktrees/verify: the detached worktree where
+// a combination of landings is checked out and verified (docs/running.md,
+// "The line stays green").
+func (s *Store) VerifyWorktreePath() string { return filepath.Join(s.WorktreesDir(), "verify") }
+
+// VerifyLogPath returns logs/verify.log, the output of the gates run on
+// combinations and on the run's base.
+func (s *Store) VerifyLogPath() string { return filepath.Join(s.LogsDir(), "verify.log") }

@@ -84,6 +84,11 @@ type Run struct {
 	// RunID names the run's branches (autobuild/<run_id>/…): the run
 	// deletes only branches under it. Empty for runs started before ids.
 	RunID string `json:"run_id,omitempty"`
+	// Verify is how the run verifies what lands together: "landing" or
+	// "off" (docs/running.md, "The line stays green"); empty in runs
+	// recorded before it (landing). LineVerification counts what it did.
+	Verify           string            `json:"verify,omitempty"`
+	LineVerification *LineVerification `json:"line_verification,omitempty"`
 }
 
 // WallSeconds is how long the run has run: its sessions' time, halted time

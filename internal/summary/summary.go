@@ -66,6 +66,7 @@ func halted(in Input, width int) string {
 		b.text("Usage: "+u.Summary(), 7)
 	}
 	scheduleLine(b, in.Run)
+	verifyLine(b, in.Run)
 
 	groups := byStatus(in.Phases)
 	if ps := groups[state.PhaseComplete]; len(ps) > 0 {
@@ -187,6 +188,7 @@ func complete(in Input, width int) string {
 		b.text("Usage: "+u.Summary()+".", 7)
 	}
 	scheduleLine(b, in.Run)
+	verifyLine(b, in.Run)
 	budgetSection(b, in)
 	if in.Run != nil {
 		switch in.Run.CommitMode {

@@ -145,6 +145,10 @@ func (m *Model) applyEvent(e event.Event) {
 		if g := e.Gate; g != nil {
 			r.setGate(gateRow{Kind: g.Kind, Command: g.Command, Status: g.Status, ExitCode: g.ExitCode, DurationSeconds: g.DurationSeconds})
 		}
+	case event.PhaseVerifying:
+		// Its gates passed; its change is verified on top of what landed
+		// meanwhile: the row says with what, until it lands or fails.
+		r.last = "verifying with " + strings.TrimPrefix(e.Line, "on top of ")
 	case event.PhaseFailed:
 		r.status, r.failure = stFailed, e.Failure
 		m.run.usage = m.run.usage.Add(e.Usage)

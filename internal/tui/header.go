@@ -51,7 +51,11 @@ func (v *headerView) Render() []string {
 		right = append(right, "schedule "+s)
 	}
 	if v.run.agent != "" {
-		right = append(right, "agent "+v.run.agent)
+		label := "agent "
+		if strings.Contains(v.run.agent, ", ") {
+			label = "agents "
+		}
+		right = append(right, label+v.run.agent)
 	}
 	if u := v.run.usage; u != nil {
 		right = append(right, usageShort(u))

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -347,7 +348,7 @@ func (m *Model) runFromRows() *state.Run {
 		Schedule: state.Schedule(m.run.schedule),
 		Status:   m.run.status, HaltReason: m.run.haltReason, Started: m.run.started}
 	if m.run.agent != "" {
-		r.Agents = []string{m.run.agent}
+		r.Agents = strings.Split(m.run.agent, ", ")
 	}
 	if !m.run.ended.IsZero() {
 		end := m.run.ended

@@ -45,7 +45,8 @@ type Options struct {
 	// Title is the plan's title; PlanPath the plan file.
 	Title, PlanPath string
 	// CommitMode and Agent are shown in the header; so is Schedule when it
-	// is not batches.
+	// is not batches. Agent names every agent of the run, in --agent order,
+	// joined by ", " ("claude, codex").
 	CommitMode, Agent, Schedule string
 	// Batches are the plan's phases, for the initial pending rows (nil in
 	// watch mode, where the state files name the phases).

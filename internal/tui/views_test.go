@@ -178,3 +178,15 @@ func TestFooterViewAlone(t *testing.T) {
 	f.question, f.search, f.searchHelp = "", &s, keys.Search.help()
 	require.True(t, strings.HasSuffix(plain(f.Render()), "/ProfileCard   enter search · esc cancel"))
 }
+
+// With several agents (--agent claude --agent codex) the header names them
+// all, in --agent order.
+func TestHeaderNamesEveryAgent(t *testing.T) {
+	t.Parallel()
+	o := liveOptions(&fakeController{})
+	o.Agent = "claude, codex"
+	h := newHarness(t, o, 120, 30)
+	h.feed(midRun())
+	require.Contains(t, h.screen(), "agents claude, codex")
+	require.Equal(t, []string{"claude", "codex"}, h.m.runFromRows().Agents)
+}

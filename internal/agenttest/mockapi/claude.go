@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -87,14 +88,44 @@ var claudeFailures = map[Failure]struct {
 	RateLimited:   {429, "rate_limit_error", "This request would exceed your organization's rate limit of 30,000 input tokens per minute."},
 	Overloaded:    {529, "overloaded_error", "Overloaded"},
 	PromptTooLong: {400, "invalid_request_error", "prompt is too long: 212345 tokens > 200000 maximum"},
-	UsageLimit:    {429, "rate_limit_error", fmt.Sprintf("Claude AI usage limit reached|%d", UsageLimitReset)},
+	UsageLimit:    {429, "rate_limit_error", subscriptionLimitText},
+	WeeklyLimit:   {429, "rate_limit_error", subscriptionLimitText},
+	OpusLimit:     {429, "rate_limit_error", subscriptionLimitText},
 }
 
-func (claudeHandler) failure(f Failure) failureResponse {
+// subscriptionLimitText is the error message of a subscription's 429: the
+// reset is in the headers only.
+const subscriptionLimitText = "This request would exceed your account's rate limit. Please try again later."
+
+// claudeClaims are the unified rate limit's claims ("representative
+// claim") of the usage limits, and the short names of their own headers.
+var claudeClaims = map[Failure]struct{ claim, short string }{
+	UsageLimit:  {"five_hour", "5h"},
+	WeeklyLimit: {"seven_day", "7d"},
+	OpusLimit:   {"seven_day_opus", "7d_opus"},
+}
+
+func (claudeHandler) failure(r Reply) failureResponse {
+	f := r.Failure
 	e := claudeFailures[f]
-	return failureResponse{status: e.status, body: map[string]any{
+	resp := failureResponse{status: e.status, body: map[string]any{
 		"type":       "error",
 		"error":      map[string]any{"type": e.kind, "message": e.text},
 		"request_id": "req_mock_" + strings.ReplaceAll(string(f), "_", ""),
 	}}
+	if c, ok := claudeClaims[f]; ok {
+		// A subscription's usage limit, as the API answers a client logged
+		// in with OAuth: the unified limit is rejected, its claim names the
+		// window, and the reset is an epoch in seconds.
+		reset := strconv.FormatInt(r.resetsAt().Unix(), 10)
+		resp.header = map[string]string{
+			"anthropic-ratelimit-unified-status":                      "rejected",
+			"anthropic-ratelimit-unified-reset":                       reset,
+			"anthropic-ratelimit-unified-representative-claim":        c.claim,
+			"anthropic-ratelimit-unified-" + c.short + "-status":      "rejected",
+			"anthropic-ratelimit-unified-" + c.short + "-reset":       reset,
+			"anthropic-ratelimit-unified-" + c.short + "-utilization": "1.0",
+		}
+	}
+	return resp
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"path/filepath"
+	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/shell"
 )
@@ -64,18 +65,27 @@ var codexFailures = map[Failure]struct {
 	Overloaded:    {503, "server_error", "server_is_overloaded", "The server is overloaded or not ready yet."},
 	PromptTooLong: {400, "invalid_request_error", "context_length_exceeded", "Your input exceeds the context window of this model. Please adjust your input and try again."},
 	UsageLimit:    {429, "usage_limit_reached", "usage_limit_reached", "The usage limit has been reached"},
+	WeeklyLimit:   {429, "usage_limit_reached", "usage_limit_reached", "The usage limit has been reached"},
 	HighDemand:    {500, "server_error", "internal_server_error", "The server had an error while processing your request."},
 }
 
-func (codexHandler) failure(f Failure) failureResponse {
+func (codexHandler) failure(r Reply) failureResponse {
+	f := r.Failure
 	e := codexFailures[f]
 	body := map[string]any{"message": e.text, "type": e.kind, "param": nil, "code": e.code}
-	if f == UsageLimit {
+	if f.isUsage() {
 		// ChatGPT's usage limit, as codex reads it: the plan and when the
-		// window resets (4 days 3 hours 2 minutes from now).
+		// window resets, as an epoch and in seconds from now.
 		body["plan_type"] = "plus"
-		body["resets_in_seconds"] = 4*86400 + 3*3600 + 2*60
-		body["resets_at"] = UsageLimitReset
+		at := r.resetsAt()
+		body["resets_in_seconds"] = max(int(time.Until(at).Seconds()), 0)
+		if r.ResetsAt.IsZero() {
+			// The fixtures' reset: 4 days 3 hours 2 minutes from now.
+			body["resets_in_seconds"] = 4*86400 + 3*3600 + 2*60
+		}
+		if !r.NoResetsAt {
+			body["resets_at"] = at.Unix()
+		}
 	}
 	return failureResponse{status: e.status, body: map[string]any{"error": body}}
 }

@@ -92,7 +92,8 @@ var geminiFailures = map[Failure]struct {
 	PromptTooLong: {400, "INVALID_ARGUMENT", "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576)."},
 }
 
-func (geminiHandler) failure(f Failure) failureResponse {
+func (geminiHandler) failure(r Reply) failureResponse {
+	f := r.Failure
 	e := geminiFailures[f]
 	body := map[string]any{"code": e.status, "message": e.text, "status": e.code}
 	if f == RateLimited {

@@ -33,8 +33,12 @@ type Request struct {
 	Header http.Header `json:"header"`
 	Body   []byte      `json:"body"`
 	// Reply is the index of the scripted reply this request got; -1 when it
-	// was not a model request (or the script had run out).
+	// was not a model request (or the script had run out), or the limit
+	// refused it.
 	Reply int `json:"reply"`
+	// Limited is set for a model request the server's usage limit
+	// (LimitUntil) refused.
+	Limited bool `json:"limited,omitempty"`
 }
 
 // Server is a scripted model API on 127.0.0.1.
@@ -46,6 +50,26 @@ type Server struct {
 	replies  []Reply
 	next     int
 	requests []Request
+	limit    *usageLimit
+}
+
+// usageLimit is a subscription's usage limit in force until reset on the
+// clock now.
+type usageLimit struct {
+	reply Reply
+	reset time.Time
+	now   func() time.Time
+}
+
+// LimitUntil puts a subscription's usage limit (f: UsageLimit, WeeklyLimit
+// or OpusLimit) on the server until reset, read on the clock now (a test's
+// injected clock): until then every model request is refused with the
+// limit naming reset, as the real API refuses, and the script waits; from
+// reset on, the script answers.
+func (s *Server) LimitUntil(f Failure, reset time.Time, now func() time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.limit = &usageLimit{reply: Fail(f).Resetting(reset), reset: reset, now: now}
 }
 
 // New starts a server for api that answers the CLI's model requests with
@@ -82,7 +106,7 @@ func (s *Server) Requests() []Request {
 func (s *Server) ModelRequests() []Request {
 	var out []Request
 	for _, r := range s.Requests() {
-		if r.Reply >= 0 {
+		if r.Reply >= 0 || r.Limited {
 			out = append(out, r)
 		}
 	}
@@ -115,6 +139,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
+	if l := s.limit; l != nil && l.now().Before(l.reset) {
+		req.Limited = true
+		s.requests = append(s.requests, req)
+		s.mu.Unlock()
+		writeFailure(w, h.failure(l.reply), 0)
+		return
+	}
 	idx := s.next
 	var reply Reply
 	exhausted := idx >= len(s.replies)
@@ -137,7 +168,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if reply.Failure != "" {
-		f := h.failure(reply.Failure)
+		f := h.failure(reply)
 		if reply.Message != "" {
 			setMessage(f.body, reply.Message)
 		}
@@ -158,13 +189,16 @@ type handler interface {
 	isModelRequest(r *http.Request) bool
 	serveReply(w http.ResponseWriter, body []byte, reply Reply, idx int)
 	serveOther(w http.ResponseWriter, r *http.Request, body []byte)
-	failure(f Failure) failureResponse
+	failure(r Reply) failureResponse
 }
 
 // failureResponse is an API's HTTP error.
 type failureResponse struct {
 	status int
 	body   any
+	// header holds the response's own headers (claude's
+	// anthropic-ratelimit-unified-*).
+	header map[string]string
 }
 
 // setMessage replaces the error message in an API's error body.
@@ -180,6 +214,9 @@ func setMessage(body any, msg string) {
 
 func writeFailure(w http.ResponseWriter, f failureResponse, retryAfter time.Duration) {
 	w.Header().Set("Content-Type", "application/json")
+	for k, v := range f.header {
+		w.Header().Set(k, v)
+	}
 	if f.status == http.StatusTooManyRequests && retryAfter > 0 {
 		w.Header().Set("Retry-After", fmt.Sprint(int(retryAfter.Seconds())))
 	}
