@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs the agent CLIs pinned in agents/package-lock.json (claude, codex, gemini) for the
-# end-to-end tests that run them against local mock model servers.
+# Installs the agent CLIs pinned in agents/package-lock.json (claude, codex, gemini, qwen,
+# opencode, pi, copilot, and claude-code-acp, the ACP adapter of claude) for the end-to-end
+# tests that run them against local mock model servers.
 #
 #   scripts/install-agent-clis.sh            # into ${AUTOBUILD_AGENT_CLIS:-$HOME/.cache/autobuild/agent-clis}
 #   AUTOBUILD_AGENT_CLIS=/some/dir scripts/install-agent-clis.sh
@@ -12,16 +13,20 @@ set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 dest="${AUTOBUILD_AGENT_CLIS:-$HOME/.cache/autobuild/agent-clis}"
 lock="$repo/agents/package-lock.json"
+bins="claude codex gemini qwen opencode pi copilot claude-code-acp"
 
 if ! command -v npm >/dev/null 2>&1; then
   echo "install-agent-clis: npm not found; install Node.js and npm to run the real-CLI tests" >&2
   exit 1
 fi
 
-if cmp -s "$lock" "$dest/package-lock.json" \
-  && [ -x "$dest/node_modules/.bin/claude" ] \
-  && [ -x "$dest/node_modules/.bin/codex" ] \
-  && [ -x "$dest/node_modules/.bin/gemini" ]; then
+installed() {
+  for bin in $bins; do
+    [ -x "$1/node_modules/.bin/$bin" ] || return 1
+  done
+}
+
+if cmp -s "$lock" "$dest/package-lock.json" && installed "$dest"; then
   echo "install-agent-clis: up to date in $dest"
   exit 0
 fi
@@ -33,7 +38,7 @@ cp "$repo/agents/package.json" "$repo/agents/package-lock.json" "$repo/agents/.n
 # npm ci installs exactly the lock file. Scripts must run: claude's postinstall puts its native
 # binary in place. Optional native modules that cannot build here (gemini's pty) are skipped by npm.
 (cd "$stage" && npm ci --no-audit --no-fund --loglevel=error)
-for bin in claude codex gemini; do
+for bin in $bins; do
   [ -x "$stage/node_modules/.bin/$bin" ] || { echo "install-agent-clis: $bin missing after npm ci" >&2; exit 1; }
 done
 
@@ -51,6 +56,9 @@ echo "install-agent-clis: installed in $dest:"
 # No update checks or telemetry from the version checks.
 export DISABLE_AUTOUPDATER=1 DISABLE_TELEMETRY=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1
 export GEMINI_CLI_DISABLE_AUTO_UPDATE=true GEMINI_TELEMETRY_ENABLED=false
-for bin in claude codex gemini; do
+export COPILOT_AUTO_UPDATE=false OPENCODE_DISABLE_AUTOUPDATE=1 PI_OFFLINE=1
+for bin in claude codex gemini qwen opencode pi copilot; do
   printf '  %s: ' "$bin"; "$dest/node_modules/.bin/$bin" --version
 done
+# claude-code-acp has no --version: it speaks ACP on stdin at once.
+echo "  claude-code-acp: $(node -p "require('$dest/node_modules/@zed-industries/claude-code-acp/package.json').version")"

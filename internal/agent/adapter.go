@@ -138,11 +138,15 @@ var adapters = map[string]Adapter{
 	"codex":  codexAdapter{},
 	"gemini": geminiAdapter{},
 	"aider":  aiderAdapter{},
+	"pi":     piAdapter{},
 }
 
 // AdapterFor returns the adapter of a resolved agent, or nil for a plain
 // command or the simulated agent.
 func AdapterFor(a Agent) Adapter {
+	if a.ACP {
+		return ACPAdapterFor(a)
+	}
 	if a.Preset == "" {
 		return nil
 	}

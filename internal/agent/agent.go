@@ -39,6 +39,11 @@ type Agent struct {
 	// Env is the agent's own environment from autobuild.toml (KEY=value),
 	// after the adapter's.
 	Env []string `json:"env,omitempty"`
+	// ACP is set for an agent run through the Agent Client Protocol
+	// (`acp:CMD`, the presets qwen, opencode and copilot, or a preset with
+	// `[agents.NAME] acp = true`): the engine speaks the protocol with it
+	// (ACPAdapterFor) instead of reading a stream.
+	ACP bool `json:"acp,omitempty"`
 }
 
 // Command is the agent's command as one line, for logs and messages.
@@ -53,7 +58,9 @@ func (a Agent) Command() string {
 const SimName = "sim"
 
 // Presets returns the names of the preset agents, for help texts.
-func Presets() []string { return []string{"claude", "codex", "aider", "gemini"} }
+func Presets() []string {
+	return []string{"claude", "codex", "aider", "gemini", "qwen", "opencode", "copilot", "pi"}
+}
 
 // resolvePreset resolves a spec whose first word is a preset's name (any
 // case): the preset's command line with the spec's other words (split as a
@@ -66,17 +73,19 @@ func resolvePreset(spec string) (a Agent, ok bool, err error) {
 	}
 	name := strings.ToLower(words[0])
 	ad, known := adapters[name]
-	if !known {
+	if !known && !acpOnly(name) {
 		return Agent{}, false, nil
 	}
 	extra := words[1:]
-	a = Agent{Name: name, Preset: name, RequiresResult: true, Spec: name}
+	a = Agent{Name: name, Preset: name, RequiresResult: true, Spec: name, ACP: !known}
 	if len(extra) > 0 {
 		a.Extra = extra
 		a.Spec = name + " " + shellJoin(extra)
 	}
-	a.Args = append(append([]string(nil), ad.Args()...), extra...)
-	a.Env = append([]string(nil), ad.Env()...)
+	a.Args = append(append([]string(nil), presetArgs(a)...), extra...)
+	if known {
+		a.Env = append([]string(nil), ad.Env()...)
+	}
 	return a, true, nil
 }
 
@@ -87,7 +96,7 @@ func (a Agent) WithConfig(args, env []string) Agent {
 	if a.Preset == "" || (len(args) == 0 && len(env) == 0) {
 		return a
 	}
-	base := adapters[a.Preset].Args()
+	base := presetArgs(a)
 	a.Args = append(append(append([]string(nil), base...), args...), a.Extra...)
 	a.Env = mergeEnv(a.Env, env)
 	return a
@@ -136,18 +145,22 @@ func shellJoin(words []string) string {
 }
 
 // Resolve turns an --agent value into an Agent: a preset name ("claude",
-// "codex", "aider", "gemini"), optionally followed by arguments for it
+// "codex", "aider", "gemini", "qwen", "opencode", "copilot"), `acp:` and
+// the command line of any ACP agent, optionally followed by arguments for it
 // ("claude --model opus"), "sim" for the simulated agent (simCommand is how
 // to start it, e.g. [/path/to/autobuild, sim-agent]), or any command line: a
 // single word runs as a program, anything longer with sh -c.
 func Resolve(spec string, simCommand []string) (Agent, error) {
 	spec = strings.TrimSpace(spec)
 	if spec == "" {
-		return Agent{}, errors.New("empty agent: give a preset (claude, codex, aider, gemini), sim, or a command line")
+		return Agent{}, errors.New("empty agent: give a preset (" + strings.Join(Presets(), ", ") + "), acp:COMMAND, sim, or a command line")
 	}
 	// Preset names are matched in any case: "--agent Claude" means the
 	// preset, not a program called Claude.
 	key := strings.ToLower(spec)
+	if strings.HasPrefix(key, ACPPrefix) {
+		return resolveACP(spec)
+	}
 	if a, ok, err := resolvePreset(spec); ok || err != nil {
 		return a, err
 	}

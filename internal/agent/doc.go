@@ -7,6 +7,12 @@
 //
 // # Adapters
 //
+// An agent that speaks the Agent Client Protocol (the presets qwen,
+// opencode and copilot, `acp:CMD`, or a preset with `[agents.NAME] acp =
+// true`) has an ACPAdapter instead (ACPAdapterFor): the engine hands an
+// ACPSession the process's pipes and the session speaks the protocol
+// (acp_session.go, acp_client.go); its Outcome is read as a parser's is.
+//
 // Each real agent CLI (claude, codex, gemini, aider) has an Adapter
 // (AdapterFor): its command line (Args, with the user's extra arguments
 // after it: `--agent 'claude --model opus'`), its environment (Env), the

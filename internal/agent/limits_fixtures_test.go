@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/agenttest"
 	"github.com/autobuild-sh/autobuild/internal/agenttest/mockapi"
 	"github.com/autobuild-sh/autobuild/internal/failure"
@@ -63,5 +64,39 @@ func TestLimitsOnRecordedOutput(t *testing.T) {
 				AgentCommand: "./agent.sh", AgentOutput: f.stdout + "\n" + f.stderr})
 			require.Equal(t, c.signal, rep.Type, "message: %s", rep.Message)
 		})
+	}
+}
+
+// The quota note comes from what the real claude sends: its recorded
+// rate_limit_event says the window, the refusal, the exact reset, and the
+// window's use in unifiedWindows (not at the top level).
+func TestQuotaOnRecordedClaudeOutput(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name, window string
+		reset        int64
+	}{
+		{"usage_limit", "five_hour", 1795742771},
+		{"weekly_limit", "seven_day", 1796012766},
+		{"opus_limit", "seven_day_opus", 1796081171},
+	} {
+		notes, _ := play(t, "claude", loadFixture(t, "claude", c.name), agenttest.Prompt)
+		var q *agent.Quota
+		for _, n := range notes {
+			if n.Quota != nil {
+				q = n.Quota
+			}
+		}
+		require.NotNil(t, q, "%s: a quota note", c.name)
+		require.Equal(t, c.window, q.Type, c.name)
+		require.Equal(t, "rejected", q.Status, c.name)
+		require.True(t, q.VeryLow(), c.name)
+		require.Equal(t, time.Unix(c.reset, 0), q.ResetsAt, c.name)
+	}
+	notes, _ := play(t, "claude", loadFixture(t, "claude", "usage_limit"), agenttest.Prompt)
+	for _, n := range notes {
+		if n.Quota != nil {
+			require.Equal(t, 1.0, n.Quota.Utilization, "read from unifiedWindows")
+		}
 	}
 }

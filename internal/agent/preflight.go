@@ -14,6 +14,21 @@ var installHints = map[string]string{
 	"codex":  "npm install -g @openai/codex",
 	"gemini": "npm install -g @google/gemini-cli",
 	"aider":  "python -m pip install aider-install && aider-install",
+	"pi":     "npm install -g @mariozechner/pi-coding-agent",
+}
+
+// installHint is how to install a's CLI.
+func installHint(a Agent) string {
+	if a.ACP {
+		if p, ok := acpPresets[a.Preset]; ok {
+			return p.install
+		}
+		if p, ok := acpPresets[presetOfProgram(a.Args)]; ok {
+			return p.install
+		}
+		return "see the agent's documentation"
+	}
+	return installHints[a.Preset]
 }
 
 // ErrUnknownAgent is wrapped by Preflight's error for an --agent value that
@@ -47,7 +62,7 @@ func Preflight(agents []Agent, sys func(Agent) System, lookPath func(string) (st
 		if _, err := lookPath(bin); err != nil {
 			problems = append(problems, SetupProblem{Agent: a.Name,
 				Problem: fmt.Sprintf("%s is not installed: no %s on PATH", a.Name, bin),
-				Fix:     "install it: " + installHints[a.Preset] + " (or put its folder on PATH)"})
+				Fix:     "install it: " + installHint(a) + " (or put its folder on PATH)"})
 			continue
 		}
 		problems = append(problems, ad.Check(sys(a))...)

@@ -48,6 +48,12 @@ type claudeQuotaLine struct {
 		ResetsAt      *float64 `json:"resetsAt"`
 		RateLimitType string   `json:"rateLimitType"`
 		Utilization   *float64 `json:"utilization"`
+		// UnifiedWindows is how claude 2.1.330 says each window's use
+		// (recorded in testdata/agents/claude/usage_limit.stdout):
+		// {"five_hour":{"utilization":1,"resetsAt":…,"status":"rejected"}}.
+		UnifiedWindows map[string]struct {
+			Utilization *float64 `json:"utilization"`
+		} `json:"unifiedWindows"`
 	} `json:"rate_limit_info"`
 }
 
@@ -58,7 +64,11 @@ func claudeQuota(line string) (Quota, bool) {
 		return Quota{}, false
 	}
 	q := Quota{Type: ev.Info.RateLimitType, Status: ev.Info.Status, Utilization: -1}
-	if u := ev.Info.Utilization; u != nil && *u >= 0 {
+	u := ev.Info.Utilization
+	if w, ok := ev.Info.UnifiedWindows[ev.Info.RateLimitType]; u == nil && ok {
+		u = w.Utilization
+	}
+	if u != nil && *u >= 0 {
 		q.Utilization = *u
 		if q.Utilization > 1 && q.Utilization <= 100 {
 			q.Utilization /= 100 // a percentage

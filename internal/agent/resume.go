@@ -13,8 +13,11 @@ const ContinuePrompt = "Continue the task of this session where you left off: yo
 // resume ID). gemini's --resume takes "latest" or an index into the
 // project's list, not the id its stream reports, and phases share the
 // repository's list, so it starts afresh with a summary instead.
+//
+// An ACP agent continues with session/load when it advertises it (it keeps
+// its session id only then).
 func CanResume(a Agent) bool {
-	return a.Preset == "claude" || a.Preset == "codex"
+	return a.ACP || a.Preset == "claude" || a.Preset == "codex"
 }
 
 // ResumeArgs is a's command line continuing session (with the prompt on
@@ -24,6 +27,9 @@ func ResumeArgs(a Agent, session string) []string {
 	switch {
 	case !CanResume(a) || session == "":
 		return nil
+	case a.ACP:
+		// The same command line: the session is loaded over the protocol.
+		return args
 	case a.Preset == "claude":
 		return append(args, "--resume", session)
 	default:

@@ -163,7 +163,7 @@ func TestCompletion(t *testing.T) {
 	require.Equal(t, "auto\ta commit per phase\nmessage-only\tchanges left uncommitted, plus commits.sh\nsingle\tone commit at the end\n:4\n", out)
 
 	_, out, _ = run(t, "__complete", "plan.md", "--agent", "")
-	require.True(t, strings.HasPrefix(out, "claude\ncodex\naider\ngemini\nsim\tthe built-in simulated agent\n:0\n"), out)
+	require.True(t, strings.HasPrefix(out, "claude\ncodex\naider\ngemini\nqwen\nopencode\ncopilot\npi\nsim\tthe built-in simulated agent\n:0\n"), out)
 
 	_, out, _ = run(t, "__complete", "")
 	require.Contains(t, out, "status\t")

@@ -20,7 +20,7 @@ func TestLoadAgentTableErrors(t *testing.T) {
 	t.Parallel()
 	for text, want := range map[string]string{
 		"[agents.clod]\nargs = [\"x\"]\n":              "agents.clod: is not a preset",
-		"[agents.claude]\nmodel = \"opus\"\n":          `unknown key "agents.claude.model" (known keys: args, env)`,
+		"[agents.claude]\nmodel = \"opus\"\n":          `unknown key "agents.claude.model" (known keys: args, env, acp)`,
 		"[agents.claude]\nargs = \"--model opus\"\n":   "agents.claude.args",
 		"[agents.claude]\nenv = { \"A B\" = \"1\" }\n": `"A B" is not an environment variable name`,
 	} {

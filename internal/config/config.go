@@ -19,6 +19,8 @@
 //	[agents.claude]                  # a preset's own arguments and environment
 //	args = ["--model", "opus"]       # after the preset's command line, before --agent's
 //	env = { IS_SANDBOX = "1" }       # added to the agent's environment
+//	# acp = true                     # through ACP (gemini --acp); any other name with
+//	                                 # acp = true is an ACP agent of that program
 //
 //	max_cost = 20                    # US dollars for the whole run (docs/notify.md)
 //	max_phase_cost = 5               # US dollars per phase
@@ -39,7 +41,8 @@
 //	match = "quota exceeded"         # a regular expression, case-insensitive
 //	in = "output"                    # output, gate or any (the default)
 //
-// Agents are --agent values: a preset (claude, codex, aider, gemini), sim,
+// Agents are --agent values: a preset (claude, codex, aider, gemini, qwen,
+// opencode, copilot), acp:COMMAND, sim,
 // or a command line. Durations are Go durations ("90s", "1h30m"). Gate
 // kinds are build, typecheck, lint, format and test; a kind may list
 // several commands. Unknown keys are errors, reported with their line, so
@@ -59,6 +62,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -115,6 +119,11 @@ type AgentConfig struct {
 	Args []string
 	// Env holds KEY=value entries, sorted by key.
 	Env []string
+	// ACP runs the agent through the Agent Client Protocol: a preset with
+	// an ACP mode switches to it (gemini --acp), and any other name is an
+	// ACP agent of that program (`[agents.goose] acp = true, args =
+	// ["acp"]` makes `--agent goose` run `goose acp`).
+	ACP bool
 }
 
 // Duration is a time.Duration read from a string such as "30m".
@@ -154,6 +163,7 @@ type worktreeFile struct {
 type agentFile struct {
 	Args []string          `toml:"args"`
 	Env  map[string]string `toml:"env"`
+	ACP  bool              `toml:"acp"`
 }
 
 // Load reads root/autobuild.toml. A missing file is a zero Config and no
@@ -282,9 +292,6 @@ var worktreeExpected = map[string]string{
 	"worktree.port_base": "a whole number, such as 41000",
 }
 
-// presetNames are the agents [agents.<name>] may configure.
-var presetNames = []string{"claude", "codex", "aider", "gemini"}
-
 // agentTables checks [agents.<preset>] tables.
 func (c *checker) agentTables(tables map[string]agentFile) map[string]AgentConfig {
 	if len(tables) == 0 {
@@ -293,11 +300,16 @@ func (c *checker) agentTables(tables map[string]agentFile) map[string]AgentConfi
 	out := map[string]AgentConfig{}
 	for name, t := range tables {
 		key := strings.ToLower(name)
-		if !slices.Contains(presetNames, key) {
-			c.fail("agents."+name, "is not a preset: [agents.NAME] configures %s (a custom command carries its own arguments)", strings.Join(presetNames, ", "))
+		presetNames := agent.Presets()
+		if !slices.Contains(presetNames, key) && !t.ACP {
+			c.fail("agents."+name, "is not a preset: [agents.NAME] configures %s, or an ACP agent with acp = true (a custom command carries its own arguments)", strings.Join(presetNames, ", "))
 			continue
 		}
-		ac := AgentConfig{Args: t.Args}
+		if t.ACP && slices.Contains(presetNames, key) && !slices.Contains(agent.ACPPresets(), key) {
+			c.fail("agents."+name+".acp", "%s has no ACP mode: acp = true works for %s, and for any other name as an ACP agent of that program", key, strings.Join(agent.ACPPresets(), ", "))
+			continue
+		}
+		ac := AgentConfig{Args: t.Args, ACP: t.ACP}
 		for k, v := range t.Env {
 			if k == "" || strings.ContainsAny(k, "= ") {
 				c.fail("agents."+name+".env", "%q is not an environment variable name", k)
@@ -321,7 +333,7 @@ func knownKeys(k toml.Key) string {
 	case len(k) >= 2 && k[0] == "classify":
 		return "type, match, in"
 	case len(k) >= 3 && k[0] == "agents":
-		return "args, env"
+		return "args, env, acp"
 	case len(k) >= 2 && k[0] == "worktree":
 		return "copy, setup, teardown, ports, port_base"
 	case len(k) >= 2 && k[0] == "notify":

@@ -34,6 +34,9 @@ type agentRun struct {
 // one line per tool call and the agent's message lines.
 func (x *localExecutor) runAgent(ctx context.Context, a Attempt, spec proc.Spec, obs AttemptObserver) agentRun {
 	log := a.Log
+	if acp := agent.ACPAdapterFor(a.Agent); acp != nil {
+		return x.runACP(ctx, a, spec, obs, acp)
+	}
 	ad := agent.AdapterFor(a.Agent)
 	if ad == nil {
 		res := proc.Run(ctx, spec)

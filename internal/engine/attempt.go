@@ -163,7 +163,17 @@ func (r *phaseRunner) newAttempt(t *attemptTrack, wt, base string, continues boo
 		Started: t.started, Timeout: req.Timeout, IdleTimeout: r.cfg.IdleTimeout,
 		Log: log, StreamPath: r.store.AttemptStreamPath(p.ID, t.seq), PlanInRepo: r.planInRepo(),
 		BaseFailing: r.integ.baseFailing,
+		Session:     acpSession(req, continues),
 	}
+}
+
+// acpSession is the session an ACP agent loads to continue after its
+// context ran out, "" for a new session.
+func acpSession(req attemptRequest, continues bool) string {
+	if continues && req.Session != "" && agent.LoadsSession(req.Agent) {
+		return req.Session
+	}
+	return ""
 }
 
 // recordGates records the gates' results, when any gate was considered.

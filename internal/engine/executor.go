@@ -43,6 +43,9 @@ type Attempt struct {
 	Args       []string
 	Prompt     string
 	PromptPath string
+	// Session is the agent's session this attempt continues, for an ACP
+	// agent (session/load); "" for a new one.
+	Session string
 	// Env is what the agent's environment tells it about the attempt.
 	Env agent.EnvInput
 	// WorkEnv is added to the agent's and the gates' environment: the

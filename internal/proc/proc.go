@@ -63,6 +63,16 @@ type Spec struct {
 	// (SIGTERM, then SIGKILL after Grace), and the Result says Aborted: the
 	// caller saw in its output that it cannot succeed.
 	Abort <-chan struct{}
+	// Finish, when closed, says the process's work is done although it
+	// keeps running (an ACP agent is a server: its turn ends, the process
+	// does not): the group is stopped as Abort stops it, and the Result
+	// says Finished with exit status 0 whatever the signal did.
+	Finish <-chan struct{}
+	// BeforeStop, when set, is called once before a timeout, the context
+	// or Abort sends SIGTERM (not for Finish nor the hard stop): an ACP
+	// client cancels the agent's turn there. It should return within a
+	// few seconds.
+	BeforeStop func()
 }
 
 // Result is what happened to the process.
@@ -78,6 +88,8 @@ type Result struct {
 	Canceled     bool
 	// Aborted: Spec.Abort stopped it.
 	Aborted bool
+	// Finished: Spec.Finish ended it, its work done (ExitCode 0).
+	Finished bool
 	// NotFound: the command does not exist (exec failure or exit 127).
 	NotFound bool
 	// Signaled: the process ended because of a signal.
@@ -246,24 +258,52 @@ func supervise(ctx context.Context, spec Spec, pgid int, waited <-chan error, ou
 	done := ctx.Done()
 	hard := spec.HardStop
 	abort := spec.Abort
+	finish := spec.Finish
 	stopping := false
-	stop := func() {
-		if stopping {
-			return
-		}
+	terminate := func() {
 		stopping = true
 		killGroup(pgid, syscall.SIGTERM)
 		t := time.NewTimer(spec.Grace)
 		grace = t.C
 	}
+	// beforeDone is closed when BeforeStop has returned: the SIGTERM
+	// waits for it, a hard stop or the process's end does not.
+	var beforeDone chan struct{}
+	stop := func() {
+		if stopping {
+			return
+		}
+		if spec.BeforeStop != nil {
+			stopping = true
+			beforeDone = make(chan struct{})
+			go func(done chan struct{}) {
+				defer close(done)
+				spec.BeforeStop()
+			}(beforeDone)
+			return
+		}
+		terminate()
+	}
 	for {
 		select {
+		case <-beforeDone:
+			beforeDone = nil
+			terminate()
 		case err := <-waited:
 			fillExit(&res, err)
-			if stopping && !res.TimedOut && !res.IdleTimedOut && !res.Aborted {
+			if res.Finished {
+				res.ExitCode, res.Signaled, res.NotFound, res.Err = 0, false, false, nil
+			}
+			if stopping && !res.TimedOut && !res.IdleTimedOut && !res.Aborted && !res.Finished {
 				res.Canceled = true
 			}
 			return res
+		case <-finish:
+			finish = nil
+			if !stopping {
+				res.Finished = true
+				terminate()
+			}
 		case <-timeout:
 			timeout = nil
 			if !stopping {

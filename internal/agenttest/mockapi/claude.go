@@ -19,7 +19,12 @@ func (claudeHandler) isModelRequest(r *http.Request) bool {
 	return r.Method == http.MethodPost && r.URL.Path == "/v1/messages"
 }
 
-func (claudeHandler) serveOther(w http.ResponseWriter, r *http.Request, _ []byte) {
+func (claudeHandler) serveOther(w http.ResponseWriter, r *http.Request, body []byte) {
+	if r.URL.Path == "/v1/messages" {
+		// A side request (sideRequest) gets a short answer of its own.
+		claudeHandler{}.serveReply(w, body, Text("hello.txt"), 0)
+		return
+	}
 	if r.URL.Path == "/v1/messages/count_tokens" {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprint(w, `{"input_tokens":100}`)
@@ -53,7 +58,7 @@ func (claudeHandler) serveReply(w http.ResponseWriter, body []byte, reply Reply,
 		}
 		input, _ := json.Marshal(map[string]string{"file_path": path, "content": reply.Content})
 		sse(w, "content_block_start", map[string]any{"type": "content_block_start", "index": 0, "content_block": map[string]any{
-			"type": "tool_use", "id": fmt.Sprintf("toolu_mock_%d", idx+1), "name": "Write", "input": map[string]any{},
+			"type": "tool_use", "id": fmt.Sprintf("toolu_mock_%d", idx+1), "name": claudeWriteTool(body), "input": map[string]any{},
 		}})
 		sse(w, "content_block_delta", map[string]any{"type": "content_block_delta", "index": 0, "delta": map[string]any{
 			"type": "input_json_delta", "partial_json": string(input),
@@ -74,6 +79,22 @@ func (claudeHandler) serveReply(w http.ResponseWriter, body []byte, reply Reply,
 	sse(w, "message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stop, "stop_sequence": nil},
 		"usage": map[string]any{"output_tokens": 20}})
 	sse(w, "message_stop", map[string]any{"type": "message_stop"})
+}
+
+// sideRequest is claude-code-acp's request at the start of a session, with
+// no tools, for the repository's most changed files: not the model's turn,
+// so it takes no scripted reply.
+func (claudeHandler) sideRequest(body []byte) bool {
+	return strings.Contains(string(body), `"tools":[]`) && strings.Contains(string(body), "analyzing git history")
+}
+
+// claudeWriteTool is the write tool the request offers: claude-code-acp
+// replaces claude's Write with its client's mcp__acp__Write.
+func claudeWriteTool(body []byte) string {
+	if strings.Contains(string(body), `"mcp__acp__Write"`) {
+		return "mcp__acp__Write"
+	}
+	return "Write"
 }
 
 func utf8Start(s string, i int) bool { return i >= len(s) || s[i]&0xC0 != 0x80 }

@@ -132,8 +132,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		h = codexHandler{}
 	case Gemini:
 		h = geminiHandler{}
+	case OpenAI:
+		h = openaiHandler{}
 	}
-	if !h.isModelRequest(r) {
+	if side, ok := h.(interface{ sideRequest([]byte) bool }); !h.isModelRequest(r) || (ok && side.sideRequest(body)) {
 		s.log(req)
 		h.serveOther(w, r, body)
 		return
