@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/config"
 	"github.com/autobuild-sh/autobuild/internal/demo"
 	"github.com/autobuild-sh/autobuild/internal/engine"
 	"github.com/autobuild-sh/autobuild/internal/plan"
@@ -79,8 +80,12 @@ so you can fix it by hand and resume.`,
 				o.fixStep = "Demo: the fix for 2B is ready; apply it in another terminal, then resume (r in the UI): " + fix
 				o.fixCommand = fix
 			}
+			fc, err := config.Load(proj.Repo)
+			if err != nil {
+				return fmt.Errorf("the demo's own autobuild.toml is invalid (a bug): %w", err)
+			}
 			cfg := engine.Config{Dir: proj.Repo, Plan: pl, CommitMode: engine.CommitAuto, Agents: []agent.Agent{sim},
-				MaxParallel: 3, PhaseTimeout: 5 * time.Minute, SimScenario: proj.Scenario}
+				MaxParallel: 3, PhaseTimeout: 5 * time.Minute, SimScenario: proj.Scenario, Worktree: fc.Worktree}
 			fmt.Fprintf(s.Err, "autobuild demo: sample repository in %s\n", proj.Repo)
 			var runErr error
 			switch {

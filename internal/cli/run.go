@@ -130,7 +130,7 @@ func runPlan(ctx context.Context, s Streams, o *runOptions) error {
 		}
 	}
 	if o.dryRun && o.json {
-		return printPlanJSON(s.Out, o.planPath, configGates(ctx))
+		return printPlanJSON(s.Out, o.planPath, configGates(ctx), worktreeInfo(ctx))
 	}
 	pl, err := loadPlan(s, o.planPath)
 	if err != nil {
@@ -138,6 +138,7 @@ func runPlan(ctx context.Context, s Streams, o *runOptions) error {
 	}
 	if o.dryRun {
 		printPlan(s.Out, pl, configGates(ctx))
+		printWorktree(s.Out, worktreeInfo(ctx))
 		return nil
 	}
 	// Opened once for the checks here and the engine; outside a repository
@@ -227,6 +228,7 @@ func (o *runOptions) engineConfig(pl *plan.Plan, repo *gitx.Repo, root string, p
 		return engine.Config{}, err
 	}
 	cfg := engine.Config{Budget: limits, BudgetHard: hard, Dir: wd, Repo: repo, Plan: pl, Resume: o.resume, Fresh: o.fresh, ConfigGates: fc.Gates, AllowEmptyPhases: o.allowEmpty,
+		Worktree:    fc.Worktree,
 		MaxParallel: fc.MaxParallel, PhaseTimeout: fc.PhaseTimeout.Duration,
 		IdleTimeout: fc.IdleTimeout.Duration}
 	// What the run keeps of the run before it (state.Carry): the commit

@@ -34,13 +34,14 @@ docs/plan-format.md), for editors and CI.`,
 		Args:    exactArgs(1, "validate takes one plan file"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if asJSON {
-				return printPlanJSON(s.Out, args[0], configGates(cmd.Context()))
+				return printPlanJSON(s.Out, args[0], configGates(cmd.Context()), worktreeInfo(cmd.Context()))
 			}
 			pl, err := loadPlan(s, args[0])
 			if err != nil {
 				return err
 			}
 			printPlan(s.Out, pl, configGates(cmd.Context()))
+			printWorktree(s.Out, worktreeInfo(cmd.Context()))
 			return nil
 		},
 	}

@@ -31,6 +31,9 @@ type planDoc struct {
 	GatesFrom string       `json:"gates_from"`
 	Warnings  []problemDoc `json:"warnings"`
 	Errors    []problemDoc `json:"errors"`
+	// Worktree is what each phase's worktree gets ([worktree],
+	// .worktreeinclude); absent when neither sets anything.
+	Worktree *worktreeDoc `json:"worktree,omitempty"`
 }
 
 type phaseDoc struct {
@@ -73,13 +76,14 @@ type problemDoc struct {
 // printPlanJSON parses the plan at path and prints its document; an
 // invalid plan is printed too (with its errors) and exits 2. Only a plan
 // that cannot be read at all is an error without a document.
-func printPlanJSON(w io.Writer, path string, fromConfig []plan.Gate) error {
+func printPlanJSON(w io.Writer, path string, fromConfig []plan.Gate, worktree *worktreeDoc) error {
 	pl, err := plan.ParseFile(path)
 	var verr *plan.ValidationError
 	if err != nil && !errors.As(err, &verr) {
 		return usageErr("%w", err)
 	}
 	doc := newPlanDoc(pl, verr, fromConfig)
+	doc.Worktree = worktree
 	enc := json.NewEncoder(sanitize.JSONWriter{W: w})
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(doc); err != nil {

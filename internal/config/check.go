@@ -8,6 +8,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/wtenv"
 )
 
 // checker validates decoded values, keeping the first error, which names
@@ -159,4 +160,21 @@ func (c *checker) failAt(line int, key, msg string) {
 		loc = fmt.Sprintf("%s:%d", c.path, line)
 	}
 	c.err = fmt.Errorf("%s: %s: %s", loc, key, msg)
+}
+
+// worktree checks [worktree].
+func (c *checker) worktree(w worktreeFile) wtenv.Config {
+	for _, p := range w.Copy {
+		if strings.TrimSpace(p) == "" || strings.HasPrefix(strings.TrimSpace(p), "#") {
+			c.fail("worktree.copy", "%q is not a pattern (write a path such as .env or node_modules)", p)
+		}
+	}
+	if w.Ports < 0 || w.Ports > 1000 {
+		c.fail("worktree.ports", "must be from 1 to 1000 (leave it out for %d), not %d", wtenv.DefaultPorts, w.Ports)
+	}
+	if w.PortBase != 0 && (w.PortBase < 1024 || w.PortBase > 65535-max(w.Ports, wtenv.DefaultPorts)) {
+		c.fail("worktree.port_base", "must be a port from 1024 to %d, not %d", 65535-max(w.Ports, wtenv.DefaultPorts), w.PortBase)
+	}
+	return wtenv.Config{Copy: w.Copy, Setup: strings.TrimSpace(w.Setup), Teardown: strings.TrimSpace(w.Teardown),
+		Ports: w.Ports, PortBase: w.PortBase}
 }

@@ -29,6 +29,13 @@
 //	webhook = "$SLACK_WEBHOOK_URL"   # a URL, or "$NAME" to read it from the environment
 //	command = "ntfy publish builds"  # gets each notification's JSON on stdin
 //
+//	[worktree]                       # what each phase's worktree gets (docs/running.md)
+//	copy = [".env", "node_modules"]  # ignored files of your checkout, gitignore syntax (+ .worktreeinclude)
+//	setup = "npm ci --prefer-offline" # run in each new worktree before the agent
+//	teardown = "docker compose down" # run when the phase is done with the worktree
+//	ports = 10                       # ports per running phase: $AUTOBUILD_PORT and up
+//	port_base = 41000                # the first phase's first port
+//
 //	[[classify]]                     # extra failure patterns, tried before the built-in ones
 //	type = "rate_limited"
 //	match = "quota exceeded"         # a regular expression, case-insensitive
@@ -59,6 +66,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
+	"github.com/autobuild-sh/autobuild/internal/wtenv"
 )
 
 // FileName is the config file's name at the repository root.
@@ -95,6 +103,9 @@ type Config struct {
 	// Agents holds [agents.<preset>]: each preset's extra arguments and
 	// environment.
 	Agents map[string]AgentConfig
+	// Worktree is [worktree]: the files, setup and ports of the phases'
+	// worktrees.
+	Worktree wtenv.Config
 	// Budget is max_cost, max_phase_cost and max_cost_hard; Notify is
 	// [notify] (notify.go).
 	Budget Budget
@@ -132,10 +143,20 @@ type fileConfig struct {
 	Gates        map[string]any       `toml:"gates"`
 	Classify     []failure.Pattern    `toml:"classify"`
 	Agents       map[string]agentFile `toml:"agents"`
+	Worktree     worktreeFile         `toml:"worktree"`
 	MaxCost      *float64             `toml:"max_cost"`
 	MaxPhaseCost *float64             `toml:"max_phase_cost"`
 	MaxCostHard  *bool                `toml:"max_cost_hard"`
 	Notify       *notifyFile          `toml:"notify"`
+}
+
+// worktreeFile is [worktree] as decoded.
+type worktreeFile struct {
+	Copy     []string `toml:"copy"`
+	Setup    string   `toml:"setup"`
+	Teardown string   `toml:"teardown"`
+	Ports    int      `toml:"ports"`
+	PortBase int      `toml:"port_base"`
 }
 
 // agentFile is one [agents.<preset>] table as decoded.
@@ -212,6 +233,7 @@ func Parse(text, path string) (*Config, error) {
 	cfg.Gates = c.gates(fc.Gates)
 	cfg.Classify = c.patterns(fc.Classify)
 	cfg.Agents = c.agentTables(fc.Agents)
+	cfg.Worktree = c.worktree(fc.Worktree)
 	cfg.Budget = c.budget(fc.MaxCost, fc.MaxPhaseCost, fc.MaxCostHard)
 	cfg.Notify = c.notify(fc.Notify)
 	if c.err != nil {
@@ -235,6 +257,8 @@ func decodeError(path string, err error) error {
 		msg := strings.TrimPrefix(m[3], "incompatible types: ")
 		if want, ok := expected[m[2]]; ok {
 			msg = "must be " + want
+		} else if want, ok := worktreeExpected[m[2]]; ok {
+			msg = "must be " + want
 		} else if strings.HasPrefix(m[2], "classify.") {
 			msg = "must be a quoted string"
 		}
@@ -257,6 +281,15 @@ var expected = map[string]string{
 	"max_cost":       "a number of US dollars, such as 20 or 7.5",
 	"max_phase_cost": "a number of US dollars, such as 5 or 2.5",
 	"max_cost_hard":  "true or false",
+}
+
+// worktreeExpected says what each [worktree] key holds, for type errors.
+var worktreeExpected = map[string]string{
+	"worktree.copy":      `a list of quoted patterns, such as [".env", "node_modules"]`,
+	"worktree.setup":     "a quoted command line",
+	"worktree.teardown":  "a quoted command line",
+	"worktree.ports":     "a whole number, such as 10",
+	"worktree.port_base": "a whole number, such as 41000",
 }
 
 // agentTables checks [agents.<preset>] tables.
@@ -301,8 +334,10 @@ func knownKeys(k toml.Key) string {
 		return "type, match, in"
 	case len(k) >= 3 && k[0] == "agents":
 		return "args, env, acp"
+	case len(k) >= 2 && k[0] == "worktree":
+		return "copy, setup, teardown, ports, port_base"
 	case len(k) >= 2 && k[0] == "notify":
 		return "terminal, desktop, webhook, command, events, limit_wait"
 	}
-	return "agent, max_parallel, phase_timeout, idle_timeout, wait_limit, commit, schedule, verify, scenario, max_cost, max_phase_cost, max_cost_hard, [gates], [agents.NAME], [[classify]], [notify]"
+	return "agent, max_parallel, phase_timeout, idle_timeout, wait_limit, commit, schedule, verify, scenario, max_cost, max_phase_cost, max_cost_hard, [gates], [agents.NAME], [worktree], [[classify]], [notify]"
 }

@@ -31,11 +31,13 @@ type Project struct {
 func Setup(dir string, halt bool) (Project, error) {
 	p := Project{Repo: filepath.Join(dir, "calc"), Plan: "plan.md", Scenario: filepath.Join(dir, "scenario.json")}
 	initial := map[string]string{
-		"go.mod":      "go.mod.txt",
-		"calc/doc.go": "doc.go.txt",
-		"plan.md":     "plan.md",
-		"README.md":   "",
-		".gitignore":  "",
+		"go.mod":           "go.mod.txt",
+		"calc/doc.go":      "doc.go.txt",
+		"calc/env_test.go": "env_test.go.txt",
+		"plan.md":          "plan.md",
+		"README.md":        "",
+		".gitignore":       "",
+		"autobuild.toml":   "",
 	}
 	for dst, src := range initial {
 		content := ""
@@ -43,7 +45,9 @@ func Setup(dir string, halt bool) (Project, error) {
 		case "README.md":
 			content = "# calc\n\nA calculator built by `autobuild demo`. The plan is plan.md.\n"
 		case ".gitignore":
-			content = "*.test\n*.out\n"
+			content = "*.test\n*.out\n.env\n"
+		case "autobuild.toml":
+			content = autobuildToml
 		default:
 			content = mustRead(src)
 		}
@@ -73,6 +77,11 @@ func Setup(dir string, halt bool) (Project, error) {
 			return p, fmt.Errorf("git config: %w: %s", err, out)
 		}
 	}
+	// Ignored, as a .env is: each phase's worktree gets it from
+	// autobuild.toml's [worktree] copy, and the tests need it.
+	if err := write(filepath.Join(p.Repo, ".env"), "CALC_PRECISION=2\n"); err != nil {
+		return p, err
+	}
 	data, err := json.MarshalIndent(Scenario(halt), "", "  ")
 	if err != nil {
 		return p, err
@@ -83,6 +92,14 @@ func Setup(dir string, halt bool) (Project, error) {
 	// The fix a person would write for the halting variant.
 	return p, write(filepath.Join(dir, "fix", "format.go"), mustRead("format.go.txt"))
 }
+
+// autobuildToml is the demo's autobuild.toml: the ignored .env its tests
+// read goes into every phase's worktree.
+const autobuildToml = `# Each phase's worktree holds only what git tracks; the tests also read
+# the ignored .env, which autobuild brings in before the agent starts.
+[worktree]
+copy = [".env"]
+`
 
 func write(path, content string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {

@@ -35,6 +35,8 @@ type phaseRunner struct {
 	integ      *integrator
 	spaces     *workspaces
 	exec       Executor
+	// wtenv makes each worktree ready: files, setup, ports (wtenv.go).
+	wtenv *worktreeEnv
 	// eager is set under the eager schedule: prompts speak of no batch.
 	eager bool
 	// quotas is the agents' quotas, shared with the scheduler.
@@ -81,7 +83,16 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	fmt.Fprintf(log, "# autobuild: phase %s attempt %d/%d, agent %s, worktree %s, base %s, time limit %s\n",
 		p.DisplayID, req.Number, MaxAttempts, req.Agent.Name, r.rel(wt), clip.SHA(base), req.Timeout)
 
+	env := r.readyWorktree(ctx, t, wt, continues, log)
+	defer env.release()
+	if env.interrupted {
+		return r.interrupted(t)
+	}
+	if env.failed != nil {
+		return r.fail(t, *env.failed)
+	}
 	a := r.newAttempt(t, wt, base, continues, log)
+	a.WorkEnv = env.vars
 	// From its agent's end to its landing the attempt may be about to land:
 	// a landing that verifies waits a moment for it (landqueue.go).
 	gating := r.integ.gating.track()
@@ -124,6 +135,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 		conflict.DurationSeconds = r.cfg.Now().Sub(t.started).Seconds()
 		return r.fail(t, *conflict)
 	}
+	r.wtenv.teardown(ctx, p.ID, append(r.phaseVars(p.ID), env.vars...), log)
 	return r.complete(ctx, t, commit)
 }
 

@@ -26,6 +26,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
+	"github.com/autobuild-sh/autobuild/internal/wtenv"
 )
 
 // Config is one run's configuration.
@@ -79,6 +80,12 @@ type Config struct {
 	// Executor makes the attempts (executor.go); nil runs them as local
 	// processes in git worktrees.
 	Executor Executor
+	// Worktree is autobuild.toml's [worktree]: the ignored files, setup,
+	// teardown and ports of each phase's worktree (package wtenv).
+	Worktree wtenv.Config
+	// WorktreeOps replaces the file system's clone and link (tests); nil
+	// is the system's.
+	WorktreeOps *wtenv.Ops
 	// Budget is --max-cost and --max-phase-cost (0: none), recorded in
 	// run.json; BudgetHard (--max-cost-hard) stops the running attempts
 	// once the run's is reached, rather than let them finish.
@@ -288,6 +295,8 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 		// The base check stopped the run: a refusal, not an interrupt.
 		status, reason = state.RunHalted, redBase.Error()
 	}
+	runner.teardownAll(ctx)
+	runner.discardWorktreeFiles(status == state.RunComplete)
 	res, err = lr.finish(context.WithoutCancel(ctx), status, reason, runner.spaces)
 	if redBase != nil && ctx.Err() == nil && err == nil {
 		res.Refused = true
@@ -297,6 +306,7 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 		// maintenance; it gets its one chance here.
 		_ = repo.MaintainOnce(context.WithoutCancel(ctx))
 	}
+	runner.emptyTrash()
 	return res, err
 }
 
@@ -321,7 +331,9 @@ func (lr *liveRun) wire() (*phaseRunner, *scheduler) {
 		gates:      gates.Resolve(cfg.Plan.Gates, cfg.ConfigGates, root, exec.LookPath),
 		classifier: cfg.Classifier,
 		spaces:     newWorkspaces(lr.repo, lr.store, lr.integ.refs, lr.integ.Tip),
-		exec:       cfg.Executor}
+		exec:       cfg.Executor,
+		wtenv:      newWorktreeEnv(root, lr.store, cfg)}
+	runner.spaces.keep = runner.wtenv.keep
 	if runner.exec == nil {
 		runner.exec = &localExecutor{repo: lr.repo, root: root, grace: cfg.Grace, hardStop: cfg.HardStop, logCap: cfg.LogCap, now: cfg.Now}
 	}
@@ -338,7 +350,7 @@ func (lr *liveRun) wire() (*phaseRunner, *scheduler) {
 	if verify == VerifyLanding && anyGateRuns(runner.gates) {
 		lr.integ.verifier = &verifier{repo: lr.repo, gates: runner.gates, dir: lr.store.VerifyWorktreePath(),
 			logPath: lr.store.VerifyLogPath(), timeout: cfg.PhaseTimeout, grace: cfg.Grace, hardStop: cfg.HardStop,
-			parallel: cfg.MaxParallel, cache: map[string]verdict{}}
+			parallel: cfg.MaxParallel, cache: map[string]verdict{}, ready: runner.wtenv.readyVerify}
 	}
 	lr.rec.updateRun(func(r *state.Run) { r.Verify = string(verify) })
 	return runner, sched

@@ -48,6 +48,9 @@ type Attempt struct {
 	Session string
 	// Env is what the agent's environment tells it about the attempt.
 	Env agent.EnvInput
+	// WorkEnv is added to the agent's and the gates' environment: the
+	// phase's ports ($AUTOBUILD_PORT and the rest, package wtenv).
+	WorkEnv []string
 	// Workspace is the checkout the agent works in, at Base (with an
 	// earlier attempt's work on top when the attempt continues it).
 	Workspace, Base string

@@ -58,7 +58,7 @@ func (x *localExecutor) Execute(ctx context.Context, a Attempt, obs AttemptObser
 	a.Env.PromptFile = a.PromptPath
 	spec := proc.Spec{
 		Args: a.Args, Shell: a.Agent.Shell, Dir: a.Workspace,
-		Env:   append(agent.Env(a.Env), a.Agent.Env...),
+		Env:   append(append(agent.Env(a.Env), a.WorkEnv...), a.Agent.Env...),
 		Stdin: strings.NewReader(a.Prompt), Timeout: a.Timeout, IdleTimeout: a.IdleTimeout,
 		Grace: x.grace, HardStop: x.hardStop, Output: a.Log,
 		OnLine: func(line string) { obs.Output("agent", line) }, Lines: obs.Lines,

@@ -42,7 +42,7 @@ func (x *localExecutor) runGates(ctx context.Context, a Attempt, obs AttemptObse
 			}
 			fmt.Fprintf(a.Log, "\n# autobuild: gate %s: %s\n", g.Kind, g.Command)
 			stream := "gate:" + g.Kind
-			res := proc.Run(ctx, proc.Spec{Shell: g.Command, Dir: a.Workspace, Timeout: left, Grace: x.grace,
+			res := proc.Run(ctx, proc.Spec{Shell: g.Command, Dir: a.Workspace, Env: a.WorkEnv, Timeout: left, Grace: x.grace,
 				HardStop: x.hardStop, Output: a.Log, OnLine: func(line string) { obs.Output(stream, line) },
 				Lines: obs.Lines})
 			if res.Canceled {

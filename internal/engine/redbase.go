@@ -81,6 +81,11 @@ func (v *verifier) baseline(ctx context.Context, commit string) ([]*failure.Gate
 	}
 	var log strings.Builder
 	defer func() { v.appendLog(log.String()) }()
+	env, release, err := v.readyDir(ctx, v.dir, &log)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	began := time.Now()
 	defer func() { v.ran(time.Since(began)) }()
 	fmt.Fprintf(&log, "\n# autobuild: checking the run's base %s (tree %s)\n", commit, tree)
@@ -91,9 +96,9 @@ func (v *verifier) baseline(ctx context.Context, commit string) ([]*failure.Gate
 		}
 		// A gate that ran out of time is not run again: it names no test,
 		// so it is no red base either way.
-		ev, timedOut, err := v.runGateTimed(ctx, g, v.dir, &log)
+		ev, timedOut, err := v.runGateTimed(ctx, g, v.dir, env, &log)
 		if err == nil && ev != nil && !timedOut {
-			ev, err = v.runGate(ctx, g, v.dir, &log)
+			ev, err = v.runGate(ctx, g, v.dir, env, &log)
 		}
 		if err != nil {
 			return nil, err

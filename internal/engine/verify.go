@@ -80,6 +80,10 @@ type verifier struct {
 	// parallel is how many verifications a bisection runs side by side
 	// (--max-parallel), each in a worktree of its own.
 	parallel int
+	// ready makes a verification worktree ready for the gates as a
+	// phase's is ([worktree]: its files, setup, ports; engine/wtenv.go)
+	// and returns the gates' environment; nil leaves it as checked out.
+	ready func(ctx context.Context, dir string, log io.Writer) (env []string, release func(), err error)
 
 	mu    sync.Mutex         // guards cache and last
 	cache map[string]verdict // tree → verdict
@@ -139,6 +143,11 @@ func (v *verifier) verifyIn(ctx context.Context, commit, dir string) (verdict, e
 	}
 	var out strings.Builder
 	defer func() { v.appendLog(out.String()) }()
+	env, release, err := v.readyDir(ctx, dir, &out)
+	if err != nil {
+		return verdict{}, err
+	}
+	defer release()
 	began := time.Now()
 	defer func() { v.ran(time.Since(began)) }()
 	fmt.Fprintf(&out, "\n# autobuild: verifying tree %s (commit %s) in %s\n", tree, commit, filepath.Base(dir))
@@ -146,13 +155,13 @@ func (v *verifier) verifyIn(ctx context.Context, commit, dir string) (verdict, e
 		if g.Skipped() {
 			continue
 		}
-		ev, timedOut, err := v.runGateTimed(ctx, g, dir, &out)
+		ev, timedOut, err := v.runGateTimed(ctx, g, dir, env, &out)
 		if err != nil {
 			return verdict{}, err
 		}
 		if ev != nil && !timedOut {
 			fmt.Fprintf(&out, "# autobuild: gate %s failed; running it again before it counts\n", g.Kind)
-			if ev, err = v.runGate(ctx, g, dir, &out); err != nil {
+			if ev, err = v.runGate(ctx, g, dir, env, &out); err != nil {
 				return verdict{}, err
 			}
 			if ev == nil {
@@ -263,15 +272,23 @@ func (v *verifier) appendLog(text string) {
 }
 
 // runGate runs one gate in the verification worktree: nil when it passed.
-func (v *verifier) runGate(ctx context.Context, g gates.Gate, dir string, log io.Writer) (*failure.GateEvidence, error) {
-	ev, _, err := v.runGateTimed(ctx, g, dir, log)
+func (v *verifier) runGate(ctx context.Context, g gates.Gate, dir string, env []string, log io.Writer) (*failure.GateEvidence, error) {
+	ev, _, err := v.runGateTimed(ctx, g, dir, env, log)
 	return ev, err
 }
 
+// readyDir is ready, or nothing to do without it.
+func (v *verifier) readyDir(ctx context.Context, dir string, log io.Writer) ([]string, func(), error) {
+	if v.ready == nil {
+		return nil, func() {}, nil
+	}
+	return v.ready(ctx, dir, log)
+}
+
 // runGateTimed is runGate that also says whether the gate ran out of time.
-func (v *verifier) runGateTimed(ctx context.Context, g gates.Gate, dir string, log io.Writer) (*failure.GateEvidence, bool, error) {
+func (v *verifier) runGateTimed(ctx context.Context, g gates.Gate, dir string, env []string, log io.Writer) (*failure.GateEvidence, bool, error) {
 	fmt.Fprintf(log, "# autobuild: gate %s: %s\n", g.Kind, g.Command)
-	res := proc.Run(ctx, proc.Spec{Shell: g.Command, Dir: dir, Timeout: v.timeout, Grace: v.grace,
+	res := proc.Run(ctx, proc.Spec{Shell: g.Command, Dir: dir, Env: env, Timeout: v.timeout, Grace: v.grace,
 		HardStop: v.hardStop, Output: log})
 	if res.Canceled {
 		return nil, false, fmt.Errorf("verifying: gate %s: %w", g.Kind, context.Canceled)

@@ -24,6 +24,10 @@ type workspaces struct {
 	refs  state.Refs
 	// tip is the integration commit a new worktree starts from.
 	tip func() string
+	// keep lists the paths (git clean -e patterns) a reused worktree keeps:
+	// the ignored files brought in, brought up to date afterwards rather
+	// than brought in again (wtenv). Nil keeps none.
+	keep func() []string
 
 	mu sync.Mutex
 	// bases holds the commit each phase's worktree started from, so a
@@ -124,7 +128,11 @@ func (w *workspaces) reuse(ctx context.Context, dir, branch, start string) bool 
 	spare := w.spares[n-1]
 	w.spares = w.spares[:n-1]
 	w.mu.Unlock()
-	if err := w.repo.ReuseWorktree(ctx, spare, dir, branch, start); err != nil {
+	var keep []string
+	if w.keep != nil {
+		keep = w.keep()
+	}
+	if err := w.repo.ReuseWorktree(ctx, spare, dir, branch, start, keep...); err != nil {
 		_ = w.repo.RemoveWorktree(context.WithoutCancel(ctx), spare)
 		return false
 	}

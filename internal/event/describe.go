@@ -42,6 +42,11 @@ func describe(e Event) string {
 		return fmt.Sprintf("PHASE %s SKIPPED - %s", id, e.Line)
 	case PhaseStarted:
 		return fmt.Sprintf("PHASE %s STARTED - %s%s, agent %s", id, e.PhaseName, attempt, e.Agent)
+	case WorktreeReady:
+		if e.PhaseID == "" {
+			return "WORKTREES - " + e.Line
+		}
+		return fmt.Sprintf("PHASE %s WORKTREE - %s", id, e.Line)
 	case GateResult:
 		if e.Gate == nil {
 			return ""

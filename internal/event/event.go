@@ -37,6 +37,11 @@ const (
 	RunComplete      Kind = "run_complete"
 )
 
+// WorktreeReady says what a phase's worktree got before its agent started
+// (the ignored files brought in, the setup command); sent once per run
+// without a phase, it says how the files are brought in (Line).
+const WorktreeReady Kind = "worktree_ready"
+
 // Event kinds about what a run may spend.
 const (
 	// BudgetReached: a budget (--max-cost, --max-phase-cost) is reached

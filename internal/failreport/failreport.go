@@ -37,7 +37,7 @@ const (
 // Retryable reports whether a failure of this type gets the single retry.
 func (t Type) Retryable() bool {
 	switch t {
-	case DependencyMissing, CircularDependency, FileConflict, PlanInvalid, AgentSetup, BranchChanged, LockLost, DiskFull:
+	case DependencyMissing, CircularDependency, FileConflict, PlanInvalid, AgentSetup, BranchChanged, LockLost, DiskFull, EnvironmentSetup:
 		return false
 	case BudgetExceeded:
 		return false
@@ -46,8 +46,9 @@ func (t Type) Retryable() bool {
 }
 
 // ConsumesRetry reports whether a failure of this type uses up the phase's
-// one retry. Rate limiting does not: the attempt is repeated after a backoff.
-func (t Type) ConsumesRetry() bool { return t != RateLimited }
+// one retry. Rate limiting does not: the attempt is repeated after a backoff;
+// nor does a worktree's failed setup, where the agent never ran.
+func (t Type) ConsumesRetry() bool { return t != RateLimited && t != EnvironmentSetup }
 
 // Report is the structured account of one failed attempt (docs/failures.md). It is
 // stored in the phase file, put in the retry prompt and shown to the user.

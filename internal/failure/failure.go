@@ -36,5 +36,6 @@ const (
 	NestedRepository     = failreport.NestedRepository
 	LockLost             = failreport.LockLost
 	DiskFull             = failreport.DiskFull
+	EnvironmentSetup     = failreport.EnvironmentSetup
 	BudgetExceeded       = failreport.BudgetExceeded
 )

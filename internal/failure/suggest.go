@@ -154,6 +154,11 @@ func suggest(r Report, worktree string) []string {
 		}
 		out = append(out, "fix the agent's setup as the message says (log in, set its API key, reinstall it), check it by running the agent by hand in the repository",
 			"then resume with --resume")
+	case EnvironmentSetup:
+		if r.Fix != "" {
+			out = append(out, r.Fix)
+		}
+		out = append(out, "then resume with --resume: the phase starts again in a new worktree, with its full attempts")
 	case BudgetExceeded:
 		out = append(out, "look at the spend per phase: a phase that cost far more than the others may be looping",
 			"resume with a higher budget (--max-cost, or --max-phase-cost for one phase's), or split the costly phase")

@@ -56,8 +56,10 @@ func (r *Repo) deleteBranches(ctx context.Context, names []string) error {
 // ReuseWorktree moves the spare worktree at spare to path and checks out
 // branch there, reset to start (`checkout -f -B`), with every file the
 // earlier phase left untracked or ignored removed (`clean -ffdx`): what a
-// new worktree would hold. Whatever is at path is removed first.
-func (r *Repo) ReuseWorktree(ctx context.Context, spare, path, branch, start string) error {
+// new worktree would hold. keep are `git clean -e` patterns of ignored
+// files that stay (the files a worktree is given, brought up to date by
+// the caller). Whatever is at path is removed first.
+func (r *Repo) ReuseWorktree(ctx context.Context, spare, path, branch, start string, keep ...string) error {
 	if err := r.moveSpare(ctx, spare, path); err != nil {
 		return err
 	}
@@ -65,7 +67,11 @@ func (r *Repo) ReuseWorktree(ctx context.Context, spare, path, branch, start str
 	// checkout touch only its files, its index and its new branch, so they
 	// do not hold up this process's other git commands.
 	p := r.path(path)
-	if _, err := r.write(ctx, p, runOpts{}, "clean", "-q", "-ffdx"); err != nil {
+	clean := []string{"clean", "-q", "-ffdx"}
+	for _, k := range keep {
+		clean = append(clean, "-e", k)
+	}
+	if _, err := r.write(ctx, p, runOpts{}, clean...); err != nil {
 		return fmt.Errorf("emptying the reused worktree %s: %w", p, err)
 	}
 	_, err := r.write(ctx, p, runOpts{}, "checkout", "-q", "-f", "-B", branch, start)

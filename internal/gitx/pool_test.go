@@ -87,3 +87,25 @@ func worktreePaths(root string) (one, spare, two string) {
 	dir := filepath.Join(root, ".autobuild", "worktrees")
 	return filepath.Join(dir, "phase-1"), filepath.Join(dir, "spare-1"), filepath.Join(dir, "phase-2")
 }
+
+// A reused worktree keeps the ignored paths it is told to keep, and loses
+// every other untracked or ignored file.
+func TestReuseWorktreeKeepsWhatItIsTold(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r, root, start := newRepoAtHead(t)
+	one, spare, two := worktreePaths(root)
+	require.NoError(t, r.AddWorktree(ctx, one, "autobuild/phase-1", start))
+	writeFile(t, one, ".gitignore", "node_modules/\n.env\n*.log\n")
+	sha, _, err := r.CommitAll(ctx, one, "ignore")
+	require.NoError(t, err)
+	for _, f := range []string{"node_modules/x/i.js", ".env", "debug.log", "untracked.txt"} {
+		writeFile(t, one, f, "x\n")
+	}
+	require.NoError(t, r.ParkWorktree(ctx, one, spare))
+	require.NoError(t, r.ReuseWorktree(ctx, spare, two, "autobuild/phase-2", sha, "/node_modules", "/.env"))
+	for f, kept := range map[string]bool{"node_modules/x/i.js": true, ".env": true, "debug.log": false, "untracked.txt": false} {
+		_, err := os.Stat(filepath.Join(two, f))
+		require.Equal(t, kept, err == nil, f)
+	}
+}

@@ -133,6 +133,9 @@ func (m *Model) applyEvent(e event.Event) {
 			// does: the row keeps the line before it.
 			r.last = l
 		}
+	case event.WorktreeReady:
+		r.log.add("worktree: " + e.Line)
+		r.last = r.log.last()
 	case event.AgentAction:
 		// One line per tool call: "→ Write calc/format.go" (the log
 		// sanitizes every line it keeps).

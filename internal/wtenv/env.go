@@ -1,0 +1,310 @@
+// Package wtenv makes a phase's worktree ready to work in: the ignored
+// files of your checkout that [worktree] copy and .worktreeinclude name
+// (a .env, node_modules, a .venv), brought in as copy-on-write clones,
+// hard links to autobuild's own copy, or plain copies; the setup and
+// teardown commands; and a range of ports per running phase.
+// docs/running.md#the-worktrees-environment is the user's side of it.
+package wtenv
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/autobuild-sh/autobuild/internal/gitx"
+)
+
+// Config is autobuild.toml's [worktree] table.
+type Config struct {
+	// Copy holds include patterns in gitignore syntax, as .worktreeinclude.
+	Copy []string
+	// Setup runs in each new worktree before the agent; Teardown when the
+	// phase is done with it. Shell command lines; "" is none.
+	Setup, Teardown string
+	// Ports is how many ports each running phase gets (DefaultPorts when
+	// 0); PortBase the first port of the first phase (DefaultPortBase).
+	Ports, PortBase int
+}
+
+// Env brings the selected files into the worktrees of one run. It finds
+// the files and picks the mode at its first use, and keeps its copy for
+// hard links (in cacheDir) up to date once per run.
+type Env struct {
+	root, cacheDir string
+	patterns       []string
+	ops            Ops
+
+	once    sync.Once
+	initErr error
+	entries []Entry
+	mode    Mode
+	why     string
+
+	cacheMu   sync.Mutex
+	cacheDone bool
+	// cacheBytes is what the entries hold, counted while the copy is
+	// brought up to date (a link is made without reading its size).
+	cacheBytes int64
+}
+
+// New is the Env of the checkout at root; cacheDir holds autobuild's copy
+// for hard links (under .autobuild/). patterns are Patterns' result.
+func New(root, cacheDir string, patterns []string, ops Ops) *Env {
+	return &Env{root: root, cacheDir: cacheDir, patterns: patterns, ops: ops}
+}
+
+// Result is what Bring did for one worktree.
+type Result struct {
+	Entries []Entry
+	Mode    Mode
+	Stats   Stats
+	// Took is how long it took.
+	Took time.Duration
+	// Dropped lists entries removed again because the worktree's own
+	// ignore rules do not ignore them: copied, they could be committed.
+	Dropped []string
+}
+
+// Active reports whether there are patterns at all.
+func (e *Env) Active() bool { return len(e.patterns) > 0 }
+
+// Choice says once what each worktree gets and how: "node_modules/, .env:
+// hard links to autobuild's copy (this file system cannot clone)". It is
+// "" before the first Bring and when nothing is selected.
+func (e *Env) Choice() string {
+	if len(e.entries) == 0 {
+		return ""
+	}
+	var linked []Entry
+	for _, en := range e.entries {
+		if linkable(en.Path) || en.Dir {
+			linked = append(linked, en)
+		}
+	}
+	how := string(e.mode)
+	switch {
+	case e.mode == Link && len(linked) == 0:
+		how = string(Copy)
+	case e.mode == Link:
+		how = "hard links to autobuild's copy in .autobuild/ for the files of dependency folders (" + List(linked) + "), copies of the rest"
+	}
+	line := List(e.entries) + ": " + how
+	if e.why != "" {
+		line += " (" + e.why + ")"
+	}
+	return line
+}
+
+// List names entries for people: "node_modules/, .env".
+func List(es []Entry) string {
+	names := make([]string, len(es))
+	for i, en := range es {
+		names[i] = en.String()
+	}
+	return strings.Join(names, ", ")
+}
+
+func (e *Env) init(ctx context.Context, wt string) error {
+	e.once.Do(func() {
+		e.entries, e.initErr = Select(ctx, e.root, e.patterns)
+		if e.initErr != nil || len(e.entries) == 0 {
+			return
+		}
+		e.mode, e.why = probe(e.ops, sampleFile(e.root, e.entries), e.cacheDir, filepath.Dir(wt))
+	})
+	return e.initErr
+}
+
+// Bring makes the selected files present in the worktree wt, as they are
+// in your checkout: all of them in a new worktree; in a reused one only
+// what changed, with what the checkout no longer has removed.
+func (e *Env) Bring(ctx context.Context, wt string) (Result, error) {
+	start := time.Now()
+	if !e.Active() {
+		return Result{}, nil
+	}
+	if err := e.init(ctx, wt); err != nil {
+		return Result{}, err
+	}
+	res := Result{Entries: e.entries, Mode: e.mode}
+	if len(e.entries) == 0 {
+		return res, nil
+	}
+	from, t := e.root, e.transfer()
+	if e.mode == Link {
+		if err := e.syncCache(); err != nil {
+			return res, err
+		}
+		from = e.cacheDir
+	}
+	for _, en := range e.entries {
+		st, err := mirror(filepath.Join(from, filepath.FromSlash(en.Path)), filepath.Join(wt, filepath.FromSlash(en.Path)), en.Path, t)
+		res.Stats.add(st)
+		if err != nil {
+			return res, fmt.Errorf("bringing %s into the worktree: %w", en, err)
+		}
+	}
+	if e.mode == Link {
+		res.Stats.Bytes = e.cacheBytes
+	}
+	dropped, err := e.dropUnignored(ctx, wt)
+	res.Dropped, res.Took = dropped, time.Since(start)
+	return res, err
+}
+
+// dropUnignored removes entries the worktree's ignore rules do not ignore
+// (the phase's base changed .gitignore): they would be committed.
+func (e *Env) dropUnignored(ctx context.Context, wt string) ([]string, error) {
+	ignored, err := gitx.IgnoredPaths(ctx, wt, "")
+	if err != nil {
+		return nil, fmt.Errorf("checking that the copied files are ignored in the worktree: %w", err)
+	}
+	set := map[string]bool{}
+	for _, p := range ignored {
+		set[strings.TrimSuffix(p, "/")] = true
+	}
+	var dropped []string
+	for _, en := range e.entries {
+		in := false
+		for p := en.Path; p != "" && !in; p = parentDir(p) {
+			in = set[p]
+		}
+		if !in {
+			if err := removeAll(filepath.Join(wt, filepath.FromSlash(en.Path))); err != nil {
+				return dropped, err
+			}
+			dropped = append(dropped, en.String())
+		}
+	}
+	return dropped, nil
+}
+
+// transfer is the mode's way of putting a file in a worktree.
+func (e *Env) transfer() transfer {
+	switch e.mode {
+	case Clone:
+		return transfer{same: sameContent, put: func(src, dst, _ string, fi fs.FileInfo) error {
+			if err := e.ops.Clone(src, dst, fi.Mode()); err != nil {
+				if err := copyFile(src, dst, fi.Mode()); err != nil {
+					return err
+				}
+			}
+			return keepTime(dst, fi)
+		}}
+	case Link:
+		return transfer{
+			same: func(src, dst fs.FileInfo, rel string) bool {
+				if linkable(rel) {
+					return os.SameFile(src, dst)
+				}
+				return sameContent(src, dst, rel)
+			},
+			link: func(src, dst, rel string) bool {
+				return linkable(rel) && e.ops.Link(src, dst) == nil
+			},
+			put: func(src, dst, rel string, fi fs.FileInfo) error {
+				if linkable(rel) {
+					if err := e.ops.Link(src, dst); err == nil {
+						return nil
+					}
+				}
+				if err := copyFile(src, dst, fi.Mode()); err != nil {
+					return err
+				}
+				return keepTime(dst, fi)
+			}}
+	}
+	return copyTransfer
+}
+
+// copyTransfer copies: autobuild's own copy is made so, and every
+// worktree where nothing better works.
+var copyTransfer = transfer{same: sameContent, put: func(src, dst, _ string, fi fs.FileInfo) error {
+	if err := copyFile(src, dst, fi.Mode()); err != nil {
+		return err
+	}
+	return keepTime(dst, fi)
+}}
+
+// syncCache brings autobuild's copy up to date with your checkout, once
+// per run. The worktrees' hard links point at it, never at your files: an
+// edit made through a link in a worktree cannot reach your checkout, and
+// a file that changed in your checkout is copied anew (a new inode), so
+// the worktrees linked to the old one keep what they had.
+func (e *Env) syncCache() error {
+	e.cacheMu.Lock()
+	defer e.cacheMu.Unlock()
+	if e.cacheDone {
+		return nil
+	}
+	if err := os.MkdirAll(e.cacheDir, 0o755); err != nil {
+		return fmt.Errorf("creating %s: %w", e.cacheDir, err)
+	}
+	keep := map[string]bool{}
+	for _, en := range e.entries {
+		keep[strings.SplitN(en.Path, "/", 2)[0]] = true
+		st, err := mirror(filepath.Join(e.root, filepath.FromSlash(en.Path)), filepath.Join(e.cacheDir, filepath.FromSlash(en.Path)), en.Path, copyTransfer)
+		if err != nil {
+			return fmt.Errorf("updating autobuild's copy of %s in %s: %w", en, e.cacheDir, err)
+		}
+		e.cacheBytes += st.Bytes
+	}
+	// What is no longer selected goes.
+	old, _ := os.ReadDir(e.cacheDir)
+	for _, d := range old {
+		if !keep[d.Name()] {
+			_ = removeAll(filepath.Join(e.cacheDir, d.Name()))
+		}
+	}
+	e.cacheDone = true
+	return nil
+}
+
+// sampleFile is a regular file among the entries, to probe cloning with.
+func sampleFile(root string, es []Entry) string {
+	for _, en := range es {
+		p := filepath.Join(root, filepath.FromSlash(en.Path))
+		if !en.Dir {
+			if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
+				return p
+			}
+			continue
+		}
+		found := ""
+		_ = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || found != "" {
+				return filepath.SkipDir
+			}
+			if d.Type().IsRegular() {
+				found = path
+				return filepath.SkipAll
+			}
+			return nil
+		})
+		if found != "" {
+			return found
+		}
+	}
+	return ""
+}
+
+// KeepPatterns are the entries as `git clean -e` patterns: a reused
+// worktree keeps them, and Bring brings them up to date.
+func (e *Env) KeepPatterns() []string {
+	var out []string
+	for _, en := range e.entries {
+		out = append(out, "/"+globEscape.Replace(en.Path))
+	}
+	return out
+}
+
+// globEscape makes a path a literal gitignore pattern.
+var globEscape = strings.NewReplacer(`\`, `\\`, "*", `\*`, "?", `\?`, "[", `\[`, "!", `\!`, "#", `\#`)
+
+// Entries are the selected entries, known after the first Bring.
+func (e *Env) Entries() []Entry { return e.entries }

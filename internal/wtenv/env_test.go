@@ -1,0 +1,211 @@
+package wtenv
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// nodeRepo is a checkout with an ignored node_modules and .env, and a
+// worktree of it.
+func nodeRepo(t *testing.T) (dir, wt string) {
+	t.Helper()
+	dir = repo(t, map[string]string{".gitignore": "node_modules/\n.env\n.autobuild/\n", "index.js": "require('ms')\n"},
+		map[string]string{".env": "GREETING=hello\n", "node_modules/ms/index.js": "module.exports = 1\n",
+			"node_modules/ms/package.json": "{}\n"})
+	require.NoError(t, os.Symlink("../ms/index.js", filepath.Join(dir, "node_modules", "ms", "link.js")))
+	return dir, worktree(t, dir)
+}
+
+// noClone is a file system that cannot clone.
+func noClone(string, string, os.FileMode) error { return syscall.EOPNOTSUPP }
+
+func newEnv(t *testing.T, dir string, ops Ops) *Env {
+	t.Helper()
+	pats, err := Patterns(dir, []string{".env", "node_modules"})
+	require.NoError(t, err)
+	return New(dir, filepath.Join(dir, ".autobuild", "worktree-files"), pats, ops)
+}
+
+func inode(t *testing.T, p string) uint64 {
+	t.Helper()
+	fi, err := os.Stat(p)
+	require.NoError(t, err)
+	return fi.Sys().(*syscall.Stat_t).Ino
+}
+
+func TestHardLinksNeverReachYourFiles(t *testing.T) {
+	dir, wt := nodeRepo(t)
+	e := newEnv(t, dir, Ops{Clone: noClone, Link: os.Link})
+	res, err := e.Bring(context.Background(), wt)
+	require.NoError(t, err)
+	require.Equal(t, Link, res.Mode)
+	require.Contains(t, e.Choice(), "this file system cannot clone")
+	require.Equal(t, 4, res.Stats.Files)
+
+	mod, yours := filepath.Join(wt, "node_modules/ms/index.js"), filepath.Join(dir, "node_modules/ms/index.js")
+	cached := filepath.Join(dir, ".autobuild/worktree-files/node_modules/ms/index.js")
+	require.Equal(t, inode(t, cached), inode(t, mod), "a dependency file is a hard link to autobuild's copy")
+	require.NotEqual(t, inode(t, yours), inode(t, mod), "never to your file")
+	target, err := os.Readlink(filepath.Join(wt, "node_modules/ms/link.js"))
+	require.NoError(t, err)
+	require.Equal(t, "../ms/index.js", target)
+
+	// An edit in place through the link (open, truncate, write: what an
+	// editor's plain save does) and an edit of the copied .env.
+	require.NoError(t, os.WriteFile(mod, []byte("edited by the agent\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(wt, ".env"), []byte("GREETING=changed\n"), 0o644))
+	require.Equal(t, "module.exports = 1\n", read(t, yours))
+	require.Equal(t, "GREETING=hello\n", read(t, filepath.Join(dir, ".env")))
+	var st syscall.Stat_t
+	require.NoError(t, syscall.Stat(filepath.Join(wt, ".env"), &st))
+	require.EqualValues(t, 1, st.Nlink, ".env is copied, never linked")
+
+	// The next run brings the worktree (reused) up to date: autobuild's
+	// copy was edited through the link, so it is copied anew from yours.
+	e2 := newEnv(t, dir, Ops{Clone: noClone, Link: os.Link})
+	res, err = e2.Bring(context.Background(), wt)
+	require.NoError(t, err)
+	require.Equal(t, "module.exports = 1\n", read(t, mod))
+	require.Equal(t, "GREETING=hello\n", read(t, filepath.Join(wt, ".env")))
+	require.Equal(t, 2, res.Stats.Put, "the edited file and .env, nothing else: %+v", res.Stats)
+}
+
+func TestCloneWhenTheFileSystemCan(t *testing.T) {
+	dir, wt := nodeRepo(t)
+	var clones atomic.Int32
+	fakeClone := func(src, dst string, mode os.FileMode) error {
+		clones.Add(1)
+		return copyFile(src, dst, mode)
+	}
+	e := newEnv(t, dir, Ops{Clone: fakeClone, Link: func(string, string) error { t.Fatal("no link when clones work"); return nil }})
+	res, err := e.Bring(context.Background(), wt)
+	require.NoError(t, err)
+	require.Equal(t, Clone, res.Mode)
+	require.EqualValues(t, 1+3, clones.Load(), "the probe, then every regular file")
+	require.Equal(t, "GREETING=hello\n", read(t, filepath.Join(wt, ".env")))
+	_, err = os.Stat(filepath.Join(dir, ".autobuild/worktree-files"))
+	require.True(t, os.IsNotExist(err), "no copy of its own is needed")
+}
+
+func TestPlainCopyWhenNeitherWorks(t *testing.T) {
+	dir, wt := nodeRepo(t)
+	e := newEnv(t, dir, Ops{Clone: noClone, Link: func(string, string) error { return syscall.EXDEV }})
+	res, err := e.Bring(context.Background(), wt)
+	require.NoError(t, err)
+	require.Equal(t, Copy, res.Mode)
+	require.Contains(t, e.Choice(), "nor hard-link")
+	require.NotEqual(t, inode(t, filepath.Join(dir, "node_modules/ms/index.js")), inode(t, filepath.Join(wt, "node_modules/ms/index.js")))
+	require.Equal(t, "module.exports = 1\n", read(t, filepath.Join(wt, "node_modules/ms/index.js")))
+}
+
+// TestPlainCopyAcrossFileSystems takes the real system calls: the checkout
+// and autobuild's copy (in its .autobuild/) on a tmpfs (/dev/shm), the
+// worktree elsewhere, so neither a clone nor a hard link can be made.
+func TestPlainCopyAcrossFileSystems(t *testing.T) {
+	shm, err := os.MkdirTemp("/dev/shm", "wtenv-")
+	if err != nil {
+		t.Skip("no /dev/shm tmpfs here:", err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(shm) })
+	var a, b syscall.Stat_t
+	other := t.TempDir()
+	if syscall.Stat(shm, &a) != nil || syscall.Stat(other, &b) != nil || a.Dev == b.Dev {
+		t.Skip("/dev/shm is on the same file system as the temporary folder")
+	}
+	dir := filepath.Join(shm, "repo")
+	gitIn(t, shm, "init", "-q", "-b", "main", dir)
+	write(t, filepath.Join(dir, ".gitignore"), "node_modules/\n.env\n")
+	gitIn(t, dir, "add", "-A")
+	gitIn(t, dir, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "init")
+	write(t, filepath.Join(dir, ".env"), "A=1\n")
+	write(t, filepath.Join(dir, "node_modules/x/index.js"), "x\n")
+	wt := filepath.Join(other, "wt")
+	gitIn(t, dir, "worktree", "add", "-q", "-b", "p", wt)
+	pats, _ := Patterns(dir, []string{".env", "node_modules"})
+	e := New(dir, filepath.Join(dir, ".autobuild", "worktree-files"), pats, SystemOps())
+	res, err := e.Bring(context.Background(), wt)
+	require.NoError(t, err)
+	require.Equal(t, Copy, res.Mode)
+	require.Equal(t, "x\n", read(t, filepath.Join(wt, "node_modules/x/index.js")))
+}
+
+func TestProbe(t *testing.T) {
+	dir := t.TempDir()
+	sample := filepath.Join(dir, "f")
+	write(t, sample, "x")
+	dst := t.TempDir()
+	ok := func(string, string) error { return nil }
+	okClone := func(string, string, os.FileMode) error { return nil }
+	exdev := func(string, string, os.FileMode) error { return &os.LinkError{Err: syscall.EXDEV} }
+	m, _ := probe(Ops{Clone: okClone, Link: ok}, sample, filepath.Join(dir, "cache"), dst)
+	require.Equal(t, Clone, m)
+	m, why := probe(Ops{Clone: exdev, Link: os.Link}, sample, filepath.Join(dir, "cache"), dst)
+	require.Equal(t, Link, m)
+	require.Contains(t, why, "different file systems")
+	m, _ = probe(Ops{Clone: noClone, Link: func(string, string) error { return errors.New("no") }}, sample, filepath.Join(dir, "cache"), dst)
+	require.Equal(t, Copy, m)
+}
+
+// TestSystemCloneOnThisFileSystem records what the real FICLONE does here:
+// a clone where the file system has them (btrfs, xfs), else an error and
+// no file left behind.
+func TestSystemCloneOnThisFileSystem(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src")
+	write(t, src, "content\n")
+	dst := filepath.Join(dir, "dst")
+	if err := cloneFile(src, dst, 0o644); err != nil {
+		_, serr := os.Stat(dst)
+		require.True(t, os.IsNotExist(serr), "a failed clone leaves no file")
+		t.Logf("this file system cannot clone: %v", err)
+		return
+	}
+	require.Equal(t, "content\n", read(t, dst))
+}
+
+func TestDropsWhatTheWorktreeDoesNotIgnore(t *testing.T) {
+	dir, wt := nodeRepo(t)
+	// The phase's base no longer ignores .env.
+	write(t, filepath.Join(wt, ".gitignore"), "node_modules/\n")
+	e := newEnv(t, dir, Ops{Clone: noClone, Link: os.Link})
+	res, err := e.Bring(context.Background(), wt)
+	require.NoError(t, err)
+	require.Equal(t, []string{".env"}, res.Dropped)
+	_, err = os.Stat(filepath.Join(wt, ".env"))
+	require.True(t, os.IsNotExist(err))
+}
+
+// TestRealClones takes the real FICLONE on a file system that has it:
+// set AUTOBUILD_TEST_REFLINK_DIR to a folder on btrfs or xfs (a loop
+// mount: truncate -s 2G img; mkfs.btrfs img; mount -o loop img DIR).
+func TestRealClones(t *testing.T) {
+	base := os.Getenv("AUTOBUILD_TEST_REFLINK_DIR")
+	if base == "" {
+		t.Skip("AUTOBUILD_TEST_REFLINK_DIR is not set: no file system with copy-on-write clones to test on")
+	}
+	tmp, err := os.MkdirTemp(base, "wtenv-")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = os.RemoveAll(tmp) })
+	dir := filepath.Join(tmp, "repo")
+	gitIn(t, tmp, "init", "-q", "-b", "main", dir)
+	write(t, filepath.Join(dir, ".gitignore"), "node_modules/\n.env\n.autobuild/\n")
+	gitIn(t, dir, "add", "-A")
+	gitIn(t, dir, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "init")
+	write(t, filepath.Join(dir, ".env"), "A=1\n")
+	write(t, filepath.Join(dir, "node_modules/x/index.js"), "x\n")
+	wt := worktree(t, dir)
+	e := newEnv(t, dir, SystemOps())
+	res, err := e.Bring(context.Background(), wt)
+	require.NoError(t, err)
+	require.Equal(t, Clone, res.Mode)
+	require.NoError(t, os.WriteFile(filepath.Join(wt, "node_modules/x/index.js"), []byte("edited\n"), 0o644))
+	require.Equal(t, "x\n", read(t, filepath.Join(dir, "node_modules/x/index.js")))
+	require.NotEqual(t, inode(t, filepath.Join(dir, ".env")), inode(t, filepath.Join(wt, ".env")))
+}

@@ -1,0 +1,125 @@
+package wtenv
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// Mode is how the files reach a worktree.
+type Mode string
+
+const (
+	// Clone makes copy-on-write clones (FICLONE: btrfs, xfs, bcachefs):
+	// instant, no disk used until a side changes, and an edit on either
+	// side never reaches the other.
+	Clone Mode = "copy-on-write clones"
+	// Link hard-links the files of dependency folders (node_modules,
+	// .venv, ...) to autobuild's own copy of them in .autobuild/, never to
+	// your files; every other file is copied.
+	Link Mode = "hard links to autobuild's copy"
+	// Copy copies every file.
+	Copy Mode = "plain copies"
+)
+
+// Ops are the file operations that depend on the file system; tests
+// replace them to take each path.
+type Ops struct {
+	// Clone makes dst a copy-on-write clone of the regular file src.
+	Clone func(src, dst string, mode os.FileMode) error
+	// Link makes dst a hard link to src.
+	Link func(src, dst string) error
+}
+
+// SystemOps are the real operations.
+func SystemOps() Ops { return Ops{Clone: cloneFile, Link: os.Link} }
+
+// cloneFile clones src to a new file dst with the FICLONE ioctl; dst is
+// removed again when the file system cannot clone. Plain system calls,
+// without os.File's bookkeeping: it runs once per file of a node_modules.
+func cloneFile(src, dst string, mode os.FileMode) error {
+	in, err := unix.Open(src, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return &os.PathError{Op: "open", Path: src, Err: err}
+	}
+	defer unix.Close(in)
+	out, err := unix.Open(dst, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC, uint32(mode.Perm()))
+	if err != nil {
+		return &os.PathError{Op: "open", Path: dst, Err: err}
+	}
+	cerr := unix.IoctlFileClone(out, in)
+	if err := unix.Close(out); cerr == nil {
+		cerr = err
+	}
+	if cerr != nil {
+		_ = os.Remove(dst)
+		return fmt.Errorf("cloning %s: %w", src, cerr)
+	}
+	return nil
+}
+
+// copyFile copies the regular file src to a new file dst.
+func copyFile(src, dst string, mode os.FileMode) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode.Perm())
+	if err != nil {
+		return err
+	}
+	_, cerr := io.Copy(out, in)
+	if err := out.Close(); cerr == nil {
+		cerr = err
+	}
+	if cerr != nil {
+		_ = os.Remove(dst)
+		return fmt.Errorf("copying %s: %w", src, cerr)
+	}
+	return nil
+}
+
+// probe picks the mode for files from srcDir into dstDir: a clone when the
+// file system makes one, else hard links when link works between linkDir
+// (autobuild's copy) and dstDir, else copies. sample is a regular file
+// under srcDir to try the clone with ("" when there is none).
+func probe(ops Ops, sample, linkDir, dstDir string) (Mode, string) {
+	if sample != "" {
+		try := dstDir + "/.autobuild-probe-clone"
+		_ = os.Remove(try)
+		err := ops.Clone(sample, try, 0o600)
+		_ = os.Remove(try)
+		if err == nil {
+			return Clone, ""
+		}
+		why := "this file system cannot clone"
+		if errors.Is(err, unix.EXDEV) {
+			why = "your checkout and .autobuild/ are on different file systems"
+		}
+		if linkWorks(ops, linkDir, dstDir) {
+			return Link, why
+		}
+		return Copy, why + ", nor hard-link"
+	}
+	return Copy, "nothing to clone"
+}
+
+// linkWorks tries one hard link from linkDir into dstDir.
+func linkWorks(ops Ops, linkDir, dstDir string) bool {
+	if err := os.MkdirAll(linkDir, 0o755); err != nil {
+		return false
+	}
+	src, dst := linkDir+"/.autobuild-probe-link", dstDir+"/.autobuild-probe-link"
+	_ = os.Remove(dst)
+	if err := os.WriteFile(src, nil, 0o600); err != nil {
+		return false
+	}
+	defer os.Remove(src)
+	err := ops.Link(src, dst)
+	_ = os.Remove(dst)
+	return err == nil
+}
