@@ -104,7 +104,7 @@ func (r *Repo) removeWorktreeDir(ctx context.Context, p string) error {
 	// Not a worktree (a leftover directory) or already gone: the directory
 	// removal below does the job, so this error says nothing useful.
 	_, _ = r.write(ctx, "", runOpts{}, "worktree", "remove", "--force", "--force", p)
-	if err := removeAll(p); err != nil {
+	if err := RemoveAll(p); err != nil {
 		return fmt.Errorf("removing worktree %s: %w", p, err)
 	}
 	return nil
@@ -221,10 +221,10 @@ func isUnder(path, dir string) bool {
 	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
-// removeAll is os.RemoveAll that also copes with read-only directories
+// RemoveAll is os.RemoveAll that also copes with read-only directories
 // (a Go module cache an agent created in its worktree, for one), which a
 // plain RemoveAll cannot empty.
-func removeAll(p string) error {
+func RemoveAll(p string) error {
 	if err := os.RemoveAll(p); err == nil {
 		return nil
 	}

@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"syscall"
+
+	"github.com/autobuild-sh/autobuild/internal/gitx"
 )
 
 // Discard moves the entries brought into each worktree in wts out of it,
@@ -79,7 +81,7 @@ func EmptyTrash(trash string) error {
 	if err := cmd.Start(); err != nil {
 		var errs []error
 		for _, g := range gone {
-			errs = append(errs, removeAll(g))
+			errs = append(errs, gitx.RemoveAll(g))
 		}
 		return errors.Join(errs...)
 	}

@@ -175,7 +175,7 @@ func (e *Env) dropUnignored(ctx context.Context, wt string) ([]string, error) {
 			in = set[p]
 		}
 		if !in {
-			if err := removeAll(filepath.Join(wt, filepath.FromSlash(en.Path))); err != nil {
+			if err := gitx.RemoveAll(filepath.Join(wt, filepath.FromSlash(en.Path))); err != nil {
 				return dropped, err
 			}
 			dropped = append(dropped, en.String())
@@ -258,7 +258,7 @@ func (e *Env) syncCache() error {
 	old, _ := os.ReadDir(e.cacheDir)
 	for _, d := range old {
 		if !keep[d.Name()] {
-			_ = removeAll(filepath.Join(e.cacheDir, d.Name()))
+			_ = gitx.RemoveAll(filepath.Join(e.cacheDir, d.Name()))
 		}
 	}
 	e.cacheDone = true

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/autobuild-sh/autobuild/internal/gitx"
 )
 
 // Stats count what a mirror did.
@@ -133,7 +135,7 @@ func (m *mirrorer) entry(src, dst, rel string, fi fs.FileInfo, fresh bool, st *S
 				st.Kept++
 				return nil
 			}
-			if err := removeAll(dst); err != nil {
+			if err := gitx.RemoveAll(dst); err != nil {
 				return err
 			}
 		}
@@ -147,7 +149,7 @@ func (m *mirrorer) entry(src, dst, rel string, fi fs.FileInfo, fresh bool, st *S
 				st.Kept++
 				return nil
 			}
-			if err := removeAll(dst); err != nil {
+			if err := gitx.RemoveAll(dst); err != nil {
 				return err
 			}
 		}
@@ -161,7 +163,7 @@ func (m *mirrorer) entry(src, dst, rel string, fi fs.FileInfo, fresh bool, st *S
 
 func (m *mirrorer) dir(src, dst, rel string, fi, have fs.FileInfo, fresh bool) error {
 	if have != nil && !have.IsDir() {
-		if err := removeAll(dst); err != nil {
+		if err := gitx.RemoveAll(dst); err != nil {
 			return err
 		}
 		fresh = true
@@ -189,7 +191,7 @@ func (m *mirrorer) dir(src, dst, rel string, fi, have fs.FileInfo, fresh bool) e
 		}
 		for _, e := range old {
 			if !want[e.Name()] {
-				if err := removeAll(filepath.Join(dst, e.Name())); err != nil {
+				if err := gitx.RemoveAll(filepath.Join(dst, e.Name())); err != nil {
 					return err
 				}
 				st.Removed++
@@ -232,20 +234,6 @@ func (m *mirrorer) subdir(src, dst, rel string, fresh bool) {
 	default:
 		m.fail(m.path(src, dst, rel, fresh))
 	}
-}
-
-// removeAll removes p, read-only folders included.
-func removeAll(p string) error {
-	if err := os.RemoveAll(p); err == nil {
-		return nil
-	}
-	_ = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
-		if err == nil && d.IsDir() {
-			_ = os.Chmod(path, 0o755)
-		}
-		return nil
-	})
-	return os.RemoveAll(p)
 }
 
 // keepTime gives dst src's modification time, which sameContent reads.
