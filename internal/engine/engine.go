@@ -274,6 +274,7 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 	defer stop()
 	v := lr.integ.verifier
 	if v != nil {
+		v.stop = runCtx
 		v.startBaseCheck(runCtx, rec, cfg.Plan, tip, cfg.AllowRedBase, stop)
 	}
 	lr.announce(sched)
