@@ -94,7 +94,7 @@ func (o *runOptions) register(cmd *cobra.Command) {
 	f.BoolVar(&o.resume, "resume", false, "continue the run in .autobuild/ (the default when it exists and the plan is unchanged), with its agents unless --agent is given")
 	f.BoolVar(&o.fresh, "fresh", false, "delete .autobuild/ and start from the first phase (commits already made stay)")
 	f.BoolVar(&o.dryRun, "dry-run", false, "check the plan and print its batches, like validate; run nothing")
-	f.StringArrayVar(&o.agents, "agent", nil, "agent: claude, codex, aider, gemini, qwen, opencode, copilot (with arguments: 'claude --model opus'), 'acp:COMMAND' for any ACP agent, sim, or a command line; repeat it to give the retry a different agent")
+	f.StringArrayVar(&o.agents, "agent", nil, "agent: "+strings.Join(agent.Presets(), ", ")+" (with arguments: 'claude --model opus'), 'acp:COMMAND' for any ACP agent, sim, or a command line; repeat it to give the retry a different agent")
 	f.IntVar(&o.maxParallel, "max-parallel", 0, "at most N phases at once (default: number of CPUs, at least 2)")
 	f.StringVar(&o.schedule, "schedule", "", "batches (the default: the plan's layers one after another) or eager (a phase starts as soon as its dependencies have landed); a resume keeps the run's")
 	f.DurationVar(&o.phaseTimeout, "phase-timeout", 0, "time limit per attempt (default 30m); a retry after a timeout gets twice as long")

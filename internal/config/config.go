@@ -42,7 +42,7 @@
 //	in = "output"                    # output, gate or any (the default)
 //
 // Agents are --agent values: a preset (claude, codex, aider, gemini, qwen,
-// opencode, copilot), acp:COMMAND, sim,
+// opencode, copilot, pi), acp:COMMAND, sim,
 // or a command line. Durations are Go durations ("90s", "1h30m"). Gate
 // kinds are build, typecheck, lint, format and test; a kind may list
 // several commands. Unknown keys are errors, reported with their line, so

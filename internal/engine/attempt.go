@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -128,6 +129,11 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	commit, conflict, err := r.integ.land(context.WithoutCancel(ctx), p, handover{wt: wt, base: base, agentMsg: ev.CommitMessage, known: ev.Change,
 		queued: gating.done}, after)
 	if err != nil {
+		if ctx.Err() != nil && errors.Is(err, context.Canceled) {
+			// A Ctrl-C stopped the verification of its landing: nothing
+			// landed, and the phase runs again on resume.
+			return r.interrupted(t)
+		}
 		return r.fail(t, infraFailure(req, err))
 	}
 	if conflict != nil {

@@ -245,20 +245,15 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 			return res, err
 		}
 	}
-	started := false
-	defer func() {
-		if first && !started {
-			store.RemoveUnused()
-		}
-	}()
 	if err := store.Init(); err != nil {
 		return res, refused("creating %s: %w", store.Dir(), err)
 	}
-	lock, err := store.Lock()
+	lock, release, err := lockState(store, first)
 	if err != nil {
-		return res, refused("%w", err)
+		return res, err
 	}
-	defer lock.Unlock()
+	started := false
+	defer func() { release(started) }()
 	if err := checkClean(ctx, repo, store, st); err != nil {
 		return res, err
 	}
@@ -286,6 +281,7 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 	defer stop()
 	v := lr.integ.verifier
 	if v != nil {
+		v.stop = runCtx
 		v.startBaseCheck(runCtx, rec, cfg.Plan, tip, cfg.AllowRedBase, stop)
 	}
 	lr.announce(sched)

@@ -46,3 +46,28 @@ func checkClean(ctx context.Context, repo *gitx.Repo, store *state.Store, st *st
 	}
 	return nil
 }
+
+// lockState takes the run's lock on .autobuild/. The release it returns
+// unlocks it; for a first start that was refused (started false) it first
+// takes away what the start made, while the lock is still held. A lock
+// that is refused takes nothing away: another run may have made
+// .autobuild/ since first was decided, and holds its lock file.
+func lockState(store *state.Store, first bool) (*state.Lock, func(started bool), error) {
+	lock, err := store.Lock()
+	if err != nil {
+		return nil, nil, refused("%w", err)
+	}
+	release := func(started bool) {
+		if first && !started {
+			store.RemoveUnused(lock)
+		}
+		_ = lock.Unlock()
+	}
+	// Made again under the lock: a refused start of another run may have
+	// taken the empty directories away between Init and Lock.
+	if err := store.Init(); err != nil {
+		release(false)
+		return nil, nil, refused("creating %s: %w", store.Dir(), err)
+	}
+	return lock, release, nil
+}

@@ -68,6 +68,11 @@ type verifier struct {
 	timeout  time.Duration
 	grace    time.Duration
 	hardStop <-chan struct{}
+	// stop is the run's context, set before its first phase starts: a
+	// Ctrl-C or SIGTERM ends it, and with it the gates of a verification
+	// (a landing's own context is not canceled, so that its git commands
+	// run to the end; a verification's gates can take minutes).
+	stop context.Context
 	// baseFailing holds, per gate kind, the failing tests the run's base
 	// already had (--allow-red-base): a gate that fails with only those
 	// counts as passed.
@@ -141,6 +146,8 @@ func (v *verifier) verifyIn(ctx context.Context, commit, dir string) (verdict, e
 	if err := v.repo.CheckoutDetached(ctx, dir, commit); err != nil {
 		return verdict{}, err
 	}
+	ctx, cancel := v.stoppable(ctx)
+	defer cancel()
 	var out strings.Builder
 	defer func() { v.appendLog(out.String()) }()
 	env, release, err := v.readyDir(ctx, dir, &out)
@@ -175,6 +182,16 @@ func (v *verifier) verifyIn(ctx context.Context, commit, dir string) (verdict, e
 	}
 	v.remember(tree, vd, true)
 	return vd, nil
+}
+
+// stoppable is ctx, also ended when the run's context ends (stop).
+func (v *verifier) stoppable(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	if v.stop == nil {
+		return ctx, cancel
+	}
+	unhook := context.AfterFunc(v.stop, cancel)
+	return ctx, func() { unhook(); cancel() }
 }
 
 // verifyAll verifies commits side by side, each in a verification

@@ -39,13 +39,9 @@ func (s *Store) Lock() (*Lock, error) {
 	if err := os.MkdirAll(s.Dir(), 0o755); err != nil {
 		return nil, fmt.Errorf("creating %s: %w", s.Dir(), err)
 	}
-	fl := flock.New(s.LockPath(), flock.SetFlag(os.O_CREATE|os.O_RDWR), flock.SetPermissions(0o644))
-	ok, err := fl.TryLock()
+	fl, err := s.tryLock()
 	if err != nil {
-		return nil, fmt.Errorf("locking %s: %w", displayPath(s.LockPath()), err)
-	}
-	if !ok {
-		return nil, &LockedError{PID: readLockPID(s.LockPath())}
+		return nil, err
 	}
 	if err := writeLockPID(s.LockPath(), os.Getpid()); err != nil {
 		_ = fl.Unlock()
@@ -53,6 +49,38 @@ func (s *Store) Lock() (*Lock, error) {
 	}
 	s.removeTemps()
 	return &Lock{fl: fl}, nil
+}
+
+// lockTries bounds how often Lock takes a lock whose file a refused start
+// removed meanwhile.
+const lockTries = 3
+
+// tryLock flocks the lock file. A refused first start removes the lock
+// file it held (RemoveUnused); a run that opened that file just before
+// would hold a lock on a file no longer at the path, beside a run that
+// locks the new one. So the locked file must still be the one at the path,
+// or the lock is taken again.
+func (s *Store) tryLock() (*flock.Flock, error) {
+	for range lockTries {
+		fl := flock.New(s.LockPath(), flock.SetFlag(os.O_CREATE|os.O_RDWR), flock.SetPermissions(0o644))
+		ok, err := fl.TryLock()
+		if err != nil {
+			return nil, fmt.Errorf("locking %s: %w", displayPath(s.LockPath()), err)
+		}
+		if !ok {
+			return nil, &LockedError{PID: readLockPID(s.LockPath())}
+		}
+		held, herr := fl.Stat()
+		atPath, perr := os.Stat(s.LockPath())
+		if herr == nil && perr == nil && os.SameFile(held, atPath) {
+			return fl, nil
+		}
+		_ = fl.Close()
+		if err := os.MkdirAll(s.Dir(), 0o755); err != nil {
+			return nil, fmt.Errorf("creating %s: %w", s.Dir(), err)
+		}
+	}
+	return nil, &LockedError{PID: readLockPID(s.LockPath())}
 }
 
 // removeTemps deletes the temporary files that a run killed in the middle of

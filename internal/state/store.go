@@ -132,9 +132,11 @@ func (s *Store) DirExists() bool {
 // then refused: the lock file, the empty phases/, logs/ and worktrees/,
 // and the directory, each only when it holds nothing else (os.Remove, never
 // a recursive removal), so nothing written by anyone else goes. Best
-// effort.
-func (s *Store) RemoveUnused() {
-	if s.CheckOwned() != nil {
+// effort. It needs the start's lock, still held: without it (nil, or
+// already unlocked) nothing is removed, since another run may have made
+// the directory meanwhile and hold its lock file. Call it before Unlock.
+func (s *Store) RemoveUnused(held *Lock) {
+	if held == nil || !held.fl.Locked() || s.CheckOwned() != nil {
 		return
 	}
 	_ = os.Remove(s.LockPath())
