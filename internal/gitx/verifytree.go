@@ -77,7 +77,12 @@ func (r *Repo) PutWorkOnto(ctx context.Context, dir, tip string) (bool, error) {
 	}
 	head = strings.TrimSpace(head)
 	combined, conflicted, err := r.Pick(ctx, tip, head, false)
-	kept := err == nil && len(conflicted) == 0
+	if err != nil {
+		// Not a conflict: git itself failed (a signing program that
+		// refused, say). Moving on would drop the earlier change.
+		return false, fmt.Errorf("picking the worktree's change onto %s: %w", tip, err)
+	}
+	kept := len(conflicted) == 0
 	files := tip
 	if kept {
 		files = combined
