@@ -48,6 +48,11 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	p := req.Phase
 	t := &attemptTrack{p: p, req: req, started: r.cfg.Now()}
 	prior := r.rec.get(p.ID)
+	if prior.Status == state.PhaseAwaitingReview && prior.Review != nil {
+		// It awaited review when the run stopped: nothing runs again.
+		t.seq = len(prior.Attempts)
+		return r.resumeReview(ctx, t, *prior.Review)
+	}
 	t.seq = len(prior.Attempts) + 1 // log files count every attempt ever
 	logPath := r.store.AttemptLogPath(p.ID, t.seq)
 	wt := r.spaces.path(p.ID)
@@ -123,11 +128,24 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 		return r.fail(t, stillConflicting(r.classify(ev.Evidence, req), ev.Evidence, req.Previous))
 	}
 
+	h := handover{wt: wt, base: base, agentMsg: ev.CommitMessage, known: ev.Change, queued: gating.done}
+	if r.reviewMode().Holds() {
+		// A person decides before it lands (review.go): no landing
+		// waits for it meanwhile.
+		gating.done()
+		end, d, err := r.holdForReview(ctx, t, wt, base, ev.CommitMessage)
+		return r.afterReview(ctx, t, end, d, err, h)
+	}
+	return r.landAttempt(ctx, t, h, after)
+}
+
+// landAttempt lands a phase whose gates passed, and records how it went.
+func (r *phaseRunner) landAttempt(ctx context.Context, t *attemptTrack, h handover, after outsideState) attemptResult {
+	p, req := t.p, t.req
 	// Landing is a few short git commands; neither a Ctrl-C nor the hard
 	// stop interrupts them halfway through a pick or the fast-forward
 	// of the user's branch: they run to the end, then the run stops.
-	commit, conflict, err := r.integ.land(context.WithoutCancel(ctx), p, handover{wt: wt, base: base, agentMsg: ev.CommitMessage, known: ev.Change,
-		queued: gating.done}, after)
+	commit, conflict, err := r.integ.land(context.WithoutCancel(ctx), p, h, after)
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, context.Canceled) {
 			// A Ctrl-C stopped the verification of its landing: nothing

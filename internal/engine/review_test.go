@@ -1,0 +1,158 @@
+package engine
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
+	"github.com/autobuild-sh/autobuild/internal/state"
+)
+
+// awaitHold waits until phase id of the run in repo awaits review, and
+// returns its hold.
+func awaitHold(t *testing.T, repo string, id phaseid.ID) state.ReviewHold {
+	t.Helper()
+	store := state.Open(repo)
+	var hold state.ReviewHold
+	require.Eventually(t, func() bool {
+		ps, err := store.LoadPhase(id)
+		if err != nil || ps.Status != state.PhaseAwaitingReview || ps.Review == nil {
+			return false
+		}
+		hold = *ps.Review
+		return true
+	}, 30*time.Second, 20*time.Millisecond)
+	return hold
+}
+
+func decide(t *testing.T, repo string, id phaseid.ID, hold state.ReviewHold, decision, note string) {
+	t.Helper()
+	require.NoError(t, state.Open(repo).SaveReviewDecision(state.ReviewDecision{PhaseID: id, Decision: decision,
+		Note: note, Tree: hold.Tree, Decided: time.Now()}))
+}
+
+func reviewConfig(c *Config) {
+	c.Review = state.ReviewPhase
+	c.ReviewPoll = 10 * time.Millisecond
+}
+
+// With --review=phase a phase whose gates passed waits, unlanded, until a
+// person approves it; then it lands as usual.
+func TestReviewHoldsUntilApproved(t *testing.T) {
+	t.Parallel()
+	repo := gitRepo(t, onePhase)
+	head := runGit(t, repo, "rev-parse", "HEAD")
+	done := make(chan Result, 1)
+	go func() {
+		res, _ := runIn(t, context.Background(), repo, onePhase, `echo hello > hello.txt`, reviewConfig)
+		done <- res
+	}()
+	hold := awaitHold(t, repo, "1")
+	require.Equal(t, head, runGit(t, repo, "rev-parse", "HEAD"), "nothing lands before the review")
+	diff, err := os.ReadFile(filepath.Join(repo, filepath.FromSlash(hold.DiffPath)))
+	require.NoError(t, err)
+	require.Contains(t, string(diff), "+hello")
+	require.NotEmpty(t, runGit(t, repo, "rev-parse", "--verify", hold.Ref), "the work is kept under a ref")
+
+	decide(t, repo, "1", hold, state.DecisionApprove, "")
+	res := <-done
+	require.Equal(t, state.RunComplete, res.Status, res.Reason)
+	require.Equal(t, "hello", runGit(t, repo, "show", "HEAD:hello.txt"))
+	ps, err := state.Open(repo).LoadPhase("1")
+	require.NoError(t, err)
+	require.Nil(t, ps.Review)
+	cmd := runGitErr(repo, "rev-parse", "--verify", "--quiet", hold.Ref)
+	require.Error(t, cmd, "the kept work is forgotten once it landed")
+}
+
+// A rejection fails the attempt with review_rejected; the note is the
+// retry's context, in its prompt, and stays in the phase file.
+func TestReviewRejectNoteReachesRetryPrompt(t *testing.T) {
+	t.Parallel()
+	repo := gitRepo(t, onePhase)
+	prompts := t.TempDir()
+	agentShell := `n=$(ls ` + prompts + ` | wc -l); cp "$AUTOBUILD_PROMPT_FILE" ` + prompts + `/prompt-$n.md; echo "try $n" > out.txt`
+	done := make(chan Result, 1)
+	sink := &events{}
+	go func() {
+		res, ev := runIn(t, context.Background(), repo, onePhase, agentShell, reviewConfig)
+		sink.list = ev.list
+		done <- res
+	}()
+	hold := awaitHold(t, repo, "1")
+	decide(t, repo, "1", hold, state.DecisionReject, "use a constant, not a literal")
+	require.Eventually(t, func() bool {
+		ps, err := state.Open(repo).LoadPhase("1")
+		return err == nil && len(ps.Attempts) == 2 && ps.Status == state.PhaseAwaitingReview && ps.Review != nil && ps.Review.Tree != hold.Tree
+	}, 30*time.Second, 20*time.Millisecond)
+	second := awaitHold(t, repo, "1")
+	decide(t, repo, "1", second, state.DecisionApprove, "")
+	res := <-done
+	require.Equal(t, state.RunComplete, res.Status, res.Reason)
+
+	retry, err := os.ReadFile(filepath.Join(prompts, "prompt-1.md"))
+	require.NoError(t, err)
+	require.Contains(t, string(retry), "review_rejected")
+	require.Contains(t, string(retry), "use a constant, not a literal")
+	ps, err := state.Open(repo).LoadPhase("1")
+	require.NoError(t, err)
+	require.Equal(t, failure.ReviewRejected, ps.Attempts[0].Error.Type)
+	require.Len(t, ps.Notes, 1)
+	require.Equal(t, "use a constant, not a literal", ps.Notes[0].Text)
+	var kinds []string
+	for _, e := range sink.list {
+		if e.Kind == event.PhaseAwaitingReview || e.Kind == event.PhaseReviewed {
+			kinds = append(kinds, string(e.Kind)+":"+e.Line[:min(8, len(e.Line))])
+		}
+	}
+	require.Equal(t, []string{"phase_awaiting_review:review i", "phase_reviewed:rejected", "phase_awaiting_review:review i", "phase_reviewed:approved"}, kinds)
+}
+
+// A run stopped while a phase awaits review leaves it awaiting review; the
+// resume holds it again from the kept work (its worktree is gone), without
+// running the agent again, and the approval lands that work.
+func TestReviewHoldSurvivesStopAndResume(t *testing.T) {
+	t.Parallel()
+	repo := gitRepo(t, onePhase)
+	runs := filepath.Join(t.TempDir(), "runs")
+	agentShell := `echo run >> ` + runs + `; mkdir -p pkg; echo kept > pkg/kept.txt`
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan Result, 1)
+	go func() {
+		res, _ := runIn(t, ctx, repo, onePhase, agentShell, reviewConfig)
+		done <- res
+	}()
+	hold := awaitHold(t, repo, "1")
+	cancel()
+	res := <-done
+	require.Equal(t, state.RunInterrupted, res.Status)
+	ps, err := state.Open(repo).LoadPhase("1")
+	require.NoError(t, err)
+	require.Equal(t, state.PhaseAwaitingReview, ps.Status)
+
+	// The decision may be written while no run is live.
+	decide(t, repo, "1", hold, state.DecisionApprove, "")
+	res, _ = runIn(t, context.Background(), repo, onePhase, agentShell, func(c *Config) {
+		c.Resume, c.ReviewPoll = true, 10*time.Millisecond
+	})
+	require.Equal(t, state.RunComplete, res.Status, res.Reason)
+	require.Equal(t, "kept", runGit(t, repo, "show", "HEAD:pkg/kept.txt"))
+	n, err := os.ReadFile(runs)
+	require.NoError(t, err)
+	require.Equal(t, 1, strings.Count(string(n), "run"), "the agent ran once")
+}
+
+func runGitErr(dir string, args ...string) error {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	return cmd.Run()
+}
