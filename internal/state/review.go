@@ -33,7 +33,9 @@ const (
 func ReviewModes() []ReviewMode { return []ReviewMode{ReviewNone, ReviewPhase, ReviewBatch} }
 
 // ParseReviewMode checks a mode given by a person; "" is not a mode.
-func ParseReviewMode(s string) (ReviewMode, error) { return parseChoice(s, ReviewModes(), "review mode") }
+func ParseReviewMode(s string) (ReviewMode, error) {
+	return parseChoice(s, ReviewModes(), "review mode")
+}
 
 // ReviewModeNames is "none, phase, batch", for messages.
 func ReviewModeNames() string { return choiceNames(ReviewModes()) }
