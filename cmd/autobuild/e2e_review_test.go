@@ -1,0 +1,126 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
+	"github.com/autobuild-sh/autobuild/internal/state"
+)
+
+const reviewPlan = "# Review\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: Greet\n\n- [ ] write the greeting\n\n## Quality Gates\n\n- test: `true`\n"
+
+// reviewScenario is the simulated agent writing greet.txt.
+func reviewScenario(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "scenario.json")
+	writeFile(t, path, `{"default": {"steps": [{"say": "Writing greet.txt"}, {"write": "greet.txt", "content": "hello\n"}],
+		"result": {"status": "complete", "commit_message": "feat: write the greeting"}}}`)
+	return path
+}
+
+// startRun starts autobuild in repo in the background and returns it with
+// its output.
+func startRun(t *testing.T, repo string, args ...string) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	cmd := command(repo, args...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+		}
+	})
+	return cmd, &out
+}
+
+// awaitReview waits until phase id awaits review after attempts attempts.
+func awaitReview(t *testing.T, repo, id string, attempts int) {
+	t.Helper()
+	waitFor(t, "phase "+id+" to await review", 60*time.Second, func() bool {
+		p, err := state.Open(repo).LoadPhase(phaseid.ID(id))
+		return err == nil && p.Status == state.PhaseAwaitingReview && p.Review != nil && len(p.Attempts) == attempts
+	})
+}
+
+// A run with --review=phase and no terminal is reviewed from another
+// terminal: autobuild review shows the change, a rejection's note reaches
+// the retry's prompt, and the approval lands it.
+func TestReviewHeadlessRejectThenApprove(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, reviewPlan)
+	head := git(t, repo, "rev-parse", "HEAD")
+	run, out := startRun(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", "sim", "--scenario", reviewScenario(t), "--review=phase")
+	awaitReview(t, repo, "1", 1)
+	require.Equal(t, head, git(t, repo, "rev-parse", "HEAD"), "nothing lands before the review")
+
+	r := autobuild(t, repo, "review")
+	require.Equal(t, 0, r.code, r)
+	for _, want := range []string{"Phase 1: Greet", "Gates: test passed (true)", "Agent's summary: feat: write the greeting",
+		"A greet.txt  +1 -0", "=== greet.txt (added)", "@@ -0,0 +1 @@\n+hello", "Decide: autobuild review 1 --approve"} {
+		require.Contains(t, r.stdout, want)
+	}
+	r = autobuild(t, repo, "status", "--json")
+	require.Contains(t, r.stdout, "\"awaiting_review\": [\n    \"1\"\n  ]")
+
+	r = autobuild(t, repo, "review", "1", "--reject")
+	require.Equal(t, 2, r.code, "a rejection needs its note: %s", r)
+	r = autobuild(t, repo, "review", "1", "--reject", "--note", "call it a salutation")
+	require.Equal(t, 0, r.code, r)
+	require.Contains(t, r.stdout, "Phase 1 rejected: its retry starts with your note now.")
+
+	awaitReview(t, repo, "1", 2)
+	prompt, err := os.ReadFile(state.Open(repo).PromptPath("1", 2))
+	require.NoError(t, err)
+	require.Contains(t, string(prompt), "review_rejected")
+	require.Contains(t, string(prompt), "call it a salutation")
+
+	r = autobuild(t, repo, "review", "--approve")
+	require.Equal(t, 0, r.code, r)
+	require.NoError(t, run.Wait(), out.String())
+	require.Contains(t, out.String(), "PHASE 1 AWAITING REVIEW")
+	require.Contains(t, out.String(), "PHASE 1 REVIEWED - rejected: call it a salutation")
+	require.Equal(t, 1, phaseCommits(t, repo)["1"], out.String())
+	p := loadPhase(t, repo, "1")
+	require.Equal(t, state.PhaseComplete, p.Status)
+	require.Equal(t, "review_rejected", string(p.Attempts[0].Error.Type))
+	require.Equal(t, "call it a salutation", p.Notes[0].Text)
+}
+
+// A kill -9 while a phase awaits review loses nothing: the phase still
+// awaits review, the resume holds it again without running the agent, and
+// the approval lands the work.
+func TestReviewSurvivesKill9(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, reviewPlan)
+	run, _ := startRun(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", "sim", "--scenario", reviewScenario(t), "--review=phase")
+	awaitReview(t, repo, "1", 1)
+	require.NoError(t, run.Process.Kill())
+	_ = run.Wait()
+
+	r := autobuild(t, repo, "status", "--json")
+	require.Contains(t, r.stdout, "\"awaiting_review\": [")
+	r = autobuild(t, repo, "review", "1")
+	require.Equal(t, 0, r.code, r)
+	require.Contains(t, r.stdout, "Files:")
+
+	resumed, out := startRun(t, repo, "plan.md", "--no-tui", "--resume")
+	awaitReview(t, repo, "1", 1)
+	r = autobuild(t, repo, "review", "1", "--approve")
+	require.Equal(t, 0, r.code, r)
+	require.NoError(t, resumed.Wait(), out.String())
+	require.Equal(t, 1, phaseCommits(t, repo)["1"], out.String())
+	p := loadPhase(t, repo, "1")
+	require.Equal(t, state.PhaseComplete, p.Status)
+	require.Len(t, p.Attempts, 1, "the agent did not run again")
+	require.True(t, strings.Contains(out.String(), "AWAITING REVIEW"), out.String())
+}
