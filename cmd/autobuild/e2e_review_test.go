@@ -3,8 +3,8 @@ package main
 import (
 	"bytes"
 	"os"
-	"path/filepath"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
