@@ -103,7 +103,7 @@ func runReview(ctx context.Context, s Streams, o reviewOptions, args []string) e
 			if err != nil {
 				return &exitcode.Error{Code: exitcode.Refused, Err: err}
 			}
-			r.WriteText(w)
+			r.WriteText(w, time.Now())
 		}
 		return nil
 	}

@@ -104,7 +104,7 @@ func Decide(store *state.Store, ps *state.Phase, decision, note string, now time
 	if ps.Review == nil {
 		return fmt.Errorf("phase %s does not await review (it is %s)", ps.DisplayID.Or(ps.PhaseID), ps.Status)
 	}
-	if !slices.Contains([]string{state.DecisionApprove, state.DecisionReject}, decision) {
+	if !slices.Contains([]string{state.DecisionApprove, state.DecisionReject, state.DecisionRecheck}, decision) {
 		return fmt.Errorf("unknown decision %q", decision)
 	}
 	return store.SaveReviewDecision(state.ReviewDecision{PhaseID: ps.PhaseID, Decision: decision,

@@ -5,21 +5,23 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
 // Facts are the review's lines above the diff: the gates, what the agent
-// said, what it spent. The TUI and the plain text show the same.
-func (r *Review) Facts() []string {
+// said, what it spent. The TUI and the plain text show the same; now says
+// how long the phase has waited.
+func (r *Review) Facts(now time.Time) []string {
 	ps := r.Phase
 	var out []string
 	agent := ""
 	if ps.Agent != "" {
 		agent = ", agent " + ps.Agent
 	}
-	out = append(out, fmt.Sprintf("Attempt %d/%d%s, awaiting review since %s", max(r.Hold.Attempt, ps.Attempt), max(ps.MaxAttempts, 1),
-		agent, r.Hold.Since.Local().Format("15:04:05")))
+	out = append(out, fmt.Sprintf("Attempt %d/%d%s, awaiting review for %s", max(r.Hold.Attempt, ps.Attempt), max(ps.MaxAttempts, 1),
+		agent, max(0, now.Sub(r.Hold.Since)).Round(time.Second)))
 	out = append(out, "Gates: "+Gates(ps.QualityGates))
 	if msg := strings.TrimSpace(r.Hold.Message); msg != "" {
 		first, _, _ := strings.Cut(msg, "\n")
@@ -72,10 +74,10 @@ func (f File) StatusLetter() string {
 
 // WriteText writes the review as plain text: the facts, the files, then
 // every hunk, then the agent's last lines and how to decide.
-func (r *Review) WriteText(w io.Writer) {
+func (r *Review) WriteText(w io.Writer, now time.Time) {
 	ps := r.Phase
 	fmt.Fprintf(w, "Phase %s: %s\n", ps.DisplayID.Or(ps.PhaseID), ps.PhaseName)
-	for _, l := range r.Facts() {
+	for _, l := range r.Facts(now) {
 		fmt.Fprintln(w, "  "+l)
 	}
 	fmt.Fprintln(w, "\nFiles:")

@@ -39,6 +39,8 @@ func (m *Model) shortHelp() []key.Binding {
 	k := m.keys
 	var first, rest []key.Binding
 	switch {
+	case m.onReview():
+		first, rest = k.Review.help()
 	case m.onSummary():
 		first, rest = k.Summary.help()
 		first = append(first, m.runControls(true)...)
