@@ -38,7 +38,7 @@ func (v *reviewView) shown() bool { return v.id != "" }
 
 // open starts showing phase id, whose review is being read.
 func (v *reviewView) open(id phaseid.ID) {
-	*v = reviewView{styles: v.styles, width: v.width, height: v.height, id: id}
+	*v = reviewView{styles: v.styles, width: v.width, height: v.height, now: v.now, id: id}
 }
 
 // close leaves the review screen.
