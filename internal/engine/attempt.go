@@ -170,6 +170,9 @@ type attemptTrack struct {
 	started time.Time
 	// seq counts every attempt of the phase ever; it names the files.
 	seq int
+	// recheckFailed is the failure of the gates run again on a person's
+	// change in review (reviewcheck.go).
+	recheckFailed *failure.Report
 }
 
 // newAttempt is the executor's brief: the prompt, the agent's command line

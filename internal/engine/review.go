@@ -32,6 +32,9 @@ type reviewEnd int
 const (
 	reviewApproved reviewEnd = iota
 	reviewRejected
+	// reviewGateFailed: a person changed the worktree and a gate failed
+	// on the change (recheck).
+	reviewGateFailed
 	// reviewStopped: the run stopped (Ctrl-C) while the phase waited; it
 	// still awaits review, and a resume holds it again.
 	reviewStopped
@@ -76,19 +79,37 @@ func (r *phaseRunner) holdForReview(ctx context.Context, t *attemptTrack, wt, ba
 	return r.awaitReview(ctx, t, hold)
 }
 
-// awaitReview announces the hold and waits for its decision.
+// awaitReview announces the hold and waits for its decision. A request to
+// check the gates again (after a person changed the worktree) runs them
+// and holds the new change.
 func (r *phaseRunner) awaitReview(ctx context.Context, t *attemptTrack, hold state.ReviewHold) (reviewEnd, *state.ReviewDecision, error) {
 	p := t.p
-	r.rec.emit(phaseEvent(event.PhaseAwaitingReview, p, t.req.Number, event.Event{Agent: t.req.Agent.Name,
-		Usage: r.rec.attemptUsage(p.ID),
-		Line:  fmt.Sprintf("review it with: autobuild review %s (--approve, or --reject --note TEXT)", p.DisplayID)}))
-	d, err := r.awaitDecision(ctx, p.ID, hold.Tree)
-	if err != nil {
-		if ctx.Err() != nil {
-			r.rec.reviewStopped(p.ID, t.started, r.cfg.Now())
-			return reviewStopped, nil, nil
+	var d *state.ReviewDecision
+	for {
+		r.rec.emit(phaseEvent(event.PhaseAwaitingReview, p, t.req.Number, event.Event{Agent: t.req.Agent.Name,
+			Line: fmt.Sprintf("review it with: autobuild review %s (--approve, or --reject --note TEXT)", p.DisplayID)}))
+		var err error
+		d, err = r.awaitDecision(ctx, p.ID, hold.Tree)
+		if err == nil && d.Decision == state.DecisionRecheck {
+			r.rec.emit(phaseEvent(event.PhaseReviewed, p, t.req.Number, event.Event{Line: "checking the gates again on the changed worktree"}))
+			var rep *failure.Report
+			hold, rep, err = r.recheck(ctx, t, hold)
+			if err == nil && rep != nil {
+				t.recheckFailed = rep
+				return reviewGateFailed, nil, nil
+			}
+			if err == nil {
+				continue
+			}
 		}
-		return reviewStopped, nil, err
+		if err != nil {
+			if ctx.Err() != nil {
+				r.rec.reviewStopped(p.ID, t.started, r.cfg.Now())
+				return reviewStopped, nil, nil
+			}
+			return reviewStopped, nil, err
+		}
+		break
 	}
 	if d.Decision == state.DecisionReject {
 		r.rec.emit(phaseEvent(event.PhaseReviewed, p, t.req.Number, event.Event{Line: "rejected: " + sanitize.Line(d.Note)}))
@@ -113,7 +134,7 @@ func (r *phaseRunner) awaitDecision(ctx context.Context, id phaseid.ID, tree str
 		if err != nil {
 			return nil, err
 		}
-		if d != nil && (d.Tree == "" || d.Tree == tree) && (d.Decision == state.DecisionApprove || d.Decision == state.DecisionReject) {
+		if d != nil && (d.Tree == "" || d.Tree == tree) && knownDecision(d.Decision) {
 			if err := r.store.RemoveReviewDecision(id); err != nil {
 				return nil, err
 			}
@@ -189,6 +210,11 @@ func (r *phaseRunner) afterReview(ctx context.Context, t *attemptTrack, end revi
 		return r.fail(t, infraFailure(t.req, err))
 	case end == reviewStopped:
 		return attemptResult{Outcome: state.OutcomeInterrupted}
+	case end == reviewGateFailed:
+		r.rec.phase(t.p.ID, func(ps *state.Phase) { ps.Review = nil })
+		res := r.fail(t, *t.recheckFailed)
+		r.endHold(ctx, t.p.ID)
+		return res
 	case end == reviewRejected:
 		r.rec.note(t.p.ID, state.Note{Time: r.cfg.Now(), Kind: "review", Attempt: t.req.Number, Text: sanitize.Text(d.Note)})
 		res := r.fail(t, rejected(d))
@@ -202,4 +228,10 @@ func (r *phaseRunner) afterReview(ctx context.Context, t *attemptTrack, end revi
 	res := r.landAttempt(ctx, t, h, r.integ.snapshotOutside(ctx))
 	r.endHold(ctx, t.p.ID)
 	return res
+}
+
+// knownDecision reports whether a decision file says something the hold
+// acts on; anything else is left for a person to notice.
+func knownDecision(d string) bool {
+	return d == state.DecisionApprove || d == state.DecisionReject || d == state.DecisionRecheck
 }

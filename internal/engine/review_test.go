@@ -156,3 +156,46 @@ func runGitErr(dir string, args ...string) error {
 	cmd.Dir = dir
 	return cmd.Run()
 }
+
+// A person changes the worktree in review (the UI's editor or shell) and
+// asks for the gates again: they run on the change, and the new change is
+// what waits and lands. A gate that fails on it fails the attempt.
+func TestReviewRecheckRunsTheGatesOnThePersonsChange(t *testing.T) {
+	t.Parallel()
+	plan := "# One\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: Only\n\n## Quality Gates\n\n- test: `! grep -q broken hello.txt`\n"
+	repo := gitRepo(t, plan)
+	done := make(chan Result, 1)
+	go func() {
+		res, _ := runIn(t, context.Background(), repo, plan, `echo hello > hello.txt`, reviewConfig)
+		done <- res
+	}()
+	hold := awaitHold(t, repo, "1")
+	wt := filepath.Join(repo, ".autobuild", "worktrees", "phase-1")
+	require.NoError(t, os.WriteFile(filepath.Join(wt, "hello.txt"), []byte("hello, reviewer\n"), 0o644))
+	decide(t, repo, "1", hold, state.DecisionRecheck, "")
+	var second state.ReviewHold
+	require.Eventually(t, func() bool {
+		second = awaitHold(t, repo, "1")
+		return second.Tree != hold.Tree
+	}, 30*time.Second, 20*time.Millisecond)
+	diff, err := os.ReadFile(filepath.Join(repo, filepath.FromSlash(second.DiffPath)))
+	require.NoError(t, err)
+	require.Contains(t, string(diff), "+hello, reviewer")
+
+	// Broken now: the gate fails on the person's change.
+	require.NoError(t, os.WriteFile(filepath.Join(wt, "hello.txt"), []byte("broken\n"), 0o644))
+	decide(t, repo, "1", second, state.DecisionRecheck, "")
+	require.Eventually(t, func() bool {
+		ps, err := state.Open(repo).LoadPhase("1")
+		return err == nil && len(ps.Attempts) >= 1 && ps.Attempts[0].Error != nil
+	}, 30*time.Second, 20*time.Millisecond)
+	ps, err := state.Open(repo).LoadPhase("1")
+	require.NoError(t, err)
+	require.Equal(t, failure.TestFailure, ps.Attempts[0].Error.Type)
+
+	// The retry (the agent again) passes; approve it.
+	third := awaitHold(t, repo, "1")
+	decide(t, repo, "1", third, state.DecisionApprove, "")
+	res := <-done
+	require.Equal(t, state.RunComplete, res.Status, res.Reason)
+}
