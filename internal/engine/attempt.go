@@ -103,7 +103,20 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	// a landing that verifies waits a moment for it (landqueue.go).
 	gating := r.integ.gating.track()
 	defer gating.done()
-	ev := r.exec.Execute(ctx, a, &attemptObserver{rec: r.rec, p: p, number: req.Number, quotas: r.quotas, agentEnded: gating.start})
+	// A person's note stops the attempt as a Ctrl-C would (steer.go).
+	actx, stopAttempt := context.WithCancel(ctx)
+	defer stopAttempt()
+	steer, stopWatch := r.watchSteer(ctx, p.ID, t.started, stopAttempt)
+	ev := r.exec.Execute(actx, a, &attemptObserver{rec: r.rec, p: p, number: req.Number, quotas: r.quotas, agentEnded: gating.start})
+	stopWatch()
+	if n := steer.taken(); n != nil {
+		if ev.Interrupted && ctx.Err() == nil {
+			// Not about to land: the continuation is an attempt of its own.
+			gating.done()
+			return r.steered(ctx, t, n, ev.Session)
+		}
+		r.steerTooLate(t, n)
+	}
 	if ev.Interrupted {
 		return r.interrupted(t)
 	}

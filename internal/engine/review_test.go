@@ -199,3 +199,50 @@ func TestReviewRecheckRunsTheGatesOnThePersonsChange(t *testing.T) {
 	res := <-done
 	require.Equal(t, state.RunComplete, res.Status, res.Reason)
 }
+
+// A person's note to a running phase stops its attempt and continues it
+// with the note in the prompt, on top of the work so far, without using up
+// the retry; the note is kept in the phase file.
+func TestSteerNoteContinuesTheAttempt(t *testing.T) {
+	t.Parallel()
+	repo := gitRepo(t, onePhase)
+	out := filepath.Join(t.TempDir(), "continued-prompt.md")
+	agentShell := `if [ -f half.txt ]; then cp "$AUTOBUILD_PROMPT_FILE" ` + out + `; echo done > done.txt; exit 0; fi
+echo half > half.txt; echo working; sleep 60`
+	done := make(chan Result, 1)
+	sink := &events{}
+	go func() {
+		res, ev := runIn(t, context.Background(), repo, onePhase, agentShell, func(c *Config) { c.ReviewPoll = 10 * time.Millisecond })
+		sink.list = ev.list
+		done <- res
+	}()
+	wt := filepath.Join(repo, ".autobuild", "worktrees", "phase-1")
+	require.Eventually(t, func() bool {
+		_, err := os.Stat(filepath.Join(wt, "half.txt"))
+		return err == nil
+	}, 30*time.Second, 10*time.Millisecond)
+	require.NoError(t, state.Open(repo).SaveSteer(state.Steer{PhaseID: "1", Note: "use the standard library only", Sent: time.Now()}))
+	var res Result
+	select {
+	case res = <-done:
+	case <-time.After(40 * time.Second):
+		t.Fatal("the note did not stop the attempt")
+	}
+	require.Equal(t, state.RunComplete, res.Status, res.Reason)
+	prompt, err := os.ReadFile(out)
+	require.NoError(t, err)
+	require.Contains(t, string(prompt), "## A note from the person supervising this run")
+	require.Contains(t, string(prompt), "> use the standard library only")
+	ps, err := state.Open(repo).LoadPhase("1")
+	require.NoError(t, err)
+	require.Len(t, ps.Attempts, 2)
+	require.Equal(t, state.OutcomeInterrupted, ps.Attempts[0].Outcome)
+	require.Equal(t, 1, ps.Attempts[1].Number, "the retry is not used up")
+	require.Equal(t, []state.Note{{Time: ps.Notes[0].Time, Kind: "steer", Attempt: 1, Text: "use the standard library only"}}, ps.Notes)
+	require.Equal(t, "half", runGit(t, repo, "show", "HEAD:half.txt"), "the work so far is kept")
+	var steered bool
+	for _, e := range sink.list {
+		steered = steered || (e.Kind == event.PhaseSteered && e.Line == "use the standard library only")
+	}
+	require.True(t, steered)
+}

@@ -36,6 +36,10 @@ type attemptRequest struct {
 	// summarizes the work done (see continuation).
 	Session string
 	Compact bool
+	// Steer is a person's note that stopped the attempt before this one
+	// (steer.go): this attempt continues with it, without using up the
+	// retry; Session is then the stopped session, when its CLI can go on.
+	Steer string
 	// Run counts the runs of the phase's agent in this run of autobuild,
 	// repeats after a limit included (agent.EnvAgentRun).
 	Run int
