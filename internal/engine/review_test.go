@@ -246,3 +246,26 @@ echo half > half.txt; echo working; sleep 60`
 	}
 	require.True(t, steered)
 }
+
+// The history keeps a person's note with the attempt it ended.
+func TestNotesReachTheHistory(t *testing.T) {
+	t.Parallel()
+	repo := gitRepo(t, onePhase)
+	done := make(chan Result, 1)
+	go func() {
+		res, _ := runIn(t, context.Background(), repo, onePhase, `echo hello > hello.txt`, reviewConfig)
+		done <- res
+	}()
+	hold := awaitHold(t, repo, "1")
+	decide(t, repo, "1", hold, state.DecisionReject, "say goodbye too")
+	require.Eventually(t, func() bool {
+		ps, err := state.Open(repo).LoadPhase("1")
+		return err == nil && len(ps.Attempts) == 2 && ps.Status == state.PhaseAwaitingReview
+	}, 30*time.Second, 20*time.Millisecond)
+	decide(t, repo, "1", awaitHold(t, repo, "1"), state.DecisionApprove, "")
+	<-done
+	hist, err := os.ReadFile(filepath.Join(repo, ".autobuild", "history.jsonl"))
+	require.NoError(t, err)
+	require.Contains(t, string(hist), `"failure_type":"review_rejected"`)
+	require.Contains(t, string(hist), `"note":"say goodbye too","note_kind":"review"`)
+}

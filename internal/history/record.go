@@ -58,6 +58,10 @@ type Record struct {
 	FailureType    string  `json:"failure_type,omitempty"`
 	FailureMessage string  `json:"failure_message,omitempty"`
 	Retryable      bool    `json:"retryable,omitempty"`
+	// Note is a person's note that ended the attempt: a rejection in
+	// review, or a steer that stopped it (NoteKind "review" or "steer").
+	Note     string `json:"note,omitempty"`
+	NoteKind string `json:"note_kind,omitempty"`
 	Circular       bool    `json:"circular,omitempty"`
 	Duration       float64 `json:"duration_seconds,omitempty"`
 	// Usage is what the attempt cost, when the agent reported it.
