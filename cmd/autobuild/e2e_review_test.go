@@ -124,3 +124,34 @@ func TestReviewSurvivesKill9(t *testing.T) {
 	require.Len(t, p.Attempts, 1, "the agent did not run again")
 	require.True(t, strings.Contains(out.String(), "AWAITING REVIEW"), out.String())
 }
+
+// autobuild steer sends a note to a running phase of a --no-tui run: the
+// simulated agent is stopped, and its continuation's prompt ends with the
+// note; the retry is not used.
+func TestSteerHeadless(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, reviewPlan)
+	scenario := filepath.Join(t.TempDir(), "scenario.json")
+	writeFile(t, scenario, `{"phases": {"1": [
+		{"steps": [{"write": "half.txt", "content": "half\n"}, {"say": "working"}, {"sleep": "60s"}]},
+		{"steps": [{"write": "greet.txt", "content": "hello\n"}], "result": {"status": "complete"}}]}}`)
+	run, out := startRun(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", "sim", "--scenario", scenario)
+	waitFor(t, "the agent to start working", 60*time.Second, func() bool {
+		_, err := os.Stat(filepath.Join(repo, ".autobuild", "worktrees", "phase-1", "half.txt"))
+		return err == nil
+	})
+	r := autobuild(t, repo, "steer", "1", "--note", "write greet.txt instead")
+	require.Equal(t, 0, r.code, r)
+	require.NoError(t, run.Wait(), out.String())
+	require.Contains(t, out.String(), "PHASE 1 STEERED (attempt 1/2) - write greet.txt instead")
+	prompt, err := os.ReadFile(state.Open(repo).PromptPath("1", 2))
+	require.NoError(t, err)
+	require.Contains(t, string(prompt), "> write greet.txt instead")
+	p := loadPhase(t, repo, "1")
+	require.Len(t, p.Attempts, 2)
+	require.Equal(t, 1, p.Attempts[1].Number, "the retry is not used")
+	require.Equal(t, "steer", p.Notes[0].Kind)
+
+	r = autobuild(t, repo, "steer", "1", "--note", "again")
+	require.Equal(t, 3, r.code, "a phase that is not running cannot be steered: %s", r)
+}

@@ -42,6 +42,9 @@ type phaseRunner struct {
 	eager bool
 	// quotas is the agents' quotas, shared with the scheduler.
 	quotas *quotaBook
+	// nextRun counts a run of a phase's agent that the runner starts by
+	// itself (a steered attempt's continuation); the scheduler's count.
+	nextRun func(phaseid.ID) int
 }
 
 func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptResult {

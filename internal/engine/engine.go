@@ -350,6 +350,7 @@ func (lr *liveRun) wire() (*phaseRunner, *scheduler) {
 		budget: budgetGuard{limits: cfg.Budget, hard: cfg.BudgetHard},
 		quotas: newQuotaBook(cfg.MaxParallel, cfg.Now, lr.rec)}
 	runner.quotas = sched.quotas
+	runner.nextRun = sched.nextRun
 	runner.eager = sched.schedule == ScheduleEager
 	lr.sched = sched
 	verify, _ := ParseVerify(string(cfg.Verify))

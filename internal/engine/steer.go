@@ -88,6 +88,9 @@ func (r *phaseRunner) steered(ctx context.Context, t *attemptTrack, n *state.Ste
 		DurationSeconds: now.Sub(t.started).Seconds(), Usage: r.rec.attemptUsage(p.ID)}))
 	req := t.req
 	req.Steer, req.Session, req.Compact = note, session, false
+	if r.nextRun != nil {
+		req.Run = r.nextRun(p.ID)
+	}
 	return r.attempt(ctx, req)
 }
 

@@ -57,6 +57,13 @@ func (m *Model) shortHelp() []key.Binding {
 		first = append(first, m.runControls(false)...)
 	default:
 		first, rest = k.List.help(m.table.filter != "")
+		// v and M where they act: on a phase awaiting review, on a
+		// running one.
+		if r := m.selected(); r != nil && r.status == stAwaiting {
+			first = append([]key.Binding{k.List.Review}, first...)
+		} else if r != nil && r.status == stRunning {
+			rest = append(rest, k.List.Steer)
+		}
 		first = append(first, m.runControls(false)...)
 	}
 	out := append(first, k.Run.Quit, k.Run.Help)

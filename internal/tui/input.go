@@ -31,7 +31,7 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		m.filterKey(k)
 		return nil
 	}
-	if m.rv.noting {
+	if m.note.kind != noteNone {
 		return m.noteKey(k)
 	}
 	m.footer.notice = ""
@@ -261,6 +261,8 @@ func (m *Model) listKey(k tea.KeyPressMsg) tea.Cmd {
 		m.startFilter()
 	case key.Matches(k, keys.Review):
 		return m.openReview()
+	case key.Matches(k, keys.Steer):
+		m.askSteer()
 	case key.Matches(k, keys.Next):
 		m.pane.view.next(m.pane.content(), m.pane.logHeight(), 1)
 	case key.Matches(k, keys.Prev):

@@ -40,6 +40,7 @@ type listKeys struct {
 	Search, Next, Prev                      key.Binding
 	Clear                                   key.Binding // drops the filter
 	Review                                  key.Binding // the selected phase awaiting review
+	Steer                                   key.Binding // a note to the selected running phase
 }
 
 // paneKeys scroll and search the detail pane.
@@ -110,6 +111,7 @@ func DefaultKeyMap() KeyMap {
 			Search:   b([]string{"/"}, "/", "filter"), Next: next, Prev: prev,
 			Clear:  b([]string{"esc"}, "esc", "show all"),
 			Review: b([]string{"v"}, "v", "review"),
+			Steer:  b([]string{"M"}, "M", "steer"),
 		},
 		Pane: paneKeys{
 			Up:       b(up, "↑/k", "up"),
@@ -143,7 +145,7 @@ func DefaultKeyMap() KeyMap {
 		},
 		Review: defaultReviewKeys(b, up, down, pageUp, pageDown, top, bottom),
 		Note: noteKeys{
-			Submit: b([]string{"enter"}, "enter", "reject with this note"),
+			Submit: b([]string{"enter"}, "enter", "send"),
 			Cancel: b([]string{"esc"}, "esc", "cancel"),
 		},
 	}
@@ -208,7 +210,8 @@ func (k KeyMap) fullHelp(now helpNow) [][]key.Binding {
 		{helpKey(k.Pane.Follow, "G/end", "follow the log"), helpKey(k.List.Search, "/", "filter/search"), k.Pane.Next,
 			helpKey(k.Pane.Left, "←/→", "scroll sideways")},
 		{helpKey(k.List.Review, "v", "review a phase"), k.Review.Approve, helpKey(k.Review.Reject, "x", "reject (a note)"),
-			helpKey(k.Review.Edit, "e/o", "editor / shell"), helpKey(k.Review.Skip, "esc", "leave it waiting")},
+			helpKey(k.Review.Edit, "e/o", "editor / shell"), helpKey(k.Review.Skip, "esc", "leave it waiting"),
+			helpKey(k.List.Steer, "M", "steer a running phase")},
 	}
 	if len(run) > 0 {
 		groups = append(groups, run)

@@ -107,6 +107,9 @@ type Model struct {
 	summary summaryView
 	footer  footerView
 	rv      reviewView
+
+	// note is the note being typed: a rejection's or a steer's (note.go).
+	note notePrompt
 }
 
 // New returns the model for o. In live mode (o.Controller set) Init starts
@@ -245,6 +248,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.handleWatch(msg)
 	case reviewLoadedMsg, reviewDecidedMsg, reviewExecDoneMsg:
 		return m.handleReviewMsg(msg)
+	case steerSentMsg:
+		m.steerSent(msg)
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
 	case tea.PasteMsg:

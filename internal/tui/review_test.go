@@ -145,7 +145,7 @@ func TestReviewScreenWritesDecisions(t *testing.T) {
 	h.key("x")
 	require.Contains(t, h.screen(), "Note for the retry:")
 	h.key("enter")
-	require.Contains(t, h.screen(), "A rejection needs a note")
+	require.Contains(t, h.screen(), "The note is empty")
 	h.typeText("keep /todo as an alias")
 	h.key("enter")
 	h.until("the decision is written", func(m *Model) bool { return m.screen == screenRun })
@@ -186,4 +186,31 @@ func TestReviewScreenClosesWhenDecidedElsewhere(t *testing.T) {
 	require.Equal(t, screenRun, h.m.screen)
 	require.Contains(t, h.screen(), "Phase 2A was reviewed: approved")
 	_ = phaseid.ID("")
+}
+
+// M on a running phase types a note in the footer and writes it for the
+// run, which stops the attempt and continues it with the note.
+func TestSteerKeyWritesTheNote(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	o := liveOptions(&fakeController{})
+	o.Root = root
+	h := newHarness(t, o, 100, 30)
+	h.feed(midRun())
+	require.Equal(t, phaseid.ID("2a"), h.m.selected().id)
+	h.key("M")
+	require.Contains(t, h.screen(), "Note to 2A's agent:")
+	require.Contains(t, h.screen(), "enter send · esc cancel")
+	h.typeText("use net/http only")
+	h.key("enter")
+	h.until("the note is written", func(m *Model) bool { return m.footer.notice != "" })
+	require.Contains(t, h.screen(), "Note sent to 2a")
+	n, err := state.Open(root).TakeSteer("2a")
+	require.NoError(t, err)
+	require.Equal(t, "use net/http only", n.Note)
+
+	// Not on a phase that is not running.
+	h.key("g")
+	h.key("M")
+	require.Contains(t, h.screen(), "M sends a note to a running phase")
 }

@@ -82,34 +82,11 @@ func (m *Model) reviewKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.Approve):
 		return decideCmd(m.root(), m.rv.rev.Phase, state.DecisionApprove, "", m.now())
 	case key.Matches(k, keys.Reject):
-		m.rv.noting = true
-		m.rv.note = searchInput{max: 2000}
+		m.note = notePrompt{kind: noteReject, id: m.rv.id, display: m.rv.rev.Phase.DisplayID, input: searchInput{max: 2000}}
 	case key.Matches(k, keys.Edit):
 		return m.execInWorktree(editorCommand())
 	case key.Matches(k, keys.Shell):
 		return m.execInWorktree(shellCommand())
-	}
-	return nil
-}
-
-// noteKey is a key of the rejection's note prompt.
-func (m *Model) noteKey(k tea.KeyPressMsg) tea.Cmd {
-	switch {
-	case key.Matches(k, m.keys.Note.Submit):
-		note := strings.TrimSpace(m.rv.note.text())
-		if note == "" {
-			m.footer.setNotice("A rejection needs a note: it is what the retry is asked to change.", false)
-			return nil
-		}
-		m.rv.noting = false
-		if m.rv.rev == nil {
-			return nil
-		}
-		return decideCmd(m.root(), m.rv.rev.Phase, state.DecisionReject, note, m.now())
-	case key.Matches(k, m.keys.Note.Cancel):
-		m.rv.noting = false
-	default:
-		m.rv.note.update(k)
 	}
 	return nil
 }

@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"strings"
-
 	"charm.land/bubbles/v2/key"
 )
 
@@ -38,11 +36,11 @@ func (k reviewKeys) help() (first, rest []key.Binding) {
 	return []key.Binding{k.Approve, k.Reject, k.Edit, k.Shell, k.Skip}, []key.Binding{k.Down}
 }
 
-// help is the note prompt's keys: "enter reject with this note · esc cancel".
-func (k noteKeys) help() string {
-	var parts []string
-	for _, b := range []key.Binding{k.Submit, k.Cancel} {
-		parts = append(parts, b.Help().Key+" "+b.Help().Desc)
+// help is the note prompt's keys: "enter reject · esc cancel".
+func (k noteKeys) help(kind noteKind) string {
+	submit := "reject"
+	if kind == noteSteer {
+		submit = "send"
 	}
-	return strings.Join(parts, " · ")
+	return k.Submit.Help().Key + " " + submit + " · " + k.Cancel.Help().Key + " " + k.Cancel.Help().Desc
 }

@@ -28,9 +28,6 @@ type reviewView struct {
 	rev *review.Review
 	err error
 	top int
-	// noting is set while the rejection's note is typed into note.
-	noting bool
-	note   searchInput
 }
 
 // shown reports whether a review is open.

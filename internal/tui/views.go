@@ -38,8 +38,8 @@ func (m *Model) syncFooter() {
 	if m.filtering {
 		f.search, f.searchHelp = &m.filterInput, "filter phases · enter keep · esc show all"
 	}
-	if m.rv.noting {
-		f.search, f.searchHelp, f.searchPrompt = &m.rv.note, m.keys.Note.help(), "Note for the retry: "
+	if m.note.kind != noteNone {
+		f.search, f.searchHelp, f.searchPrompt = &m.note.input, m.keys.Note.help(m.note.kind), m.note.prompt()
 	}
 	f.short, f.full = m.shortHelp(), m.keys.fullHelp(m.fullHelpNow())
 }
