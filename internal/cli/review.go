@@ -107,6 +107,11 @@ func runReview(ctx context.Context, s Streams, o reviewOptions, args []string) e
 		}
 		return nil
 	}
+	if len(args) == 0 && snap.Run.Review == state.ReviewBatch {
+		// A batch is decided together: the earliest batch that waits
+		// (under the eager schedule several may).
+		waiting = firstBatch(waiting)
+	}
 	if len(args) == 0 && len(waiting) > 1 && snap.Run.Review != state.ReviewBatch {
 		ids := make([]string, len(waiting))
 		for i, p := range waiting {
@@ -139,6 +144,21 @@ func decided(p *state.Phase, decision string, live bool) string {
 		return fmt.Sprintf("Phase %s %s now.", id, what)
 	}
 	return fmt.Sprintf("Phase %s %s when the run resumes (no run is live now).", id, what)
+}
+
+// firstBatch is the phases of the earliest batch among phases.
+func firstBatch(phases []*state.Phase) []*state.Phase {
+	first := phases[0].Batch
+	for _, p := range phases {
+		first = min(first, p.Batch)
+	}
+	var out []*state.Phase
+	for _, p := range phases {
+		if p.Batch == first {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // awaitingReview lists the ids of the phases awaiting review, for status

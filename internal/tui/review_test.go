@@ -13,6 +13,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/review"
 	"github.com/autobuild-sh/autobuild/internal/state"
+	"github.com/autobuild-sh/autobuild/internal/watch"
 )
 
 const reviewDiff = `diff --git a/api/todos.go b/api/todos.go
@@ -185,7 +186,6 @@ func TestReviewScreenClosesWhenDecidedElsewhere(t *testing.T) {
 	h.feed([]event.Event{reviewed})
 	require.Equal(t, screenRun, h.m.screen)
 	require.Contains(t, h.screen(), "Phase 2A was reviewed: approved")
-	_ = phaseid.ID("")
 }
 
 // M on a running phase types a note in the footer and writes it for the
@@ -213,4 +213,36 @@ func TestSteerKeyWritesTheNote(t *testing.T) {
 	h.key("g")
 	h.key("M")
 	require.Contains(t, h.screen(), "M sends a note to a running phase")
+}
+
+// autobuild watch offers the review screen too: decisions are files.
+func TestWatchReviewsAPhase(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	store := state.Open(root)
+	require.NoError(t, os.MkdirAll(store.ReviewDir(), 0o755))
+	diffPath := filepath.Join(".autobuild", "review", "2a.diff")
+	require.NoError(t, os.WriteFile(filepath.Join(root, diffPath), []byte(reviewDiff), 0o644))
+	ps := reviewFixture().Phase
+	ps.Review.DiffPath, ps.Batch = diffPath, 1
+	require.NoError(t, store.SavePhase(ps))
+
+	ch := make(chan watch.Update)
+	h := newHarness(t, Options{Watch: ch, ReadOnly: true, Dir: root, Root: root}, 100, 30)
+	run := &state.Run{SchemaVersion: 1, PlanPath: "plan.md", PlanTitle: "Todo app", CommitMode: "auto", Status: state.RunRunning, Started: t0}
+	h.send(watchMsg{update: watch.Update{Snapshot: &state.Snapshot{Run: run, Phases: []*state.Phase{ps}}}})
+	require.Contains(t, h.screen(), "awaiting review: v to review")
+	h.key("v")
+	h.until("the review is read", func(m *Model) bool { return m.rv.rev != nil })
+	require.Contains(t, h.screen(), "Review · Phase 2A: Backend API")
+
+	// Another update of the files keeps the screen; a decision made
+	// elsewhere closes it.
+	h.send(watchMsg{update: watch.Update{Snapshot: &state.Snapshot{Run: run, Phases: []*state.Phase{ps}}}})
+	require.Equal(t, screenReview, h.m.screen)
+	landed := *ps
+	landed.Status, landed.Review = state.PhaseRunning, nil
+	h.send(watchMsg{update: watch.Update{Snapshot: &state.Snapshot{Run: run, Phases: []*state.Phase{&landed}}}})
+	require.Equal(t, screenRun, h.m.screen)
+	require.Contains(t, h.screen(), "no longer awaits review")
 }
