@@ -91,7 +91,7 @@ func (r *phaseRunner) awaitReview(ctx context.Context, t *attemptTrack, hold sta
 		var err error
 		d, err = r.awaitDecision(ctx, p.ID, hold.Tree)
 		if err == nil && d.Decision == state.DecisionRecheck {
-			r.rec.emit(phaseEvent(event.PhaseReviewed, p, t.req.Number, event.Event{Line: "checking the gates again on the changed worktree"}))
+			r.rec.emit(phaseEvent(event.PhaseReviewed, p, t.req.Number, event.Event{Line: event.ReviewRechecking}))
 			var rep *failure.Report
 			hold, rep, err = r.recheck(ctx, t, hold)
 			if err == nil && rep != nil {
@@ -116,7 +116,7 @@ func (r *phaseRunner) awaitReview(ctx context.Context, t *attemptTrack, hold sta
 		return reviewRejected, d, nil
 	}
 	r.rec.reviewApproved(p.ID)
-	r.rec.emit(phaseEvent(event.PhaseReviewed, p, t.req.Number, event.Event{Line: "approved"}))
+	r.rec.emit(phaseEvent(event.PhaseReviewed, p, t.req.Number, event.Event{Line: event.ReviewApproved}))
 	return reviewApproved, d, nil
 }
 

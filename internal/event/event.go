@@ -72,6 +72,13 @@ const (
 	PhaseSteered Kind = "phase_steered"
 )
 
+// The Line of a PhaseReviewed event that is not a rejection ("rejected:
+// NOTE").
+const (
+	ReviewApproved   = "approved"
+	ReviewRechecking = "checking the gates again on the changed worktree"
+)
+
 // Droppable reports whether a slow consumer may miss the event: output
 // lines and tool calls are progress, shown live and kept in the attempt
 // log; every other event changes what a consumer shows.

@@ -183,8 +183,9 @@ func (m *Model) applyEvent(e event.Event) {
 		r.duration = attemptDuration(e, r, at)
 	case event.PhaseReviewed:
 		r.log.add("── review: " + e.Line + " ──")
-		if e.Line == "approved" {
-			// It lands now; landing is a few git commands.
+		if e.Line == event.ReviewApproved || e.Line == event.ReviewRechecking {
+			// It lands now (a few git commands), or its gates run again
+			// on a person's change.
 			r.status = stRunning
 		}
 	case event.BudgetReached:
