@@ -81,9 +81,13 @@ func (r *phaseRunner) holdForReview(ctx context.Context, t *attemptTrack, wt, ba
 
 // awaitReview announces the hold and waits for its decision. A request to
 // check the gates again (after a person changed the worktree) runs them
-// and holds the new change.
+// and holds the new change. The phase's slot goes to another phase while
+// it waits (reviewslots.go).
 func (r *phaseRunner) awaitReview(ctx context.Context, t *attemptTrack, hold state.ReviewHold) (reviewEnd, *state.ReviewDecision, error) {
 	p := t.p
+	if t.req.Held != nil {
+		t.req.Held()
+	}
 	var d *state.ReviewDecision
 	for {
 		r.rec.emit(phaseEvent(event.PhaseAwaitingReview, p, t.req.Number, event.Event{Agent: t.req.Agent.Name,

@@ -269,3 +269,36 @@ func TestNotesReachTheHistory(t *testing.T) {
 	require.Contains(t, string(hist), `"failure_type":"review_rejected"`)
 	require.Contains(t, string(hist), `"note":"say goodbye too","note_kind":"review"`)
 }
+
+// A phase waiting for review does no work: its slot goes to the next
+// phase, under both schedules, so with one slot two independent phases
+// both come to wait for review at the same time.
+func TestReviewHoldFreesItsSlot(t *testing.T) {
+	t.Parallel()
+	const twoPhases = "# Two\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n| 2 | - |\n\n## Phase 1: One\n\n## Phase 2: Two\n\n## Quality Gates\n\n- test: `true`\n"
+	for _, sched := range []Schedule{ScheduleBatches, ScheduleEager} {
+		t.Run(string(sched), func(t *testing.T) {
+			t.Parallel()
+			repo := gitRepo(t, twoPhases)
+			done := make(chan Result, 1)
+			go func() {
+				res, _ := runIn(t, context.Background(), repo, twoPhases, `echo "$AUTOBUILD_PHASE_ID" > "out-$AUTOBUILD_PHASE_ID.txt"`, func(c *Config) {
+					reviewConfig(c)
+					c.MaxParallel, c.Schedule = 1, sched
+				})
+				done <- res
+			}()
+			one := awaitHold(t, repo, "1")
+			two := awaitHold(t, repo, "2")
+			ps, err := state.Open(repo).LoadPhase("1")
+			require.NoError(t, err)
+			require.Equal(t, state.PhaseAwaitingReview, ps.Status, "both wait at once")
+			decide(t, repo, "2", two, state.DecisionApprove, "")
+			decide(t, repo, "1", one, state.DecisionApprove, "")
+			res := <-done
+			require.Equal(t, state.RunComplete, res.Status, res.Reason)
+			require.Equal(t, "1", runGit(t, repo, "show", "HEAD:out-1.txt"))
+			require.Equal(t, "2", runGit(t, repo, "show", "HEAD:out-2.txt"))
+		})
+	}
+}
