@@ -18,7 +18,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
-// A person's note to a running claude phase (the UI's m, autobuild steer)
+// A person's note to a running claude phase (the UI's M, autobuild steer)
 // stops the CLI while its model is still thinking, and the phase goes on
 // in the same claude session: the model's next request carries the
 // session's first prompt, the work it did, and the note.

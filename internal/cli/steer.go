@@ -15,7 +15,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
-// newSteer is `autobuild steer PHASE --note TEXT`: the UI's m from any
+// newSteer is `autobuild steer PHASE --note TEXT`: the UI's M from any
 // terminal (docs/running.md "Steering a running phase").
 func newSteer(s Streams) *cobra.Command {
 	var note, dir string

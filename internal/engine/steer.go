@@ -15,7 +15,7 @@ import (
 )
 
 // Steering (docs/running.md "Steering a running phase"): a person's note to
-// a running phase, written to .autobuild/steer/<id>.json by the UI's m or
+// a running phase, written to .autobuild/steer/<id>.json by the UI's M or
 // `autobuild steer`, stops the running attempt gracefully (as a Ctrl-C
 // stops it) and continues it with the note: in the agent CLI's own session
 // when it can go on (claude, codex), else in a fresh session whose prompt

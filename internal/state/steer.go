@@ -11,7 +11,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
-// Steer is a person's note to a running phase (the UI's m, or autobuild
+// Steer is a person's note to a running phase (the UI's M, or autobuild
 // steer): the running attempt is stopped gracefully and continued with the
 // note, without using up the retry. Written to .autobuild/steer/<id>.json,
 // taken (and removed) by the run.
