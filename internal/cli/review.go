@@ -21,7 +21,7 @@ import (
 // reviewOptions are the flags of `autobuild review`.
 type reviewOptions struct {
 	approve, reject bool
-	note, dir       string
+	note            string
 }
 
 // newReview is `autobuild review [PHASE]`: the headless review of a run
@@ -50,7 +50,6 @@ awaiting review; a decision without PHASE decides the only one, or, under
 	f.BoolVar(&o.approve, "approve", false, "approve the change: the phase lands")
 	f.BoolVar(&o.reject, "reject", false, "reject the change (with --note): the retry gets the note as its context")
 	f.StringVar(&o.note, "note", "", "what the retry should change (with --reject)")
-	f.StringVarP(&o.dir, "dir", "C", ".", "the directory of the run")
 	return cmd
 }
 
@@ -66,7 +65,8 @@ func runReview(ctx context.Context, s Streams, o reviewOptions, args []string) e
 	case o.note != "" && !o.reject:
 		return usageErr("--note goes with --reject")
 	}
-	root, err := findRoot(o.dir)
+	// -C DIR (a flag of every command) reviews the run in DIR.
+	root, err := findRoot(".")
 	if err != nil {
 		return err
 	}

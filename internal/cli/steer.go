@@ -18,7 +18,7 @@ import (
 // newSteer is `autobuild steer PHASE --note TEXT`: the UI's M from any
 // terminal (docs/running.md "Steering a running phase").
 func newSteer(s Streams) *cobra.Command {
-	var note, dir string
+	var note string
 	cmd := &cobra.Command{
 		Use:   "steer PHASE --note TEXT",
 		Short: "Send a note to a running phase: its agent is stopped and continues with the note (the retry is not used)",
@@ -33,7 +33,8 @@ phase file and the history.`,
 			if strings.TrimSpace(note) == "" {
 				return usageErr("--note TEXT is required: it is what the agent is asked to take into account")
 			}
-			root, err := findRoot(dir)
+			// -C DIR (a flag of every command) steers the run in DIR.
+			root, err := findRoot(".")
 			if err != nil {
 				return err
 			}
@@ -61,6 +62,5 @@ phase file and the history.`,
 		},
 	}
 	cmd.Flags().StringVar(&note, "note", "", "what the agent should take into account")
-	cmd.Flags().StringVarP(&dir, "dir", "C", ".", "the directory of the run")
 	return cmd
 }
