@@ -302,3 +302,26 @@ func TestReviewHoldFreesItsSlot(t *testing.T) {
 		})
 	}
 }
+
+// An approval that comes after you committed on your branch meanwhile
+// lands under the usual rules: on top of your commit, which stays.
+func TestReviewApprovalAfterAUserCommitLandsOnIt(t *testing.T) {
+	t.Parallel()
+	repo := gitRepo(t, onePhase)
+	done := make(chan Result, 1)
+	go func() {
+		res, _ := runIn(t, context.Background(), repo, onePhase, `echo hello > hello.txt`, reviewConfig)
+		done <- res
+	}()
+	hold := awaitHold(t, repo, "1")
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "user.txt"), []byte("mine\n"), 0o644))
+	runGit(t, repo, "add", "user.txt")
+	runGit(t, repo, "commit", "-q", "-m", "user: my own change")
+	userTip := runGit(t, repo, "rev-parse", "HEAD")
+	decide(t, repo, "1", hold, state.DecisionApprove, "")
+	res := <-done
+	require.Equal(t, state.RunComplete, res.Status, res.Reason)
+	require.Equal(t, "hello", runGit(t, repo, "show", "HEAD:hello.txt"))
+	require.Equal(t, "mine", runGit(t, repo, "show", "HEAD:user.txt"))
+	require.Equal(t, userTip, runGit(t, repo, "rev-parse", "HEAD~1"), "the phase lands on your commit")
+}
