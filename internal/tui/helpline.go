@@ -41,6 +41,9 @@ func (m *Model) shortHelp() []key.Binding {
 	switch {
 	case m.onReview():
 		first, rest = k.Review.help()
+		if len(m.batchAwaiting()) > 1 {
+			first = append([]key.Binding{first[0], k.Review.ApproveBatch}, first[1:]...)
+		}
 	case m.onSummary():
 		first, rest = k.Summary.help()
 		first = append(first, m.runControls(true)...)

@@ -209,7 +209,7 @@ func (k KeyMap) fullHelp(now helpNow) [][]key.Binding {
 			helpKey(k.List.Focus, "enter/tab", "log pane"), helpKey(k.Pane.Back, "esc/tab", "phase list")},
 		{helpKey(k.Pane.Follow, "G/end", "follow the log"), helpKey(k.List.Search, "/", "filter/search"), k.Pane.Next,
 			helpKey(k.Pane.Left, "←/→", "scroll sideways")},
-		{helpKey(k.List.Review, "v", "review a phase"), k.Review.Approve, helpKey(k.Review.Reject, "x", "reject (a note)"),
+		{helpKey(k.List.Review, "v", "review a phase"), helpKey(k.Review.Approve, "a/A", "approve / the batch"), helpKey(k.Review.Reject, "x", "reject (a note)"),
 			helpKey(k.Review.Edit, "e/o", "editor / shell"), helpKey(k.Review.Skip, "esc", "leave it waiting"),
 			helpKey(k.List.Steer, "M", "steer a running phase")},
 	}

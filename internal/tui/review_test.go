@@ -246,3 +246,34 @@ func TestWatchReviewsAPhase(t *testing.T) {
 	require.Equal(t, screenRun, h.m.screen)
 	require.Contains(t, h.screen(), "no longer awaits review")
 }
+
+// A on the review screen approves every phase of the batch that waits.
+func TestReviewApproveTheBatch(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	store := state.Open(root)
+	for _, id := range []phaseid.ID{"2a", "2c"} {
+		ps := reviewFixture().Phase
+		ps.PhaseID, ps.DisplayID, ps.Batch = id, phaseid.Display(id), 3
+		ps.Review.Tree = "tree-" + string(id)
+		require.NoError(t, store.SavePhase(ps))
+	}
+	o := liveOptions(&fakeController{})
+	o.Root = root
+	h := newHarness(t, o, 100, 30)
+	h.feed(midRun())
+	other := awaitingEvent()
+	other.PhaseID, other.DisplayID = "2c", "2C"
+	h.feed([]event.Event{awaitingEvent(), other})
+	h.key("v")
+	h.send(reviewLoadedMsg{id: "2a", rev: reviewFixture()})
+	require.Contains(t, h.screen(), "A approve the batch")
+	h.key("A")
+	h.until("the decisions are written", func(m *Model) bool { return m.screen == screenRun })
+	require.Contains(t, h.screen(), "2 phases of the batch approved")
+	for _, id := range []phaseid.ID{"2a", "2c"} {
+		d, err := store.LoadReviewDecision(id)
+		require.NoError(t, err)
+		require.Equal(t, state.ReviewDecision{PhaseID: id, Decision: state.DecisionApprove, Tree: "tree-" + string(id), Decided: d.Decided}, *d)
+	}
+}

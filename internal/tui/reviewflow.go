@@ -2,6 +2,8 @@ package tui
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,11 +34,14 @@ type reviewLoadedMsg struct {
 	err error
 }
 
-// reviewDecidedMsg says a decision on phase id was written (or why not).
+// reviewDecidedMsg says a decision on phase id was written (or why not);
+// count, when more than one, is how many phases of its batch were decided
+// together (A).
 type reviewDecidedMsg struct {
 	id       phaseid.ID
 	decision string
 	err      error
+	count    int
 }
 
 // reviewExecDoneMsg says the editor or shell opened on phase id's worktree
@@ -81,6 +86,13 @@ func (m *Model) reviewKey(k tea.KeyPressMsg) tea.Cmd {
 		// Still reading, or unreadable: nothing to decide on yet.
 	case key.Matches(k, keys.Approve):
 		return decideCmd(m.root(), m.rv.rev.Phase, state.DecisionApprove, "", m.now())
+	case key.Matches(k, keys.ApproveBatch):
+		ids := m.batchAwaiting()
+		if len(ids) < 2 {
+			m.footer.setNotice("A approves every phase of this batch that awaits review; only this one does.", false)
+			return nil
+		}
+		return approveAllCmd(m.root(), ids, m.now())
 	case key.Matches(k, keys.Reject):
 		m.note = notePrompt{kind: noteReject, id: m.rv.id, display: m.rv.rev.Phase.DisplayID, input: searchInput{max: 2000}}
 	case key.Matches(k, keys.Edit):
@@ -149,6 +161,9 @@ func (m *Model) handleReviewMsg(msg tea.Msg) tea.Cmd {
 		switch msg.decision {
 		case state.DecisionApprove:
 			m.footer.setNotice("Phase "+string(msg.id)+" approved: it lands now (or when the run resumes).", false)
+			if msg.count > 1 {
+				m.footer.setNotice(fmt.Sprintf("%d phases of the batch approved: they land now (or when the run resumes).", msg.count), false)
+			}
 		case state.DecisionReject:
 			m.footer.setNotice("Phase "+string(msg.id)+" rejected: its retry starts with your note.", false)
 		case state.DecisionRecheck:
@@ -219,5 +234,38 @@ func decideCmd(root string, ps *state.Phase, decision, note string, now time.Tim
 	return func() tea.Msg {
 		err := review.Decide(state.Open(root), ps, decision, note, now)
 		return reviewDecidedMsg{id: ps.PhaseID, decision: decision, err: err}
+	}
+}
+
+// batchAwaiting are the phases awaiting review in the batch of the phase
+// shown, itself included, in the list's order.
+func (m *Model) batchAwaiting() []phaseid.ID {
+	shown := m.phases.byID[m.rv.id]
+	if shown == nil {
+		return nil
+	}
+	var ids []phaseid.ID
+	for _, r := range m.phases.rows {
+		if r.status == stAwaiting && r.batch == shown.batch {
+			ids = append(ids, r.id)
+		}
+	}
+	return ids
+}
+
+// approveAllCmd approves each of ids, as each phase file says its hold is
+// now (a phase decided meanwhile is left out).
+func approveAllCmd(root string, ids []phaseid.ID, now time.Time) tea.Cmd {
+	return func() tea.Msg {
+		store := state.Open(root)
+		var errs []error
+		for _, id := range ids {
+			ps, err := store.LoadPhase(id)
+			if err == nil && ps.Status == state.PhaseAwaitingReview && ps.Review != nil {
+				err = review.Decide(store, ps, state.DecisionApprove, "", now)
+			}
+			errs = append(errs, err)
+		}
+		return reviewDecidedMsg{id: ids[0], decision: state.DecisionApprove, err: errors.Join(errs...), count: len(ids)}
 	}
 }

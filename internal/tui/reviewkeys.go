@@ -7,6 +7,7 @@ import (
 // reviewKeys decide and scroll the review screen.
 type reviewKeys struct {
 	Approve, Reject, Edit, Shell, Skip      key.Binding
+	ApproveBatch                            key.Binding // every phase of the batch that waits
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 }
 
@@ -17,17 +18,18 @@ type noteKeys struct {
 
 func defaultReviewKeys(b func(keys []string, help, desc string) key.Binding, up, down, pageUp, pageDown, top, bottom []string) reviewKeys {
 	return reviewKeys{
-		Approve:  b([]string{"a"}, "a", "approve"),
-		Reject:   b([]string{"x"}, "x", "reject"),
-		Edit:     b([]string{"e"}, "e", "editor"),
-		Shell:    b([]string{"o"}, "o", "shell"),
-		Skip:     b([]string{"esc"}, "esc", "skip"),
-		Up:       b(up, "↑/k", "up"),
-		Down:     b(down, "↑/↓", "scroll"),
-		PageUp:   b(pageUp, "pgup", "page up"),
-		PageDown: b(pageDown, "pgdn", "page down"),
-		Top:      b(top, "g/home", "top"),
-		Bottom:   b(bottom, "G/end", "bottom"),
+		Approve:      b([]string{"a"}, "a", "approve"),
+		ApproveBatch: b([]string{"A"}, "A", "approve the batch"),
+		Reject:       b([]string{"x"}, "x", "reject"),
+		Edit:         b([]string{"e"}, "e", "editor"),
+		Shell:        b([]string{"o"}, "o", "shell"),
+		Skip:         b([]string{"esc"}, "esc", "skip"),
+		Up:           b(up, "↑/k", "up"),
+		Down:         b(down, "↑/↓", "scroll"),
+		PageUp:       b(pageUp, "pgup", "page up"),
+		PageDown:     b(pageDown, "pgdn", "page down"),
+		Top:          b(top, "g/home", "top"),
+		Bottom:       b(bottom, "G/end", "bottom"),
 	}
 }
 
