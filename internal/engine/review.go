@@ -134,11 +134,10 @@ func (r *phaseRunner) awaitDecision(ctx context.Context, id phaseid.ID, tree str
 	tick := time.NewTicker(poll)
 	defer tick.Stop()
 	for {
+		// A file that cannot be read as a decision (written by hand, half
+		// copied) decides nothing: the phase keeps waiting for one.
 		d, err := r.store.LoadReviewDecision(id)
-		if err != nil {
-			return nil, err
-		}
-		if d != nil && (d.Tree == "" || d.Tree == tree) && knownDecision(d.Decision) {
+		if err == nil && d != nil && (d.Tree == "" || d.Tree == tree) && knownDecision(d.Decision) {
 			if err := r.store.RemoveReviewDecision(id); err != nil {
 				return nil, err
 			}

@@ -325,3 +325,25 @@ func TestReviewApprovalAfterAUserCommitLandsOnIt(t *testing.T) {
 	require.Equal(t, "mine", runGit(t, repo, "show", "HEAD:user.txt"))
 	require.Equal(t, userTip, runGit(t, repo, "rev-parse", "HEAD~1"), "the phase lands on your commit")
 }
+
+// A decision file that is not one (a hand edit gone wrong) decides
+// nothing: the phase keeps waiting, and a real decision still lands it.
+func TestReviewIgnoresAnUnreadableDecision(t *testing.T) {
+	t.Parallel()
+	repo := gitRepo(t, onePhase)
+	done := make(chan Result, 1)
+	go func() {
+		res, _ := runIn(t, context.Background(), repo, onePhase, `echo hello > hello.txt`, reviewConfig)
+		done <- res
+	}()
+	hold := awaitHold(t, repo, "1")
+	store := state.Open(repo)
+	require.NoError(t, os.WriteFile(store.ReviewDecisionPath("1"), []byte("{approve"), 0o644))
+	time.Sleep(100 * time.Millisecond) // ten polls
+	ps, err := store.LoadPhase("1")
+	require.NoError(t, err)
+	require.Equal(t, state.PhaseAwaitingReview, ps.Status)
+	decide(t, repo, "1", hold, state.DecisionApprove, "")
+	res := <-done
+	require.Equal(t, state.RunComplete, res.Status, res.Reason)
+}
