@@ -102,6 +102,9 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	}
 	a := r.newAttempt(t, wt, base, continues, log)
 	a.WorkEnv = env.vars
+	// Once it landed, its worktree's teardown runs (wtenv.go), after a
+	// person's review too.
+	t.landed = func() { r.wtenv.teardown(ctx, p.ID, append(r.phaseVars(p.ID), env.vars...), log) }
 	// From its agent's end to its landing the attempt may be about to land:
 	// a landing that verifies waits a moment for it (landqueue.go).
 	gating := r.integ.gating.track()
@@ -175,7 +178,9 @@ func (r *phaseRunner) landAttempt(ctx context.Context, t *attemptTrack, h handov
 		conflict.DurationSeconds = r.cfg.Now().Sub(t.started).Seconds()
 		return r.fail(t, *conflict)
 	}
-	r.wtenv.teardown(ctx, p.ID, append(r.phaseVars(p.ID), env.vars...), log)
+	if t.landed != nil {
+		t.landed()
+	}
 	return r.complete(ctx, t, commit)
 }
 
@@ -189,6 +194,9 @@ type attemptTrack struct {
 	// recheckFailed is the failure of the gates run again on a person's
 	// change in review (reviewcheck.go).
 	recheckFailed *failure.Report
+	// landed, when set, runs once the phase landed, before it is recorded
+	// complete: its worktree's teardown.
+	landed func()
 }
 
 // newAttempt is the executor's brief: the prompt, the agent's command line
