@@ -105,6 +105,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	// Once it landed, its worktree's teardown runs (wtenv.go), after a
 	// person's review too.
 	t.landed = func() { r.wtenv.teardown(ctx, p.ID, append(r.phaseVars(p.ID), env.vars...), log) }
+	t.workEnv = env.vars
 	// From its agent's end to its landing the attempt may be about to land:
 	// a landing that verifies waits a moment for it (landqueue.go).
 	gating := r.integ.gating.track()
@@ -195,8 +196,10 @@ type attemptTrack struct {
 	// change in review (reviewcheck.go).
 	recheckFailed *failure.Report
 	// landed, when set, runs once the phase landed, before it is recorded
-	// complete: its worktree's teardown.
-	landed func()
+	// complete: its worktree's teardown. workEnv is its worktree's
+	// variables (ports), for the gates run again in review.
+	landed  func()
+	workEnv []string
 }
 
 // newAttempt is the executor's brief: the prompt, the agent's command line

@@ -202,6 +202,23 @@ func (r *phaseRunner) resumeReview(ctx context.Context, t *attemptTrack, hold st
 		return r.fail(t, infraFailure(t.req, fmt.Errorf("restoring the work awaiting review: %w", err)))
 	}
 	r.rec.phase(p.ID, func(ps *state.Phase) { ps.Worktree = r.rel(wt) })
+	// The new worktree is made ready as for an attempt (wtenv.go): the
+	// gates run again in review need its files and ports.
+	log, lerr := os.OpenFile(r.store.AttemptLogPath(p.ID, t.seq), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if lerr != nil {
+		return r.fail(t, infraFailure(t.req, fmt.Errorf("opening the attempt log: %w", lerr)))
+	}
+	defer log.Close()
+	env := r.readyWorktree(ctx, t, wt, false, log)
+	defer env.release()
+	switch {
+	case env.interrupted:
+		return attemptResult{Outcome: state.OutcomeInterrupted}
+	case env.failed != nil:
+		return r.fail(t, *env.failed)
+	}
+	t.workEnv = env.vars
+	t.landed = func() { r.wtenv.teardown(ctx, p.ID, append(r.phaseVars(p.ID), env.vars...), log) }
 	end, d, err := r.awaitReview(ctx, t, hold)
 	return r.afterReview(ctx, t, end, d, err, handover{wt: wt, base: hold.Base, agentMsg: hold.Message})
 }

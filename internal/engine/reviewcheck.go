@@ -44,7 +44,7 @@ func (r *phaseRunner) recheck(ctx context.Context, t *attemptTrack, hold state.R
 		default:
 			fmt.Fprintf(log, "\n# autobuild: gate %s: %s\n", g.Kind, g.Command)
 			stream := "gate:" + g.Kind
-			res := proc.Run(ctx, proc.Spec{Shell: g.Command, Dir: wt, Timeout: r.cfg.PhaseTimeout, Grace: r.cfg.Grace,
+			res := proc.Run(ctx, proc.Spec{Shell: g.Command, Dir: wt, Env: t.workEnv, Timeout: r.cfg.PhaseTimeout, Grace: r.cfg.Grace,
 				HardStop: r.cfg.HardStop, Output: log, OnLine: func(line string) { obs.Output(stream, line) }, Lines: obs.Lines})
 			if res.Canceled {
 				return hold, nil, ctx.Err()
