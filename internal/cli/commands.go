@@ -62,6 +62,9 @@ func registerCompletions(root *cobra.Command) {
 	_ = root.RegisterFlagCompletionFunc("schedule", cobra.FixedCompletions(
 		[]string{"batches\tthe plan's layers one after another", "eager\ta phase starts once its dependencies have landed"},
 		cobra.ShellCompDirectiveNoFileComp))
+	_ = root.RegisterFlagCompletionFunc("review", cobra.FixedCompletions(
+		[]string{"none\tphases land once their gates pass", "phase\teach phase waits for a person's approval", "batch\tthe phases of a batch wait and are decided together"},
+		cobra.ShellCompDirectiveNoFileComp))
 	_ = root.RegisterFlagCompletionFunc("notify", cobra.FixedCompletions(
 		[]string{"webhook=\tPOST each notification's JSON to a URL", "command=\ta command that gets the JSON on stdin",
 			"desktop\tnotify-send or osascript", "attempts\tevery failed attempt too", "terminal=off\tno bell or OSC 9 from the UI",

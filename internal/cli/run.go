@@ -42,6 +42,7 @@ type runOptions struct {
 	agents       []string
 	maxParallel  int
 	schedule     string
+	review       string
 	phaseTimeout time.Duration
 	idleTimeout  time.Duration
 	waitLimit    time.Duration
@@ -97,6 +98,7 @@ func (o *runOptions) register(cmd *cobra.Command) {
 	f.StringArrayVar(&o.agents, "agent", nil, "agent: "+strings.Join(agent.Presets(), ", ")+" (with arguments: 'claude --model opus'), 'acp:COMMAND' for any ACP agent, sim, or a command line; repeat it to give the retry a different agent")
 	f.IntVar(&o.maxParallel, "max-parallel", 0, "at most N phases at once (default: number of CPUs, at least 2)")
 	f.StringVar(&o.schedule, "schedule", "", "batches (the default: the plan's layers one after another) or eager (a phase starts as soon as its dependencies have landed); a resume keeps the run's")
+	f.StringVar(&o.review, "review", "", "none (the default: phases land once their gates pass), phase (each phase waits for autobuild review or the UI to approve it) or batch (the phases of a batch wait, and are decided together); a resume keeps the run's")
 	f.DurationVar(&o.phaseTimeout, "phase-timeout", 0, "time limit per attempt (default 30m); a retry after a timeout gets twice as long")
 	f.DurationVar(&o.idleTimeout, "idle-timeout", 0, "fail an attempt that prints nothing for this long (default: no limit)")
 	f.DurationVar(&o.waitLimit, "wait-limit", engine.DefaultWaitLimit, "wait up to this long for a provider's usage limit to reset, then go on without using the retry; past it the run halts with the reset time (0: never wait)")
@@ -127,6 +129,11 @@ func runPlan(ctx context.Context, s Streams, o *runOptions) error {
 	if o.flags != nil && o.flags.Changed("verify") {
 		if _, err := engine.ParseVerify(o.verify); err != nil {
 			return usageErr("--verify: %w", err)
+		}
+	}
+	if o.flags != nil && o.flags.Changed("review") {
+		if _, err := state.ParseReviewMode(o.review); err != nil {
+			return usageErr("--review: %w", err)
 		}
 	}
 	if o.dryRun && o.json {
@@ -248,6 +255,12 @@ func (o *runOptions) engineConfig(pl *plan.Plan, repo *gitx.Repo, root string, p
 		// run keeps those it was started with.
 		given.CommitMode = cmp.Or(given.CommitMode, state.CommitMode(fc.Commit))
 		given.Schedule = cmp.Or(given.Schedule, fc.Schedule)
+	}
+	// The review mode: the flag's, else the file's; a resume without
+	// either keeps the run's (the engine takes it from run.json).
+	cfg.Review = state.ReviewMode(o.review)
+	if !o.flags.Changed("review") {
+		cfg.Review = fc.Review
 	}
 	choice, carried := state.Carry(previous, given)
 	cfg.CommitMode, cfg.Schedule, cfg.SimScenario = choice.CommitMode, choice.Schedule, choice.Scenario

@@ -54,7 +54,10 @@ func newStatus(s Streams) *cobra.Command {
 					*state.Snapshot
 					Usage  *state.Usage `json:"usage,omitempty"`
 					Budget *budgetJSON  `json:"budget,omitempty"`
-				}{snap, state.RunUsage(snap.Phases), budgetOf(snap)}); err != nil {
+					// AwaitingReview lists the phases (ids) that wait
+					// for a person's decision (--review).
+					AwaitingReview []phaseid.ID `json:"awaiting_review,omitempty"`
+				}{snap, state.RunUsage(snap.Phases), budgetOf(snap), awaitingReview(snap)}); err != nil {
 					return err
 				}
 			} else {
@@ -158,6 +161,8 @@ func statusDetail(p *state.Phase) string {
 		return string(p.Error.Type) + ": " + p.Error.Message
 	case p.Status == state.PhaseBlocked:
 		return "blocked by " + phaseid.Join(p.BlockedBy, ", ")
+	case p.Status == state.PhaseAwaitingReview:
+		return "review it with: autobuild review " + string(p.DisplayID.Or(p.PhaseID))
 	case p.Commit != nil && p.Commit.SHA != "":
 		sha := p.Commit.SHA
 		if len(sha) > 7 {

@@ -62,7 +62,7 @@ func runTUI(ctx context.Context, s Streams, o *runOptions, cfg engine.Config) er
 		Schedule: string(o.runSchedule),
 		Batches:  tui.BatchesFromPlan(cfg.Plan.Batches()), Controller: ctrl, Context: ctx,
 		ResumeCommand: commandLine(o, "--resume"), FreshCommand: freshCommand(o, cmp.Or(cfg.CommitMode, o.runMode)), FixStep: o.fixStep,
-		StateDir: ".autobuild/", NoColor: os.Getenv("NO_COLOR") != "", Notice: startNotice(cfg.Plan, o.identityNote),
+		StateDir: ".autobuild/", Root: root, NoColor: os.Getenv("NO_COLOR") != "", Notice: startNotice(cfg.Plan, o.identityNote),
 		Alert:     o.notifyConf.alert(),
 		ColorFGBG: os.Getenv("COLORFGBG"), FixCommand: o.fixCommand, ExitOnComplete: o.exitOnComplete, Mouse: true,
 	})

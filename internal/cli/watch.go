@@ -63,7 +63,7 @@ func watchRun(ctx context.Context, s Streams, root string) error {
 	if relDir(root) != "" { // watching another directory
 		stateDir = filepath.Join(root, ".autobuild") + "/"
 	}
-	m := tui.New(tui.Options{Watch: updates, ReadOnly: true, Dir: root, Context: ctx,
+	m := tui.New(tui.Options{Watch: updates, ReadOnly: true, Dir: root, Root: root, Context: ctx,
 		ResumeHint: resume, FreshCommand: fresh, StateDir: stateDir,
 		NoColor: os.Getenv("NO_COLOR") != "", ColorFGBG: os.Getenv("COLORFGBG"), Mouse: true})
 	prog := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(s.In), tea.WithOutput(s.Out))

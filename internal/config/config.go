@@ -93,6 +93,8 @@ type Config struct {
 	// Verify is landing or off, "" when not set (docs/running.md, "The
 	// line stays green").
 	Verify string
+	// Review is none, phase or batch, "" when not set.
+	Review state.ReviewMode
 	// Scenario is the sim agent's scenario file, made absolute against the
 	// file's directory.
 	Scenario string
@@ -139,6 +141,7 @@ type fileConfig struct {
 	Commit       string               `toml:"commit"`
 	Schedule     string               `toml:"schedule"`
 	Verify       string               `toml:"verify"`
+	Review       string               `toml:"review"`
 	Scenario     string               `toml:"scenario"`
 	Gates        map[string]any       `toml:"gates"`
 	Classify     []failure.Pattern    `toml:"classify"`
@@ -224,6 +227,12 @@ func Parse(text, path string) (*Config, error) {
 		c.fail("verify", "must be landing or off, not %q", fc.Verify)
 	}
 	cfg.Verify = fc.Verify
+	if fc.Review != "" {
+		if _, err := state.ParseReviewMode(fc.Review); err != nil {
+			c.fail("review", "must be %s, not %q", state.ReviewModeNames(), fc.Review)
+		}
+		cfg.Review = state.ReviewMode(fc.Review)
+	}
 	if fc.Scenario != "" {
 		cfg.Scenario = fc.Scenario
 		if !filepath.IsAbs(cfg.Scenario) {
@@ -276,6 +285,7 @@ var expected = map[string]string{
 	"commit":        `"auto", "message-only" or "single", quoted`,
 	"schedule":      `"batches" or "eager", quoted`,
 	"verify":        `"landing" or "off", quoted`,
+	"review":        `"none", "phase" or "batch", quoted`,
 	"scenario":      "a quoted path",
 
 	"max_cost":       "a number of US dollars, such as 20 or 7.5",
@@ -339,5 +349,5 @@ func knownKeys(k toml.Key) string {
 	case len(k) >= 2 && k[0] == "notify":
 		return "terminal, desktop, webhook, command, events, limit_wait"
 	}
-	return "agent, max_parallel, phase_timeout, idle_timeout, wait_limit, commit, schedule, verify, scenario, max_cost, max_phase_cost, max_cost_hard, [gates], [agents.NAME], [worktree], [[classify]], [notify]"
+	return "agent, max_parallel, phase_timeout, idle_timeout, wait_limit, commit, schedule, verify, review, scenario, max_cost, max_phase_cost, max_cost_hard, [gates], [agents.NAME], [worktree], [[classify]], [notify]"
 }

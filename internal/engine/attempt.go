@@ -42,12 +42,20 @@ type phaseRunner struct {
 	eager bool
 	// quotas is the agents' quotas, shared with the scheduler.
 	quotas *quotaBook
+	// nextRun counts a run of a phase's agent that the runner starts by
+	// itself (a steered attempt's continuation); the scheduler's count.
+	nextRun func(phaseid.ID) int
 }
 
 func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptResult {
 	p := req.Phase
 	t := &attemptTrack{p: p, req: req, started: r.cfg.Now()}
 	prior := r.rec.get(p.ID)
+	if prior.Status == state.PhaseAwaitingReview && prior.Review != nil {
+		// It awaited review when the run stopped: nothing runs again.
+		t.seq = len(prior.Attempts)
+		return r.resumeReview(ctx, t, *prior.Review)
+	}
 	t.seq = len(prior.Attempts) + 1 // log files count every attempt ever
 	logPath := r.store.AttemptLogPath(p.ID, t.seq)
 	wt := r.spaces.path(p.ID)
@@ -94,11 +102,28 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	}
 	a := r.newAttempt(t, wt, base, continues, log)
 	a.WorkEnv = env.vars
+	// Once it landed, its worktree's teardown runs (wtenv.go), after a
+	// person's review too.
+	t.landed = func() { r.wtenv.teardown(ctx, p.ID, append(r.phaseVars(p.ID), env.vars...), log) }
+	t.workEnv = env.vars
 	// From its agent's end to its landing the attempt may be about to land:
 	// a landing that verifies waits a moment for it (landqueue.go).
 	gating := r.integ.gating.track()
 	defer gating.done()
-	ev := r.exec.Execute(ctx, a, &attemptObserver{rec: r.rec, p: p, number: req.Number, quotas: r.quotas, agentEnded: gating.start})
+	// A person's note stops the attempt as a Ctrl-C would (steer.go).
+	actx, stopAttempt := context.WithCancel(ctx)
+	defer stopAttempt()
+	steer, stopWatch := r.watchSteer(ctx, p.ID, t.started, stopAttempt)
+	ev := r.exec.Execute(actx, a, &attemptObserver{rec: r.rec, p: p, number: req.Number, quotas: r.quotas, agentEnded: gating.start})
+	stopWatch()
+	if n := steer.taken(); n != nil {
+		if ev.Interrupted && ctx.Err() == nil {
+			// Not about to land: the continuation is an attempt of its own.
+			gating.done()
+			return r.steered(ctx, t, n, ev.Session)
+		}
+		r.steerTooLate(t, n)
+	}
 	if ev.Interrupted {
 		return r.interrupted(t)
 	}
@@ -123,11 +148,24 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 		return r.fail(t, stillConflicting(r.classify(ev.Evidence, req), ev.Evidence, req.Previous))
 	}
 
+	h := handover{wt: wt, base: base, agentMsg: ev.CommitMessage, known: ev.Change, queued: gating.done}
+	if r.reviewMode().Holds() {
+		// A person decides before it lands (review.go): no landing
+		// waits for it meanwhile.
+		gating.done()
+		end, d, err := r.holdForReview(ctx, t, wt, base, ev.CommitMessage)
+		return r.afterReview(ctx, t, end, d, err, h)
+	}
+	return r.landAttempt(ctx, t, h, after)
+}
+
+// landAttempt lands a phase whose gates passed, and records how it went.
+func (r *phaseRunner) landAttempt(ctx context.Context, t *attemptTrack, h handover, after outsideState) attemptResult {
+	p, req := t.p, t.req
 	// Landing is a few short git commands; neither a Ctrl-C nor the hard
 	// stop interrupts them halfway through a pick or the fast-forward
 	// of the user's branch: they run to the end, then the run stops.
-	commit, conflict, err := r.integ.land(context.WithoutCancel(ctx), p, handover{wt: wt, base: base, agentMsg: ev.CommitMessage, known: ev.Change,
-		queued: gating.done}, after)
+	commit, conflict, err := r.integ.land(context.WithoutCancel(ctx), p, h, after)
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, context.Canceled) {
 			// A Ctrl-C stopped the verification of its landing: nothing
@@ -141,7 +179,9 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 		conflict.DurationSeconds = r.cfg.Now().Sub(t.started).Seconds()
 		return r.fail(t, *conflict)
 	}
-	r.wtenv.teardown(ctx, p.ID, append(r.phaseVars(p.ID), env.vars...), log)
+	if t.landed != nil {
+		t.landed()
+	}
 	return r.complete(ctx, t, commit)
 }
 
@@ -152,6 +192,14 @@ type attemptTrack struct {
 	started time.Time
 	// seq counts every attempt of the phase ever; it names the files.
 	seq int
+	// recheckFailed is the failure of the gates run again on a person's
+	// change in review (reviewcheck.go).
+	recheckFailed *failure.Report
+	// landed, when set, runs once the phase landed, before it is recorded
+	// complete: its worktree's teardown. workEnv is its worktree's
+	// variables (ports), for the gates run again in review.
+	landed  func()
+	workEnv []string
 }
 
 // newAttempt is the executor's brief: the prompt, the agent's command line

@@ -50,6 +50,9 @@ func (r *phaseRunner) promptFor(p *plan.Phase, req attemptRequest, continues boo
 		Siblings: req.Siblings, Landed: req.Landed, Eager: r.eager, Attempt: req.Number, MaxAttempts: MaxAttempts, Previous: req.Previous, Continues: continues,
 		PreviousDiffPath: r.abs(r.previousDiff(p.ID)),
 	}
+	if req.Steer != "" {
+		return r.steerPrompt(in, req, continues, log)
+	}
 	if req.Session != "" && continues {
 		if args := agent.ResumeArgs(req.Agent, req.Session); args != nil {
 			fmt.Fprintf(log, "# autobuild: the context ran out: continuing %s session %s\n", req.Agent.Name, req.Session)

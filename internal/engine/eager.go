@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"slices"
+	"sync"
 
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/failure"
@@ -26,6 +27,9 @@ type eagerEnd struct {
 	p      *plan.Phase
 	number int
 	res    attemptResult
+	// held says the phase waits for review: its slot is free, the
+	// attempt has not ended (reviewslots.go).
+	held bool
 }
 
 // eagerRun is the eager loop's bookkeeping. Only the loop's goroutine
@@ -43,6 +47,9 @@ type eagerRun struct {
 	waiting    map[phaseid.ID]int
 	fresh      map[phaseid.ID]bool
 	running    map[phaseid.ID]bool
+	// holding are the phases waiting for review: out of running (their
+	// slot is free), their attempt not ended.
+	holding map[phaseid.ID]bool
 	// started counts the attempts started in this run (1, then 2 for the
 	// retry); retry holds the phases whose retry waits for a slot.
 	started map[phaseid.ID]int
@@ -66,11 +73,16 @@ func (s *scheduler) runEager(ctx context.Context) {
 		if !s.stopping(ctx) {
 			s.startEager(ctx, e, s.startable(e), ends)
 		}
-		if len(e.running) == 0 {
+		if len(e.running) == 0 && len(e.holding) == 0 {
 			return
 		}
 		end := <-ends
 		delete(e.running, end.p.ID)
+		if end.held {
+			e.holding[end.p.ID] = true
+			continue
+		}
+		delete(e.holding, end.p.ID)
 		if s.isComplete(end.p.ID) {
 			e.landed(end.p.ID)
 		}
@@ -85,7 +97,7 @@ func (s *scheduler) runEager(ctx context.Context) {
 func (s *scheduler) newEagerRun() *eagerRun {
 	e := &eagerRun{order: map[phaseid.ID]int{}, rank: map[phaseid.ID]int{}, deps: map[phaseid.ID][]phaseid.ID{}, group: map[phaseid.ID]int{},
 		dependents: map[phaseid.ID][]phaseid.ID{}, waiting: map[phaseid.ID]int{}, fresh: map[phaseid.ID]bool{},
-		running: map[phaseid.ID]bool{}, started: map[phaseid.ID]int{}, retry: map[phaseid.ID]bool{}, overlap: map[phaseid.ID]map[phaseid.ID]bool{}}
+		running: map[phaseid.ID]bool{}, holding: map[phaseid.ID]bool{}, started: map[phaseid.ID]int{}, retry: map[phaseid.ID]bool{}, overlap: map[phaseid.ID]map[phaseid.ID]bool{}}
 	batch := map[phaseid.ID]int{}
 	for _, b := range s.plan.Batches() {
 		for _, p := range b.Phases {
@@ -231,7 +243,10 @@ func (s *scheduler) startEager(ctx context.Context, e *eagerRun, phases []*plan.
 				Line: "retrying after " + string(rep.Type) + " with the failure as context"})
 		}
 		go func() {
+			held := sync.OnceFunc(func() { ends <- eagerEnd{p: p, number: number, held: true} })
+			undo := s.whileHeld(p.ID, held)
 			res := s.attempt(ctx, p, number, siblings, landed)
+			undo()
 			ends <- eagerEnd{p: p, number: number, res: res}
 		}()
 	}

@@ -97,6 +97,11 @@ type Config struct {
 	// AllowRedBase is --allow-red-base: a base whose gates fail does not
 	// stop the run; a gate then counts only failures the base did not have.
 	AllowRedBase bool
+	// Review is --review: none, phase or batch; "" takes the resumed
+	// run's, else none. ReviewPoll is how often a phase awaiting review
+	// looks for a decision (DefaultReviewPoll when 0).
+	Review     state.ReviewMode
+	ReviewPoll time.Duration
 }
 
 // Result is how a run ended.
@@ -162,6 +167,11 @@ func (c *Config) defaults() error {
 	}
 	if len(c.Agents) == 0 {
 		return usage("no agent: pass --agent (claude, codex, aider, gemini, sim, or a command line)")
+	}
+	if c.Review != "" {
+		if _, err := state.ParseReviewMode(string(c.Review)); err != nil {
+			return usage("--review: %v", err)
+		}
 	}
 	if c.Schedule != "" {
 		if _, err := state.ParseSchedule(string(c.Schedule)); err != nil {
@@ -340,6 +350,7 @@ func (lr *liveRun) wire() (*phaseRunner, *scheduler) {
 		budget: budgetGuard{limits: cfg.Budget, hard: cfg.BudgetHard},
 		quotas: newQuotaBook(cfg.MaxParallel, cfg.Now, lr.rec)}
 	runner.quotas = sched.quotas
+	runner.nextRun = sched.nextRun
 	runner.eager = sched.schedule == ScheduleEager
 	lr.sched = sched
 	verify, _ := ParseVerify(string(cfg.Verify))

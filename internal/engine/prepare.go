@@ -89,7 +89,7 @@ func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 	now := cfg.Now().UTC()
 	run := &state.Run{
 		SchemaVersion: state.SchemaVersion, RunID: newRunID(now), PlanPath: recordedPlanPath(repo.Root(), cfg.Dir, cfg.Plan.Path), PlanHash: cfg.Plan.Hash(),
-		PlanTitle: cfg.Plan.Title, CommitMode: cfg.CommitMode, Schedule: cfg.Schedule.OrDefault(), Agents: agentNames(cfg),
+		PlanTitle: cfg.Plan.Title, CommitMode: cfg.CommitMode, Schedule: cfg.Schedule.OrDefault(), Review: cfg.Review, Agents: agentNames(cfg),
 		AgentSpecs: agentSpecs(cfg), Scenario: cfg.SimScenario, AllowEmptyPhases: cfg.AllowEmptyPhases,
 		Branch: branch, BaseCommit: base, IntegrationCommit: base, Status: state.RunRunning,
 		PID: os.Getpid(), Started: now, Updated: now,
@@ -152,7 +152,7 @@ func resumeRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.S
 			ps = &state.Phase{PhaseID: p.ID, Status: state.PhasePending}
 		}
 		refreshFromPlan(ps, cfg.Plan, p, batchOf[p.ID])
-		if ps.Status != state.PhaseComplete && ps.Status != state.PhaseSkipped {
+		if held := keepReview(ps); ps.Status != state.PhaseComplete && ps.Status != state.PhaseSkipped && !held {
 			// Failed, running, blocked and pending phases run again with a
 			// fresh attempt count; their history stays.
 			ps.Status, ps.Attempt, ps.Error, ps.BlockedBy, ps.Worktree = state.PhasePending, 0, nil, nil, ""
@@ -181,6 +181,9 @@ func resumeRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.S
 		run.Schedule = cfg.Schedule
 	}
 	run.Schedule = run.Schedule.OrDefault()
+	if cfg.Review != "" {
+		run.Review = cfg.Review
+	}
 	return run, phases, nil
 }
 

@@ -36,6 +36,13 @@ type attemptRequest struct {
 	// summarizes the work done (see continuation).
 	Session string
 	Compact bool
+	// Steer is a person's note that stopped the attempt before this one
+	// (steer.go): this attempt continues with it, without using up the
+	// retry; Session is then the stopped session, when its CLI can go on.
+	Steer string
+	// Held, when set, is called once the phase waits for a person's
+	// review: the scheduler gives its slot to another phase meanwhile.
+	Held func()
 	// Run counts the runs of the phase's agent in this run of autobuild,
 	// repeats after a limit included (agent.EnvAgentRun).
 	Run int
@@ -99,6 +106,9 @@ type scheduler struct {
 	// quotas lowers the phases at once while an agent's quota is low
 	// (quota.go); nil: --max-parallel always.
 	quotas *quotaBook
+	// frees gives back the slot of a phase that waits for review
+	// (reviewslots.go), by phase.
+	frees map[phaseid.ID]func()
 }
 
 // execute runs the plan by the run's schedule and returns the run's final
@@ -223,16 +233,22 @@ func (s *scheduler) runAll(ctx context.Context, phases, group []*plan.Phase, num
 		active.Add(1)
 		go func() {
 			defer wg.Done()
-			defer func() { <-sem }()
+			// The slot is given back when the attempt ends, or as soon
+			// as the phase waits for review (reviewslots.go).
+			free := sync.OnceFunc(func() {
+				<-sem
+				active.Add(-1)
+				select {
+				case ended <- struct{}{}:
+				default:
+				}
+			})
+			defer free()
+			defer s.whileHeld(p.ID, free)()
 			res := s.attempt(ctx, p, number, s.siblings(p, group, false), s.siblings(p, group, true))
 			mu.Lock()
 			results[p.ID] = res
 			mu.Unlock()
-			active.Add(-1)
-			select {
-			case ended <- struct{}{}:
-			default:
-			}
 		}()
 	}
 	wg.Wait()
@@ -253,6 +269,7 @@ func (s *scheduler) attempt(ctx context.Context, p *plan.Phase, number int, sibl
 		Agent:    s.agentFor(p.ID, number),
 		Timeout:  s.timeout,
 		Previous: prev,
+		Held:     s.heldHook(p.ID),
 	}
 	if number > 1 && len(prev) > 0 && prev[len(prev)-1].Type == failure.Timeout {
 		req.Timeout = 2 * s.timeout
@@ -261,7 +278,7 @@ func (s *scheduler) attempt(ctx context.Context, p *plan.Phase, number int, sibl
 	var res attemptResult
 	var waited time.Duration
 	for repeat := 0; ; repeat++ {
-		if b := s.overBudget(p); b != nil {
+		if b := s.overBudget(p); b != nil && !s.awaitsReview(p.ID) {
 			res = s.refuse(p, number, b)
 			break
 		}

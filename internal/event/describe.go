@@ -78,6 +78,12 @@ func describe(e Event) string {
 		return fmt.Sprintf("PHASE %s INTEGRATED - %s", id, e.Line)
 	case PhaseBlocked:
 		return fmt.Sprintf("PHASE %s BLOCKED - by %s", id, phaseid.Join(e.BlockedBy, ", "))
+	case PhaseAwaitingReview:
+		return fmt.Sprintf("PHASE %s AWAITING REVIEW%s - %s", id, attempt, e.Line)
+	case PhaseReviewed:
+		return fmt.Sprintf("PHASE %s REVIEWED - %s", id, e.Line)
+	case PhaseSteered:
+		return fmt.Sprintf("PHASE %s STEERED%s - %s", id, attempt, e.Line)
 	case AgentQuota:
 		return "QUOTA " + e.Agent + " - " + QuotaText(e.Quota)
 	case BudgetReached:

@@ -59,6 +59,26 @@ const (
 // phase 2A, phase 2C").
 const PhaseVerifying Kind = "phase_verifying"
 
+// Event kinds of a run reviewed by a person (--review, docs/running.md).
+const (
+	// PhaseAwaitingReview: the phase's gates passed and it waits for a
+	// person's decision before it lands (Line says how to give it).
+	PhaseAwaitingReview Kind = "phase_awaiting_review"
+	// PhaseReviewed: a person decided (Line: "approved", "rejected: NOTE",
+	// "rechecking the gates").
+	PhaseReviewed Kind = "phase_reviewed"
+	// PhaseSteered: a person's note stops the running attempt, which
+	// continues with it without using up the retry (Line: the note).
+	PhaseSteered Kind = "phase_steered"
+)
+
+// The Line of a PhaseReviewed event that is not a rejection ("rejected:
+// NOTE").
+const (
+	ReviewApproved   = "approved"
+	ReviewRechecking = "checking the gates again on the changed worktree"
+)
+
 // Droppable reports whether a slow consumer may miss the event: output
 // lines and tool calls are progress, shown live and kept in the attempt
 // log; every other event changes what a consumer shows.

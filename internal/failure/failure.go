@@ -38,4 +38,5 @@ const (
 	DiskFull             = failreport.DiskFull
 	EnvironmentSetup     = failreport.EnvironmentSetup
 	BudgetExceeded       = failreport.BudgetExceeded
+	ReviewRejected       = failreport.ReviewRejected
 )

@@ -162,6 +162,8 @@ func suggest(r Report, worktree string) []string {
 	case BudgetExceeded:
 		out = append(out, "look at the spend per phase: a phase that cost far more than the others may be looping",
 			"resume with a higher budget (--max-cost, or --max-phase-cost for one phase's), or split the costly phase")
+	case ReviewRejected:
+		out = append(out, "the retry gets the reviewer's note as its context; after a second rejection, change the phase's text in the plan or do the change by hand, then resume")
 	case PlanInvalid:
 		out = append(out, "fix the plan at the reported line",
 			"check it with: autobuild validate PLAN.md")

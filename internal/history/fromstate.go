@@ -35,6 +35,9 @@ func AttemptRecord(run state.Run, p state.Phase, session time.Time) Record {
 		rec.FailureType, rec.Retryable, rec.Circular = string(e.Type), e.Retryable, e.Circular
 		rec.FailureMessage = message(e.Message)
 	}
+	if k := len(p.Notes); k > 0 && !p.Notes[k-1].Time.Before(a.Started) {
+		rec.Note, rec.NoteKind = message(p.Notes[k-1].Text), p.Notes[k-1].Kind
+	}
 	if n > 1 {
 		prev := p.Attempts[n-2]
 		rec.Retry = a.Number > 1 && inSession(prev, session)

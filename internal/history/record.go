@@ -54,12 +54,16 @@ type Record struct {
 	Agent   string `json:"agent,omitempty"`
 	Model   string `json:"model,omitempty"`
 	// Outcome is state.OutcomeComplete, OutcomeFailed or OutcomeInterrupted.
-	Outcome        string  `json:"outcome,omitempty"`
-	FailureType    string  `json:"failure_type,omitempty"`
-	FailureMessage string  `json:"failure_message,omitempty"`
-	Retryable      bool    `json:"retryable,omitempty"`
-	Circular       bool    `json:"circular,omitempty"`
-	Duration       float64 `json:"duration_seconds,omitempty"`
+	Outcome        string `json:"outcome,omitempty"`
+	FailureType    string `json:"failure_type,omitempty"`
+	FailureMessage string `json:"failure_message,omitempty"`
+	Retryable      bool   `json:"retryable,omitempty"`
+	// Note is a person's note that ended the attempt: a rejection in
+	// review, or a steer that stopped it (NoteKind "review" or "steer").
+	Note     string  `json:"note,omitempty"`
+	NoteKind string  `json:"note_kind,omitempty"`
+	Circular bool    `json:"circular,omitempty"`
+	Duration float64 `json:"duration_seconds,omitempty"`
 	// Usage is what the attempt cost, when the agent reported it.
 	Usage *state.Usage `json:"usage,omitempty"`
 	// Retry is set on the engine's retry of a failed attempt; Reassigned

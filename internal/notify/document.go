@@ -32,13 +32,18 @@ const (
 	BudgetReached Kind = "budget_reached" // a budget is reached: no new attempt starts
 	Complete      Kind = "complete"       // every phase is complete
 	AttemptFailed Kind = "attempt_failed" // an attempt failed (off unless asked for)
+	// AwaitingReview: a phase's gates passed and it waits for a person's
+	// decision (--review): the run needs them.
+	AwaitingReview Kind = "awaiting_review"
 )
 
 // AllKinds lists every notification, for settings and docs.
-func AllKinds() []Kind { return []Kind{Halted, LimitWait, BudgetReached, Complete, AttemptFailed} }
+func AllKinds() []Kind {
+	return []Kind{Halted, LimitWait, BudgetReached, Complete, AttemptFailed, AwaitingReview}
+}
 
 // DefaultKinds are the notifications sent unless the settings name others.
-func DefaultKinds() []Kind { return []Kind{Halted, LimitWait, BudgetReached, Complete} }
+func DefaultKinds() []Kind { return []Kind{Halted, LimitWait, BudgetReached, Complete, AwaitingReview} }
 
 // Document is one notification: the fields of the --json event it comes
 // from, plus what a person needs to act on it. Text is a one-paragraph
@@ -119,6 +124,9 @@ func (t *tracker) document(e event.Event, limitWait time.Duration, now time.Time
 			}
 		}
 		d.Text = fmt.Sprintf("autobuild: phase %s %s (attempt %d/%d)", id, what, e.Attempt, e.MaxAttempts)
+	case event.PhaseAwaitingReview:
+		d.Notification = AwaitingReview
+		d.Text = fmt.Sprintf("autobuild: phase %s awaits your review: autobuild review %s (--approve, or --reject --note TEXT)", id, id)
 	case event.PhaseWaiting:
 		if e.Until == nil || !strings.HasPrefix(e.Line, "usage limit") || e.Until.Sub(now) <= limitWait {
 			return Document{}, false

@@ -81,6 +81,10 @@ func (h *Heartbeat) observe(e event.Event) {
 		if b != nil && e.Gate != nil {
 			b.last, b.line = e.Time, "gate "+e.Gate.Kind+" "+e.Gate.Status
 		}
+	case event.PhaseAwaitingReview:
+		if b != nil {
+			b.last, b.line = e.Time, "awaiting review: autobuild review "+string(e.DisplayID.Or(e.PhaseID))
+		}
 	case event.PhaseFailed, event.PhaseCompleted, event.PhaseInterrupted, event.PhaseBlocked, event.PhaseSkipped:
 		h.stop(e.PhaseID)
 	case event.RunHalted, event.RunInterrupted, event.RunComplete:

@@ -7,7 +7,7 @@ import (
 )
 
 // phaseStatuses are the statuses a phase file may hold (or none).
-var phaseStatuses = []PhaseStatus{PhasePending, PhaseRunning, PhaseComplete, PhaseFailed, PhaseBlocked, PhaseSkipped}
+var phaseStatuses = []PhaseStatus{PhasePending, PhaseRunning, PhaseAwaitingReview, PhaseComplete, PhaseFailed, PhaseBlocked, PhaseSkipped}
 
 // attemptOutcomes are the outcomes an attempt may hold ("" in files of an
 // attempt that was only just started by an older autobuild).

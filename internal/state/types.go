@@ -89,6 +89,9 @@ type Run struct {
 	// recorded before it (landing). LineVerification counts what it did.
 	Verify           string            `json:"verify,omitempty"`
 	LineVerification *LineVerification `json:"line_verification,omitempty"`
+	// Review is the run's review mode (--review); a resume keeps it unless
+	// the flag or autobuild.toml names another. Empty: none.
+	Review ReviewMode `json:"review,omitempty"`
 }
 
 // WallSeconds is how long the run has run: its sessions' time, halted time
@@ -145,6 +148,20 @@ type Phase struct {
 	// Worktree is where the phase's current attempt runs or ran, relative to
 	// the repository root.
 	Worktree string `json:"worktree,omitempty"`
+	// Review is set while the phase awaits review (review.go).
+	Review *ReviewHold `json:"review,omitempty"`
+	// Notes are the notes a person sent to steer or review the phase,
+	// oldest first.
+	Notes []Note `json:"notes,omitempty"`
+}
+
+// Note is a person's note to a phase: a rejection in review, or a steer.
+type Note struct {
+	Time time.Time `json:"time"`
+	// Kind is "review" or "steer".
+	Kind    string `json:"kind"`
+	Attempt int    `json:"attempt"`
+	Text    string `json:"text"`
 }
 
 // Timestamps of a phase's latest attempt.

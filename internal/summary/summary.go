@@ -106,13 +106,17 @@ func halted(in Input, width int) string {
 			}
 		}
 	}
-	notRun := append(groups[state.PhasePending], groups[state.PhaseRunning]...)
+	notRun := append(append(groups[state.PhasePending], groups[state.PhaseRunning]...), groups[state.PhaseAwaitingReview]...)
 	if len(notRun) > 0 {
 		b.section("NOT RUN YET")
 		for _, p := range notRun {
 			status := "pending"
 			if last := lastAttempt(p); last != nil && last.Outcome == state.OutcomeInterrupted {
 				status = "interrupted"
+			}
+			if p.Status == state.PhaseAwaitingReview {
+				// Its work is kept: the resume asks for the review again.
+				status = "awaiting review"
 			}
 			b.dotted(label(p), status)
 		}

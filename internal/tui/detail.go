@@ -263,6 +263,7 @@ func statusWord(st rowStatus) string {
 	return [...]string{
 		stPending: "pending", stRunning: "running", stRetrying: "retry queued", stComplete: "complete",
 		stFailed: "failed", stBlocked: "blocked", stSkipped: "skipped", stInterrupted: "interrupted",
+		stAwaiting: "awaiting review",
 	}[st]
 }
 

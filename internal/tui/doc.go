@@ -48,6 +48,14 @@
 //	enter/tab  focus the detail pane
 //	/          filter the phases as it is typed (id, name, status, agent;
 //	           enter keeps it, esc shows all)
+//	v          review the phase awaiting review (--review): the review screen
+//
+// Review screen (reviewflow.go): ↑/↓ pgup/pgdn g/G scroll; a approve (A:
+// every phase of its batch that waits); x
+// reject with a note (typed in the footer, enter sends it); e or o open the
+// worktree in $EDITOR or a shell, then the run checks the gates again on
+// what changed; esc leaves the phase waiting. In watch mode too: decisions
+// are files under .autobuild/review/, which the run reads.
 //
 // Detail pane:
 //

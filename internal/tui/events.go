@@ -176,6 +176,18 @@ func (m *Model) applyEvent(e event.Event) {
 		}
 	case event.PhaseBlocked:
 		r.status, r.blockedBy = stBlocked, e.BlockedBy
+	case event.PhaseAwaitingReview:
+		// Its usage counts when it completes or fails (PhaseCompleted,
+		// PhaseFailed carry the attempt's).
+		r.status, r.note = stAwaiting, e.Line
+		r.duration = attemptDuration(e, r, at)
+	case event.PhaseReviewed:
+		r.log.add("── review: " + e.Line + " ──")
+		if e.Line == event.ReviewApproved || e.Line == event.ReviewRechecking {
+			// It lands now (a few git commands), or its gates run again
+			// on a person's change.
+			r.status = stRunning
+		}
 	case event.BudgetReached:
 		// The phase's own budget: it fails without a new attempt.
 		r.status, r.failure = stFailed, e.Failure

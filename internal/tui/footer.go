@@ -34,6 +34,7 @@ type footerView struct {
 	question     string          // a y/n question; "" when none
 	search       *searchInput    // the search prompt, when it is open
 	searchHelp   string          // the prompt's keys
+	searchPrompt string          // what the prompt starts with: "/" for a search
 	scroll       string          // how far the summary is scrolled (" 42%"), "" when not shown
 	short        []key.Binding   // the help line
 	full         [][]key.Binding // the full help
@@ -106,7 +107,7 @@ func (v *footerView) lastLine() string {
 	case v.question != "":
 		return s.Prompt.Render(truncate(v.question, w))
 	case v.search != nil:
-		return truncateStyled(v.search.view(w, *s, v.searchHelp), w)
+		return truncateStyled(v.search.view(w, *s, v.searchPrompt, v.searchHelp), w)
 	}
 	if pct := v.scroll; pct != "" {
 		pw := lipgloss.Width(pct) // "→16 esc" is wider in bytes than in cells

@@ -203,12 +203,12 @@ type statusCount struct {
 }
 
 var countOrder = []statusCount{
-	{stComplete, "done"}, {stRunning, "running"}, {stRetrying, "retrying"}, {stFailed, "failed"},
+	{stComplete, "done"}, {stRunning, "running"}, {stAwaiting, "to review"}, {stRetrying, "retrying"}, {stFailed, "failed"},
 	{stBlocked, "blocked"}, {stInterrupted, "interrupted"}, {stPending, "pending"}, {stSkipped, "skipped"},
 }
 
 func (v *headerView) progressLine(w int) string {
-	var counts [stInterrupted + 1]int
+	var counts [stAwaiting + 1]int
 	done := 0
 	for _, r := range v.phases.rows {
 		counts[r.status]++
@@ -254,7 +254,7 @@ func (s *Styles) status(st rowStatus) lipgloss.Style {
 		return s.Complete
 	case stFailed:
 		return s.Failed
-	case stBlocked, stInterrupted:
+	case stBlocked, stInterrupted, stAwaiting:
 		return s.Blocked
 	case stSkipped:
 		return s.Skipped
@@ -280,6 +280,8 @@ func glyph(st rowStatus, frame int) string {
 		return "⏭"
 	case stInterrupted:
 		return "⏸"
+	case stAwaiting:
+		return "◆"
 	}
 	return "○"
 }

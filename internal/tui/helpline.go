@@ -39,6 +39,11 @@ func (m *Model) shortHelp() []key.Binding {
 	k := m.keys
 	var first, rest []key.Binding
 	switch {
+	case m.onReview():
+		first, rest = k.Review.help()
+		if len(m.batchAwaiting()) > 1 {
+			first = append([]key.Binding{first[0], k.Review.ApproveBatch}, first[1:]...)
+		}
 	case m.onSummary():
 		first, rest = k.Summary.help()
 		first = append(first, m.runControls(true)...)
@@ -55,6 +60,13 @@ func (m *Model) shortHelp() []key.Binding {
 		first = append(first, m.runControls(false)...)
 	default:
 		first, rest = k.List.help(m.table.filter != "")
+		// v and M where they act: on a phase awaiting review, on a
+		// running one.
+		if r := m.selected(); r != nil && r.status == stAwaiting {
+			first = append([]key.Binding{k.List.Review}, first...)
+		} else if r != nil && r.status == stRunning {
+			rest = append(rest, k.List.Steer)
+		}
 		first = append(first, m.runControls(false)...)
 	}
 	out := append(first, k.Run.Quit, k.Run.Help)

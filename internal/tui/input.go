@@ -31,6 +31,9 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		m.filterKey(k)
 		return nil
 	}
+	if m.note.kind != noteNone {
+		return m.noteKey(k)
+	}
 	m.footer.notice = ""
 	switch {
 	case key.Matches(k, keys.Help):
@@ -60,13 +63,15 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	switch {
+	case m.onReview():
+		return m.reviewKey(k)
 	case m.onSummary():
 		m.summaryKey(k)
 	case len(m.phases.rows) == 0:
 	case m.focus == focusDetail:
 		m.paneKey(k)
 	default:
-		m.listKey(k)
+		return m.listKey(k)
 	}
 	return nil
 }
@@ -225,7 +230,7 @@ func (m *Model) showFailedLog() {
 }
 
 // listKey is a key of the phase list.
-func (m *Model) listKey(k tea.KeyPressMsg) {
+func (m *Model) listKey(k tea.KeyPressMsg) tea.Cmd {
 	keys, t := m.keys.List, &m.table
 	if key.Matches(k, keys.Up, keys.Down, keys.PageUp, keys.PageDown, keys.Top, keys.Bottom) {
 		t.userMoved = true
@@ -254,11 +259,16 @@ func (m *Model) listKey(k tea.KeyPressMsg) {
 	case key.Matches(k, keys.Clear) && m.clearFilter():
 	case key.Matches(k, keys.Search):
 		m.startFilter()
+	case key.Matches(k, keys.Review):
+		return m.openReview()
+	case key.Matches(k, keys.Steer):
+		m.askSteer()
 	case key.Matches(k, keys.Next):
 		m.pane.view.next(m.pane.content(), m.pane.logHeight(), 1)
 	case key.Matches(k, keys.Prev):
 		m.pane.view.next(m.pane.content(), m.pane.logHeight(), -1)
 	}
+	return nil
 }
 
 // paneKey is a key of the detail pane: it scrolls and searches the log;

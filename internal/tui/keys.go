@@ -17,6 +17,8 @@ type KeyMap struct {
 	Summary summaryKeys // the halt or completion summary
 	Search  searchKeys  // the search prompt
 	Confirm confirmKeys // a y/n question
+	Review  reviewKeys  // the review screen (reviewkeys.go)
+	Note    noteKeys    // the note prompt of a rejection
 }
 
 // runKeys work on every screen.
@@ -37,6 +39,8 @@ type listKeys struct {
 	Focus                                   key.Binding // to the detail pane
 	Search, Next, Prev                      key.Binding
 	Clear                                   key.Binding // drops the filter
+	Review                                  key.Binding // the selected phase awaiting review
+	Steer                                   key.Binding // a note to the selected running phase
 }
 
 // paneKeys scroll and search the detail pane.
@@ -105,7 +109,9 @@ func DefaultKeyMap() KeyMap {
 			Bottom:   b(bottom, "G/end", "bottom"),
 			Focus:    b([]string{"enter", "tab"}, "enter", "log"),
 			Search:   b([]string{"/"}, "/", "filter"), Next: next, Prev: prev,
-			Clear: b([]string{"esc"}, "esc", "show all"),
+			Clear:  b([]string{"esc"}, "esc", "show all"),
+			Review: b([]string{"v"}, "v", "review"),
+			Steer:  b([]string{"M"}, "M", "steer"),
 		},
 		Pane: paneKeys{
 			Up:       b(up, "↑/k", "up"),
@@ -136,6 +142,11 @@ func DefaultKeyMap() KeyMap {
 		Confirm: confirmKeys{
 			Yes: b([]string{"y", "Y"}, "y", "yes"),
 			No:  b([]string{"n", "N", "esc"}, "n", "no"),
+		},
+		Review: defaultReviewKeys(b, up, down, pageUp, pageDown, top, bottom),
+		Note: noteKeys{
+			Submit: b([]string{"enter"}, "enter", "send"),
+			Cancel: b([]string{"esc"}, "esc", "cancel"),
 		},
 	}
 }
@@ -198,6 +209,9 @@ func (k KeyMap) fullHelp(now helpNow) [][]key.Binding {
 			helpKey(k.List.Focus, "enter/tab", "log pane"), helpKey(k.Pane.Back, "esc/tab", "phase list")},
 		{helpKey(k.Pane.Follow, "G/end", "follow the log"), helpKey(k.List.Search, "/", "filter/search"), k.Pane.Next,
 			helpKey(k.Pane.Left, "←/→", "scroll sideways")},
+		{helpKey(k.List.Review, "v", "review a phase"), helpKey(k.Review.Approve, "a/A", "approve / the batch"), helpKey(k.Review.Reject, "x", "reject (a note)"),
+			helpKey(k.Review.Edit, "e/o", "editor / shell"), helpKey(k.Review.Skip, "esc", "leave it waiting"),
+			helpKey(k.List.Steer, "M", "steer a running phase")},
 	}
 	if len(run) > 0 {
 		groups = append(groups, run)

@@ -47,6 +47,7 @@ func (m *Model) relayout() {
 		m.pane.SetSize(w, body-listH)
 	}
 	m.summary.SetSize(w, body)
+	m.rv.SetSize(w, body)
 	// The help line tells how far the summary is scrolled, which is known
 	// only now that the summary has its size: it is rendered last.
 	m.footer.scroll = ""
@@ -67,6 +68,8 @@ func (m *Model) render() string {
 	lines = append(lines, m.header.Render()...)
 	var body []string
 	switch {
+	case m.onReview():
+		body = m.rv.Render()
 	case m.onSummary():
 		body = m.summary.Render()
 	case len(m.phases.rows) == 0:

@@ -270,6 +270,8 @@ func rowDetail(r *phaseRow, phases *phaseSet, now time.Time) string {
 		return "skipped"
 	case stInterrupted:
 		return "interrupted; resume re-runs it"
+	case stAwaiting:
+		return "awaiting review: v to review"
 	}
 	if waits := phases.waitingFor(r); len(waits) > 0 {
 		return "waits for " + phaseid.Join(waits, ", ")
@@ -298,7 +300,7 @@ func (s *Styles) detail(r *phaseRow) lipgloss.Style {
 	switch r.status {
 	case stFailed:
 		return s.Failed
-	case stBlocked:
+	case stBlocked, stAwaiting:
 		return s.Blocked
 	}
 	return s.Dim

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
+	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/runctl"
 	clean "github.com/autobuild-sh/autobuild/internal/sanitize"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -20,6 +21,7 @@ type screen int
 const (
 	screenRun     screen = iota // the phase list and the detail pane
 	screenSummary               // the halt or completion summary
+	screenReview                // a phase awaiting review (reviewflow.go)
 )
 
 // focus is which part of the run view the keys move.
@@ -104,6 +106,10 @@ type Model struct {
 	pane    logPane
 	summary summaryView
 	footer  footerView
+	rv      reviewView
+
+	// note is the note being typed: a rejection's or a steer's (note.go).
+	note notePrompt
 }
 
 // New returns the model for o. In live mode (o.Controller set) Init starts
@@ -137,6 +143,7 @@ func New(o Options) *Model {
 	m.pane = logPane{styles: &m.styles, phases: &m.phases}
 	m.pane.view.reset()
 	m.summary = newSummaryView()
+	m.rv = reviewView{styles: &m.styles}
 	m.footer = newFooterView(&m.styles)
 	m.footer.notice = o.Notice
 	m.life = newLifecycle(o.Controller != nil && !o.ReadOnly)
@@ -239,6 +246,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.wheel(msg)
 	case watchMsg:
 		return m.handleWatch(msg)
+	case reviewLoadedMsg, reviewDecidedMsg, reviewExecDoneMsg:
+		return m.handleReviewMsg(msg)
+	case steerSentMsg:
+		m.steerSent(msg)
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
 	case tea.PasteMsg:
@@ -268,6 +279,9 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 				// longer asks anything (q now quits at once).
 				m.ask = askNothing
 			}
+		}
+		if e.Kind == event.PhaseAwaitingReview || e.Kind == event.PhaseReviewed {
+			cmds = append(cmds, m.reviewEvent(e))
 		}
 		if e.Kind.Terminal() && !m.life.halting() {
 			cmds = append(cmds, snapshotCmd(m.opts.Controller, m.life.gen))
@@ -433,7 +447,8 @@ func (m *Model) autoSelect() {
 	if m.table.userMoved || m.table.filter != "" {
 		return
 	}
-	for _, want := range []rowStatus{stRunning, stRetrying, stFailed} {
+	// A phase awaiting review needs the person first.
+	for _, want := range []rowStatus{stAwaiting, stRunning, stRetrying, stFailed} {
 		for i, r := range m.phases.rows {
 			if r.status == want {
 				m.selectRow(i)

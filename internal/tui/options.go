@@ -77,6 +77,10 @@ type Options struct {
 	FixStep string
 	// Dir is the directory being watched, shown while no run exists yet.
 	Dir string
+	// Root is the repository whose .autobuild/ holds the run: the review
+	// screen reads a phase's review there and writes decisions there.
+	// "" is the current directory.
+	Root string
 	// LogLines is how many output lines to keep per phase (DefaultLogLines
 	// when 0).
 	LogLines int

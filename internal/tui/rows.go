@@ -23,6 +23,9 @@ const (
 	stBlocked
 	stSkipped
 	stInterrupted
+	// stAwaiting: its gates passed and it waits for a person's review
+	// (--review) before it lands.
+	stAwaiting
 )
 
 // gateRow is one gate's outcome in the phase's latest attempt.
@@ -112,6 +115,8 @@ func statusFromState(p *state.Phase) rowStatus {
 		return stBlocked
 	case state.PhaseSkipped:
 		return stSkipped
+	case state.PhaseAwaitingReview:
+		return stAwaiting
 	}
 	if n := len(p.Attempts); n > 0 && p.Attempts[n-1].Outcome == state.OutcomeInterrupted {
 		return stInterrupted
@@ -194,6 +199,8 @@ func phasesFromRows(rows []*phaseRow) []*state.Phase {
 			p.Status = state.PhaseBlocked
 		case stSkipped:
 			p.Status = state.PhaseSkipped
+		case stAwaiting:
+			p.Status = state.PhaseAwaitingReview
 		case stInterrupted:
 			p.Status = state.PhasePending
 			p.Attempts = []state.Attempt{{Number: r.attempt, Outcome: state.OutcomeInterrupted}}

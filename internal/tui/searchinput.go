@@ -10,9 +10,20 @@ import (
 // and pasting only.
 type searchInput struct {
 	value []rune
+	// max bounds the value's length (200 when 0).
+	max int
 }
 
 func (s *searchInput) set(v string) { s.value = []rune(v) }
+
+// limit is how many characters the prompt takes: a search is short, a
+// note to a retry may be a few sentences.
+func (s *searchInput) limit() int {
+	if s.max > 0 {
+		return s.max
+	}
+	return 200
+}
 func (s *searchInput) text() string { return string(s.value) }
 
 // update edits the value for a key press or a paste.
@@ -36,7 +47,7 @@ func (s *searchInput) update(msg tea.Msg) {
 				s.value = s.value[:len(s.value)-1]
 			}
 		default:
-			if msg.Text != "" && len(s.value) < 200 {
+			if msg.Text != "" && len(s.value) < s.limit() {
 				s.value = append(s.value, []rune(sanitize(msg.Text))...)
 			}
 		}
@@ -45,13 +56,16 @@ func (s *searchInput) update(msg tea.Msg) {
 
 // view draws the prompt with a block cursor, cut to w cells from the left
 // so the end of a long query stays visible, then its keys (help).
-func (s *searchInput) view(w int, styles Styles, help string) string {
+func (s *searchInput) view(w int, styles Styles, prompt, help string) string {
+	if prompt == "" {
+		prompt = "/"
+	}
 	v := string(s.value)
-	for len([]rune(v))+2 > w && v != "" {
+	for len([]rune(v))+len([]rune(prompt))+1 > w && v != "" {
 		_, size := firstRune(v)
 		v = v[size:]
 	}
-	return styles.Prompt.Render("/") + v + styles.Current.Render(" ") + styles.Dim.Render("  "+help)
+	return styles.Prompt.Render(prompt) + v + styles.Current.Render(" ") + styles.Dim.Render("  "+help)
 }
 
 func firstRune(s string) (rune, int) {

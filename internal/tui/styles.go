@@ -25,6 +25,10 @@ type Styles struct {
 
 	BarFull, BarEmpty lipgloss.Style
 
+	// DiffAdd, DiffDel and DiffHunk draw a diff's added and removed lines
+	// and its @@ headers (the review screen).
+	DiffAdd, DiffDel, DiffHunk lipgloss.Style
+
 	Help help.Styles
 }
 
@@ -41,6 +45,8 @@ func NewStyles(isDark, color bool) Styles {
 			Prompt: plain.Bold(true), Error: plain.Bold(true), Notice: plain.Bold(true),
 			Running: plain, Complete: plain, Failed: plain.Bold(true), Blocked: plain, Pending: plain, Skipped: plain,
 			BarFull: plain, BarEmpty: plain,
+			// The lines' + and - say it without color.
+			DiffAdd: plain, DiffDel: plain, DiffHunk: plain.Bold(true),
 			Help: help.Styles{Ellipsis: plain, ShortKey: plain.Bold(true), ShortDesc: plain, ShortSeparator: plain,
 				FullKey: plain.Bold(true), FullDesc: plain, FullSeparator: plain},
 		}
@@ -79,6 +85,9 @@ func NewStyles(isDark, color bool) Styles {
 		Skipped:   plain.Foreground(dim),
 		BarFull:   plain.Foreground(green),
 		BarEmpty:  plain.Foreground(barBg),
+		DiffAdd:   plain.Foreground(green),
+		DiffDel:   plain.Foreground(red),
+		DiffHunk:  plain.Foreground(accent),
 		Help:      helpStyles(ld),
 	}
 }

@@ -15,6 +15,7 @@ func (m *Model) syncViews() {
 	m.header.state, m.header.stateStyle = m.runState()
 
 	m.table.now, m.table.frame = now, m.frame
+	m.rv.now = now
 
 	m.pane.row, m.pane.now = m.table.selected(), now
 	m.pane.focused = m.focus == focusDetail && m.screen == screenRun
@@ -30,12 +31,15 @@ func (m *Model) syncFooter() {
 		f.halting = m.life.interrupts
 	}
 	f.question = m.question()
-	f.search, f.searchHelp = nil, ""
+	f.search, f.searchHelp, f.searchPrompt = nil, "", ""
 	if m.pane.searching {
 		f.search, f.searchHelp = &m.pane.search, m.keys.Search.help()
 	}
 	if m.filtering {
 		f.search, f.searchHelp = &m.filterInput, "filter phases · enter keep · esc show all"
+	}
+	if m.note.kind != noteNone {
+		f.search, f.searchHelp, f.searchPrompt = &m.note.input, m.keys.Note.help(m.note.kind), m.note.prompt()
 	}
 	f.short, f.full = m.shortHelp(), m.keys.fullHelp(m.fullHelpNow())
 }

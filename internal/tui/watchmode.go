@@ -41,7 +41,9 @@ func (m *Model) handleWatch(msg watchMsg) tea.Cmd {
 		}
 		if s.Run.Status == state.RunRunning {
 			m.summary.SetInput(nil)
-			m.screen = screenRun
+			if m.screen != screenReview {
+				m.screen = screenRun
+			}
 		} else {
 			m.summary.SetInput(&summary.Input{Run: s.Run, Phases: s.Phases, StateDir: m.stateDir(),
 				ResumeCommand: m.resumeHint(), FreshCommand: m.freshHint()})
@@ -68,10 +70,14 @@ func (m *Model) handleWatch(msg watchMsg) tea.Cmd {
 		}
 	}
 	m.autoSelect()
-	if m.opts.Watch == nil {
-		return nil
+	var follow tea.Cmd
+	if s := u.Snapshot; s != nil {
+		follow = m.reviewFollowFiles(s)
 	}
-	return waitWatch(m.opts.Watch)
+	if m.opts.Watch == nil {
+		return follow
+	}
+	return tea.Batch(follow, waitWatch(m.opts.Watch))
 }
 
 // applyRunFile takes the header's facts from run.json (watch mode).
