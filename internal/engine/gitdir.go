@@ -94,6 +94,13 @@ func (in *integrator) agentCommits(ctx context.Context, p *plan.Phase, before, a
 	if was == "" || now == "" || was == now {
 		return nil
 	}
+	if now == in.Tip() {
+		// Your branch moved by a landing of the run's (in auto mode it is
+		// the line): nothing of an agent's on it. Checked before taking mu,
+		// which a landing about to verify holds while it waits for this
+		// attempt to queue (landqueue.go collect).
+		return nil
+	}
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	rep := in.takeBackAgentCommits(ctx, p, now, was)
