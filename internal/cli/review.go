@@ -2,9 +2,7 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -66,17 +64,9 @@ func runReview(ctx context.Context, s Streams, o reviewOptions, args []string) e
 		return usageErr("--note goes with --reject")
 	}
 	// -C DIR (a flag of every command) reviews the run in DIR.
-	root, err := findRoot(".")
+	store, snap, err := runSnapshot(".")
 	if err != nil {
 		return err
-	}
-	store := state.Open(root)
-	snap, err := store.Snapshot()
-	if errors.Is(err, state.ErrNoRun) || (err == nil && snap.Run == nil) {
-		return exitcode.Refusedf("no autobuild run in %s", filepath.Join(root, ".autobuild"))
-	}
-	if err != nil {
-		return &exitcode.Error{Code: exitcode.Refused, Err: err}
 	}
 	waiting := review.Awaiting(snap.Phases)
 	if len(args) == 1 {
@@ -99,7 +89,7 @@ func runReview(ctx context.Context, s Streams, o reviewOptions, args []string) e
 			if i > 0 {
 				fmt.Fprintln(w, strings.Repeat("─", 60))
 			}
-			r, err := review.Load(ctx, root, p)
+			r, err := review.Load(ctx, store.Root(), p)
 			if err != nil {
 				return &exitcode.Error{Code: exitcode.Refused, Err: err}
 			}

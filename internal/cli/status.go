@@ -33,18 +33,11 @@ func newStatus(s Streams) *cobra.Command {
 			if len(args) == 1 {
 				dir = args[0]
 			}
-			root, err := findRoot(dir)
+			store, snap, err := runSnapshot(dir)
 			if err != nil {
 				return err
 			}
-			snap, err := state.Open(root).Snapshot()
-			if errors.Is(err, state.ErrNoRun) || (err == nil && snap.Run == nil) {
-				return &exitcode.Error{Code: exitcode.Refused,
-					Err: errors.New("no autobuild run in " + filepath.Join(root, ".autobuild") + ": start one with autobuild PLAN.md --commit=auto --agent ...")}
-			}
-			if err != nil {
-				return &exitcode.Error{Code: exitcode.Refused, Err: err}
-			}
+			root := store.Root()
 			if asJSON {
 				enc := json.NewEncoder(sanitize.JSONWriter{W: s.Out})
 				enc.SetIndent("", "  ")

@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -34,17 +32,9 @@ phase file and the history.`,
 				return usageErr("--note TEXT is required: it is what the agent is asked to take into account")
 			}
 			// -C DIR (a flag of every command) steers the run in DIR.
-			root, err := findRoot(".")
+			store, snap, err := runSnapshot(".")
 			if err != nil {
 				return err
-			}
-			store := state.Open(root)
-			snap, err := store.Snapshot()
-			if errors.Is(err, state.ErrNoRun) || (err == nil && snap.Run == nil) {
-				return exitcode.Refusedf("no autobuild run in %s", filepath.Join(root, ".autobuild"))
-			}
-			if err != nil {
-				return &exitcode.Error{Code: exitcode.Refused, Err: err}
 			}
 			p := review.Find(snap.Phases, args[0], plan.NormalizeID)
 			if p == nil {
