@@ -51,11 +51,7 @@ func TestReviewHoldsUntilApproved(t *testing.T) {
 	t.Parallel()
 	repo := gitRepo(t, onePhase)
 	head := runGit(t, repo, "rev-parse", "HEAD")
-	done := make(chan Result, 1)
-	go func() {
-		res, _ := runIn(t, context.Background(), repo, onePhase, `echo hello > hello.txt`, reviewConfig)
-		done <- res
-	}()
+	done := runInBackground(t, repo, onePhase, `echo hello > hello.txt`, reviewConfig)
 	hold := awaitHold(t, repo, "1")
 	require.Equal(t, head, runGit(t, repo, "rev-parse", "HEAD"), "nothing lands before the review")
 	diff, err := os.ReadFile(filepath.Join(repo, filepath.FromSlash(hold.DiffPath)))
@@ -164,11 +160,7 @@ func TestReviewRecheckRunsTheGatesOnThePersonsChange(t *testing.T) {
 	t.Parallel()
 	plan := "# One\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: Only\n\n## Quality Gates\n\n- test: `! grep -q broken hello.txt`\n"
 	repo := gitRepo(t, plan)
-	done := make(chan Result, 1)
-	go func() {
-		res, _ := runIn(t, context.Background(), repo, plan, `echo hello > hello.txt`, reviewConfig)
-		done <- res
-	}()
+	done := runInBackground(t, repo, plan, `echo hello > hello.txt`, reviewConfig)
 	hold := awaitHold(t, repo, "1")
 	wt := filepath.Join(repo, ".autobuild", "worktrees", "phase-1")
 	require.NoError(t, os.WriteFile(filepath.Join(wt, "hello.txt"), []byte("hello, reviewer\n"), 0o644))
@@ -251,11 +243,7 @@ echo half > half.txt; echo working; sleep 60`
 func TestNotesReachTheHistory(t *testing.T) {
 	t.Parallel()
 	repo := gitRepo(t, onePhase)
-	done := make(chan Result, 1)
-	go func() {
-		res, _ := runIn(t, context.Background(), repo, onePhase, `echo hello > hello.txt`, reviewConfig)
-		done <- res
-	}()
+	done := runInBackground(t, repo, onePhase, `echo hello > hello.txt`, reviewConfig)
 	hold := awaitHold(t, repo, "1")
 	decide(t, repo, "1", hold, state.DecisionReject, "say goodbye too")
 	require.Eventually(t, func() bool {
@@ -280,14 +268,10 @@ func TestReviewHoldFreesItsSlot(t *testing.T) {
 		t.Run(string(sched), func(t *testing.T) {
 			t.Parallel()
 			repo := gitRepo(t, twoPhases)
-			done := make(chan Result, 1)
-			go func() {
-				res, _ := runIn(t, context.Background(), repo, twoPhases, `echo "$AUTOBUILD_PHASE_ID" > "out-$AUTOBUILD_PHASE_ID.txt"`, func(c *Config) {
-					reviewConfig(c)
-					c.MaxParallel, c.Schedule = 1, sched
-				})
-				done <- res
-			}()
+			done := runInBackground(t, repo, twoPhases, `echo "$AUTOBUILD_PHASE_ID" > "out-$AUTOBUILD_PHASE_ID.txt"`, func(c *Config) {
+				reviewConfig(c)
+				c.MaxParallel, c.Schedule = 1, sched
+			})
 			one := awaitHold(t, repo, "1")
 			two := awaitHold(t, repo, "2")
 			ps, err := state.Open(repo).LoadPhase("1")
@@ -308,11 +292,7 @@ func TestReviewHoldFreesItsSlot(t *testing.T) {
 func TestReviewApprovalAfterAUserCommitLandsOnIt(t *testing.T) {
 	t.Parallel()
 	repo := gitRepo(t, onePhase)
-	done := make(chan Result, 1)
-	go func() {
-		res, _ := runIn(t, context.Background(), repo, onePhase, `echo hello > hello.txt`, reviewConfig)
-		done <- res
-	}()
+	done := runInBackground(t, repo, onePhase, `echo hello > hello.txt`, reviewConfig)
 	hold := awaitHold(t, repo, "1")
 	require.NoError(t, os.WriteFile(filepath.Join(repo, "user.txt"), []byte("mine\n"), 0o644))
 	runGit(t, repo, "add", "user.txt")
@@ -331,11 +311,7 @@ func TestReviewApprovalAfterAUserCommitLandsOnIt(t *testing.T) {
 func TestReviewIgnoresAnUnreadableDecision(t *testing.T) {
 	t.Parallel()
 	repo := gitRepo(t, onePhase)
-	done := make(chan Result, 1)
-	go func() {
-		res, _ := runIn(t, context.Background(), repo, onePhase, `echo hello > hello.txt`, reviewConfig)
-		done <- res
-	}()
+	done := runInBackground(t, repo, onePhase, `echo hello > hello.txt`, reviewConfig)
 	hold := awaitHold(t, repo, "1")
 	store := state.Open(repo)
 	require.NoError(t, os.WriteFile(store.ReviewDecisionPath("1"), []byte("{approve"), 0o644))
@@ -346,4 +322,15 @@ func TestReviewIgnoresAnUnreadableDecision(t *testing.T) {
 	decide(t, repo, "1", hold, state.DecisionApprove, "")
 	res := <-done
 	require.Equal(t, state.RunComplete, res.Status, res.Reason)
+}
+
+// runInBackground runs the plan as runIn does, in a goroutine, so the test
+// can decide on its holds meanwhile; the channel gets how the run ended.
+func runInBackground(t *testing.T, repo, planText, agentShell string, change func(*Config)) <-chan Result {
+	done := make(chan Result, 1)
+	go func() {
+		res, _ := runIn(t, context.Background(), repo, planText, agentShell, change)
+		done <- res
+	}()
+	return done
 }
