@@ -7,51 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/creack/pty"
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
-
-// startInPtyEnv is startInPty with extra environment variables.
-func startInPtyEnv(t *testing.T, dir string, env []string, args ...string) *term {
-	t.Helper()
-	cmd := command(dir, args...)
-	cmd.Env = append(append(cmd.Env, "TERM=xterm-256color"), env...)
-	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 30, Cols: 100})
-	require.NoError(t, err)
-	tm := &term{t: t, cmd: cmd, pty: f, done: make(chan struct{}), read: make(chan struct{})}
-	go func() {
-		defer close(tm.read)
-		buf := make([]byte, 32<<10)
-		for {
-			n, err := f.Read(buf)
-			tm.mu.Lock()
-			tm.out.Write(buf[:n])
-			tm.mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
-	go func() {
-		tm.err = cmd.Wait()
-		close(tm.done)
-	}()
-	t.Cleanup(func() {
-		select {
-		case <-tm.done:
-		default:
-			_ = tm.cmd.Process.Kill()
-			<-tm.done
-		}
-		f.Close()
-		if t.Failed() {
-			t.Logf("terminal output (escapes stripped):\n%s", tm.text())
-		}
-	})
-	return tm
-}
 
 // The review in the terminal UI, as a person does it: v opens the phase
 // awaiting review, x rejects it with a note (which reaches the retry's

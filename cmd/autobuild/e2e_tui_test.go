@@ -48,8 +48,22 @@ func startInPty(t *testing.T, dir string, args ...string) *term {
 // its buffer is full.
 func startInPtyReadingAfter(t *testing.T, start <-chan struct{}, size *pty.Winsize, dir string, args ...string) *term {
 	t.Helper()
+	return startPty(t, start, size, dir, nil, args...)
+}
+
+// startInPtyEnv is startInPty with extra environment variables.
+func startInPtyEnv(t *testing.T, dir string, env []string, args ...string) *term {
+	t.Helper()
+	return startPty(t, nil, &pty.Winsize{Rows: 30, Cols: 100}, dir, env, args...)
+}
+
+// startPty starts autobuild in dir on a terminal of size, with env added
+// to its environment, reading the terminal once start is closed (nil: at
+// once).
+func startPty(t *testing.T, start <-chan struct{}, size *pty.Winsize, dir string, env []string, args ...string) *term {
+	t.Helper()
 	cmd := command(dir, args...)
-	cmd.Env = append(cmd.Env, "TERM=xterm-256color")
+	cmd.Env = append(append(cmd.Env, "TERM=xterm-256color"), env...)
 	f, err := pty.StartWithSize(cmd, size)
 	require.NoError(t, err)
 	tm := &term{t: t, cmd: cmd, pty: f, done: make(chan struct{}), read: make(chan struct{})}
