@@ -268,7 +268,7 @@ func liveOptions(fake *fakeController) Options {
 	return Options{
 		Title: "Todo app", PlanPath: "plan.md", CommitMode: "auto", Agent: "sim",
 		Batches: testBatches(), Controller: fake,
-		ResumeCommand: "autobuild plan.md --resume", FreshCommand: "autobuild plan.md --fresh --commit=auto",
+		Commands: runctl.Commands{Resume: "autobuild plan.md --resume", Fresh: "autobuild plan.md --fresh --commit=auto"},
 	}
 }
 
@@ -399,4 +399,12 @@ func snapshotOf(m *Model, status state.RunStatus, reason string) *state.Snapshot
 		}
 	}
 	return &state.Snapshot{Run: run, Phases: phases}
+}
+
+// watchCommands are the commands of `autobuild watch`, as cli makes them:
+// autobuild run where the run is, after prefix ("cd repo && ").
+func watchCommands(prefix string) runctl.Commands {
+	return runctl.Commands{Launch: func(args ...string) string {
+		return prefix + "autobuild " + strings.Join(args, " ")
+	}}
 }

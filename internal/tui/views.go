@@ -30,7 +30,10 @@ func (m *Model) syncFooter() {
 	if m.life.halting() {
 		f.halting = m.life.interrupts
 	}
-	f.question = m.question()
+	f.question = ""
+	if m.dialog != nil {
+		f.question = m.dialog.prompt
+	}
 	f.search, f.searchHelp, f.searchPrompt = nil, "", ""
 	if m.pane.searching {
 		f.search, f.searchHelp = &m.pane.search, m.keys.Search.help()
@@ -42,15 +45,4 @@ func (m *Model) syncFooter() {
 		f.search, f.searchHelp, f.searchPrompt = &m.note.input, m.keys.Note.help(m.note.kind), m.note.prompt()
 	}
 	f.short, f.full = m.shortHelp(), m.keys.fullHelp(m.fullHelpNow())
-}
-
-// question is the y/n question being asked, "" when none.
-func (m *Model) question() string {
-	switch m.ask {
-	case askQuit:
-		return "Halt the run and quit? y/n"
-	case askFresh:
-		return "Start fresh? Deletes " + m.stateDir() + "; all phases run again; commits stay. y/n"
-	}
-	return ""
 }
