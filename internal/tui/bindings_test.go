@@ -131,21 +131,22 @@ func TestEveryBodyHandlesTheKeysItsHelpOffers(t *testing.T) {
 			t.Parallel()
 			h := c.setup(t)
 			b := h.m.active()
+			keys := b.keys()
 			require.Equal(t, c.body, b.name, "the body in focus")
 			if b.typing == nil {
-				require.Equal(t, helpLine(b.keys), h.m.footer.short, "the help line is the body's")
+				require.Equal(t, helpLine(keys), h.m.footer.short, "the help line is the body's")
 				require.NotEmpty(t, h.m.footer.short)
 			}
-			for _, shown := range helpLine(b.keys) {
+			for _, shown := range helpLine(keys) {
 				k := keyPress(shown.Keys()[0])
-				taker := route(b.keys, k)
+				taker := route(keys, k)
 				require.NotNil(t, taker, "%q is offered by the help line but no binding takes it", shown.Keys()[0])
 				if r := taker.reason(); r != nil {
 					require.NotEmpty(t, r.text, "%q is offered by the help line, does nothing and does not say why", shown.Keys()[0])
 				}
 			}
-			for i := range b.keys {
-				bi := &b.keys[i]
+			for i := range keys {
+				bi := &keys[i]
 				r := bi.reason()
 				if r == nil || r.text == "" {
 					if r != nil && bi.shown != nil {
@@ -154,7 +155,7 @@ func TestEveryBodyHandlesTheKeysItsHelpOffers(t *testing.T) {
 					continue
 				}
 				k := keyPress(bi.Keys()[0])
-				if route(b.keys, k) != bi {
+				if route(keys, k) != bi {
 					continue // an earlier binding takes the key
 				}
 				before := h.m.screen

@@ -36,8 +36,10 @@ func (m *Model) freshDialog() *dialog {
 // key is ignored.
 func (m *Model) dialogBody() body {
 	d, k := m.dialog, m.keys.Confirm
-	return body{name: "dialog", keys: []binding{
-		bind(k.Yes, func() tea.Cmd { m.dialog = nil; return d.yes() }),
-		act(k.No, func() { m.dialog = nil }),
+	return body{name: "dialog", keys: func() []binding {
+		return []binding{
+			bind(k.Yes, func() tea.Cmd { m.dialog = nil; return d.yes() }),
+			act(k.No, func() { m.dialog = nil }),
+		}
 	}, typing: func(tea.KeyPressMsg) tea.Cmd { return nil }}
 }

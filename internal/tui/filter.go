@@ -87,18 +87,20 @@ func (m *Model) filterBody() body {
 			m.pane.view.reset()
 		}
 	}
-	return body{name: "filter", keys: []binding{
-		act(k.Submit, func() {
-			m.filtering = false
-			if m.table.filter != "" && len(m.table.shown()) == 0 {
-				m.footer.setNotice("No phase matches /"+m.table.filter+"; esc shows them all.", false)
-			}
-		}),
-		act(k.Cancel, func() {
-			m.filtering = false
-			m.filterInput.set("")
-			follow()
-		}),
+	return body{name: "filter", keys: func() []binding {
+		return []binding{
+			act(k.Submit, func() {
+				m.filtering = false
+				if m.table.filter != "" && len(m.table.shown()) == 0 {
+					m.footer.setNotice("No phase matches /"+m.table.filter+"; esc shows them all.", false)
+				}
+			}),
+			act(k.Cancel, func() {
+				m.filtering = false
+				m.filterInput.set("")
+				follow()
+			}),
+		}
 	}, typing: func(key tea.KeyPressMsg) tea.Cmd {
 		m.filterInput.update(key)
 		follow()

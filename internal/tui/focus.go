@@ -12,9 +12,10 @@ type body struct {
 	// focus ("list", "pane", "summary", "review", "empty"; "dialog",
 	// "search", "filter", "note").
 	name string
-	// keys are tried in order: the first whose keys match takes the key.
-	// The help line offers the shown ones, in the same order.
-	keys []binding
+	// keys are the body's bindings, made when asked for (a frame only
+	// draws): tried in order, the first whose keys match takes the key;
+	// the help line offers the shown ones, in the same order.
+	keys func() []binding
 	// typing takes the keys no binding takes: a prompt edits its text
 	// with them. nil for a screen, which ignores them.
 	typing func(tea.KeyPressMsg) tea.Cmd
@@ -64,8 +65,8 @@ func (m *Model) screenBody() body {
 
 // emptyBody is the screen before any phase is known: only the run's keys.
 func (m *Model) emptyBody() body {
-	keys := append(m.quitHelp(), m.runControls(false, false)...)
-	return body{name: "empty", keys: append(keys, m.otherRunKeys()...), render: func() []string {
-		return m.renderEmpty(max(m.width, 20))
-	}}
+	return body{name: "empty", keys: func() []binding {
+		keys := append(m.quitHelp(), m.runControls(false, false)...)
+		return append(keys, m.otherRunKeys()...)
+	}, render: func() []string { return m.renderEmpty(max(m.width, 20)) }}
 }

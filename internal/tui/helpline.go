@@ -8,4 +8,4 @@ import "charm.land/bubbles/v2/key"
 // conveniences: the line cuts from the end when it is too wide.
 
 // shortHelp is the help line of the screen that has the keys.
-func (m *Model) shortHelp() []key.Binding { return helpLine(m.screenBody().keys) }
+func (m *Model) shortHelp() []key.Binding { return helpLine(m.screenBody().keys()) }

@@ -15,13 +15,13 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 	b := m.active()
 	if b.typing != nil {
-		if cmd, ok := m.press(b.keys, k); ok {
+		if cmd, ok := m.press(b.keys(), k); ok {
 			return cmd
 		}
 		return b.typing(k)
 	}
 	m.footer.notice = ""
-	cmd, _ := m.press(b.keys, k)
+	cmd, _ := m.press(b.keys(), k)
 	return cmd
 }
 
@@ -51,16 +51,18 @@ func (m *Model) startSearch() {
 // cancels, any other key edits the query.
 func (m *Model) searchBody() body {
 	k, p := m.keys.Search, &m.pane
-	return body{name: "search", keys: []binding{
-		act(k.Submit, func() {
-			p.searching = false
-			m.syncViews()
-			p.view.setQuery(p.search.text(), p.content(), p.logHeight())
-			if p.view.query != "" && p.view.count == 0 {
-				m.footer.setNotice("No match for "+p.view.query, false)
-			}
-		}),
-		act(k.Cancel, func() { p.searching = false }),
+	return body{name: "search", keys: func() []binding {
+		return []binding{
+			act(k.Submit, func() {
+				p.searching = false
+				m.syncViews()
+				p.view.setQuery(p.search.text(), p.content(), p.logHeight())
+				if p.view.query != "" && p.view.count == 0 {
+					m.footer.setNotice("No match for "+p.view.query, false)
+				}
+			}),
+			act(k.Cancel, func() { p.searching = false }),
+		}
 	}, typing: func(key tea.KeyPressMsg) tea.Cmd {
 		p.search.update(key)
 		return nil

@@ -7,6 +7,10 @@ import "charm.land/bubbles/v2/key"
 // v and M act on the selected phase. Wide, the list and the log pane sit
 // side by side; narrow, one above the other.
 func (m *Model) listBody() body {
+	return body{name: "list", keys: m.listBindings, render: m.renderRunView}
+}
+
+func (m *Model) listBindings() []binding {
 	k, t := m.keys.List, &m.table
 	moveBy := func(b key.Binding, delta func() int) binding {
 		return act(b, func() {
@@ -50,7 +54,7 @@ func (m *Model) listBody() body {
 		act(k.Next, func() { m.pane.view.next(m.pane.content(), m.pane.logHeight(), 1) }),
 		act(k.Prev, func() { m.pane.view.next(m.pane.content(), m.pane.logHeight(), -1) }),
 	)
-	return body{name: "list", keys: append(keys, m.otherRunKeys()...), render: m.renderRunView}
+	return append(keys, m.otherRunKeys()...)
 }
 
 // renderRunView draws the phase list and the log pane, side by side when

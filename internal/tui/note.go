@@ -54,9 +54,11 @@ func (m *Model) askSteer() {
 // other key edits it.
 func (m *Model) noteBody() body {
 	k := m.keys.Note
-	return body{name: "note", keys: []binding{
-		bind(k.Submit, m.sendNote),
-		act(k.Cancel, func() { m.note = notePrompt{} }),
+	return body{name: "note", keys: func() []binding {
+		return []binding{
+			bind(k.Submit, m.sendNote),
+			act(k.Cancel, func() { m.note = notePrompt{} }),
+		}
 	}, typing: func(key tea.KeyPressMsg) tea.Cmd {
 		m.note.input.update(key)
 		return nil

@@ -4,6 +4,10 @@ package tui
 // and search the selected phase's log; esc undoes a search or a sideways
 // scroll, then goes back to the list.
 func (m *Model) paneBody() body {
+	return body{name: "pane", keys: m.paneBindings, render: m.renderRunView}
+}
+
+func (m *Model) paneBindings() []binding {
 	k, p := m.keys.Pane, &m.pane
 	v := &p.view
 	scroll := func(delta func() int) func() {
@@ -36,5 +40,5 @@ func (m *Model) paneBody() body {
 		act(k.Right, func() { v.xoff += 8 }),
 		act(k.Prev, func() { v.next(p.content(), p.logHeight(), -1) }),
 	)
-	return body{name: "pane", keys: append(keys, m.otherRunKeys()...), render: m.renderRunView}
+	return append(keys, m.otherRunKeys()...)
 }

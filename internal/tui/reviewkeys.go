@@ -48,6 +48,10 @@ func (k noteKeys) help(kind noteKind) string {
 // reviewBody is the review screen: the decisions, then its scrolling; the
 // decisions wait until the review has been read.
 func (m *Model) reviewBody() body {
+	return body{name: "review", keys: m.reviewBindings, render: m.rv.Render}
+}
+
+func (m *Model) reviewBindings() []binding {
 	k, v := m.keys.Review, &m.rv
 	unread := func() *disabledReason {
 		switch {
@@ -92,5 +96,5 @@ func (m *Model) reviewBody() body {
 		scroll(k.Bottom, func() int { return len(v.lines()) }),
 	)
 	keys = append(keys, m.runControls(false, false)...)
-	return body{name: "review", keys: append(keys, m.otherRunKeys()...), render: v.Render}
+	return append(keys, m.otherRunKeys()...)
 }

@@ -83,6 +83,10 @@ func (v *summaryView) top() { v.vp.GotoTop() }
 // summaryBody is the halt or completion summary: the keys scroll it;
 // esc undoes a sideways scroll, then goes back to the phase list.
 func (m *Model) summaryBody() body {
+	return body{name: "summary", keys: m.summaryBindings, render: m.summary.Render}
+}
+
+func (m *Model) summaryBindings() []binding {
 	k, vp := m.keys.Summary, &m.summary.vp
 	var keys []binding
 	if vp.XOffset() > 0 {
@@ -104,5 +108,5 @@ func (m *Model) summaryBody() body {
 		act(k.Right, func() { vp.ScrollRight(8) }),
 		act(m.keys.Run.Mouse, m.toggleMouse),
 	)
-	return body{name: "summary", keys: keys, render: m.summary.Render}
+	return keys
 }
