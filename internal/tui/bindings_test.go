@@ -137,6 +137,16 @@ func TestEveryBodyHandlesTheKeysItsHelpOffers(t *testing.T) {
 				require.Equal(t, helpLine(keys), h.m.footer.short, "the help line is the body's")
 				require.NotEmpty(t, h.m.footer.short)
 			}
+			// No key is taken by two bindings, but esc: it undoes a search
+			// or a sideways scroll before it goes back.
+			taken := map[string]string{}
+			for _, bi := range keys {
+				for _, k := range bi.Keys() {
+					prev, dup := taken[k]
+					require.False(t, dup && k != "esc", "%q is taken by %q, which hides %q", k, prev, bi.Help().Desc)
+					taken[k] = bi.Help().Desc
+				}
+			}
 			for _, shown := range helpLine(keys) {
 				k := keyPress(shown.Keys()[0])
 				taker := route(keys, k)
