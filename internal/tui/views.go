@@ -18,7 +18,9 @@ func (m *Model) syncViews() {
 	m.rv.now = now
 
 	m.pane.row, m.pane.now = m.table.selected(), now
-	m.pane.focused = m.focus == focusDetail && m.screen == screenRun
+	// The pane's title bar is highlighted while it has the keys (a
+	// search prompt over it included).
+	m.pane.focused = m.screenBody().name == "pane"
 }
 
 // syncFooter gives the footer what it shows. The footer is laid out once
