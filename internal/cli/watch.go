@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/autobuild-sh/autobuild/internal/exitcode"
-	"github.com/autobuild-sh/autobuild/internal/runctl"
 	"github.com/autobuild-sh/autobuild/internal/tui"
 	"github.com/autobuild-sh/autobuild/internal/watch"
 )
@@ -58,8 +57,7 @@ func watchRun(ctx context.Context, s Streams, root string) error {
 	// The commands name the run's plan and commit mode, which the UI
 	// learns from run.json (runctl.Commands); the run's agents come back
 	// from run.json by themselves. Both commands run where the run did.
-	self := s.launcher()
-	commands := runctl.Commands{Launch: func(args ...string) string { return self.in(root, args...) }}
+	commands := followedCommands(s.launcher(), root)
 	stateDir := ".autobuild/"
 	if relDir(root) != "" { // watching another directory
 		stateDir = filepath.Join(root, ".autobuild") + "/"
