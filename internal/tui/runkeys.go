@@ -146,10 +146,11 @@ func (m *Model) quit() tea.Cmd {
 	return nil
 }
 
-// resumeHint is the command line that resumes the run: a budget halt's
-// raises the budget; runctl builds the others.
+// resumeHint is the command line that resumes the run: the halt's, which
+// raises a budget the run reached (set for a run this process drives);
+// else runctl's.
 func (m *Model) resumeHint() string {
-	if m.haltResume != "" && !m.readOnly() {
+	if m.haltResume != "" && !m.opts.Commands.Followed() {
 		return m.haltResume
 	}
 	return m.opts.Commands.ResumeFor(m.run.planPath)
