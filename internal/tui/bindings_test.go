@@ -136,6 +136,10 @@ func TestEveryBodyHandlesTheKeysItsHelpOffers(t *testing.T) {
 			if b.typing == nil {
 				require.Equal(t, helpLine(keys), h.m.footer.short, "the help line is the body's")
 				require.NotEmpty(t, h.m.footer.short)
+			} else {
+				require.NotNil(t, b.line, "a prompt has the footer's last line")
+				require.Equal(t, b.line.question, h.m.footer.question)
+				require.Equal(t, b.line.input, h.m.footer.search)
 			}
 			// No key is taken by two bindings, but esc: it undoes a search
 			// or a sideways scroll before it goes back.

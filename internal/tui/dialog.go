@@ -41,5 +41,5 @@ func (m *Model) dialogBody() body {
 			bind(k.Yes, func() tea.Cmd { m.dialog = nil; return d.yes() }),
 			act(k.No, func() { m.dialog = nil }),
 		}
-	}, typing: func(tea.KeyPressMsg) tea.Cmd { return nil }}
+	}, typing: func(tea.KeyPressMsg) tea.Cmd { return nil }, line: &promptLine{question: d.prompt}}
 }

@@ -105,7 +105,7 @@ func (m *Model) filterBody() body {
 		m.filterInput.update(key)
 		follow()
 		return nil
-	}}
+	}, line: &promptLine{input: &m.filterInput, help: "filter phases · enter keep · esc show all"}}
 }
 
 // clearFilter is esc in the list while a filter is kept.

@@ -21,6 +21,17 @@ type body struct {
 	typing func(tea.KeyPressMsg) tea.Cmd
 	// render draws the body, for its size (layout).
 	render func() []string
+	// line is a prompt's last line of the footer; nil for a screen, whose
+	// last line is its help line.
+	line *promptLine
+}
+
+// promptLine is what a prompt shows on the footer's last line: its
+// question, or its input with what the input starts with and its keys.
+type promptLine struct {
+	question     string
+	input        *searchInput
+	prefix, help string
 }
 
 // active is what has the keys and fills the body now: a prompt when one

@@ -66,5 +66,5 @@ func (m *Model) searchBody() body {
 	}, typing: func(key tea.KeyPressMsg) tea.Cmd {
 		p.search.update(key)
 		return nil
-	}}
+	}, line: &promptLine{input: &p.search, help: k.help()}}
 }

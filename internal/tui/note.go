@@ -62,7 +62,7 @@ func (m *Model) noteBody() body {
 	}, typing: func(key tea.KeyPressMsg) tea.Cmd {
 		m.note.input.update(key)
 		return nil
-	}}
+	}, line: &promptLine{input: &m.note.input, help: k.help(m.note.kind), prefix: m.note.prompt()}}
 }
 
 // sendNote is enter in the note prompt: the steer, or the rejection.

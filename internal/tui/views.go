@@ -32,19 +32,11 @@ func (m *Model) syncFooter() {
 	if m.life.halting() {
 		f.halting = m.life.interrupts
 	}
-	f.question = ""
-	if m.dialog != nil {
-		f.question = m.dialog.prompt
+	// A prompt takes the last line: the question, or its input.
+	var p promptLine
+	if b := m.active(); b.line != nil {
+		p = *b.line
 	}
-	f.search, f.searchHelp, f.searchPrompt = nil, "", ""
-	if m.pane.searching {
-		f.search, f.searchHelp = &m.pane.search, m.keys.Search.help()
-	}
-	if m.filtering {
-		f.search, f.searchHelp = &m.filterInput, "filter phases · enter keep · esc show all"
-	}
-	if m.note.kind != noteNone {
-		f.search, f.searchHelp, f.searchPrompt = &m.note.input, m.keys.Note.help(m.note.kind), m.note.prompt()
-	}
+	f.question, f.search, f.searchHelp, f.searchPrompt = p.question, p.input, p.help, p.prefix
 	f.short, f.full = m.shortHelp(), m.keys.fullHelp(m.fullHelpNow())
 }
