@@ -15,8 +15,8 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/exitcode"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
+	"github.com/autobuild-sh/autobuild/internal/runctl"
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
-	"github.com/autobuild-sh/autobuild/internal/shell"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/summary"
 )
@@ -208,5 +208,12 @@ func exists(path string) bool {
 // resumeCommand is the command that resumes run in root. It names the plan
 // alone: a resume without --agent runs the agents run.json records.
 func resumeCommand(self launcher, root string, run *state.Run) string {
-	return self.in(root, shell.Join(run.PlanPath, "--resume"))
+	return followedCommands(self, root).ResumeFor(run.PlanPath)
+}
+
+// followedCommands are the commands for a run known from its files in root
+// (status, watch): runctl names the plan and the commit mode, self runs
+// autobuild in root.
+func followedCommands(self launcher, root string) runctl.Commands {
+	return runctl.Commands{Launch: func(args ...string) string { return self.in(root, args...) }}
 }

@@ -21,4 +21,7 @@ func TestResumeCommandFromRunJSON(t *testing.T) {
 	require.Equal(t, "autobuild 'docs/my plan.md' --resume", resumeCommand(launcher{words: "autobuild"}, wd, run))
 	require.Equal(t, "cd /elsewhere/repo && autobuild 'docs/my plan.md' --resume", resumeCommand(launcher{words: "autobuild"}, "/elsewhere/repo", run))
 	require.Equal(t, "cd testdata && autobuild 'docs/my plan.md' --resume", resumeCommand(launcher{words: "autobuild"}, filepath.Join(wd, "testdata"), run))
+	// A run.json too old to record its plan: the placeholder, as watch
+	// shows it, not an empty word the command line refuses.
+	require.Equal(t, "autobuild PLAN.md --resume", resumeCommand(launcher{words: "autobuild"}, wd, &state.Run{}))
 }

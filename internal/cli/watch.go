@@ -54,17 +54,16 @@ func watchRun(ctx context.Context, s Streams, root string) error {
 	if err != nil {
 		return &exitcode.Error{Code: exitcode.Refused, Err: err}
 	}
-	// PLAN.md stands for the run's plan, which the UI learns from
-	// run.json; the run's agents come back from run.json by themselves.
-	// Both commands run where the run did.
-	self := s.launcher()
-	resume, fresh := self.in(root, "PLAN.md", "--resume"), self.in(root, "PLAN.md", "--fresh")
+	// The commands name the run's plan and commit mode, which the UI
+	// learns from run.json (runctl.Commands); the run's agents come back
+	// from run.json by themselves. Both commands run where the run did.
+	commands := followedCommands(s.launcher(), root)
 	stateDir := ".autobuild/"
 	if relDir(root) != "" { // watching another directory
 		stateDir = filepath.Join(root, ".autobuild") + "/"
 	}
 	m := tui.New(tui.Options{Watch: updates, ReadOnly: true, Dir: root, Root: root, Context: ctx,
-		ResumeHint: resume, FreshCommand: fresh, StateDir: stateDir,
+		Commands: commands, StateDir: stateDir,
 		NoColor: os.Getenv("NO_COLOR") != "", ColorFGBG: os.Getenv("COLORFGBG"), Mouse: true})
 	prog := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(s.In), tea.WithOutput(s.Out))
 	if _, err := prog.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {

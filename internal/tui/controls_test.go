@@ -42,7 +42,7 @@ func TestCompleteRunOffersNoResume(t *testing.T) {
 	require.Contains(t, h.screen(), "The run is complete: every phase is done, there is nothing to resume.")
 	require.Equal(t, screenSummary, h.m.screen)
 	h.key("F")
-	require.Equal(t, askNothing, h.m.ask, "F does not offer to start over")
+	require.Nil(t, h.m.dialog, "F does not offer to start over")
 	require.Contains(t, squashSpaces(h.screen()),
 		"The run is complete. To build the plan again from the start, quit and run: autobuild plan.md --fresh --commit=auto")
 	h.drain()
@@ -62,8 +62,7 @@ func TestCompleteRunOffersNoResume(t *testing.T) {
 func TestWatchOfACompleteRunOffersNoResume(t *testing.T) {
 	t.Parallel()
 	ch := make(chan watch.Update, 2)
-	h := newHarness(t, Options{Watch: ch, ReadOnly: true, Dir: "repo", ResumeHint: "autobuild PLAN.md --resume",
-		FreshCommand: "autobuild PLAN.md --fresh"}, 100, 30)
+	h := newHarness(t, Options{Watch: ch, ReadOnly: true, Dir: "repo", Commands: watchCommands("")}, 100, 30)
 	h.init()
 	h.key("r")
 	require.Contains(t, h.screen(), "Read-only, and there is no run yet to resume.")
@@ -91,8 +90,7 @@ func TestLongNoticeWrapsAndFits(t *testing.T) {
 	t.Parallel()
 	dir := "/home/someone/src/a-project-with-a-rather-long-name/and/a/deep/checkout"
 	ch := make(chan watch.Update, 1)
-	h := newHarness(t, Options{Watch: ch, ReadOnly: true, Dir: dir, ResumeHint: "cd " + dir + " && autobuild PLAN.md --resume",
-		FreshCommand: "cd " + dir + " && autobuild PLAN.md --fresh"}, 80, 24)
+	h := newHarness(t, Options{Watch: ch, ReadOnly: true, Dir: dir, Commands: watchCommands("cd " + dir + " && ")}, 80, 24)
 	h.init()
 	live := newHarness(t, liveOptions(&fakeController{}), 80, 24)
 	live.feed(midRun())
@@ -206,7 +204,7 @@ func TestElapsedAgreesWithTheSummaryAfterResume(t *testing.T) {
 func TestNoticeGoesWhenTheRunChanges(t *testing.T) {
 	t.Parallel()
 	ch := make(chan watch.Update, 2)
-	h := newHarness(t, Options{Watch: ch, ReadOnly: true, Dir: "repo", ResumeHint: "autobuild PLAN.md --resume"}, 100, 30)
+	h := newHarness(t, Options{Watch: ch, ReadOnly: true, Dir: "repo", Commands: watchCommands("")}, 100, 30)
 	h.init()
 	live := newHarness(t, liveOptions(&fakeController{}), 100, 30)
 	live.feed(midRun())

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
@@ -51,43 +49,6 @@ func (p *logPane) content() content {
 		return content{log: newRing(1)}
 	}
 	return content{log: p.row.log, extra: trailer(p.row)}
-}
-
-// key scrolls or searches the pane for a key of its keymap; it reports
-// whether the key was one. Search and Back are the model's: they move the
-// keys elsewhere.
-func (p *logPane) key(k tea.KeyPressMsg, keys paneKeys) bool {
-	v, c, h := &p.view, p.content(), p.logHeight()
-	switch {
-	case key.Matches(k, keys.Up):
-		v.scroll(c, h, -1)
-	case key.Matches(k, keys.Down):
-		v.scroll(c, h, 1)
-	case key.Matches(k, keys.PageUp):
-		v.scroll(c, h, -max(1, h-1))
-	case key.Matches(k, keys.PageDown):
-		v.scroll(c, h, max(1, h-1))
-	case key.Matches(k, keys.Follow):
-		v.follow = true
-	case key.Matches(k, keys.Top):
-		v.home(c)
-	case key.Matches(k, keys.Left):
-		v.xoff = max(0, v.xoff-8)
-	case key.Matches(k, keys.Right):
-		v.xoff += 8
-	case key.Matches(k, keys.Next):
-		v.next(c, h, 1)
-	case key.Matches(k, keys.Prev):
-		v.next(c, h, -1)
-	case key.Matches(k, keys.Clear) && (v.query != "" || v.xoff > 0):
-		// esc undoes a search and a sideways scroll before it leaves the
-		// pane.
-		v.setQuery("", c, h)
-		v.xoff = 0
-	default:
-		return false
-	}
-	return true
 }
 
 // trailer is what follows the log: the gates of the latest attempt, the

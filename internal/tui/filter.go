@@ -3,7 +3,6 @@ package tui
 import (
 	"fmt"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -79,25 +78,34 @@ func (m *Model) startFilter() {
 	m.table.userMoved = true // the selection stays where the user filtered
 }
 
-// filterKey is a key of the filter prompt: the list follows every edit;
-// enter keeps the filter, esc drops it.
-func (m *Model) filterKey(k tea.KeyPressMsg) {
-	switch {
-	case key.Matches(k, m.keys.Search.Submit):
-		m.filtering = false
-		if m.table.filter != "" && len(m.table.shown()) == 0 {
-			m.footer.setNotice("No phase matches /"+m.table.filter+"; esc shows them all.", false)
+// filterBody is the filter prompt: the list follows every edit; enter
+// keeps the filter, esc drops it.
+func (m *Model) filterBody() body {
+	k := m.keys.Search
+	follow := func() {
+		if m.table.setFilter(m.filterInput.text()) {
+			m.pane.view.reset()
 		}
-		return
-	case key.Matches(k, m.keys.Search.Cancel):
-		m.filtering = false
-		m.filterInput.set("")
-	default:
-		m.filterInput.update(k)
 	}
-	if m.table.setFilter(m.filterInput.text()) {
-		m.pane.view.reset()
-	}
+	return body{name: "filter", keys: func() []binding {
+		return []binding{
+			act(k.Submit, func() {
+				m.filtering = false
+				if m.table.filter != "" && len(m.table.shown()) == 0 {
+					m.footer.setNotice("No phase matches /"+m.table.filter+"; esc shows them all.", false)
+				}
+			}),
+			act(k.Cancel, func() {
+				m.filtering = false
+				m.filterInput.set("")
+				follow()
+			}),
+		}
+	}, typing: func(key tea.KeyPressMsg) tea.Cmd {
+		m.filterInput.update(key)
+		follow()
+		return nil
+	}, line: &promptLine{input: &m.filterInput, help: "filter phases · enter keep · esc show all"}}
 }
 
 // clearFilter is esc in the list while a filter is kept.

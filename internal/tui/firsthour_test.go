@@ -11,6 +11,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
+	"github.com/autobuild-sh/autobuild/internal/runctl"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -33,7 +34,7 @@ func TestQuitQuestionClosedWhenTheRunCompletes(t *testing.T) {
 	}
 	close(ch)
 	h.until("the completion screen", func(m *Model) bool { return m.screen == screenSummary })
-	require.Equal(t, askNothing, h.m.ask)
+	require.Nil(t, h.m.dialog)
 	require.NotContains(t, h.screen(), "Halt the run and quit?")
 	require.Contains(t, h.lastLine(), "q quit")
 }
@@ -266,7 +267,7 @@ func TestMouseWheel(t *testing.T) {
 	require.Equal(t, tea.MouseModeCellMotion, h.m.View().MouseMode)
 
 	s := newHarness(t, Options{Mouse: true, Controller: &fakeController{runs: []chan event.Event{runChan(append(midRun(), haltEnd()...), true)}},
-		Title: "Todo app", Batches: testBatches(), ResumeCommand: "autobuild plan.md --resume"}, 80, 24)
+		Title: "Todo app", Batches: testBatches(), Commands: runctl.Commands{Resume: "autobuild plan.md --resume"}}, 80, 24)
 	s.init()
 	s.until("the halt screen", func(m *Model) bool { return m.screen == screenSummary })
 	s.send(tea.MouseWheelMsg{X: 5, Y: 10, Button: tea.MouseWheelDown})

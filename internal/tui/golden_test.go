@@ -80,7 +80,7 @@ func TestGoldenWatchView(t *testing.T) {
 	t.Parallel()
 	for _, sz := range sizes {
 		ch := make(chan watch.Update)
-		h := newHarness(t, Options{Watch: ch, ReadOnly: true, Dir: "/src/todo", ResumeHint: "autobuild plan.md --resume"}, sz.w, sz.h)
+		h := newHarness(t, Options{Watch: ch, ReadOnly: true, Dir: "/src/todo", Commands: watchCommands("")}, sz.w, sz.h)
 		golden(t, name("watch_waiting", sz.w, sz.h), h.screen())
 
 		// Build the state a run would have written, from a live model.

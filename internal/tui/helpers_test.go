@@ -179,6 +179,14 @@ func keyPress(name string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyEnd}
 	case "pgup":
 		return tea.KeyPressMsg{Code: tea.KeyPgUp}
+	case "pgdown":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
+	case "home":
+		return tea.KeyPressMsg{Code: tea.KeyHome}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
 	case "backspace":
 		return tea.KeyPressMsg{Code: tea.KeyBackspace}
 	case "ctrl+c":
@@ -268,7 +276,7 @@ func liveOptions(fake *fakeController) Options {
 	return Options{
 		Title: "Todo app", PlanPath: "plan.md", CommitMode: "auto", Agent: "sim",
 		Batches: testBatches(), Controller: fake,
-		ResumeCommand: "autobuild plan.md --resume", FreshCommand: "autobuild plan.md --fresh --commit=auto",
+		Commands: runctl.Commands{Resume: "autobuild plan.md --resume", Fresh: "autobuild plan.md --fresh --commit=auto"},
 	}
 }
 
@@ -399,4 +407,12 @@ func snapshotOf(m *Model, status state.RunStatus, reason string) *state.Snapshot
 		}
 	}
 	return &state.Snapshot{Run: run, Phases: phases}
+}
+
+// watchCommands are the commands of `autobuild watch`, as cli makes them:
+// autobuild run where the run is, after prefix ("cd repo && ").
+func watchCommands(prefix string) runctl.Commands {
+	return runctl.Commands{Launch: func(args ...string) string {
+		return prefix + "autobuild " + strings.Join(args, " ")
+	}}
 }

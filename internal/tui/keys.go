@@ -7,9 +7,9 @@ import (
 )
 
 // KeyMap is every key the TUI answers to, one keymap per screen or mode:
-// a key press goes to the keymap of what has the keys (handleKey), and the
-// help line of each is built from the same bindings, so what it shows is
-// always what works.
+// its keys and their help texts. What each key does, when it does nothing
+// and why, and when the help line offers it are the bindings of the body
+// that has the keys (binding.go, focus.go), made from these.
 type KeyMap struct {
 	Run     runKeys     // everywhere: help, quit, interrupt and the run controls
 	List    listKeys    // the phase list

@@ -62,23 +62,11 @@ func (m *Model) onSummary() bool { return m.screen == screenSummary && m.summary
 
 // render draws the whole screen, exactly height lines.
 func (m *Model) render() string {
-	w, h := max(m.width, 20), max(m.height, 6)
+	h := max(m.height, 6)
 	m.syncViews()
 	lines := make([]string, 0, h)
 	lines = append(lines, m.header.Render()...)
-	var body []string
-	switch {
-	case m.onReview():
-		body = m.rv.Render()
-	case m.onSummary():
-		body = m.summary.Render()
-	case len(m.phases.rows) == 0:
-		body = m.renderEmpty(w)
-	case m.lay.side:
-		body = m.renderSide()
-	default:
-		body = append(m.table.Render(), m.pane.Render()...)
-	}
+	body := m.active().render()
 	for len(body) < m.lay.bodyH {
 		body = append(body, "")
 	}

@@ -32,15 +32,6 @@ const (
 	focusDetail
 )
 
-// question is a pending y/n confirmation.
-type question int
-
-const (
-	askNothing question = iota
-	askQuit
-	askFresh
-)
-
 // Tick intervals: fast while a spinner turns, slow otherwise (the elapsed
 // time still moves).
 const (
@@ -77,7 +68,8 @@ type Model struct {
 
 	screen screen
 	focus  focus
-	ask    question
+	// dialog is the y/n question being asked, nil when none (dialog.go).
+	dialog *dialog
 	// mouse is whether the terminal reports the mouse to the UI (wheel
 	// scrolling); `m` toggles it.
 	mouse bool
@@ -274,10 +266,10 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 		}
 		if e.Kind.Terminal() {
 			m.footer.clearNotice()
-			if m.ask == askQuit && !m.life.halting() {
+			if m.dialog != nil && m.dialog.endsWithRun && !m.life.halting() {
 				// The run ended by itself: "halt the run and quit?" no
 				// longer asks anything (q now quits at once).
-				m.ask = askNothing
+				m.dialog = nil
 			}
 		}
 		if e.Kind == event.PhaseAwaitingReview || e.Kind == event.PhaseReviewed {
@@ -311,7 +303,7 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 
 // handleSnapshot shows the summary of the run that just ended.
 func (m *Model) handleSnapshot(msg snapshotMsg) {
-	in := summary.Input{StateDir: m.stateDir(), ResumeCommand: m.opts.ResumeCommand, FreshCommand: m.opts.FreshCommand,
+	in := summary.Input{StateDir: m.stateDir(), ResumeCommand: m.opts.Commands.Resume, FreshCommand: m.opts.Commands.Fresh,
 		FixStep: m.opts.FixStep}
 	if msg.err == nil && msg.snap != nil && msg.snap.Run != nil {
 		m.mergeSnapshot(msg.snap)

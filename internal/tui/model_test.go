@@ -93,9 +93,9 @@ func TestQuitAsksAndCanBeCancelled(t *testing.T) {
 	h.init()
 	h.until("running", func(m *Model) bool { return m.run.status == state.RunRunning })
 	h.key("q")
-	require.Equal(t, askQuit, h.m.ask)
+	require.Equal(t, "Halt the run and quit? y/n", h.m.dialog.prompt)
 	h.key("n")
-	require.Equal(t, askNothing, h.m.ask)
+	require.Nil(t, h.m.dialog)
 	h.drain()
 	_, n := fake.counts()
 	require.Zero(t, n)
@@ -368,8 +368,7 @@ func (whiteColor) RGBA() (r, g, b, a uint32) { return 0xffff, 0xffff, 0xffff, 0x
 func TestWatchMode(t *testing.T) {
 	t.Parallel()
 	ch := make(chan watch.Update, 4)
-	h := newHarness(t, Options{Watch: ch, ReadOnly: true, Dir: "repo", ResumeHint: "autobuild plan.md --resume",
-		FreshCommand: "autobuild plan.md --fresh"}, 80, 24)
+	h := newHarness(t, Options{Watch: ch, ReadOnly: true, Dir: "repo", Commands: watchCommands("")}, 80, 24)
 	h.init()
 	require.Contains(t, h.screen(), "Waiting for a run in repo")
 
@@ -417,8 +416,7 @@ func TestWatchMode(t *testing.T) {
 func TestWatchHintsNameTheRunsPlan(t *testing.T) {
 	t.Parallel()
 	ch := make(chan watch.Update, 2)
-	h := newHarness(t, Options{Watch: ch, ReadOnly: true, Dir: "repo", ResumeHint: "cd repo && autobuild PLAN.md --resume",
-		FreshCommand: "autobuild PLAN.md --fresh"}, 100, 30)
+	h := newHarness(t, Options{Watch: ch, ReadOnly: true, Dir: "repo", Commands: watchCommands("cd repo && ")}, 100, 30)
 	h.init()
 	live := newHarness(t, liveOptions(&fakeController{}), 80, 24)
 	live.feed(midRun())
@@ -433,7 +431,7 @@ func TestWatchHintsNameTheRunsPlan(t *testing.T) {
 	h.key("r")
 	require.Contains(t, h.screen(), "To resume, run: cd repo && autobuild 'docs/my plan.md' --resume")
 	h.key("F")
-	require.Contains(t, h.screen(), "To start over, run: autobuild 'docs/my plan.md' --fresh --commit=auto")
+	require.Contains(t, h.screen(), "To start over, run: cd repo && autobuild 'docs/my plan.md' --fresh --commit=auto")
 	require.NotContains(t, h.m.footer.notice, "fix.sh")
 }
 

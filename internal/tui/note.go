@@ -4,7 +4,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
@@ -46,36 +45,42 @@ type steerSentMsg struct {
 func (m *Model) askSteer() {
 	r := m.selected()
 	if r == nil || r.status != stRunning {
-		m.footer.setNotice("M sends a note to a running phase: its agent is stopped and continues with it (the retry is not used).", false)
-		return
+		return // the binding says why (listBody)
 	}
 	m.note = notePrompt{kind: noteSteer, id: r.id, display: r.displayID, input: searchInput{max: 2000}}
 }
 
-// noteKey is a key of the note prompt.
-func (m *Model) noteKey(k tea.KeyPressMsg) tea.Cmd {
-	switch {
-	case key.Matches(k, m.keys.Note.Submit):
-		text := strings.TrimSpace(m.note.input.text())
-		if text == "" {
-			m.footer.setNotice("The note is empty: type what the agent should do differently, or esc.", false)
-			return nil
+// noteBody is the note prompt: enter sends the note, esc drops it; every
+// other key edits it.
+func (m *Model) noteBody() body {
+	k := m.keys.Note
+	return body{name: "note", keys: func() []binding {
+		return []binding{
+			bind(k.Submit, m.sendNote),
+			act(k.Cancel, func() { m.note = notePrompt{} }),
 		}
-		n := m.note
-		m.note = notePrompt{}
-		if n.kind == noteSteer {
-			return steerCmd(m.root(), n.id, text, m.now())
-		}
-		if m.rv.rev == nil || m.rv.id != n.id {
-			return nil
-		}
-		return decideCmd(m.root(), m.rv.rev.Phase, state.DecisionReject, text, m.now())
-	case key.Matches(k, m.keys.Note.Cancel):
-		m.note = notePrompt{}
-	default:
-		m.note.input.update(k)
+	}, typing: func(key tea.KeyPressMsg) tea.Cmd {
+		m.note.input.update(key)
+		return nil
+	}, line: &promptLine{input: &m.note.input, help: k.help(m.note.kind), prefix: m.note.prompt()}}
+}
+
+// sendNote is enter in the note prompt: the steer, or the rejection.
+func (m *Model) sendNote() tea.Cmd {
+	text := strings.TrimSpace(m.note.input.text())
+	if text == "" {
+		m.footer.setNotice("The note is empty: type what the agent should do differently, or esc.", false)
+		return nil
 	}
-	return nil
+	n := m.note
+	m.note = notePrompt{}
+	if n.kind == noteSteer {
+		return steerCmd(m.root(), n.id, text, m.now())
+	}
+	if m.rv.rev == nil || m.rv.id != n.id {
+		return nil
+	}
+	return decideCmd(m.root(), m.rv.rev.Phase, state.DecisionReject, text, m.now())
 }
 
 func steerCmd(root string, id phaseid.ID, text string, now time.Time) tea.Cmd {

@@ -46,7 +46,7 @@ func TestFullHelpBelow120Columns(t *testing.T) {
 func TestCopyResumeCommand(t *testing.T) {
 	t.Parallel()
 	o := liveOptions(&fakeController{})
-	o.ResumeCommand = "cd '/tmp/a long path/with spaces/that wraps in the box/project' && autobuild docs/plan.md --resume\x1b]52;c;ZXZpbA==\x07"
+	o.Commands.Resume = "cd '/tmp/a long path/with spaces/that wraps in the box/project' && autobuild docs/plan.md --resume\x1b]52;c;ZXZpbA==\x07"
 	h := newHarness(t, o, 80, 24)
 	h.feed(midRun())
 	h.key("c")

@@ -64,14 +64,13 @@ type Options struct {
 	ReadOnly bool
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
-	// ResumeHint is the command line shown when `r` or `F` is pressed in
-	// read-only mode ("autobuild plan.md --resume"); empty falls back to
-	// ResumeCommand.
-	ResumeHint string
-	// ResumeCommand and FreshCommand are the command lines the halt summary
-	// offers; StateDir is the state directory as the user should read it
+	// Commands are the command lines that resume the run or start it
+	// over (runctl builds them): the halt summary, r and F in read-only
+	// mode, and c offer them.
+	Commands runctl.Commands
+	// StateDir is the state directory as the user should read it
 	// (".autobuild/").
-	ResumeCommand, FreshCommand, StateDir string
+	StateDir string
 	// FixStep is the halt summary's first resume instruction, when the
 	// run's setup knows the fix (the demo).
 	FixStep string

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/autobuild-sh/autobuild/internal/event"
@@ -65,42 +64,11 @@ func (m *Model) root() string {
 func (m *Model) openReview() tea.Cmd {
 	r := m.selected()
 	if r == nil || r.status != stAwaiting {
-		m.footer.setNotice("v reviews a phase awaiting review (a run with --review); this one does not await it.", false)
-		return nil
+		return nil // the binding says why (listBody)
 	}
 	m.rv.open(r.id)
 	m.screen = screenReview
 	return loadReviewCmd(m.ctx, m.root(), r.id)
-}
-
-// reviewKey is a key of the review screen.
-func (m *Model) reviewKey(k tea.KeyPressMsg) tea.Cmd {
-	keys := m.keys.Review
-	if m.rv.scroll(k, keys) {
-		return nil
-	}
-	switch {
-	case key.Matches(k, keys.Skip):
-		m.leaveReview()
-	case m.rv.rev == nil:
-		// Still reading, or unreadable: nothing to decide on yet.
-	case key.Matches(k, keys.Approve):
-		return decideCmd(m.root(), m.rv.rev.Phase, state.DecisionApprove, "", m.now())
-	case key.Matches(k, keys.ApproveBatch):
-		ids := m.batchAwaiting()
-		if len(ids) < 2 {
-			m.footer.setNotice("A approves every phase of this batch that awaits review; only this one does.", false)
-			return nil
-		}
-		return approveAllCmd(m.root(), ids, m.now())
-	case key.Matches(k, keys.Reject):
-		m.note = notePrompt{kind: noteReject, id: m.rv.id, display: m.rv.rev.Phase.DisplayID, input: searchInput{max: 2000}}
-	case key.Matches(k, keys.Edit):
-		return m.execInWorktree(editorCommand())
-	case key.Matches(k, keys.Shell):
-		return m.execInWorktree(shellCommand())
-	}
-	return nil
 }
 
 func (m *Model) leaveReview() {

@@ -5,9 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/review"
 	clean "github.com/autobuild-sh/autobuild/internal/sanitize"
@@ -119,27 +116,4 @@ func (v *reviewView) Render() []string {
 
 func (v *reviewView) clamp() {
 	v.top = max(0, min(v.top, len(v.lines())-v.height))
-}
-
-// scroll moves the page for a scroll key, and reports whether k was one.
-func (v *reviewView) scroll(k tea.KeyPressMsg, keys reviewKeys) bool {
-	page := max(1, v.height-1)
-	switch {
-	case key.Matches(k, keys.Up):
-		v.top--
-	case key.Matches(k, keys.Down):
-		v.top++
-	case key.Matches(k, keys.PageUp):
-		v.top -= page
-	case key.Matches(k, keys.PageDown):
-		v.top += page
-	case key.Matches(k, keys.Top):
-		v.top = 0
-	case key.Matches(k, keys.Bottom):
-		v.top = len(v.lines())
-	default:
-		return false
-	}
-	v.clamp()
-	return true
 }

@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
-	tea "charm.land/bubbletea/v2"
 
 	"github.com/autobuild-sh/autobuild/internal/summary"
 )
@@ -82,29 +80,33 @@ func (v *summaryView) scrollLabel() string {
 // top scrolls to the summary's first line.
 func (v *summaryView) top() { v.vp.GotoTop() }
 
-// scroll moves the summary for a key of its keymap; it reports whether
-// the key was one.
-func (v *summaryView) scroll(k tea.KeyPressMsg, keys summaryKeys) bool {
-	vp := &v.vp
-	switch {
-	case key.Matches(k, keys.Up):
-		vp.ScrollUp(1)
-	case key.Matches(k, keys.Down):
-		vp.ScrollDown(1)
-	case key.Matches(k, keys.PageUp):
-		vp.PageUp()
-	case key.Matches(k, keys.PageDown):
-		vp.PageDown()
-	case key.Matches(k, keys.Top):
-		vp.GotoTop()
-	case key.Matches(k, keys.Bottom):
-		vp.GotoBottom()
-	case key.Matches(k, keys.Left):
-		vp.ScrollLeft(8)
-	case key.Matches(k, keys.Right):
-		vp.ScrollRight(8)
-	default:
-		return false
+// summaryBody is the halt or completion summary: the keys scroll it;
+// esc undoes a sideways scroll, then goes back to the phase list.
+func (m *Model) summaryBody() body {
+	return body{name: "summary", keys: m.summaryBindings, render: m.summary.Render}
+}
+
+func (m *Model) summaryBindings() []binding {
+	k, vp := m.keys.Summary, &m.summary.vp
+	var keys []binding
+	if vp.XOffset() > 0 {
+		// Before Back, which shares its esc.
+		keys = append(keys, act(m.keys.Pane.Clear, func() { vp.SetXOffset(0) }))
 	}
-	return true
+	keys = append(keys, act(k.Down, func() { vp.ScrollDown(1) }).help())
+	keys = append(keys, m.runControls(true, true)...)
+	keys = append(keys, m.quitHelp()...)
+	keys = append(keys,
+		m.copyBinding(true),
+		act(k.Back, func() { m.screen, m.focus = screenRun, focusList }).help(),
+		act(k.Up, func() { vp.ScrollUp(1) }),
+		act(k.PageUp, func() { vp.PageUp() }),
+		act(k.PageDown, func() { vp.PageDown() }),
+		act(k.Top, func() { vp.GotoTop() }),
+		act(k.Bottom, func() { vp.GotoBottom() }),
+		act(k.Left, func() { vp.ScrollLeft(8) }),
+		act(k.Right, func() { vp.ScrollRight(8) }),
+		act(m.keys.Run.Mouse, m.toggleMouse),
+	)
+	return keys
 }

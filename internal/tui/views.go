@@ -18,7 +18,9 @@ func (m *Model) syncViews() {
 	m.rv.now = now
 
 	m.pane.row, m.pane.now = m.table.selected(), now
-	m.pane.focused = m.focus == focusDetail && m.screen == screenRun
+	// The pane's title bar is highlighted while it has the keys (a
+	// search prompt over it included).
+	m.pane.focused = m.screenBody().name == "pane"
 }
 
 // syncFooter gives the footer what it shows. The footer is laid out once
@@ -30,27 +32,11 @@ func (m *Model) syncFooter() {
 	if m.life.halting() {
 		f.halting = m.life.interrupts
 	}
-	f.question = m.question()
-	f.search, f.searchHelp, f.searchPrompt = nil, "", ""
-	if m.pane.searching {
-		f.search, f.searchHelp = &m.pane.search, m.keys.Search.help()
+	// A prompt takes the last line: the question, or its input.
+	var p promptLine
+	if b := m.active(); b.line != nil {
+		p = *b.line
 	}
-	if m.filtering {
-		f.search, f.searchHelp = &m.filterInput, "filter phases · enter keep · esc show all"
-	}
-	if m.note.kind != noteNone {
-		f.search, f.searchHelp, f.searchPrompt = &m.note.input, m.keys.Note.help(m.note.kind), m.note.prompt()
-	}
+	f.question, f.search, f.searchHelp, f.searchPrompt = p.question, p.input, p.help, p.prefix
 	f.short, f.full = m.shortHelp(), m.keys.fullHelp(m.fullHelpNow())
-}
-
-// question is the y/n question being asked, "" when none.
-func (m *Model) question() string {
-	switch m.ask {
-	case askQuit:
-		return "Halt the run and quit? y/n"
-	case askFresh:
-		return "Start fresh? Deletes " + m.stateDir() + "; all phases run again; commits stay. y/n"
-	}
-	return ""
 }

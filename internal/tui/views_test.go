@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"charm.land/bubbles/v2/key"
 	"strings"
 	"testing"
 	"time"
@@ -152,8 +153,7 @@ func TestFooterViewAlone(t *testing.T) {
 	f := newFooterView(viewStyles())
 	f.restyle()
 	f.SetSize(80)
-	first, rest := keys.List.help(false)
-	f.short = append(append(first, keys.Run.Quit, keys.Run.Help), rest...)
+	f.short = []key.Binding{keys.List.Down, keys.List.Focus, keys.Run.Quit, keys.Run.Help, keys.List.Search}
 	f.full = keys.fullHelp(helpNow{restart: true, copy: true, log: true, summary: true})
 	lines := f.Render()
 	require.Len(t, lines, 1, "only the help line")
