@@ -301,7 +301,7 @@ func (o *runOptions) engineConfig(pl *plan.Plan, repo *gitx.Repo, root string, p
 		cfg.SimScenario = abs
 	}
 	if len(specs) == 0 {
-		return cfg, usageErr("no agent given: pass --agent claude (or codex, aider, gemini, sim, or any command line), or set agent in autobuild.toml")
+		return cfg, usageErr("no agent given: pass --agent claude (or %s, sim, or any command line), or set agent in autobuild.toml", strings.Join(preset.Names()[1:], ", "))
 	}
 	for _, spec := range specs {
 		a, err := resolveAgent(spec, fc.Agents)

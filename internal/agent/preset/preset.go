@@ -9,8 +9,8 @@
 // Adding a preset is one row here, one adapter (internal/agent/adapters:
 // a parser and a login check, or only a login check for a CLI that speaks
 // ACP) and one fixture folder (testdata/agents/NAME, recorded with
-// internal/agenttest); TestPresetsAreConsistent in package adapters checks
-// that they agree.
+// internal/agenttest); TestPresetsAreConsistent (internal/cli, which sees
+// every package that reads the table) checks that they agree.
 package preset
 
 import (
