@@ -142,8 +142,8 @@ func shellJoin(words []string) string {
 	return strings.Join(out, " ")
 }
 
-// Resolve turns an --agent value into an Agent: a preset name ("claude",
-// "codex", "aider", "gemini", "qwen", "opencode", "copilot"), `acp:` and
+// Resolve turns an --agent value into an Agent: a preset name (package
+// preset: "claude", "codex", …), `acp:` and
 // the command line of any ACP agent, optionally followed by arguments for it
 // ("claude --model opus"), "sim" for the simulated agent (simCommand is how
 // to start it, e.g. [/path/to/autobuild, sim-agent]), or any command line: a

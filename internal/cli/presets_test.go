@@ -34,6 +34,9 @@ func TestPresetsAreConsistent(t *testing.T) {
 	cmd := &cobra.Command{}
 	(&runOptions{}).register(cmd)
 	help := cmd.Flags().Lookup("agent").Usage
+	_, steerHelp, _ := strings.Cut(newSteer(Streams{}).Long, "can go\non (")
+	steerHelp, _, _ = strings.Cut(steerHelp, ")")
+	resumable := strings.Split(steerHelp, ", ")
 
 	empty := agent.System{Getenv: func(string) string { return "" }, Home: "/nonexistent", Dir: "/nonexistent", UID: 1000,
 		Exists: func(string) bool { return false }, ReadFile: func(string) ([]byte, error) { return nil, os.ErrNotExist }}
@@ -55,6 +58,7 @@ func TestPresetsAreConsistent(t *testing.T) {
 			if !a.ACP {
 				assert.Equal(t, p.Install.Program, ad.Name(), "the adapter's program is the row's")
 				assert.Equal(t, p.Resumable, adapters.CanResume(a), "Resumable and the adapter's ResumeArgs agree")
+				assert.Equal(t, p.Resumable, slices.Contains(resumable, p.Name), "steer's help names the presets that continue their session")
 			}
 
 			// Its login check: every CLI is checked before the run but

@@ -219,6 +219,18 @@ func Names() []string {
 	return out
 }
 
+// ResumableNames are the presets that continue their own sessions in print
+// mode (Resumable), in table order.
+func ResumableNames() []string {
+	var out []string
+	for _, p := range table {
+		if p.Resumable {
+			out = append(out, p.Name)
+		}
+	}
+	return out
+}
+
 // ACPNames are the presets that run through ACP (always, or with acp =
 // true), sorted.
 func ACPNames() []string {
