@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"strings"
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/failure"
@@ -9,21 +8,21 @@ import (
 )
 
 // Adapter is what autobuild knows about one agent CLI (claude, codex,
-// gemini, aider): its command line, its environment, the setup problems it
-// is known for, and how to read what it prints. The engine runs the
-// command, feeds the parser the agent's stdout and stderr line by line,
-// each apart from the other, and reads the attempt's Outcome from the
-// parser when the process has ended. Plain commands and the simulated agent
-// have no adapter: their whole output is read as it always was.
+// gemini, aider, pi; and every agent run through ACP) beyond its row in
+// the preset table (package preset: its command line and environment): the
+// setup problems it is known for, how it continues a session, and how to
+// read what it prints. The engine runs the command, feeds the parser the
+// agent's stdout and stderr line by line, each apart from the other, and
+// reads the attempt's Outcome from the parser when the process has ended.
+// Plain commands and the simulated agent have no adapter: their whole
+// output is read as it always was. The adapters are in package adapters.
 type Adapter interface {
-	// Name is the preset's name: "claude".
+	// Name is the program to find on PATH: "claude".
 	Name() string
-	// Args is the preset's command line, before the user's own arguments
-	// (which go after it: `--agent 'claude --model opus'`).
-	Args() []string
-	// Env is what the adapter adds to the agent's environment (KEY=value);
-	// the user's env from autobuild.toml goes after it and wins.
-	Env() []string
+	// ResumeArgs is the agent's command line args continuing its session
+	// (with the prompt on stdin, as always): nil when the CLI cannot
+	// continue one of its sessions in print mode.
+	ResumeArgs(args []string, session string) []string
 	// Check finds the CLI's known setup problems (no login or key, root
 	// without the sandbox setting) from the environment and the CLI's
 	// credential files, without running it: it spends no tokens and takes
@@ -130,54 +129,4 @@ type System struct {
 	Exists func(path string) bool
 	// ReadFile reads a small file (a settings file).
 	ReadFile func(path string) ([]byte, error)
-}
-
-// adapters are the structured presets, by name.
-var adapters = map[string]Adapter{
-	"claude": claudeAdapter{},
-	"codex":  codexAdapter{},
-	"gemini": geminiAdapter{},
-	"aider":  aiderAdapter{},
-	"pi":     piAdapter{},
-}
-
-// AdapterFor returns the adapter of a resolved agent, or nil for a plain
-// command or the simulated agent.
-func AdapterFor(a Agent) Adapter {
-	if a.ACP {
-		return ACPAdapterFor(a)
-	}
-	if a.Preset == "" {
-		return nil
-	}
-	return adapters[a.Preset]
-}
-
-// promptLines is the set of a prompt's non-blank lines, so a parser can
-// tell an echoed prompt from what the CLI says.
-type promptLines map[string]bool
-
-func newPromptLines(prompt string) promptLines {
-	set := promptLines{}
-	for _, l := range strings.Split(prompt, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			set[l] = true
-		}
-	}
-	return set
-}
-
-// echoed reports whether line is a line of the prompt.
-func (p promptLines) echoed(line string) bool {
-	l := strings.TrimSpace(line)
-	return l != "" && p[l]
-}
-
-// counted is u, or nil when it counts no tokens and no cost: an API that
-// refused the first request reports zeros, which are not worth showing.
-func counted(u *state.Usage) *state.Usage {
-	if u == nil || (u.InputTokens == 0 && u.OutputTokens == 0 && u.CacheReadTokens == 0 && u.CacheWriteTokens == 0 && u.CostUSD == 0) {
-		return nil
-	}
-	return u
 }

@@ -3,11 +3,13 @@ package agent
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/mattn/go-shellwords"
 
+	"github.com/autobuild-sh/autobuild/internal/agent/preset"
 	"github.com/autobuild-sh/autobuild/internal/gates"
 )
 
@@ -30,7 +32,8 @@ type Agent struct {
 	// arguments), "sim", or the command line, with a relative program path
 	// made absolute.
 	Spec string `json:"spec,omitempty"`
-	// Preset names the adapter of a real agent CLI (AdapterFor); empty for
+	// Preset names the preset of a real agent CLI (package preset; its
+	// adapter is adapters.For's); empty for
 	// a plain command and the simulated agent.
 	Preset string `json:"preset,omitempty"`
 	// Extra are the user's arguments after the preset's own, from
@@ -42,7 +45,7 @@ type Agent struct {
 	// ACP is set for an agent run through the Agent Client Protocol
 	// (`acp:CMD`, the presets qwen, opencode and copilot, or a preset with
 	// `[agents.NAME] acp = true`): the engine speaks the protocol with it
-	// (ACPAdapterFor) instead of reading a stream.
+	// (adapters.ACPAdapterFor) instead of reading a stream.
 	ACP bool `json:"acp,omitempty"`
 }
 
@@ -57,11 +60,6 @@ func (a Agent) Command() string {
 // SimName is the --agent value of the built-in simulated agent.
 const SimName = "sim"
 
-// Presets returns the names of the preset agents, for help texts.
-func Presets() []string {
-	return []string{"claude", "codex", "aider", "gemini", "qwen", "opencode", "copilot", "pi"}
-}
-
 // resolvePreset resolves a spec whose first word is a preset's name (any
 // case): the preset's command line with the spec's other words (split as a
 // shell would, quotes kept together) after it. ok is false for any other
@@ -72,19 +70,19 @@ func resolvePreset(spec string) (a Agent, ok bool, err error) {
 		return Agent{}, false, nil
 	}
 	name := strings.ToLower(words[0])
-	ad, known := adapters[name]
-	if !known && !acpOnly(name) {
+	p, known := preset.Named(name)
+	if !known {
 		return Agent{}, false, nil
 	}
 	extra := words[1:]
-	a = Agent{Name: name, Preset: name, RequiresResult: true, Spec: name, ACP: !known}
+	a = Agent{Name: name, Preset: name, RequiresResult: true, Spec: name, ACP: p.ACPOnly()}
 	if len(extra) > 0 {
 		a.Extra = extra
 		a.Spec = name + " " + shellJoin(extra)
 	}
 	a.Args = append(append([]string(nil), presetArgs(a)...), extra...)
-	if known {
-		a.Env = append([]string(nil), ad.Env()...)
+	if !a.ACP {
+		a.Env = p.Environment(os.Getenv)
 	}
 	return a, true, nil
 }
@@ -144,8 +142,8 @@ func shellJoin(words []string) string {
 	return strings.Join(out, " ")
 }
 
-// Resolve turns an --agent value into an Agent: a preset name ("claude",
-// "codex", "aider", "gemini", "qwen", "opencode", "copilot"), `acp:` and
+// Resolve turns an --agent value into an Agent: a preset name (package
+// preset: "claude", "codex", …), `acp:` and
 // the command line of any ACP agent, optionally followed by arguments for it
 // ("claude --model opus"), "sim" for the simulated agent (simCommand is how
 // to start it, e.g. [/path/to/autobuild, sim-agent]), or any command line: a
@@ -153,7 +151,7 @@ func shellJoin(words []string) string {
 func Resolve(spec string, simCommand []string) (Agent, error) {
 	spec = strings.TrimSpace(spec)
 	if spec == "" {
-		return Agent{}, errors.New("empty agent: give a preset (" + strings.Join(Presets(), ", ") + "), acp:COMMAND, sim, or a command line")
+		return Agent{}, errors.New("empty agent: give a preset (" + strings.Join(preset.Names(), ", ") + "), acp:COMMAND, sim, or a command line")
 	}
 	// Preset names are matched in any case: "--agent Claude" means the
 	// preset, not a program called Claude.

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/agent/preset"
 )
 
 func TestResolve(t *testing.T) {
@@ -17,17 +19,17 @@ func TestResolve(t *testing.T) {
 		want    Agent
 		wantErr string
 	}{
-		{spec: "claude", want: Agent{Name: "claude", Preset: "claude", Args: claudeAdapter{}.Args(), Env: claudeAdapter{}.Env(), RequiresResult: true}},
+		{spec: "claude", want: Agent{Name: "claude", Preset: "claude", Args: presetArgs(Agent{Preset: "claude"}), Env: claudeEnv(), RequiresResult: true}},
 		{spec: " Codex ", want: Agent{Name: "codex", Preset: "codex", Args: []string{"codex", "exec", "--json", "--sandbox", "workspace-write", "-"}, RequiresResult: true}},
-		{spec: "gemini", want: Agent{Name: "gemini", Preset: "gemini", Args: geminiAdapter{}.Args(), RequiresResult: true}},
-		{spec: "aider", want: Agent{Name: "aider", Preset: "aider", Args: aiderAdapter{}.Args(), RequiresResult: true}},
+		{spec: "gemini", want: Agent{Name: "gemini", Preset: "gemini", Args: presetArgs(Agent{Preset: "gemini"}), RequiresResult: true}},
+		{spec: "aider", want: Agent{Name: "aider", Preset: "aider", Args: presetArgs(Agent{Preset: "aider"}), RequiresResult: true}},
 		{spec: "sim", want: Agent{Name: "sim", Args: sim}},
 		{spec: "./fix.sh", want: Agent{Name: "fix.sh", Args: []string{"./fix.sh"}}},
 		{spec: "/opt/agents/run-agent", want: Agent{Name: "run-agent", Args: []string{"/opt/agents/run-agent"}}},
-		{spec: "claude --model opus", want: Agent{Name: "claude", Preset: "claude", Args: append(claudeAdapter{}.Args(), "--model", "opus"),
-			Env: claudeAdapter{}.Env(), Extra: []string{"--model", "opus"}, RequiresResult: true}},
+		{spec: "claude --model opus", want: Agent{Name: "claude", Preset: "claude", Args: append(presetArgs(Agent{Preset: "claude"}), "--model", "opus"),
+			Env: claudeEnv(), Extra: []string{"--model", "opus"}, RequiresResult: true}},
 		{spec: `CLAUDE --append-system-prompt "be brief"`, want: Agent{Name: "claude", Preset: "claude",
-			Args: append(claudeAdapter{}.Args(), "--append-system-prompt", "be brief"), Env: claudeAdapter{}.Env(),
+			Args: append(presetArgs(Agent{Preset: "claude"}), "--append-system-prompt", "be brief"), Env: claudeEnv(),
 			Extra: []string{"--append-system-prompt", "be brief"}, RequiresResult: true}},
 		{spec: "claudette --fast", want: Agent{Name: "claudette", Shell: "claudette --fast"}},
 		{spec: "FOO=1 ./bin/fix.sh --all", want: Agent{Name: "fix.sh", Shell: "FOO=1 ./bin/fix.sh --all"}},
@@ -68,14 +70,15 @@ func TestResolveSimNeedsACommand(t *testing.T) {
 func TestPresetsAvoidCommits(t *testing.T) {
 	t.Parallel()
 	// aider commits every edit unless told not to; the engine owns git.
-	aider := strings.Join(aiderAdapter{}.Args(), " ")
+	aider := strings.Join(presetArgs(Agent{Preset: "aider"}), " ")
 	require.Contains(t, aider, "--no-auto-commits")
 	require.Contains(t, aider, `"$AUTOBUILD_PROMPT_FILE" "$@"`)
-	for _, name := range Presets() {
-		a, err := Resolve(name, nil)
-		require.NoError(t, err)
-		require.NotNil(t, AdapterFor(a), name)
-	}
+}
+
+// claudeEnv is what the claude preset adds to the environment here.
+func claudeEnv() []string {
+	p, _ := preset.Named("claude")
+	return p.Environment(os.Getenv)
 }
 
 // A preset's extra arguments come after its own, from autobuild.toml
@@ -85,7 +88,7 @@ func TestWithConfig(t *testing.T) {
 	a, err := Resolve("claude --model opus", nil)
 	require.NoError(t, err)
 	a = a.WithConfig([]string{"--max-turns", "40"}, []string{"IS_SANDBOX=1"})
-	require.Equal(t, append(claudeAdapter{}.Args(), "--max-turns", "40", "--model", "opus"), a.Args)
+	require.Equal(t, append(presetArgs(Agent{Preset: "claude"}), "--max-turns", "40", "--model", "opus"), a.Args)
 	require.Equal(t, []string{"DISABLE_AUTOUPDATER=1", "CLAUDE_CODE_MAX_RETRIES=2", "IS_SANDBOX=1"}, a.Env)
 	require.Equal(t, "claude --model opus", a.Spec, "run.json keeps the --agent value, not the file's arguments")
 	plain, err := Resolve("my-agent", nil)
@@ -103,7 +106,10 @@ func TestClaudeRetryBudgetYieldsToTheUser(t *testing.T) {
 	require.Equal(t, []string{"DISABLE_AUTOUPDATER=1", "CLAUDE_CODE_MAX_RETRIES=9", "IS_SANDBOX=1"}, a.Env)
 
 	t.Setenv("CLAUDE_CODE_MAX_RETRIES", "5")
-	require.Equal(t, []string{"DISABLE_AUTOUPDATER=1"}, claudeAdapter{}.Env())
+	require.Equal(t, []string{"DISABLE_AUTOUPDATER=1"}, claudeEnv())
+	a, err = Resolve("claude", nil)
+	require.NoError(t, err)
+	require.Equal(t, []string{"DISABLE_AUTOUPDATER=1"}, a.Env)
 }
 
 func TestAgentCommand(t *testing.T) {

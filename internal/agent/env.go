@@ -21,6 +21,13 @@ const (
 	EnvSimSpeed = "AUTOBUILD_SIM_SPEED"
 )
 
+// EnvAgentRun is the n-th run (1-based) of the phase's agent in this run of
+// autobuild: the attempt number, except that the repeat of a rate-limited
+// attempt (which keeps its number) is a run of its own. The simulated
+// agent plays its scenario entries by it, so a limited entry is followed by
+// the next one.
+const EnvAgentRun = "AUTOBUILD_AGENT_RUN"
+
 // EnvInput is what an attempt's environment is made of.
 type EnvInput struct {
 	PhaseID     phaseid.ID

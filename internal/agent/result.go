@@ -144,7 +144,7 @@ func describeJSONError(text string, err error) string {
 	}
 	var typ *json.UnmarshalTypeError
 	if errors.As(err, &typ) && typ.Field != "" {
-		return fmt.Sprintf("%s must be %s, not a JSON %s", typ.Field, jsonKind(typ.Type), typ.Value)
+		return fmt.Sprintf("%s must be %s, not a JSON %s", typ.Field, JSONKind(typ.Type), typ.Value)
 	}
 	return err.Error()
 }
@@ -281,15 +281,17 @@ func bareObjectAtEnd(output string) (bare, bool) {
 	return bare{}, false
 }
 
-// jsonKind names a Go type the way a JSON author thinks of it.
-func jsonKind(t reflect.Type) string {
+// JSONKind names a Go type the way a JSON author thinks of it (for a
+// decoding error: "a number", "a list of strings"); the simulated agent's
+// scenario files are read with it too.
+func JSONKind(t reflect.Type) string {
 	switch t.Kind() {
 	case reflect.Int, reflect.Int64, reflect.Float64:
 		return "a number"
 	case reflect.String:
 		return "a string"
 	case reflect.Slice:
-		return "a list of " + strings.TrimPrefix(jsonKind(t.Elem()), "a ") + "s"
+		return "a list of " + strings.TrimPrefix(JSONKind(t.Elem()), "a ") + "s"
 	case reflect.Struct, reflect.Map, reflect.Pointer:
 		return "an object"
 	case reflect.Bool:

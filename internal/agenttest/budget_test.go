@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/agent/preset"
 	"github.com/autobuild-sh/autobuild/internal/agenttest/mockapi"
 )
 
@@ -16,10 +17,10 @@ import (
 // request with a 429: claude makes RetryBudget+1 requests and exits, so
 // autobuild's back-off, not claude's, paces a rate-limit storm. codex keeps
 // its own short retries (at most 6 requests in a few seconds). gemini's
-// cannot be set from outside its settings files (see agent.RetryBudget);
+// cannot be set from outside its settings files (see preset.RetryBudget);
 // it is measured by TestMeasureRetries.
 func TestRetryBudget(t *testing.T) {
-	want := map[string]int{"claude": agent.RetryBudget + 1, "codex": 6}
+	want := map[string]int{"claude": preset.RetryBudget + 1, "codex": 6}
 	for _, cli := range []string{"claude", "codex"} {
 		t.Run(cli, func(t *testing.T) {
 			t.Parallel()

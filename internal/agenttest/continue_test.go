@@ -8,6 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/agent/adapters"
+	"github.com/autobuild-sh/autobuild/internal/agent/prompts"
 	"github.com/autobuild-sh/autobuild/internal/agenttest/mockapi"
 )
 
@@ -34,9 +36,9 @@ func TestContinueSession(t *testing.T) {
 			require.Equal(t, "context_exhausted", string(out.Signal.Type))
 			require.NotEmpty(t, out.Session, "the stream names the session")
 
-			args := agent.ResumeArgs(a, out.Session)
-			second := Exec(t, Invocation{Bin: bin, Args: args[1:], Stdin: agent.ContinuePrompt, Dir: work, Env: env})
-			out2 := parse(a, second, agent.ContinuePrompt)
+			args := adapters.ResumeArgs(a, out.Session)
+			second := Exec(t, Invocation{Bin: bin, Args: args[1:], Stdin: prompts.Continue, Dir: work, Env: env})
+			out2 := parse(a, second, prompts.Continue)
 			require.Nil(t, out2.Signal, "stdout %s\nstderr %s", second.Stdout, second.Stderr)
 			res, err := agent.ParseResult(out2.Final)
 			require.NoError(t, err)
@@ -62,7 +64,7 @@ func TestContinueSession(t *testing.T) {
 }
 
 func parse(a agent.Agent, o Outcome, prompt string) agent.Outcome {
-	p := agent.AdapterFor(a).NewParser(prompt, "")
+	p := adapters.For(a).NewParser(prompt, "")
 	for _, l := range strings.Split(o.Stdout, "\n") {
 		p.Stdout(l)
 	}

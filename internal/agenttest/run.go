@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/autobuild-sh/autobuild/internal/agent/preset"
 )
 
 // Invocation is one run of a CLI.
@@ -60,26 +62,27 @@ func Exec(t testing.TB, inv Invocation) Outcome {
 }
 
 // Args is the machine-readable command line autobuild's adapters use for
-// each CLI, checked against the --help of the pinned versions: claude reads
-// the prompt on stdin, codex reads it on stdin with "-", gemini takes it
-// with -p. skipPermissions (claude) and skipTrust (gemini) can be left out
-// to record the CLI's refusals.
+// each CLI, from its preset's row (package preset), checked against the
+// --help of the pinned versions: claude reads the prompt on stdin, codex
+// reads it on stdin with "-", gemini is given it as -p's text (the row's
+// -p text follows a prompt on stdin; these recordings pass it whole).
+// skipPermissions (claude) and skipTrust (gemini) can be left out to
+// record the CLI's refusals.
 func Args(cli, prompt string, skipPermissions, skipTrust bool) (args []string, stdin string) {
-	switch cli {
-	case "claude":
-		args = []string{"-p", "--output-format", "stream-json", "--verbose"}
-		if skipPermissions {
-			args = append(args, "--dangerously-skip-permissions")
-		}
-		return args, prompt
-	case "codex":
-		return []string{"exec", "--json", "--sandbox", "workspace-write", "-"}, prompt
-	case "gemini":
-		args = []string{"--output-format", "stream-json", "--approval-mode", "yolo"}
-		if skipTrust {
-			args = append(args, "--skip-trust")
-		}
-		return append(args, "-p", prompt), ""
+	p, ok := preset.Named(cli)
+	if !ok || p.Args == nil || (cli != "claude" && cli != "codex" && cli != "gemini") {
+		panic("agenttest: unknown CLI " + cli)
 	}
-	panic("agenttest: unknown CLI " + cli)
+	stdin = prompt
+	for i := 1; i < len(p.Args); i++ {
+		switch a := p.Args[i]; {
+		case a == "--dangerously-skip-permissions" && !skipPermissions, a == "--skip-trust" && !skipTrust:
+		case a == "-p" && cli == "gemini" && i+1 < len(p.Args):
+			args, stdin = append(args, "-p", prompt), ""
+			i++
+		default:
+			args = append(args, a)
+		}
+	}
+	return args, stdin
 }

@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/require"
 
-	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/agent/preset"
 )
 
 // Review 2: --agent's help named every preset but pi (issue 32 added it).
@@ -18,5 +18,5 @@ func TestAgentHelpNamesEveryPreset(t *testing.T) {
 	usage := cmd.Flags().Lookup("agent").Usage
 	names, _, ok := strings.Cut(strings.TrimPrefix(usage, "agent: "), " (with")
 	require.True(t, ok, usage)
-	require.ElementsMatch(t, agent.Presets(), strings.Split(names, ", "))
+	require.ElementsMatch(t, preset.Names(), strings.Split(names, ", "))
 }

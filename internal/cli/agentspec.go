@@ -7,6 +7,7 @@ import (
 	"github.com/mattn/go-shellwords"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/agent/preset"
 	"github.com/autobuild-sh/autobuild/internal/config"
 )
 
@@ -20,7 +21,7 @@ import (
 func resolveAgent(spec string, tables map[string]config.AgentConfig) (agent.Agent, error) {
 	if words, err := shellwords.Parse(spec); err == nil && len(words) > 0 {
 		name := strings.ToLower(words[0])
-		if ac, ok := tables[name]; ok && ac.ACP && !slices.Contains(agent.Presets(), name) {
+		if ac, ok := tables[name]; ok && ac.ACP && !slices.Contains(preset.Names(), name) {
 			line := append(append([]string{words[0]}, ac.Args...), words[1:]...)
 			a, err := agent.Resolve(agent.ACPPrefix+shellQuote(line), selfCommand())
 			if err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/agent/preset"
 )
 
 // mistypedCommand catches a subcommand typed wrong ("autobuild stauts"),
@@ -72,7 +73,7 @@ func registerCompletions(root *cobra.Command) {
 		cobra.ShellCompDirectiveNoFileComp|cobra.ShellCompDirectiveNoSpace))
 	_ = root.RegisterFlagCompletionFunc("agent", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		// Any command line is an agent too: files stay offered.
-		return append(agent.Presets(), agent.SimName+"\tthe built-in simulated agent"), cobra.ShellCompDirectiveDefault
+		return append(preset.Names(), agent.SimName+"\tthe built-in simulated agent"), cobra.ShellCompDirectiveDefault
 	})
 	for _, c := range root.Commands() {
 		switch c.Name() {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/agent/adapters"
 	"github.com/autobuild-sh/autobuild/internal/engine"
 )
 
@@ -23,14 +24,14 @@ type preflightEnv struct {
 // the start (exit 3), with each problem's fix.
 func preflight(agents []agent.Agent, root string, env *preflightEnv) error {
 	if env == nil {
-		env = &preflightEnv{lookPath: agent.LookPath, system: func(a agent.Agent) agent.System {
-			s := agent.OSSystem(a)
+		env = &preflightEnv{lookPath: adapters.LookPath, system: func(a agent.Agent) agent.System {
+			s := adapters.OSSystem(a)
 			s.Dir = root
 			return s
 		}}
 	}
-	problems, err := agent.Preflight(agents, env.system, env.lookPath)
-	if errors.Is(err, agent.ErrUnknownAgent) {
+	problems, err := adapters.Preflight(agents, env.system, env.lookPath)
+	if errors.Is(err, adapters.ErrUnknownAgent) {
 		return usageErr("--agent: %w", err)
 	}
 	if err != nil {

@@ -18,7 +18,8 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
-	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/agent/preset"
+	"github.com/autobuild-sh/autobuild/internal/agent/sim"
 	"github.com/autobuild-sh/autobuild/internal/config"
 	"github.com/autobuild-sh/autobuild/internal/engine"
 	"github.com/autobuild-sh/autobuild/internal/event"
@@ -95,7 +96,7 @@ func (o *runOptions) register(cmd *cobra.Command) {
 	f.BoolVar(&o.resume, "resume", false, "continue the run in .autobuild/ (the default when it exists and the plan is unchanged), with its agents unless --agent is given")
 	f.BoolVar(&o.fresh, "fresh", false, "delete .autobuild/ and start from the first phase (commits already made stay)")
 	f.BoolVar(&o.dryRun, "dry-run", false, "check the plan and print its batches, like validate; run nothing")
-	f.StringArrayVar(&o.agents, "agent", nil, "agent: "+strings.Join(agent.Presets(), ", ")+" (with arguments: 'claude --model opus'), 'acp:COMMAND' for any ACP agent, sim, or a command line; repeat it to give the retry a different agent")
+	f.StringArrayVar(&o.agents, "agent", nil, "agent: "+strings.Join(preset.Names(), ", ")+" (with arguments: 'claude --model opus'), 'acp:COMMAND' for any ACP agent, sim, or a command line; repeat it to give the retry a different agent")
 	f.IntVar(&o.maxParallel, "max-parallel", 0, "at most N phases at once (default: number of CPUs, at least 2)")
 	f.StringVar(&o.schedule, "schedule", "", "batches (the default: the plan's layers one after another) or eager (a phase starts as soon as its dependencies have landed); a resume keeps the run's")
 	f.StringVar(&o.review, "review", "", "none (the default: phases land once their gates pass), phase (each phase waits for autobuild review or the UI to approve it) or batch (the phases of a batch wait, and are decided together); a resume keeps the run's")
@@ -294,13 +295,13 @@ func (o *runOptions) engineConfig(pl *plan.Plan, repo *gitx.Repo, root string, p
 		if err != nil {
 			return cfg, err
 		}
-		if _, err := agent.LoadScenario(abs); err != nil {
+		if _, err := sim.LoadScenario(abs); err != nil {
 			return cfg, usageErr("scenario %s: %w", cfg.SimScenario, err)
 		}
 		cfg.SimScenario = abs
 	}
 	if len(specs) == 0 {
-		return cfg, usageErr("no agent given: pass --agent claude (or codex, aider, gemini, sim, or any command line), or set agent in autobuild.toml")
+		return cfg, usageErr("no agent given: pass --agent claude (or %s, sim, or any command line), or set agent in autobuild.toml", strings.Join(preset.Names()[1:], ", "))
 	}
 	for _, spec := range specs {
 		a, err := resolveAgent(spec, fc.Agents)

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/agent/sim"
 )
 
 // newSimAgent is the built-in simulated agent's entry point. The engine runs
@@ -18,7 +18,7 @@ func newSimAgent(s Streams) *cobra.Command {
 		Hidden:             true,
 		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if code := agent.SimMain(args, os.Getenv, s.In, s.Out, s.Err); code != 0 {
+			if code := sim.Main(args, os.Getenv, s.In, s.Out, s.Err); code != 0 {
 				return &exitError{code: code}
 			}
 			return nil

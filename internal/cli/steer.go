@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/autobuild-sh/autobuild/internal/agent/preset"
 	"github.com/autobuild-sh/autobuild/internal/exitcode"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/review"
@@ -20,11 +21,11 @@ func newSteer(s Streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "steer PHASE --note TEXT",
 		Short: "Send a note to a running phase: its agent is stopped and continues with the note (the retry is not used)",
-		Long: `Send a note to a phase that is running: the run stops its attempt gracefully
+		Long: fmt.Sprintf(`Send a note to a phase that is running: the run stops its attempt gracefully
 and continues it with the note, in the agent CLI's own session when it can go
-on (claude, codex), else in a fresh session whose prompt ends with the note, on
-top of the work so far. The retry is not used up. The note is kept in the
-phase file and the history.`,
+on (%s, an ACP agent that loads sessions), else in a fresh session whose
+prompt ends with the note, on top of the work so far. The retry is not used
+up. The note is kept in the phase file and the history.`, strings.Join(preset.ResumableNames(), ", ")),
 		Example: "  autobuild steer 2a --note 'use the standard library, no new dependency'",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

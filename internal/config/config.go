@@ -62,7 +62,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/agent/preset"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -310,13 +310,13 @@ func (c *checker) agentTables(tables map[string]agentFile) map[string]AgentConfi
 	out := map[string]AgentConfig{}
 	for name, t := range tables {
 		key := strings.ToLower(name)
-		presetNames := agent.Presets()
+		presetNames := preset.Names()
 		if !slices.Contains(presetNames, key) && !t.ACP {
 			c.fail("agents."+name, "is not a preset: [agents.NAME] configures %s, or an ACP agent with acp = true (a custom command carries its own arguments)", strings.Join(presetNames, ", "))
 			continue
 		}
-		if t.ACP && slices.Contains(presetNames, key) && !slices.Contains(agent.ACPPresets(), key) {
-			c.fail("agents."+name+".acp", "%s has no ACP mode: acp = true works for %s, and for any other name as an ACP agent of that program", key, strings.Join(agent.ACPPresets(), ", "))
+		if t.ACP && slices.Contains(presetNames, key) && !slices.Contains(preset.ACPNames(), key) {
+			c.fail("agents."+name+".acp", "%s has no ACP mode: acp = true works for %s, and for any other name as an ACP agent of that program", key, strings.Join(preset.ACPNames(), ", "))
 			continue
 		}
 		ac := AgentConfig{Args: t.Args, ACP: t.ACP}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/agent/sim"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 )
@@ -125,16 +125,16 @@ func TestSetupPlan(t *testing.T) {
 
 // loadScenario reads the scenario Setup wrote, the way the simulated agent
 // does.
-func loadScenario(t *testing.T, halt bool) (*agent.Scenario, Project, string) {
+func loadScenario(t *testing.T, halt bool) (*sim.Scenario, Project, string) {
 	t.Helper()
 	p, dir := setup(t, halt)
-	sc, err := agent.LoadScenario(p.Scenario)
+	sc, err := sim.LoadScenario(p.Scenario)
 	require.NoError(t, err)
 	return sc, p, dir
 }
 
 // writes lists the files an attempt writes, with their content.
-func writes(a agent.Attempt) map[string]string {
+func writes(a sim.Attempt) map[string]string {
 	out := map[string]string{}
 	for _, s := range a.Steps {
 		if s.Kind == "write" {
@@ -210,7 +210,7 @@ func TestScenarioJSON(t *testing.T) {
 	for _, halt := range []bool{false, true} {
 		data, err := json.Marshal(Scenario(halt))
 		require.NoError(t, err)
-		_, err = agent.ParseScenario(data)
+		_, err = sim.ParseScenario(data)
 		require.NoError(t, err, "halt=%v", halt)
 	}
 }
@@ -261,7 +261,7 @@ func TestDemoGates(t *testing.T) {
 
 // playPhases applies every attempt of each phase, in order (a retry
 // continues in the first attempt's worktree).
-func playPhases(t *testing.T, repo string, sc *agent.Scenario, ids ...phaseid.ID) {
+func playPhases(t *testing.T, repo string, sc *sim.Scenario, ids ...phaseid.ID) {
 	t.Helper()
 	for _, id := range ids {
 		require.Contains(t, sc.Phases, id)
@@ -270,7 +270,7 @@ func playPhases(t *testing.T, repo string, sc *agent.Scenario, ids ...phaseid.ID
 }
 
 // play applies the attempts' steps that change files to repo.
-func play(t *testing.T, repo string, attempts ...agent.Attempt) {
+func play(t *testing.T, repo string, attempts ...sim.Attempt) {
 	t.Helper()
 	for _, a := range attempts {
 		for _, s := range a.Steps {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/agent/adapters"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/proc"
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
@@ -20,12 +21,12 @@ const acpDrainWait = 5 * time.Second
 
 // runACP runs an agent that speaks ACP: the engine starts its process as
 // any other and speaks the protocol over its stdin and stdout
-// (agent.ACPSession). Its stdout (the agent's side of the conversation)
+// (adapters.ACPSession). Its stdout (the agent's side of the conversation)
 // goes to the attempt's .stream file; the log and the UI get the tool
 // calls, plans and message lines. When the turn ends the process is
 // stopped (an ACP agent is a server and does not exit); a timeout or
 // Ctrl-C sends session/cancel before the process group is stopped.
-func (x *localExecutor) runACP(ctx context.Context, a Attempt, spec proc.Spec, obs AttemptObserver, ad *agent.ACPAdapter) agentRun {
+func (x *localExecutor) runACP(ctx context.Context, a Attempt, spec proc.Spec, obs AttemptObserver, ad *adapters.ACPAdapter) agentRun {
 	log := a.Log
 	showLines := obs.Lines() != proc.LinesNone
 	var mu sync.Mutex // keeps the log's lines whole
@@ -51,7 +52,7 @@ func (x *localExecutor) runACP(ctx context.Context, a Attempt, spec proc.Spec, o
 		defer mu.Unlock()
 		fmt.Fprintf(log, "# autobuild: %s\n", sanitize.Line(msg))
 	}
-	sess := ad.Session(agent.ACPConfig{Dir: a.Workspace, Prompt: a.Prompt, Load: a.Session,
+	sess := ad.Session(adapters.ACPConfig{Dir: a.Workspace, Prompt: a.Prompt, Load: a.Session,
 		Show: func(n agent.Note) { show("agent", n) }, Log: note})
 
 	inR, inW, err := os.Pipe()

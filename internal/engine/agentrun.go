@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/agent/adapters"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/proc"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -34,10 +35,10 @@ type agentRun struct {
 // one line per tool call and the agent's message lines.
 func (x *localExecutor) runAgent(ctx context.Context, a Attempt, spec proc.Spec, obs AttemptObserver) agentRun {
 	log := a.Log
-	if acp := agent.ACPAdapterFor(a.Agent); acp != nil {
+	if acp := adapters.ACPAdapterFor(a.Agent); acp != nil {
 		return x.runACP(ctx, a, spec, obs, acp)
 	}
-	ad := agent.AdapterFor(a.Agent)
+	ad := adapters.For(a.Agent)
 	if ad == nil {
 		res := proc.Run(ctx, spec)
 		return agentRun{res: res, output: res.Tail, final: res.Tail}

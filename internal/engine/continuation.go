@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/agent/adapters"
+	"github.com/autobuild-sh/autobuild/internal/agent/prompts"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
@@ -31,7 +32,7 @@ func (s *scheduler) continuation(id phaseid.ID, req *attemptRequest) {
 	}
 	if last.Session != "" {
 		for _, a := range s.agents {
-			if a.Name == last.Agent && agent.CanResume(a) {
+			if a.Name == last.Agent && adapters.CanResume(a) {
 				req.Agent, req.Session = a, last.Session
 				return
 			}
@@ -45,7 +46,7 @@ func (s *scheduler) continuation(id phaseid.ID, req *attemptRequest) {
 // command with a short prompt to continue (when its session and worktree
 // are there to continue), or a compact prompt for a fresh session.
 func (r *phaseRunner) promptFor(p *plan.Phase, req attemptRequest, continues bool, log io.Writer) (string, []string) {
-	in := agent.PromptInput{
+	in := prompts.Input{
 		PlanPath: r.cfg.Plan.Path, PlanTitle: r.cfg.Plan.Title, Phase: p, Gates: gatePlan(r.gates),
 		Siblings: req.Siblings, Landed: req.Landed, Eager: r.eager, Attempt: req.Number, MaxAttempts: MaxAttempts, Previous: req.Previous, Continues: continues,
 		PreviousDiffPath: r.abs(r.previousDiff(p.ID)),
@@ -54,14 +55,14 @@ func (r *phaseRunner) promptFor(p *plan.Phase, req attemptRequest, continues boo
 		return r.steerPrompt(in, req, continues, log)
 	}
 	if req.Session != "" && continues {
-		if args := agent.ResumeArgs(req.Agent, req.Session); args != nil {
+		if args := adapters.ResumeArgs(req.Agent, req.Session); args != nil {
 			fmt.Fprintf(log, "# autobuild: the context ran out: continuing %s session %s\n", req.Agent.Name, req.Session)
-			return agent.ContinuePrompt, args
+			return prompts.Continue, args
 		}
 	}
 	if req.Session != "" || req.Compact {
 		fmt.Fprintf(log, "# autobuild: the context ran out: a fresh session gets a summary of the work done\n")
-		return agent.BuildCompactPrompt(in), req.Agent.Args
+		return prompts.BuildCompact(in), req.Agent.Args
 	}
-	return agent.BuildPrompt(in), req.Agent.Args
+	return prompts.Build(in), req.Agent.Args
 }

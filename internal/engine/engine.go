@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/agent/preset"
 	"github.com/autobuild-sh/autobuild/internal/budget"
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/event"
@@ -166,7 +167,7 @@ func (c *Config) defaults() error {
 		c.Classifier = cl
 	}
 	if len(c.Agents) == 0 {
-		return usage("no agent: pass --agent (claude, codex, aider, gemini, sim, or a command line)")
+		return usage("no agent: pass --agent (%s, sim, or a command line)", strings.Join(preset.Names(), ", "))
 	}
 	if c.Review != "" {
 		if _, err := state.ParseReviewMode(string(c.Review)); err != nil {

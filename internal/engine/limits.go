@@ -38,7 +38,7 @@ const (
 // DefaultBackoff is the wait before the n-th repeat (0-based) of a
 // rate-limited attempt: 15 s doubling to at most 5 minutes, before jitter.
 // The agent CLIs have retried a few times by themselves already (see
-// agent.RetryBudget).
+// preset.RetryBudget).
 func DefaultBackoff(n int) time.Duration { return min(15*time.Second<<min(n, 10), 5*time.Minute) }
 
 // jitter spreads a back-off over ±20 %, so parallel phases refused together

@@ -7,7 +7,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/agent/adapters"
+	"github.com/autobuild-sh/autobuild/internal/agent/prompts"
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
@@ -108,13 +109,13 @@ func (r *phaseRunner) steerTooLate(t *attemptTrack, n *state.Steer) {
 // steerPrompt is the prompt and command line of an attempt that continues
 // with a person's note: the CLI's own session when it can go on, else the
 // full prompt with the note at its end.
-func (r *phaseRunner) steerPrompt(in agent.PromptInput, req attemptRequest, continues bool, log io.Writer) (string, []string) {
+func (r *phaseRunner) steerPrompt(in prompts.Input, req attemptRequest, continues bool, log io.Writer) (string, []string) {
 	if req.Session != "" && continues {
-		if args := agent.ResumeArgs(req.Agent, req.Session); args != nil {
+		if args := adapters.ResumeArgs(req.Agent, req.Session); args != nil {
 			fmt.Fprintf(log, "# autobuild: a person's note: continuing %s session %s with it\n", req.Agent.Name, req.Session)
-			return agent.SteerPrompt(req.Steer), args
+			return prompts.Steer(req.Steer), args
 		}
 	}
 	fmt.Fprintf(log, "# autobuild: a person's note: a fresh session gets it with the work so far\n")
-	return agent.WithSteer(agent.BuildPrompt(in), req.Steer), req.Agent.Args
+	return prompts.WithSteer(prompts.Build(in), req.Steer), req.Agent.Args
 }

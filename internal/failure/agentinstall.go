@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/autobuild-sh/autobuild/internal/agent/preset"
 )
 
 // agentCLI is an agent CLI whose broken installation autobuild recognizes
@@ -16,12 +18,14 @@ type agentCLI struct {
 	reinstall string
 }
 
-// agentCLIs is the table of known agent CLIs.
-var agentCLIs = []agentCLI{
-	{"claude", []string{"@anthropic-ai/claude-code", "claude-code"}, "npm install -g @anthropic-ai/claude-code"},
-	{"codex", []string{"@openai/codex"}, "npm install -g @openai/codex"},
-	{"gemini", []string{"@google/gemini-cli", "gemini-cli"}, "npm install -g @google/gemini-cli"},
-	{"aider", []string{"aider_chat", "aider"}, "pipx reinstall aider-chat (or: pip install --force-reinstall aider-chat)"},
+// agentCLIs are the known agent CLIs: every program of the presets' rows
+// (package preset), with its markers and how to mend it.
+func agentCLIs() []agentCLI {
+	var out []agentCLI
+	for _, in := range preset.Programs() {
+		out = append(out, agentCLI{program: in.Program, markers: in.Markers, reinstall: in.Repair()})
+	}
+	return out
 }
 
 var (
@@ -80,14 +84,15 @@ func brokenAgentInstall(tail, agentCommand string) (line string, cli *agentCLI, 
 // the one the program is, else nil: the missing file says which CLI is
 // broken better than the name it was started by (a wrapper, node itself).
 func knownCLI(prog, text string) *agentCLI {
-	for i := range agentCLIs {
-		if agentCLIs[i].owns(text) {
-			return &agentCLIs[i]
+	clis := agentCLIs()
+	for i := range clis {
+		if clis[i].owns(text) {
+			return &clis[i]
 		}
 	}
-	for i := range agentCLIs {
-		if agentCLIs[i].program == prog {
-			return &agentCLIs[i]
+	for i := range clis {
+		if clis[i].program == prog {
+			return &clis[i]
 		}
 	}
 	return nil

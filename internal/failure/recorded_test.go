@@ -122,6 +122,10 @@ var recordedAgents = []struct {
 	{"agent/node_missing_claude", "", AgentSetup, "reinstall claude: npm install -g @anthropic-ai/claude-code"},
 	{"agent/node_missing_codex", "", AgentSetup, "reinstall codex: npm install -g @openai/codex"},
 	{"agent/node_missing_gemini", "", AgentSetup, "reinstall gemini: npm install -g @google/gemini-cli"},
+	{"agent/node_missing_qwen", "", AgentSetup, "reinstall qwen: npm install -g @qwen-code/qwen-code"},
+	{"agent/node_missing_copilot", "", AgentSetup, "reinstall copilot: npm install -g @github/copilot"},
+	{"agent/node_missing_pi", "", AgentSetup, "reinstall pi: npm install -g @mariozechner/pi-coding-agent"},
+	{"agent/node_missing_claude-code-acp", "", AgentSetup, "reinstall claude-code-acp: npm install -g @zed-industries/claude-code-acp"},
 	{"agent/python_missing_aider", "", AgentSetup, "reinstall aider: pipx reinstall aider-chat (or: pip install --force-reinstall aider-chat)"},
 	{"agent/python_m_aider_chat", "", AgentSetup, "reinstall aider: pipx reinstall aider-chat (or: pip install --force-reinstall aider-chat)"},
 	// The launcher that npm writes runs node on the package's file, under

@@ -5,11 +5,13 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/autobuild-sh/autobuild/internal/agent/preset"
 	"github.com/autobuild-sh/autobuild/internal/shell"
 )
 
 // installHints are the install commands of tools autobuild users commonly
-// miss: gate tools and agent CLIs.
+// miss: gate tools. The agent CLIs' come from their presets' rows
+// (package preset).
 var installHints = map[string]string{
 	"go":            "install Go: https://go.dev/dl/",
 	"gofmt":         "install Go (gofmt comes with it): https://go.dev/dl/",
@@ -37,10 +39,6 @@ var installHints = map[string]string{
 	"staticcheck":   "install staticcheck: go install honnef.co/go/tools/cmd/staticcheck@latest",
 	"make":          "install make with your system's package manager (e.g. apt-get install make)",
 	"git":           "install git: https://git-scm.com/downloads",
-	"claude":        "install Claude Code: npm install -g @anthropic-ai/claude-code",
-	"codex":         "install Codex CLI: npm install -g @openai/codex",
-	"aider":         "install aider: pipx install aider-chat",
-	"gemini":        "install Gemini CLI: npm install -g @google/gemini-cli",
 }
 
 // InstallHint returns how to install tool: a known tool's install command,
@@ -48,6 +46,11 @@ var installHints = map[string]string{
 func InstallHint(tool string) string {
 	if h, ok := installHints[strings.ToLower(tool)]; ok {
 		return h
+	}
+	for _, in := range preset.Programs() {
+		if in.Program == strings.ToLower(tool) {
+			return "install " + in.Title + ": " + in.Command
+		}
 	}
 	if tool == "" {
 		return "install the missing command and make sure it is on PATH"

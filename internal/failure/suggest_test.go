@@ -27,7 +27,7 @@ func TestSuggestPerType(t *testing.T) {
 		{Report{Type: ContextExhausted}, "resume"},
 		{Report{Type: AgentError}, "read the attempt log"},
 		{Report{Type: DependencyMissing, MissingTool: "codex"}, "npm install -g @openai/codex"},
-		{Report{Type: DependencyMissing, MissingTool: "aider"}, "pipx install aider-chat"},
+		{Report{Type: DependencyMissing, MissingTool: "aider"}, "python -m pip install aider-install && aider-install"},
 		{Report{Type: DependencyMissing, MissingTool: "frobnicate"}, "install frobnicate and make sure it is on PATH"},
 		{Report{Type: CircularDependency}, "Depends On"},
 		{Report{Type: FileConflict}, "resume: the phase runs again from the start, on top of the work that landed first"},
@@ -68,8 +68,15 @@ func TestInstallHint(t *testing.T) {
 		"golangci-lint": "go install github.com/golangci/golangci-lint",
 		"claude":        "npm install -g @anthropic-ai/claude-code",
 		"codex":         "npm install -g @openai/codex",
-		"aider":         "pipx install aider-chat",
-		"":              "install the missing command",
+		"aider":         "python -m pip install aider-install && aider-install",
+		// The newer CLIs, from their presets' rows too.
+		"qwen":            "install Qwen Code: npm install -g @qwen-code/qwen-code",
+		"opencode":        "install opencode: npm install -g opencode-ai",
+		"copilot":         "install GitHub Copilot CLI: npm install -g @github/copilot",
+		"pi":              "install pi: npm install -g @mariozechner/pi-coding-agent",
+		"claude-code-acp": "npm install -g @zed-industries/claude-code-acp",
+		"codex-acp":       "npm install -g @zed-industries/codex-acp",
+		"":                "install the missing command",
 	}
 	for tool, want := range tests {
 		require.Contains(t, InstallHint(tool), want, tool)

@@ -364,7 +364,9 @@ if on agent; then
 	# An agent CLI whose own installation is broken: the files the npm
 	# package's launcher runs are gone.
 	v=$(node --version)
-	for c in claude:@anthropic-ai/claude-code/cli.js codex:@openai/codex/bin/codex.js gemini:@google/gemini-cli/dist/index.js; do
+	for c in claude:@anthropic-ai/claude-code/cli.js codex:@openai/codex/bin/codex.js gemini:@google/gemini-cli/dist/index.js \
+		qwen:@qwen-code/qwen-code/cli-entry.js copilot:@github/copilot/npm-loader.js pi:@mariozechner/pi-coding-agent/dist/cli.js \
+		claude-code-acp:@zed-industries/claude-code-acp/dist/index.js; do
 		name=${c%%:*} pkg=${c#*:}
 		d=$(project "agent-$name")
 		mkdir -p "$d/lib/node_modules/${pkg%/*}"
