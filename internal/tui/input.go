@@ -26,10 +26,11 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 }
 
 // interrupt is ctrl+c, and `q` confirmed: ask the run to halt gracefully
-// (a second time: kill) and quit once it has ended. Without a run it quits.
+// (a second time: kill) and quit once it has ended. Without a run to halt
+// (none, or it has reported its end) it quits.
 func (m *Model) interrupt() tea.Cmd {
 	m.dialog = nil
-	if m.readOnly() || !m.life.active() {
+	if !m.haltable() {
 		return tea.Quit
 	}
 	m.life.on(lifeInterrupt)

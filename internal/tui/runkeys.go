@@ -134,16 +134,32 @@ func (m *Model) freshDisabled() *disabledReason {
 	return quietly()
 }
 
-// quit is `q`: at once without a run going, else it asks first; while
+// quit is `q`: at once without a run to halt, else it asks first; while
 // the run halts, the program quits once it has stopped.
 func (m *Model) quit() tea.Cmd {
-	if m.readOnly() || !m.life.active() {
+	if !m.haltable() {
 		return tea.Quit
 	}
 	if !m.life.halting() {
 		m.dialog = m.quitDialog()
 	}
 	return nil
+}
+
+// haltable reports whether q and ctrl+c have a run to halt: this UI
+// drives one that was started and has not reported how it ended. Between
+// the run's terminal event (halted, interrupted, complete) and its events
+// closing, the engine is done and only its listeners finish (a notifier
+// posting the halt): the run is still active for r and F, which wait for
+// it, but there is nothing left to halt, so q and ctrl+c quit at once
+// (the command waits for the engine before it exits). A run being
+// restarted still shows the old run's status: it is haltable.
+func (m *Model) haltable() bool {
+	if m.readOnly() || !m.life.active() {
+		return false
+	}
+	reported := m.run.status != "" && m.run.status != state.RunRunning
+	return !reported || m.life.awaitingStart()
 }
 
 // resumeHint is the command line that resumes the run: the halt's, which
