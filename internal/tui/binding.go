@@ -21,7 +21,29 @@ type binding struct {
 	// shown says whether the help line offers the key now; nil: never
 	// (a key left to the `?` help).
 	shown func() bool
+	// full is the key's entry in the `?` help when it says more than the
+	// help line's (zero: the same).
+	full key.Help
+	// folded leaves the key out of the `?` help: a neighbour's entry
+	// names it too ("↑/k ↓/j" names up with down).
+	folded bool
+	// group is the `?` help's column for the key.
+	group helpGroup
+	// explainOnPress keeps the key's reason out of the `?` help, which
+	// dims the key only: the reason is about the selected phase, not the
+	// run, and its entry says already what the key is for.
+	explainOnPress bool
 }
+
+// helpGroup is a column of the `?` help: what has the keys, the run's
+// keys, the keys that work everywhere.
+type helpGroup int
+
+const (
+	groupBody helpGroup = iota
+	groupRun
+	groupGlobal
+)
 
 // disabledReason is why a binding does nothing now.
 type disabledReason struct{ text string }
@@ -60,6 +82,38 @@ func (b binding) helpIf(show func() bool) binding {
 func (b binding) helpAs(keys, desc string) binding {
 	b.Binding = helpKey(b.Binding, keys, desc)
 	return b
+}
+
+// fullAs is b in the `?` help as keys and desc.
+func (b binding) fullAs(keys, desc string) binding {
+	b.full = key.Help{Key: keys, Desc: desc}
+	return b
+}
+
+// fold leaves b out of the `?` help, where a neighbour names its keys.
+func (b binding) fold() binding {
+	b.folded = true
+	return b
+}
+
+// onPress keeps b's reason out of the `?` help: a press tells it.
+func (b binding) onPress() binding {
+	b.explainOnPress = true
+	return b
+}
+
+// in puts b in the `?` help's column g.
+func (b binding) in(g helpGroup) binding {
+	b.group = g
+	return b
+}
+
+// fullHelp is b's entry in the `?` help.
+func (b *binding) fullHelp() key.Help {
+	if b.full.Key != "" {
+		return b.full
+	}
+	return b.Help()
 }
 
 // reason is why b does nothing now; nil when it acts.

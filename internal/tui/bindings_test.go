@@ -2,6 +2,8 @@ package tui
 
 import (
 	"errors"
+	"slices"
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -177,6 +179,88 @@ func TestEveryBodyHandlesTheKeysItsHelpOffers(t *testing.T) {
 				require.Equal(t, r.text, h.m.footer.notice, "pressing %q tells why it does nothing", bi.Keys()[0])
 				require.Equal(t, before, h.m.screen, "a disabled key changes nothing")
 			}
+		})
+	}
+}
+
+// In every state, the `?` help is the bindings of what has the keys and
+// the global ones, as the key handling sees them: each key it lists is
+// taken by its binding, is dimmed exactly when the binding does nothing,
+// with the reason a press shows; a key ignored quietly is not listed; a
+// key left out is named by a neighbour's entry; every key the help line
+// offers is in it. And `?` shows that help.
+func TestFullHelpIsTheBindings(t *testing.T) {
+	t.Parallel()
+	for _, c := range focusCases() {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			h := c.setup(t)
+			b := h.m.active()
+			all := append(b.keys(), h.m.globalKeys()...)
+			full := h.m.fullHelp()
+			var listed []helpEntry
+			for _, col := range full.columns {
+				require.LessOrEqual(t, len(col), maxHelpRows)
+				listed = append(listed, col...)
+			}
+			why := map[string][]string{}
+			for _, n := range full.notNow {
+				why[n.reason] = n.keys
+			}
+			var want []helpEntry
+			var fullKeys []string
+			for i := range all {
+				bi := &all[i]
+				if !bi.folded {
+					fullKeys = append(fullKeys, bi.fullHelp().Key)
+				}
+			}
+			for i := range all {
+				bi := &all[i]
+				r := bi.reason()
+				name := bi.Keys()[0]
+				if bi.folded {
+					require.Nil(t, r, "%q is left out of the `?` help but does not always act", name)
+					require.True(t, slices.ContainsFunc(fullKeys, func(k string) bool { return strings.Contains(k, bi.Help().Key) }),
+						"%q is left out of the `?` help and no entry names %q", name, bi.Help().Key)
+					continue
+				}
+				if r != nil && r.text == "" {
+					continue // ignored quietly: not listed
+				}
+				e := helpEntry{key: bi.fullHelp().Key, desc: bi.fullHelp().Desc, off: r != nil}
+				want = append(want, e)
+				takes := false
+				for _, k := range bi.Keys() {
+					takes = takes || route(all, keyPress(k)) == bi
+				}
+				require.True(t, takes, "the `?` help lists %q (%s), whose keys other bindings take", e.key, e.desc)
+				if r != nil && !bi.explainOnPress {
+					require.Contains(t, why[r.text], e.key, "the `?` help gives %q's reason", e.key)
+				}
+			}
+			require.ElementsMatch(t, want, listed, "the `?` help is the bindings")
+			for _, bi := range all {
+				if bi.shown != nil && bi.shown() {
+					require.False(t, bi.folded, "the help line offers %q, which the `?` help leaves out", bi.Help().Key)
+				}
+			}
+			for reason := range why {
+				require.True(t, slices.ContainsFunc(all, func(bi binding) bool {
+					r := bi.reason()
+					return r != nil && r.text == reason
+				}), "the `?` help gives a reason no key has: %q", reason)
+			}
+
+			// What `?` shows is that help.
+			if b.typing == nil {
+				h.key("?")
+			} else {
+				h.m.footer.fullHelp = true
+				h.send(tea.WindowSizeMsg{Width: h.m.width, Height: h.m.height})
+			}
+			require.True(t, h.m.footer.fullHelp)
+			require.Equal(t, full, h.m.footer.full)
 		})
 	}
 }

@@ -22,9 +22,13 @@
 //
 // Everywhere:
 //
-//	?          full help (the bottom line always lists the keys valid now)
+//	?          full help: every key of the screen or prompt in focus; one
+//	           that does nothing now is dimmed, with why (the bottom line
+//	           always lists the keys valid now)
 //	q          quit; while a run is going it asks "Halt the run and quit? y/n",
-//	           then halts gracefully like ctrl+c and quits once the run ended
+//	           then halts gracefully like ctrl+c and quits once the run ended;
+//	           once the run has reported its end (halted, complete) it quits
+//	           at once, even while the run's last listeners still finish
 //	ctrl+c     halt the run gracefully and quit when it has; twice: kill the
 //	           running phases at once (docs/running.md)
 //	l          the log of the failed phase

@@ -100,26 +100,28 @@ func TestSummaryKeyDuringARun(t *testing.T) {
 	require.Equal(t, screenRun, h.m.screen)
 }
 
-// On the completion screen `?` offers only keys that work (no r, F or c),
-// and c says why there is nothing to copy.
-func TestCompleteScreenHelpOffersOnlyWorkingKeys(t *testing.T) {
+// On the completion screen `?` dims r, F and c and says why they do
+// nothing; ctrl+c quits. On a halt they all work: no reason is given.
+func TestCompleteScreenHelpSaysWhyKeysDoNothing(t *testing.T) {
 	t.Parallel()
 	fake := &fakeController{runs: []chan event.Event{runChan(append(midRun(), completeEnd()...), true)}}
 	h := newHarness(t, liveOptions(fake), 100, 30)
 	h.init()
 	h.until("the completion screen", func(m *Model) bool { return m.screen == screenSummary })
 	h.key("?")
-	help := h.screen()
+	help := squashSpaces(h.screen())
 	require.Contains(t, help, "close help")
-	for _, gone := range []string{"resume after a halt", "start fresh", "copy the", "log of the failed phase", "halt (twice: kill)"} {
-		require.NotContains(t, help, gone)
+	for _, why := range []string{"r: The run is complete: every phase is done, there is nothing to resume.",
+		"c: The run is complete: there is no resume command to copy.", "F: The run is complete. To build the plan again"} {
+		require.Contains(t, help, why)
 	}
+	require.NotContains(t, help, "halt (twice: kill)")
 	require.Contains(t, help, "ctrl+c quit", "with no run going, ctrl+c quits")
 	h.key("?")
 	h.key("c")
 	require.Contains(t, squashSpaces(h.screen()), "The run is complete: there is no resume command to copy.")
 
-	// On a halt they are all there.
+	// On a halt they are all there, and none says why it does nothing.
 	halt := newHarness(t, liveOptions(&fakeController{runs: []chan event.Event{runChan(append(midRun(), haltEnd()...), true)}}), 100, 30)
 	halt.init()
 	halt.until("the halt screen", func(m *Model) bool { return m.screen == screenSummary })
@@ -127,6 +129,7 @@ func TestCompleteScreenHelpOffersOnlyWorkingKeys(t *testing.T) {
 	for _, there := range []string{"resume after a halt", "start fresh", "copy the commands", "log of the failed phase"} {
 		require.Contains(t, halt.screen(), there)
 	}
+	require.Empty(t, halt.m.fullHelp().notNow)
 }
 
 // → scrolls the log sideways with the offset shown; esc puts it back before
@@ -336,4 +339,20 @@ func TestSlashFiltersThePhaseList(t *testing.T) {
 	h.key("/")
 	require.True(t, h.m.pane.searching)
 	require.False(t, h.m.filtering)
+}
+
+// The `?` help dims a key that does nothing now: r on the completion
+// screen, not on a halt.
+func TestFullHelpDimsKeysThatDoNothing(t *testing.T) {
+	t.Parallel()
+	h := completeRun(t)
+	h.key("?")
+	dim := h.m.styles.Dim.Render("resume after a halt")
+	require.NotEqual(t, "resume after a halt", dim, "the test's styles have color")
+	require.Contains(t, h.m.View().Content, dim)
+
+	halt := haltedRun(t)
+	halt.key("?")
+	require.NotContains(t, halt.m.View().Content, dim)
+	require.Contains(t, halt.m.View().Content, halt.m.styles.Help.FullDesc.Render("resume after a halt"))
 }

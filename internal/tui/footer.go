@@ -28,16 +28,19 @@ type footerView struct {
 	fullHelp  bool
 
 	// What it shows, set by the model before it renders.
-	stateErr     error           // a problem reading the state (watch mode)
-	halting      int             // interrupts sent to a halting run; 0 when not halting
-	watchStopped bool            // the watch ended
-	question     string          // a y/n question; "" when none
-	search       *searchInput    // the search prompt, when it is open
-	searchHelp   string          // the prompt's keys
-	searchPrompt string          // what the prompt starts with: "/" for a search
-	scroll       string          // how far the summary is scrolled (" 42%"), "" when not shown
-	short        []key.Binding   // the help line
-	full         [][]key.Binding // the full help
+	stateErr     error         // a problem reading the state (watch mode)
+	halting      int           // interrupts sent to a halting run; 0 when not halting
+	watchStopped bool          // the watch ended
+	question     string        // a y/n question; "" when none
+	search       *searchInput  // the search prompt, when it is open
+	searchHelp   string        // the prompt's keys
+	searchPrompt string        // what the prompt starts with: "/" for a search
+	scroll       string        // how far the summary is scrolled (" 42%"), "" when not shown
+	short        []key.Binding // the help line
+	full         fullHelpView  // the `?` help, while it is open
+	// helpRoom is how many lines the status lines may take with the `?`
+	// help, whose reasons are cut to fit; 0: no bound.
+	helpRoom int
 }
 
 func newFooterView(styles *Styles) footerView {
@@ -95,7 +98,11 @@ func (v *footerView) statusLines() []string {
 		}
 	}
 	if v.fullHelp {
-		lines = append(lines, v.fullHelpLines()...)
+		room := -1
+		if v.helpRoom > 0 {
+			room = max(0, v.helpRoom-len(lines))
+		}
+		lines = append(lines, v.fullHelpLines(room)...)
 	}
 	return lines
 }
@@ -118,28 +125,70 @@ func (v *footerView) lastLine() string {
 	return truncateStyled(v.help.ShortHelpView(v.short), w)
 }
 
-// fullHelpLines is the `?` help laid out for the width: its groups side by
-// side when they fit, else in rows of as many groups as fit (two at 80
-// columns), so no key is dropped below 120 columns.
-func (v *footerView) fullHelpLines() []string {
-	groups, w := v.full, v.width
-	hm := v.help
-	hm.SetWidth(0) // measure unbounded; the layout below makes it fit
-	for per := len(groups); per >= 1; per-- {
-		var lines []string
+// fullHelpLines is the `?` help laid out for the width: its columns side
+// by side when they fit, else in rows of as many columns as fit, so no key
+// is dropped below 120 columns; then, dimmed, why the dimmed keys do
+// nothing now, as many as fit in room lines (room < 0: all).
+func (v *footerView) fullHelpLines(room int) []string {
+	cols := make([]string, len(v.full.columns))
+	for i, c := range v.full.columns {
+		cols[i] = v.helpColumn(c)
+	}
+	sep := v.styles.Help.FullSeparator.Render("    ")
+	w := v.width
+	var lines []string
+	for per := len(cols); per >= 1; per-- {
+		lines = lines[:0]
 		fits := true
-		for i := 0; i < len(groups); i += per {
-			for _, l := range strings.Split(hm.FullHelpView(groups[i:min(i+per, len(groups))]), "\n") {
+		for i := 0; i < len(cols); i += per {
+			row := []string{}
+			for j, c := range cols[i:min(i+per, len(cols))] {
+				if j > 0 {
+					row = append(row, sep)
+				}
+				row = append(row, c)
+			}
+			for _, l := range strings.Split(lipgloss.JoinHorizontal(lipgloss.Top, row...), "\n") {
 				fits = fits && lipgloss.Width(l) <= w
 				lines = append(lines, l)
 			}
 		}
-		if fits || per == 1 {
-			for i, l := range lines {
-				lines[i] = truncateStyled(l, w)
-			}
-			return lines
+		if fits {
+			break
 		}
 	}
-	return nil
+	for i, l := range lines {
+		lines[i] = truncateStyled(strings.TrimRight(l, " "), w)
+	}
+	// A reason takes two lines at most (the key says all of it when
+	// pressed); one that does not fit whole is left out with the rest.
+	for _, n := range v.full.notNow {
+		keys := strings.Join(n.keys, " ") + ": "
+		wrapped := wrapWords(n.reason, w-lipgloss.Width(keys), 2)
+		if room >= 0 && len(lines)+len(wrapped) > room {
+			break
+		}
+		for i, l := range wrapped {
+			if i > 0 {
+				keys = strings.Repeat(" ", lipgloss.Width(keys))
+			}
+			lines = append(lines, v.styles.Dim.Render(keys+l))
+		}
+	}
+	return lines
+}
+
+// helpColumn draws a column of the `?` help: keys, then what they do; a
+// key that does nothing now is dimmed.
+func (v *footerView) helpColumn(c []helpEntry) string {
+	hs := v.styles.Help
+	keys, descs := make([]string, len(c)), make([]string, len(c))
+	for i, e := range c {
+		ks, ds := hs.FullKey, hs.FullDesc
+		if e.off {
+			ks, ds = v.styles.Dim, v.styles.Dim
+		}
+		keys[i], descs[i] = ks.Render(e.key), ds.Render(e.desc)
+	}
+	return lipgloss.JoinHorizontal(lipgloss.Top, strings.Join(keys, "\n"), " ", strings.Join(descs, "\n"))
 }

@@ -1,17 +1,14 @@
 package tui
 
-import (
-	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
-)
+import tea "charm.land/bubbletea/v2"
 
 // handleKey gives a key press to what has the keys (active): ctrl+c
 // always interrupts; a prompt (a dialog, the search, the filter, a note)
 // takes every other key, editing its text with those no binding takes; a
 // screen takes its own and the run's keys.
 func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
-	if key.Matches(k, m.keys.Run.Interrupt) {
-		return m.interrupt()
+	if cmd, ok := m.press(m.globalKeys(), k); ok {
+		return cmd
 	}
 	b := m.active()
 	if b.typing != nil {
@@ -26,10 +23,11 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 }
 
 // interrupt is ctrl+c, and `q` confirmed: ask the run to halt gracefully
-// (a second time: kill) and quit once it has ended. Without a run it quits.
+// (a second time: kill) and quit once it has ended. Without a run to halt
+// (none, or it has reported its end) it quits.
 func (m *Model) interrupt() tea.Cmd {
 	m.dialog = nil
-	if m.readOnly() || !m.life.active() {
+	if !m.haltable() {
 		return tea.Quit
 	}
 	m.life.on(lifeInterrupt)

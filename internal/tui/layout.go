@@ -28,6 +28,8 @@ func (m *Model) relayout() {
 	m.syncFooter()
 	m.header.SetSize(w)
 	m.footer.SetSize(w)
+	// The `?` help leaves the body a few lines: its reasons are cut first.
+	m.footer.helpRoom = max(1, h-headerHeight-1-3)
 	status := m.footer.statusLines()
 	// The footer is the status lines and the last line (one line).
 	m.lay.bodyH = max(1, h-headerHeight-len(status)-1)

@@ -29,9 +29,9 @@ func (m *Model) listBindings() []binding {
 				return nil
 			}
 			return because("v reviews a phase awaiting review (a run with --review); this one does not await it.")
-		}).helpIf(func() bool { return sel(stAwaiting) }),
-		moveBy(k.Down, func() int { return 1 }).help(),
-		act(k.Focus, func() { m.focus = focusDetail }).help(),
+		}).helpIf(func() bool { return sel(stAwaiting) }).fullAs("v", "review the phase").onPress(),
+		moveBy(k.Down, func() int { return 1 }).help().fullAs("↑/k ↓/j", "select"),
+		act(k.Focus, func() { m.focus = focusDetail }).help().fullAs("enter/tab", "log pane"),
 	}
 	keys = append(keys, m.runControls(true, false)...)
 	keys = append(keys, m.quitHelp()...)
@@ -45,14 +45,14 @@ func (m *Model) listBindings() []binding {
 				return nil
 			}
 			return because("M sends a note to a running phase: its agent is stopped and continues with it (the retry is not used).")
-		}).helpIf(func() bool { return sel(stRunning) }),
-		moveBy(k.Up, func() int { return -1 }),
-		moveBy(k.PageUp, func() int { return -page() }),
-		moveBy(k.PageDown, page),
+		}).helpIf(func() bool { return sel(stRunning) }).fullAs("M", "steer the running phase").onPress(),
+		moveBy(k.Up, func() int { return -1 }).fold(),
+		moveBy(k.PageUp, func() int { return -page() }).fold(),
+		moveBy(k.PageDown, page).fullAs("pgup/pgdn", "page"),
 		moveBy(k.Top, func() int { return -len(m.phases.rows) }),
 		moveBy(k.Bottom, func() int { return len(m.phases.rows) }),
 		act(k.Next, func() { m.pane.view.next(m.pane.content(), m.pane.logHeight(), 1) }),
-		act(k.Prev, func() { m.pane.view.next(m.pane.content(), m.pane.logHeight(), -1) }),
+		act(k.Prev, func() { m.pane.view.next(m.pane.content(), m.pane.logHeight(), -1) }).fold(),
 	)
 	return append(keys, m.otherRunKeys()...)
 }

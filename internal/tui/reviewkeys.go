@@ -77,21 +77,21 @@ func (m *Model) reviewBindings() []binding {
 				return because("A approves every phase of this batch that awaits review; only this one does.")
 			}
 			return nil
-		}).helpIf(func() bool { return len(m.batchAwaiting()) > 1 }),
+		}).helpIf(func() bool { return len(m.batchAwaiting()) > 1 }).fullAs("A", "approve the batch"),
 		decide(k.Reject, func() tea.Cmd {
 			m.note = notePrompt{kind: noteReject, id: v.id, display: v.rev.Phase.DisplayID, input: searchInput{max: 2000}}
 			return nil
-		}),
-		decide(k.Edit, func() tea.Cmd { return m.execInWorktree(editorCommand()) }),
-		decide(k.Shell, func() tea.Cmd { return m.execInWorktree(shellCommand()) }),
-		act(k.Skip, m.leaveReview).help(),
+		}).fullAs("x", "reject (a note)"),
+		decide(k.Edit, func() tea.Cmd { return m.execInWorktree(editorCommand()) }).fullAs("e", "editor in the worktree"),
+		decide(k.Shell, func() tea.Cmd { return m.execInWorktree(shellCommand()) }).fullAs("o", "shell in the worktree"),
+		act(k.Skip, m.leaveReview).help().fullAs("esc", "leave it waiting"),
 	}
 	keys = append(keys, m.quitHelp()...)
 	keys = append(keys,
-		scroll(k.Down, func() int { return v.top + 1 }).help(),
-		scroll(k.Up, func() int { return v.top - 1 }),
-		scroll(k.PageUp, func() int { return v.top - page() }),
-		scroll(k.PageDown, func() int { return v.top + page() }),
+		scroll(k.Down, func() int { return v.top + 1 }).help().fullAs("↑/k ↓/j", "scroll"),
+		scroll(k.Up, func() int { return v.top - 1 }).fold(),
+		scroll(k.PageUp, func() int { return v.top - page() }).fold(),
+		scroll(k.PageDown, func() int { return v.top + page() }).fullAs("pgup/pgdn", "page"),
 		scroll(k.Top, func() int { return 0 }),
 		scroll(k.Bottom, func() int { return len(v.lines()) }),
 	)

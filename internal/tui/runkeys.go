@@ -22,11 +22,12 @@ func (m *Model) runControls(show, onSummary bool) []binding {
 	restart := func() bool {
 		return show && (m.ended() || (m.life.state == lifeStartFailed && !m.readOnly())) && !m.complete()
 	}
-	resume := bind(k.Resume, func() tea.Cmd { return m.startRun(runctl.Resume) }).when(m.resumeDisabled).helpIf(restart)
+	resume := bind(k.Resume, func() tea.Cmd { return m.startRun(runctl.Resume) }).when(m.resumeDisabled).helpIf(restart).
+		fullAs("r", "resume after a halt")
 	if m.readOnly() {
 		resume = act(k.ResumeHint, func() {
 			m.footer.setNotice("Read-only. To resume, run: "+m.resumeHint(), false)
-		}).when(m.resumeDisabled).helpIf(restart)
+		}).when(m.resumeDisabled).helpIf(restart).fullAs("r", "how to resume")
 	}
 	fresh := act(k.Fresh, func() { m.dialog = m.freshDialog() }).when(m.freshDisabled).helpIf(func() bool {
 		return restart() && !m.readOnly()
@@ -41,7 +42,8 @@ func (m *Model) runControls(show, onSummary bool) []binding {
 	}).helpIf(func() bool {
 		return show && !onSummary && m.summary.shown() && (m.ended() || (m.life.state == lifeStartFailed && !m.readOnly()))
 	})
-	return []binding{m.logBinding(show, onSummary), resume, fresh, summary}
+	return []binding{m.logBinding(show, onSummary).in(groupRun), resume.in(groupRun),
+		fresh.fullAs("F", "start fresh (asks)").in(groupRun), summary.in(groupRun)}
 }
 
 // logBinding is `l`: the log of the failed phase. The help line offers it
@@ -55,22 +57,34 @@ func (m *Model) logBinding(show, onSummary bool) binding {
 	}).helpIf(func() bool {
 		i := m.phases.failed()
 		return show && i >= 0 && m.phases.rows[i].status == stFailed && (onSummary || i != m.table.sel || m.focus != focusDetail)
-	})
+	}).fullAs("l", "log of the failed phase")
 }
 
 // quitHelp are q and ?, which every help line offers.
 func (m *Model) quitHelp() []binding {
 	k := m.keys.Run
+	quit := "quit"
+	switch {
+	case m.haltable() && m.life.halting():
+		quit = "quit once the run has stopped"
+	case m.haltable():
+		quit = "halt the run and quit (asks)"
+	}
 	return []binding{
-		bind(k.Quit, m.quit).help(),
-		act(k.Help, func() { m.footer.fullHelp = !m.footer.fullHelp }).help(),
+		bind(k.Quit, m.quit).help().fullAs("q", quit).in(groupGlobal),
+		act(k.Help, func() { m.footer.fullHelp = !m.footer.fullHelp }).help().fullAs("?", "close help").in(groupGlobal),
 	}
 }
 
 // otherRunKeys are the run's keys a help line does not offer: c (which the
 // summary offers itself, copyBinding) and m.
 func (m *Model) otherRunKeys() []binding {
-	return []binding{m.copyBinding(false), act(m.keys.Run.Mouse, m.toggleMouse)}
+	return []binding{m.copyBinding(false), m.mouseBinding()}
+}
+
+// mouseBinding is `m`: mouse reporting on or off.
+func (m *Model) mouseBinding() binding {
+	return act(m.keys.Run.Mouse, m.toggleMouse).fullAs("m", "mouse wheel on/off").in(groupGlobal)
 }
 
 // copyBinding is `c`: it copies the fix, then the resume command, once the
@@ -84,9 +98,9 @@ func (m *Model) copyBinding(show bool) binding {
 			return because("Nothing to copy yet: c copies the resume command once the run has halted.")
 		}
 		return nil
-	}).helpIf(func() bool { return show && m.ended() && !m.complete() })
+	}).helpIf(func() bool { return show && m.ended() && !m.complete() }).fullAs("c", "copy the commands").in(groupRun)
 	if m.nextCopyIsFix() {
-		b = b.helpAs("c", "copy fix")
+		b = b.helpAs("c", "copy fix").fullAs("c", "copy the fix, then resume")
 	}
 	return b
 }
@@ -134,16 +148,32 @@ func (m *Model) freshDisabled() *disabledReason {
 	return quietly()
 }
 
-// quit is `q`: at once without a run going, else it asks first; while
+// quit is `q`: at once without a run to halt, else it asks first; while
 // the run halts, the program quits once it has stopped.
 func (m *Model) quit() tea.Cmd {
-	if m.readOnly() || !m.life.active() {
+	if !m.haltable() {
 		return tea.Quit
 	}
 	if !m.life.halting() {
 		m.dialog = m.quitDialog()
 	}
 	return nil
+}
+
+// haltable reports whether q and ctrl+c have a run to halt: this UI
+// drives one that was started and has not reported how it ended. Between
+// the run's terminal event (halted, interrupted, complete) and its events
+// closing, the engine is done and only its listeners finish (a notifier
+// posting the halt): the run is still active for r and F, which wait for
+// it, but there is nothing left to halt, so q and ctrl+c quit at once
+// (the command waits for the engine before it exits). A run being
+// restarted still shows the old run's status: it is haltable.
+func (m *Model) haltable() bool {
+	if m.readOnly() || !m.life.active() {
+		return false
+	}
+	reported := m.run.status != "" && m.run.status != state.RunRunning
+	return !reported || m.life.awaitingStart()
 }
 
 // resumeHint is the command line that resumes the run: the halt's, which

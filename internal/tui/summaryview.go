@@ -91,22 +91,22 @@ func (m *Model) summaryBindings() []binding {
 	var keys []binding
 	if vp.XOffset() > 0 {
 		// Before Back, which shares its esc.
-		keys = append(keys, act(m.keys.Pane.Clear, func() { vp.SetXOffset(0) }))
+		keys = append(keys, act(m.keys.Pane.Clear, func() { vp.SetXOffset(0) }).fullAs("esc", "scroll back left"))
 	}
-	keys = append(keys, act(k.Down, func() { vp.ScrollDown(1) }).help())
+	keys = append(keys, act(k.Down, func() { vp.ScrollDown(1) }).help().fullAs("↑/k ↓/j", "scroll"))
 	keys = append(keys, m.runControls(true, true)...)
 	keys = append(keys, m.quitHelp()...)
 	keys = append(keys,
 		m.copyBinding(true),
-		act(k.Back, func() { m.screen, m.focus = screenRun, focusList }).help(),
-		act(k.Up, func() { vp.ScrollUp(1) }),
-		act(k.PageUp, func() { vp.PageUp() }),
-		act(k.PageDown, func() { vp.PageDown() }),
+		act(k.Back, func() { m.screen, m.focus = screenRun, focusList }).help().fullAs("esc/enter", "phase list"),
+		act(k.Up, func() { vp.ScrollUp(1) }).fold(),
+		act(k.PageUp, func() { vp.PageUp() }).fold(),
+		act(k.PageDown, func() { vp.PageDown() }).fullAs("pgup/pgdn", "page"),
 		act(k.Top, func() { vp.GotoTop() }),
 		act(k.Bottom, func() { vp.GotoBottom() }),
-		act(k.Left, func() { vp.ScrollLeft(8) }),
-		act(k.Right, func() { vp.ScrollRight(8) }),
-		act(m.keys.Run.Mouse, m.toggleMouse),
+		act(k.Left, func() { vp.ScrollLeft(8) }).fold(),
+		act(k.Right, func() { vp.ScrollRight(8) }).fullAs("←/→", "scroll sideways"),
+		m.mouseBinding(),
 	)
 	return keys
 }

@@ -38,5 +38,8 @@ func (m *Model) syncFooter() {
 		p = *b.line
 	}
 	f.question, f.search, f.searchHelp, f.searchPrompt = p.question, p.input, p.help, p.prefix
-	f.short, f.full = m.shortHelp(), m.keys.fullHelp(m.fullHelpNow())
+	f.short, f.full = m.shortHelp(), fullHelpView{}
+	if f.fullHelp {
+		f.full = m.fullHelp()
+	}
 }

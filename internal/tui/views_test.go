@@ -154,7 +154,8 @@ func TestFooterViewAlone(t *testing.T) {
 	f.restyle()
 	f.SetSize(80)
 	f.short = []key.Binding{keys.List.Down, keys.List.Focus, keys.Run.Quit, keys.Run.Help, keys.List.Search}
-	f.full = keys.fullHelp(helpNow{restart: true, copy: true, log: true, summary: true})
+	run := liveRun(t) // the `?` help of the list while the run goes on
+	f.full = run.m.fullHelp()
 	lines := f.Render()
 	require.Len(t, lines, 1, "only the help line")
 	require.Equal(t, "↑/↓ select • enter log • q quit • ? help • / filter", plain(lines))
@@ -166,9 +167,18 @@ func TestFooterViewAlone(t *testing.T) {
 	requireSize(t, lines, 80, 20)
 	golden(t, "view_footer_80", plain(lines))
 
+	// With less room, the reasons that do not fit whole are left out.
+	f.helpRoom = 16
+	out := plain(f.statusLines())
+	require.Len(t, f.statusLines(), 15)
+	require.Contains(t, out, "F: The run is still going")
+	require.NotContains(t, out, "s: The summary comes", "two lines, one too many")
+	require.NotContains(t, out, "c: Nothing to copy", "after one left out")
+	f.helpRoom = 0
+
 	// A question takes the last line; a second interrupt says it kills.
 	f.fullHelp, f.halting, f.question = false, 2, "Halt the run and quit? y/n"
-	out := plain(f.Render())
+	out = plain(f.Render())
 	require.Contains(t, out, "Killing the running phases…")
 	require.True(t, strings.HasSuffix(out, "Halt the run and quit? y/n"))
 
