@@ -14,6 +14,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/autobuild-sh/autobuild/internal/gittest"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -430,13 +431,10 @@ func TestOutOfSpaceWorktreeNamesTheCause(t *testing.T) {
 	// checkout of it in the phase's worktree.
 	disk := tinyDisk(t, "1400k")
 	repo := filepath.Join(disk, "repo")
-	git(t, disk, "init", "-q", "-b", "main", repo)
-	writeFile(t, filepath.Join(repo, "plan.md"), safetyPlan)
 	big := make([]byte, 500_000)
 	_, _ = rand.Read(big) // incompressible: the objects take their full size
-	require.NoError(t, os.WriteFile(filepath.Join(repo, "big.bin"), big, 0o644))
-	git(t, repo, "add", "-A")
-	git(t, repo, "-c", "user.name=e2e", "-c", "user.email=e2e@autobuild.invalid", "commit", "-qm", "initial")
+	gittest.New(t, gittest.At(repo), gittest.WithIdentity("e2e", "e2e@autobuild.invalid"),
+		gittest.File("plan.md", safetyPlan), gittest.File("big.bin", string(big)))
 	res := autobuild(t, repo, "plan.md", "--commit=auto", "--no-tui", "--agent", "true")
 	require.Equal(t, 1, res.code, res.String())
 	ps := loadPhase(t, repo, "1")
