@@ -18,6 +18,9 @@ import (
 //
 //	exits CODE [ARGS...]   run autobuild with ARGS and require exit CODE
 //	                       (its output is then checked with stdout/stderr/cmp)
+//
+// and $AUTOBUILD is the binary's path, for a case that needs a shell
+// around it.
 func TestScripts(t *testing.T) {
 	t.Parallel()
 	testscript.Run(t, testscript.Params{
@@ -27,6 +30,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("NO_COLOR", "1")
 			env.Setenv("GIT_CONFIG_GLOBAL", "/dev/null")
 			env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+			env.Setenv("AUTOBUILD", binary) // for a script that runs it through sh
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
