@@ -1,8 +1,12 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,18 +15,31 @@ import (
 )
 
 // TestScripts runs the command-line cases in testdata/script/*.txtar
-// against the built binary: short cases that read better as a script (the
-// command, its exit code, its exact output) than as Go.
+// against the built binary, one file per behaviour: the command, its exit
+// code, its output, and what it left on disk. A case goes here unless it
+// needs timing, signals or a terminal; those stay in the Go tests.
 //
 // Besides testscript's own commands, a script has:
 //
 //	exits CODE [ARGS...]   run autobuild with ARGS and require exit CODE
 //	                       (its output is then checked with stdout/stderr/cmp)
+//	gitrepo DIR            make DIR (made if missing) a git repository on
+//	                       branch main whose first commit holds its files
+//	crlf SRC DST           write SRC to DST as an editor on Windows saves it:
+//	                       a byte order mark and CRLF line ends
+//	json FILE PATH WANT    require the value at PATH (keys and indexes joined
+//	                       by dots; a trailing # is its length) in the JSON
+//	                       FILE to print as WANT
 //
-// and $AUTOBUILD is the binary's path, for a case that needs a shell
-// around it.
+// and these variables: $AUTOBUILD, the binary's path (for a case that
+// needs a shell around it), and $ROOT, the repository's root (for its
+// testdata/plans). The condition [root] holds when the tests run as root.
 func TestScripts(t *testing.T) {
 	t.Parallel()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
@@ -30,11 +47,30 @@ func TestScripts(t *testing.T) {
 			env.Setenv("NO_COLOR", "1")
 			env.Setenv("GIT_CONFIG_GLOBAL", "/dev/null")
 			env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-			env.Setenv("AUTOBUILD", binary) // for a script that runs it through sh
+			for _, k := range []string{"GIT_AUTHOR", "GIT_COMMITTER"} {
+				env.Setenv(k+"_NAME", "e2e")
+				env.Setenv(k+"_EMAIL", "e2e@autobuild.invalid")
+			}
+			home := env.WorkDir + "-home" // beside $WORK, so a repository there holds none of it
+			if err := os.MkdirAll(home, 0o755); err != nil {
+				return err
+			}
+			env.Setenv("HOME", home)
+			env.Setenv("AUTOBUILD", binary)
+			env.Setenv("ROOT", root)
 			return nil
 		},
+		Condition: func(cond string) (bool, error) {
+			if cond == "root" {
+				return os.Geteuid() == 0, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exits": exits,
+			"exits":   exits,
+			"gitrepo": gitrepo,
+			"crlf":    crlf,
+			"json":    jsonAt,
 		},
 	})
 }
@@ -56,5 +92,74 @@ func exits(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if got != want {
 		ts.Fatalf("autobuild %s: exit %d, want %d", strings.Join(args[1:], " "), got, want)
+	}
+}
+
+// gitrepo makes a directory a repository whose first commit holds what is
+// in it, as the Go tests' newRepo does.
+func gitrepo(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: gitrepo DIR")
+	}
+	dir := ts.MkAbs(args[0])
+	ts.Check(os.MkdirAll(dir, 0o755))
+	for _, a := range [][]string{{"init", "-q", "-b", "main"}, {"config", "user.name", "e2e"},
+		{"config", "user.email", "e2e@autobuild.invalid"}, {"add", "-A"}, {"commit", "-q", "--allow-empty", "-m", "initial"}} {
+		cmd := exec.Command("git", a...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			ts.Fatalf("git %s: %v: %s", strings.Join(a, " "), err, out)
+		}
+	}
+}
+
+// crlf copies a file with a byte order mark and CRLF line ends.
+func crlf(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: crlf SRC DST")
+	}
+	src := ts.ReadFile(args[0])
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte("\xef\xbb\xbf"+strings.ReplaceAll(src, "\n", "\r\n")), 0o644))
+}
+
+// jsonAt checks one value in a JSON file: a state file, a report.
+func jsonAt(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 3 {
+		ts.Fatalf("usage: json FILE PATH WANT")
+	}
+	var v any
+	ts.Check(json.Unmarshal([]byte(ts.ReadFile(args[0])), &v))
+	path, count := strings.CutSuffix(args[1], "#")
+	for _, key := range strings.Split(path, ".") {
+		switch node := v.(type) {
+		case map[string]any:
+			v = node[key]
+		case []any:
+			i, err := strconv.Atoi(key)
+			if err != nil || i < 0 || i >= len(node) {
+				ts.Fatalf("%s: no element %q in a list of %d", args[1], key, len(node))
+			}
+			v = node[i]
+		default:
+			ts.Fatalf("%s: %q is inside a %T", args[1], key, v)
+		}
+	}
+	got := fmt.Sprint(v)
+	if count {
+		switch node := v.(type) {
+		case []any:
+			got = strconv.Itoa(len(node))
+		case map[string]any:
+			got = strconv.Itoa(len(node))
+		case string:
+			got = strconv.Itoa(len(node))
+		case nil:
+			got = "0"
+		default:
+			ts.Fatalf("%s: a %T has no length", args[1], v)
+		}
+	}
+	if (got == args[2]) == neg {
+		ts.Fatalf("%s in %s is %q, want %s%q", args[1], args[0], got, map[bool]string{true: "not ", false: ""}[neg], args[2])
 	}
 }
