@@ -174,51 +174,6 @@ func TestSingleMakesOneCommit(t *testing.T) {
 	require.Equal(t, 1, len(strings.Split(git(t, repo, "worktree", "list"), "\n")))
 }
 
-func TestDirtyTreeIsRefused(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, fivePhases)
-	writeFile(t, filepath.Join(repo, "README.md"), "changed\n")
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", "true")
-	require.Equal(t, 3, r.code, r.String())
-	require.Contains(t, r.stderr, "uncommitted changes")
-	require.Contains(t, r.stderr, "git stash -u")
-	require.Contains(t, r.stderr, "README.md")
-	require.Equal(t, "M README.md", git(t, repo, "status", "--porcelain"), "the user's changes are left alone")
-}
-
-func TestNotARepositoryIsRefused(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "plan.md"), fivePhases)
-	r := autobuild(t, dir, "plan.md", "--no-tui", "--commit=auto", "--agent", "true")
-	require.Equal(t, 3, r.code, r.String())
-	require.Contains(t, r.stderr, "is not inside a git repository")
-	require.Contains(t, r.stderr, "git init")
-	require.NoDirExists(t, filepath.Join(dir, ".autobuild"))
-}
-
-func TestCommitModeIsRequiredForANewRun(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, fivePhases)
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--agent", "true")
-	require.Equal(t, 2, r.code, r.String())
-	require.Contains(t, r.stderr, "--commit is required")
-}
-
-func TestCorruptStateIsReportedNotReplaced(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, fivePhases)
-	require.Equal(t, 0, autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", "true").code)
-	bad := filepath.Join(repo, ".autobuild", "phases", "phase-1.json")
-	writeFile(t, bad, "{not json")
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--resume", "--agent", "true")
-	require.Equal(t, 3, r.code, r.String())
-	require.Contains(t, r.stderr, "phase-1.json")
-	require.Contains(t, r.stderr, "--fresh")
-	b, _ := os.ReadFile(bad)
-	require.Equal(t, "{not json", string(b), "a corrupt file is never silently replaced")
-}
-
 // In the modes that do not move the branch, a fix committed by hand before
 // --resume is what the re-run phase builds on: the run's phases are replayed
 // on top of it, and the end result holds both.

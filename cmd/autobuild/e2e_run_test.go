@@ -249,20 +249,6 @@ func TestFreshStartsOver(t *testing.T) {
 	require.Len(t, p.Attempts, 2, "fresh forgets the earlier history")
 }
 
-func TestMissingAgentIsDependencyMissingAndNotRetried(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, fivePhases)
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", "/nonexistent/agent-cli")
-	require.Equal(t, 1, r.code, r.String())
-	require.Contains(t, r.stdout, "dependency_missing")
-	require.Contains(t, r.stdout, "not retryable")
-	p := loadPhase(t, repo, "0")
-	require.Equal(t, state.PhaseFailed, p.Status)
-	require.Len(t, p.Attempts, 1, "dependency_missing is never retried")
-	require.Equal(t, failure.DependencyMissing, p.Error.Type)
-	require.NotEmpty(t, p.Error.SuggestedActions)
-}
-
 func TestDeclaredGateToolMissingIsDependencyMissing(t *testing.T) {
 	t.Parallel()
 	plan := strings.Replace(fivePhases, "`! grep -rn BROKEN src`", "`no-such-linter --strict`", 1)

@@ -22,14 +22,16 @@ import (
 // Besides testscript's own commands, a script has:
 //
 //	exits CODE [ARGS...]   run autobuild with ARGS and require exit CODE
-//	                       (its output is then checked with stdout/stderr/cmp)
+//	                       (! exits: any other); its output is then checked
+//	                       with stdout/stderr/cmp
 //	gitrepo DIR            make DIR (made if missing) a git repository on
 //	                       branch main whose first commit holds its files
 //	crlf SRC DST           write SRC to DST as an editor on Windows saves it:
 //	                       a byte order mark and CRLF line ends
-//	json FILE PATH WANT    require the value at PATH (keys and indexes joined
-//	                       by dots; a trailing # is its length) in the JSON
-//	                       FILE to print as WANT
+//	json [-len] FILE PATH WANT
+//	                       require the value at PATH (keys and indexes joined
+//	                       by dots) in the JSON FILE, or with -len its length,
+//	                       to print as WANT (! json: as anything else)
 //
 // and these variables: $AUTOBUILD, the binary's path (for a case that
 // needs a shell around it), and $ROOT, the repository's root (for its
@@ -76,9 +78,10 @@ func TestScripts(t *testing.T) {
 }
 
 // exits runs autobuild and requires the exit code it is given.
+// With !, it requires any other exit code.
 func exits(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) < 1 {
-		ts.Fatalf("usage: exits CODE [ARGS...]")
+	if len(args) < 1 {
+		ts.Fatalf("usage: [!] exits CODE [ARGS...]")
 	}
 	want, err := strconv.Atoi(args[0])
 	ts.Check(err)
@@ -90,7 +93,10 @@ func exits(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		got = ee.ExitCode()
 	}
-	if got != want {
+	switch {
+	case neg && got == want:
+		ts.Fatalf("autobuild %s: exit %d, want another", strings.Join(args[1:], " "), got)
+	case !neg && got != want:
 		ts.Fatalf("autobuild %s: exit %d, want %d", strings.Join(args[1:], " "), got, want)
 	}
 }
@@ -124,12 +130,16 @@ func crlf(ts *testscript.TestScript, neg bool, args []string) {
 
 // jsonAt checks one value in a JSON file: a state file, a report.
 func jsonAt(ts *testscript.TestScript, neg bool, args []string) {
+	count := len(args) > 0 && args[0] == "-len"
+	if count {
+		args = args[1:]
+	}
 	if len(args) != 3 {
-		ts.Fatalf("usage: json FILE PATH WANT")
+		ts.Fatalf("usage: json [-len] FILE PATH WANT")
 	}
 	var v any
 	ts.Check(json.Unmarshal([]byte(ts.ReadFile(args[0])), &v))
-	path, count := strings.CutSuffix(args[1], "#")
+	path := args[1]
 	for _, key := range strings.Split(path, ".") {
 		switch node := v.(type) {
 		case map[string]any:
