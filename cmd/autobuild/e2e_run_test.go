@@ -12,7 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/failure"
-	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -168,99 +167,6 @@ func haltingAgent(t *testing.T, calls string) string {
 	return workingAgent(t, calls, `if [ "$AUTOBUILD_PHASE_ID" = 2a ] && [ ! -f FIXED ]; then echo BROKEN > "$f"; echo "could not fix it"; exit 0; fi`)
 }
 
-func TestHaltSummaryAfterFailedRetry(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, fivePhases)
-	calls := filepath.Join(t.TempDir(), "calls")
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", haltingAgent(t, calls))
-	require.Equal(t, 1, r.code, r.String())
-	for _, want := range []string{"AUTOBUILD HALTED", "Phase 2A failed after retry", "COMPLETED PHASES",
-		"Phase 2B: Web ui", "FAILED PHASE", "Attempts: 2/2", "Error: test_failure", "BLOCKED PHASES",
-		"Blocked by: 2A", "RESUME INSTRUCTIONS", "--resume", "To start fresh"} {
-		require.Contains(t, r.stdout, want)
-	}
-	require.Equal(t, 2, countCalls(t, calls, "2a"), "exactly one retry")
-	require.Zero(t, countCalls(t, calls, "3"))
-	require.Equal(t, state.PhaseFailed, loadPhase(t, repo, "2a").Status)
-	p3 := loadPhase(t, repo, "3")
-	require.Equal(t, state.PhaseBlocked, p3.Status)
-	require.Equal(t, []phaseid.Display{"2A"}, p3.BlockedBy)
-	require.Equal(t, state.PhaseComplete, loadPhase(t, repo, "2b").Status)
-	require.Equal(t, state.RunHalted, loadRun(t, repo).Status)
-	require.Equal(t, map[string]int{"0": 1, "1": 1, "2b": 1}, phaseCommits(t, repo))
-
-	// status reads the same state.
-	st := autobuild(t, repo, "status")
-	require.Equal(t, 1, st.code, "status exits with the halted run's code\n%s", st)
-	require.Regexp(t, `2A\s+Api service\s+failed\s+2/2`, st.stdout)
-	require.Contains(t, st.stdout, "blocked by 2A")
-	require.Contains(t, st.stdout, "halted")
-
-	st = autobuild(t, t.TempDir(), "status", "--json", repo)
-	require.Equal(t, 1, st.code, st.String())
-	var snap state.Snapshot
-	require.NoError(t, json.Unmarshal([]byte(st.stdout), &snap), st.stdout)
-	require.Equal(t, state.RunHalted, snap.Run.Status)
-	require.Equal(t, "Phase 2A failed after retry (test_failure)", snap.Run.HaltReason)
-	byID := map[phaseid.ID]*state.Phase{}
-	for _, p := range snap.Phases {
-		byID[p.PhaseID] = p
-	}
-	require.Len(t, byID, 5)
-	require.Equal(t, state.PhaseFailed, byID["2a"].Status)
-	require.Equal(t, failure.TestFailure, byID["2a"].Error.Type)
-	require.Len(t, byID["2a"].Attempts, 2)
-	require.Equal(t, []phaseid.Display{"2A"}, byID["3"].BlockedBy)
-}
-
-func TestResumeAfterAFixDoesNotRerunCompletedPhases(t *testing.T) {
-	t.Parallel()
-	repo, calls, agent := haltedRun(t, "auto")
-
-	// The person's fix, committed on the branch.
-	commitFix(t, repo)
-
-	r := resumeRerunsNothing(t, repo, calls, agent)
-	require.Contains(t, r.stdout, "PHASE 2B SKIPPED - completed in an earlier run")
-	require.Equal(t, 3, countCalls(t, calls, "2a"))
-	require.Equal(t, map[string]int{"0": 1, "1": 1, "2a": 1, "2b": 1, "3": 1}, phaseCommits(t, repo), "no duplicate commit")
-	p := loadPhase(t, repo, "2a")
-	require.Equal(t, 1, p.Attempt, "the attempt count was reset on resume")
-	require.Len(t, p.Attempts, 3, "the history is kept")
-}
-
-func TestResumeIsTheDefaultWhenStateExists(t *testing.T) {
-	t.Parallel()
-	repo, calls, agent := haltedRun(t, "auto")
-	commitFix(t, repo)
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--agent", agent)
-	require.Equal(t, 0, r.code, r.String())
-	require.Equal(t, 1, countCalls(t, calls, "0"))
-}
-
-func TestFreshStartsOver(t *testing.T) {
-	t.Parallel()
-	repo, calls, agent := haltedRun(t, "auto")
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--fresh", "--commit=auto", "--agent", agent)
-	require.Equal(t, 1, r.code, r.String())
-	require.Equal(t, 2, countCalls(t, calls, "0"), "fresh re-runs the first phase")
-	require.Equal(t, 4, countCalls(t, calls, "2a"))
-	p := loadPhase(t, repo, "2a")
-	require.Len(t, p.Attempts, 2, "fresh forgets the earlier history")
-}
-
-func TestDeclaredGateToolMissingIsDependencyMissing(t *testing.T) {
-	t.Parallel()
-	plan := strings.Replace(fivePhases, "`! grep -rn BROKEN src`", "`no-such-linter --strict`", 1)
-	repo := newRepo(t, plan)
-	calls := filepath.Join(t.TempDir(), "calls")
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", workingAgent(t, calls, ""))
-	require.Equal(t, 1, r.code, r.String())
-	p := loadPhase(t, repo, "0")
-	require.Equal(t, failure.DependencyMissing, p.Error.Type)
-	require.Equal(t, "no-such-linter", p.Error.MissingTool)
-}
-
 func TestJSONOutputIsOneEventPerLine(t *testing.T) {
 	t.Parallel()
 	repo := newRepo(t, fivePhases)
@@ -365,39 +271,6 @@ func TestHandEditedPhaseFilesRunAgain(t *testing.T) {
 	require.Len(t, loadPhase(t, repo, "2b").Attempts, 2, "the edited file's history is kept")
 }
 
-// A corrupt run.json stops every run but --fresh, which its message names as
-// the way out; the file is left as it was until then.
-func TestCorruptRunFileIsKeptUntilFresh(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, fivePhases)
-	calls := filepath.Join(t.TempDir(), "calls")
-	agent := workingAgent(t, calls, "")
-	require.Equal(t, 0, autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", agent).code)
-	bad := filepath.Join(repo, ".autobuild", "run.json")
-	writeFile(t, bad, `{"schema_version": 1, "status": "runn`)
-
-	for _, args := range [][]string{{"--resume"}, {}, {"--commit=auto"}} {
-		r := autobuild(t, repo, append([]string{"plan.md", "--no-tui", "--agent", agent}, args...)...)
-		require.Equal(t, 3, r.code, r.String())
-		require.Contains(t, r.stderr, ".autobuild/run.json is corrupt")
-		require.Contains(t, r.stderr, "--fresh")
-		b, err := os.ReadFile(bad)
-		require.NoError(t, err)
-		require.Equal(t, `{"schema_version": 1, "status": "runn`, string(b), "never silently replaced")
-	}
-	st := autobuild(t, repo, "status")
-	require.Equal(t, 3, st.code, st.String())
-	require.Contains(t, st.stderr, ".autobuild/run.json is corrupt")
-
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--fresh", "--agent", agent)
-	require.Equal(t, 2, r.code, "the mode of the unreadable run is unknown: %s", r.String())
-	require.Contains(t, r.stderr, "--commit is required")
-	r = autobuild(t, repo, "plan.md", "--no-tui", "--fresh", "--commit=auto", "--agent", agent)
-	require.Equal(t, 0, r.code, r.String())
-	require.Equal(t, 2, countCalls(t, calls, "0"), "fresh starts from the first phase")
-	require.Equal(t, state.RunComplete, loadRun(t, repo).Status)
-}
-
 // In the modes that leave the branch alone, --resume after a fix replays
 // the run's commits on top of it. A kill -9 in the middle of that replay
 // loses none of them: the next resume starts the replay over.
@@ -482,31 +355,6 @@ exit 0`)
 	require.ElementsMatch(t, []string{"1a", "1b", "1c"}, strings.Fields(string(ran)))
 }
 
-// The command status prints to continue a halted run works as pasted, from
-// another directory and without --agent: the resume runs the agent run.json
-// recorded (here a command-line agent, which only its --agent value names).
-func TestStatusContinueCommandWorksAsPrinted(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, fivePhases)
-	calls := filepath.Join(t.TempDir(), "calls")
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", haltingAgent(t, calls))
-	require.Equal(t, 1, r.code, r.String())
-	commitFix(t, repo)
-
-	elsewhere := t.TempDir()
-	st := autobuild(t, elsewhere, "status", repo)
-	require.Equal(t, 1, st.code, "status exits with the halted run's code\n%s", st)
-	line := hintLine(t, st.stdout, "Continue it with: ")
-	line = strings.TrimSuffix(line, " (complete phases stay complete)")
-	require.NotContains(t, line, "--agent")
-
-	out := shell(t, elsewhere, line)
-	require.Equal(t, 0, out.code, out.String())
-	require.Contains(t, out.stdout, "AUTOBUILD COMPLETE")
-	require.Equal(t, 3, countCalls(t, calls, "2a"), "the recorded agent ran the phase again")
-	require.Equal(t, 1, countCalls(t, calls, "0"), "complete phases are not re-run")
-}
-
 // In auto mode your branch is the run's line; when a session ends the
 // line's branch takes it up. A landed phase reset away from your branch
 // comes back on resume: it is not run again, and it is not lost.
@@ -533,41 +381,6 @@ func TestResumePutsBackALandedPhaseYouResetAway(t *testing.T) {
 	commitFix(t, repo)
 	resumeRerunsNothing(t, repo, calls, agent)
 	require.Equal(t, map[string]int{"0": 1, "1": 1, "2a": 1, "2b": 1, "3": 1}, phaseCommits(t, repo), "every phase once")
-}
-
-// `autobuild --resume` without a plan resumes the run .autobuild/ records
-// (what a halt for a provider's limit says to run); flags without a plan
-// and without --resume are a usage error, not the help and exit 0.
-func TestResumeWithoutAPlanTakesTheRunsPlan(t *testing.T) {
-	t.Parallel()
-	repo, calls, agent := haltedRun(t, "auto")
-	commitFix(t, repo)
-
-	r := autobuild(t, repo, "--no-tui", "--commit=auto")
-	require.Equal(t, 2, r.code, r.String())
-	require.Contains(t, r.stderr, "no plan given")
-	require.Equal(t, 1, countCalls(t, calls, "0"), "nothing ran")
-
-	sub := filepath.Join(repo, "sub")
-	require.NoError(t, os.Mkdir(sub, 0o755)) // empty: git does not see it
-	r = autobuild(t, sub, "--resume", "--no-tui", "--agent", agent)
-	require.Equal(t, 0, r.code, r.String())
-	require.Contains(t, r.stderr, "resuming the run of "+filepath.Join(repo, "plan.md"))
-	require.Contains(t, r.stdout, "RUN COMPLETE")
-	require.Equal(t, 1, countCalls(t, calls, "0"), "the completed phases stay complete")
-}
-
-// A corrupt run.json is named, with what to do (exit 3), also when the
-// agents would have come from it.
-func TestCorruptRunJSONIsNamedOnResume(t *testing.T) {
-	t.Parallel()
-	repo, _, _ := haltedRun(t, "auto")
-	writeFile(t, filepath.Join(repo, ".autobuild", "run.json"), "{broken")
-	for _, args := range [][]string{{"plan.md", "--resume", "--no-tui"}, {"plan.md", "--no-tui"}, {"--resume", "--no-tui"}} {
-		r := autobuild(t, repo, args...)
-		require.Equal(t, 3, r.code, r.String())
-		require.Contains(t, r.stderr, "run.json is corrupt", args)
-	}
 }
 
 // A run started with --allow-empty-phases records it: its resume, as

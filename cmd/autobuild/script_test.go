@@ -32,6 +32,12 @@ import (
 //	                       require the value at PATH (keys and indexes joined
 //	                       by dots) in the JSON FILE, or with -len its length,
 //	                       to print as WANT (! json: as anything else)
+//	paste PREFIX [SUFFIX]  run with sh, as a person pastes it, the rest of the
+//	                       line of the last stdout that starts with PREFIX
+//	                       (SUFFIX cut off); like exec, ! paste wants it to fail
+//	commits ID...          require HEAD's history (from the current
+//	                       directory) to hold one commit per phase ID, by its
+//	                       Autobuild-Phase trailer, and no other phase's
 //
 // and these variables: $AUTOBUILD, the binary's path (for a case that
 // needs a shell around it), and $ROOT, the repository's root (for its
@@ -73,6 +79,8 @@ func TestScripts(t *testing.T) {
 			"gitrepo": gitrepo,
 			"crlf":    crlf,
 			"json":    jsonAt,
+			"paste":   paste,
+			"commits": phaseCommitsCmd,
 		},
 	})
 }
@@ -171,5 +179,57 @@ func jsonAt(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if (got == args[2]) == neg {
 		ts.Fatalf("%s in %s is %q, want %s%q", args[1], args[0], got, map[bool]string{true: "not ", false: ""}[neg], args[2])
+	}
+}
+
+// paste runs a command autobuild printed for a person to paste.
+func paste(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 1 || len(args) > 2 {
+		ts.Fatalf("usage: [!] paste PREFIX [SUFFIX]")
+	}
+	line, found := "", false
+	for _, l := range strings.Split(ts.ReadFile("stdout"), "\n") {
+		if rest, ok := strings.CutPrefix(l, args[0]); ok {
+			line, found = rest, true
+			break
+		}
+	}
+	if !found {
+		ts.Fatalf("no line of stdout starts with %q", args[0])
+	}
+	if len(args) == 2 {
+		line = strings.TrimSuffix(line, args[1])
+	}
+	ts.Logf("pasting: %s", line)
+	err := ts.Exec("sh", "-c", line)
+	switch {
+	case neg && err == nil:
+		ts.Fatalf("%s: unexpected success", line)
+	case !neg && err != nil:
+		ts.Fatalf("%s: %v", line, err)
+	}
+}
+
+// phaseCommitsCmd counts the commits of each phase on HEAD.
+func phaseCommitsCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! commits")
+	}
+	cmd := exec.Command("git", "log", "--format=%(trailers:key=Autobuild-Phase,valueonly)")
+	cmd.Dir = ts.MkAbs(".")
+	out, err := cmd.Output()
+	ts.Check(err)
+	got := map[string]int{}
+	for _, l := range strings.Split(string(out), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			got[l]++
+		}
+	}
+	want := map[string]int{}
+	for _, id := range args {
+		want[id] = 1
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		ts.Fatalf("commits per phase on HEAD: %v, want %v", got, want)
 	}
 }
