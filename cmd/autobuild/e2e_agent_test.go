@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -12,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/failure"
-	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
 // dumpingAgent records, per phase and attempt, where it ran and what it got:
@@ -141,48 +139,6 @@ func TestHangingGateIsATimeoutAndLeavesNoProcess(t *testing.T) {
 	}
 }
 
-// A gate the plan declares whose tool is not installed fails the phase as
-// dependency_missing before the agent spends an attempt, and is not retried.
-// Run, this gate would even pass: test -z of an empty output.
-func TestDeclaredGateWithMissingToolStopsBeforeTheAgent(t *testing.T) {
-	t.Parallel()
-	plan := strings.Replace(fivePhases, "- test: `! grep -rn BROKEN src`", "- format: `test -z \"$(no-such-formatter -l .)\"`", 1)
-	repo := newRepo(t, plan)
-	calls := filepath.Join(t.TempDir(), "calls")
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", workingAgent(t, calls, ""))
-	require.Equal(t, 1, r.code, r.String())
-	require.Contains(t, r.stdout, "dependency_missing: no-such-formatter not found")
-	require.Contains(t, r.stdout, "Install no-such-formatter and make sure it is on PATH")
-	require.Zero(t, countCalls(t, calls, "0"), "the agent is not started")
-
-	p := loadPhase(t, repo, "0")
-	require.Len(t, p.Attempts, 1, "dependency_missing is never retried")
-	require.Equal(t, failure.DependencyMissing, p.Error.Type)
-	require.Equal(t, "no-such-formatter", p.Error.MissingTool)
-	require.False(t, p.Error.Retryable)
-	require.Equal(t, state.GateMissing, p.QualityGates["format"].Status)
-}
-
-// An agent command whose program does not exist: dependency_missing, one
-// attempt, and the message and the log say what to do. (A single word that
-// is neither a preset nor on PATH is refused before the run: a typo.)
-func TestMissingAgentSaysHowToInstallIt(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, fivePhases)
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", "no-such-agent-cli")
-	require.Equal(t, 2, r.code, r.String())
-	require.Contains(t, r.stderr, `unknown agent "no-such-agent-cli"`)
-	require.NoDirExists(t, filepath.Join(repo, ".autobuild"))
-
-	r = autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", "no-such-agent-cli --all")
-	require.Equal(t, 1, r.code, r.String())
-	require.Contains(t, r.stdout, "PHASE 0 FAILED - dependency_missing: no-such-agent-cli not found")
-	require.Contains(t, r.stdout, "Install no-such-agent-cli and make sure it is on PATH")
-	p := loadPhase(t, repo, "0")
-	require.Len(t, p.Attempts, 1)
-	require.Contains(t, readString(t, filepath.Join(repo, p.Attempts[0].LogPath)), "no-such-agent-cli: not found")
-}
-
 // An agent that breaks the rules (commits, ticks the plan's boxes) still
 // gives one commit per phase with its trailer, and the plan stays as the
 // user wrote it.
@@ -232,56 +188,4 @@ echo LAST-LINE
 	require.Contains(t, tail, "LAST-LINE")
 	require.Contains(t, tail, "# autobuild: gate test passed", "what comes after the agent is kept too")
 	require.Regexp(t, regexp.MustCompile(`\.\.\. \[\d+ bytes omitted\] \.\.\.`), log)
-}
-
-// Gates detected from the repository whose tool is not installed are shown
-// as not run (tool missing) and do not fail the phase.
-func TestDetectedGateWithMissingToolIsNotRun(t *testing.T) {
-	t.Parallel()
-	plan := "# One\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: Module\n"
-	repo := newRepo(t, plan)
-	writeFile(t, filepath.Join(repo, "go.mod"), "module example.com/x\n\ngo 1.22\n")
-	git(t, repo, "add", "go.mod")
-	git(t, repo, "commit", "-q", "-m", "go.mod")
-
-	// A PATH with git and sh only: no go, no gofmt.
-	bin := t.TempDir()
-	for _, tool := range []string{"git", "sh"} {
-		path, err := exec.LookPath(tool)
-		require.NoError(t, err)
-		require.NoError(t, os.Symlink(path, filepath.Join(bin, tool)))
-	}
-	cmd := command(repo, "plan.md", "--no-tui", "--commit=auto", "--agent", agentScript(t, `echo one > one.txt`))
-	cmd.Env = append(cmd.Env, "PATH="+bin)
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, string(out))
-	require.Contains(t, string(out), "PHASE 1 GATE build NOT RUN (tool missing) - go build -o /dev/null ./...")
-	require.Contains(t, string(out), "PHASE 1 COMPLETE")
-
-	p := loadPhase(t, repo, "1")
-	require.Len(t, p.QualityGates, 4)
-	require.Equal(t, state.GateResult{Command: "go test ./...", Status: state.GateMissing,
-		OutputSummary: "not run (tool missing: go)"}, p.QualityGates["test"])
-	prompt := readString(t, filepath.Join(repo, ".autobuild", "prompts", "phase-1.attempt-1.md"))
-	require.NotContains(t, prompt, "go test ./...", "the agent is not asked to pass a gate that cannot run")
-}
-
-// --agent is repeatable: the retry runs the second agent.
-func TestRetryUsesTheSecondAgent(t *testing.T) {
-	t.Parallel()
-	plan := "# One\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: Only\n\n## Quality Gates\n\n- test: `true`\n"
-	repo := newRepo(t, plan)
-	dir := t.TempDir()
-	first, second := filepath.Join(dir, "first.sh"), filepath.Join(dir, "second.sh")
-	require.NoError(t, os.WriteFile(first, []byte("#!/bin/sh\necho 'I give up'\nexit 1\n"), 0o755))
-	require.NoError(t, os.WriteFile(second, []byte("#!/bin/sh\necho done > done.txt\n"), 0o755))
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", first, "--agent", second)
-	require.Equal(t, 0, r.code, r.String())
-	require.Contains(t, r.stdout, "RUN STARTED - plan.md: 1 phases, commit=auto, agents first.sh, second.sh\n", "every agent is named")
-	require.Contains(t, r.stdout, "PHASE 1 STARTED - Only (attempt 2/2), agent second.sh")
-	p := loadPhase(t, repo, "1")
-	require.Len(t, p.Attempts, 2)
-	require.Equal(t, "first.sh", p.Attempts[0].Agent)
-	require.Equal(t, "second.sh", p.Attempts[1].Agent)
-	require.Equal(t, "done.txt", git(t, repo, "show", "--format=", "--name-only", "HEAD"))
 }

@@ -34,12 +34,6 @@ echo "wrote $f"
 `)
 }
 
-func callsOf(t *testing.T, path string) []string {
-	b, err := os.ReadFile(path)
-	require.NoError(t, err)
-	return strings.Fields(strings.ReplaceAll(string(b), "\n", " | "))
-}
-
 func countCalls(t *testing.T, path, phase string) int {
 	b, err := os.ReadFile(path)
 	if os.IsNotExist(err) {
