@@ -76,46 +76,6 @@ esac`)
 	require.Equal(t, "* main", git(t, repo, "branch"), "no phase or integration branch is left")
 }
 
-func TestEditsOfDifferentLinesOfOneFileIntegrate(t *testing.T) {
-	t.Parallel()
-	repo := repoWithShared(t, twoParallel)
-	agent := agentScript(t, `case "$AUTOBUILD_PHASE_ID" in
-1a) sed -i '2s/.*/left edit/' shared.txt ;;
-1b) sed -i '10s/.*/right edit/' shared.txt ;;
-esac`)
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", agent)
-	require.Equal(t, 0, r.code, r.String())
-	b, err := os.ReadFile(filepath.Join(repo, "shared.txt"))
-	require.NoError(t, err)
-	lines := strings.Split(string(b), "\n")
-	require.Equal(t, "left edit", lines[1])
-	require.Equal(t, "right edit", lines[9])
-}
-
-func TestMessageOnlyLeavesChangesAndAScript(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, fivePhases)
-	head := git(t, repo, "rev-parse", "HEAD")
-	calls := filepath.Join(t.TempDir(), "calls")
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=message-only", "--agent", workingAgent(t, calls, ""))
-	require.Equal(t, 0, r.code, r.String())
-	require.Equal(t, head, git(t, repo, "rev-parse", "HEAD"), "the branch is not moved")
-	require.Contains(t, git(t, repo, "status", "--porcelain"), "src/", "the work tree holds the changes")
-	script := filepath.Join(repo, ".autobuild", "commits.sh")
-	b, err := os.ReadFile(script)
-	require.NoError(t, err)
-	require.Equal(t, 5, strings.Count(string(b), "git commit -m"))
-
-	cmd := exec.Command("sh", script)
-	cmd.Dir = repo
-	cmd.Env = command(repo).Env
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, string(out))
-	require.Empty(t, git(t, repo, "status", "--porcelain"), "the script commits everything")
-	require.Equal(t, "5", git(t, repo, "rev-list", "--count", head+"..HEAD"))
-	require.Equal(t, map[string]int{"0": 1, "1": 1, "2a": 1, "2b": 1, "3": 1}, phaseCommits(t, repo))
-}
-
 // Two phases changing different lines of one file in message-only mode:
 // commits.sh must give each phase a commit of its own change only, and run
 // through to a clean tree.
@@ -152,26 +112,6 @@ esac`)
 			t.Fatalf("commit %s names no phase:\n%s", c, diff)
 		}
 	}
-}
-
-func TestSingleMakesOneCommit(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, fivePhases)
-	head := git(t, repo, "rev-parse", "HEAD")
-	calls := filepath.Join(t.TempDir(), "calls")
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=single", "--agent", workingAgent(t, calls, ""))
-	require.Equal(t, 0, r.code, r.String())
-	require.Equal(t, "1", git(t, repo, "rev-list", "--count", head+"..HEAD"))
-	msg := git(t, repo, "log", "-1", "--format=%B")
-	for _, want := range []string{"Phase 0: Bootstrap", "Phase 2A: Api service", "Phase 3: Integration"} {
-		require.Contains(t, msg, want)
-	}
-	require.Equal(t, map[string]int{"0": 1, "1": 1, "2a": 1, "2b": 1, "3": 1}, phaseCommits(t, repo), "a trailer per phase")
-	require.Equal(t, git(t, repo, "rev-parse", "HEAD"), loadRun(t, repo).FinalCommit, "run.json names the commit")
-	require.Contains(t, r.stdout, "5 phases, 1 commit,")
-	require.Empty(t, git(t, repo, "status", "--porcelain"))
-	require.Equal(t, "* main", git(t, repo, "branch"))
-	require.Equal(t, 1, len(strings.Split(git(t, repo, "worktree", "list"), "\n")))
 }
 
 // In the modes that do not move the branch, a fix committed by hand before

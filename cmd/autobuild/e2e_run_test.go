@@ -283,18 +283,9 @@ func TestKill9DuringReplayOnAFix(t *testing.T) {
 }
 
 // Uncommitted changes stop a run; when they are the earlier run's own work,
-// the refusal says so and what to do.
+// the refusal says so and what to do. (The message-only case is
+// testdata/script/dirty_tree_own_work.txtar.)
 func TestDirtyTreeLeftByTheRunItself(t *testing.T) {
-	t.Run("message-only, complete", func(t *testing.T) {
-		t.Parallel()
-		repo := newRepo(t, fivePhases)
-		agent := workingAgent(t, filepath.Join(t.TempDir(), "calls"), "")
-		require.Equal(t, 0, autobuild(t, repo, "plan.md", "--no-tui", "--commit=message-only", "--agent", agent).code)
-		r := autobuild(t, repo, "plan.md", "--no-tui", "--agent", agent)
-		require.Equal(t, 3, r.code, r.String())
-		require.Contains(t, r.stderr, "complete and left its changes uncommitted")
-		require.Contains(t, r.stderr, "sh .autobuild/commits.sh")
-	})
 	// A kill -9 between bringing the run's changes onto the branch and
 	// committing them (--commit=single) leaves them staged, the run
 	// "running" with every phase complete.
@@ -375,87 +366,6 @@ func TestResumePutsBackALandedPhaseYouResetAway(t *testing.T) {
 	commitFix(t, repo)
 	resumeRerunsNothing(t, repo, calls, agent)
 	require.Equal(t, map[string]int{"0": 1, "1": 1, "2a": 1, "2b": 1, "3": 1}, phaseCommits(t, repo), "every phase once")
-}
-
-// A run started with --allow-empty-phases records it: its resume, as
-// status prints it (no flags), runs the bodiless phase's row too.
-func TestResumeOfARunThatAllowedEmptyPhasesNeedsNoFlag(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, "# P\n\n| Phase | Name | Depends On |\n|---|---|---|\n| 1 | Rowonly | - |\n| 2 | Second | 1 |\n\n## Phase 2: Second\n\n- [ ] y\n")
-	agent := agentScript(t, `if [ "$AUTOBUILD_PHASE_ID" = 2 ] && [ ! -f FIXED ]; then exit 1; fi; echo x > "$AUTOBUILD_PHASE_ID.txt"`)
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--allow-empty-phases", "--agent", agent)
-	require.Equal(t, 1, r.code, r.String())
-	require.True(t, loadRun(t, repo).AllowEmptyPhases)
-	r = autobuild(t, repo, "status")
-	require.Contains(t, r.stdout, "autobuild plan.md --resume")
-	writeFile(t, filepath.Join(repo, "FIXED"), "")
-	git(t, repo, "add", "FIXED")
-	git(t, repo, "commit", "-qm", "fix")
-	r = autobuild(t, repo, "plan.md", "--resume", "--no-tui", "--agent", agent)
-	require.Equal(t, 0, r.code, r.String())
-}
-
-// symlinkedSubdir makes a repository with a directory sub and a symbolic
-// link to sub outside it: a shell that cd'ed through the link has it in
-// PWD, which Go's os.Getwd returns.
-func symlinkedSubdir(t *testing.T) (repo, link string) {
-	t.Helper()
-	repo = newRepo(t, "# P\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: A\n\n- [ ] x\n")
-	writeFile(t, filepath.Join(repo, "sub", "keep.txt"), "k\n")
-	git(t, repo, "add", "-A")
-	git(t, repo, "commit", "-qm", "sub")
-	link = filepath.Join(t.TempDir(), "link")
-	require.NoError(t, os.Symlink(filepath.Join(repo, "sub"), link))
-	return repo, link
-}
-
-// autobuildWithPWD runs autobuild in dir with PWD set to it, as a shell that
-// cd'ed there sets it.
-func autobuildWithPWD(t *testing.T, dir string, args ...string) result {
-	t.Helper()
-	cmd := command(dir, args...)
-	cmd.Env = append(cmd.Env, "PWD="+dir)
-	return runCmd(t, cmd)
-}
-
-// A run started in a subdirectory reached through a symbolic link works,
-// records the plan's real path, and writes nothing outside the repository.
-func TestARunFromASymlinkedSubdirectory(t *testing.T) {
-	t.Parallel()
-	repo, link := symlinkedSubdir(t)
-	agent := agentScript(t, `echo x > "$AUTOBUILD_PHASE_ID.txt"`)
-	r := autobuildWithPWD(t, link, "../plan.md", "--no-tui", "--commit=auto", "--agent", agent)
-	require.Equal(t, 0, r.code, r.String())
-	require.Equal(t, "plan.md", loadRun(t, repo).PlanPath)
-	require.NoDirExists(t, filepath.Join(filepath.Dir(link), ".git"), "nothing written beside the link")
-}
-
-// A run started in sub resumes from the same directory reached through the
-// link, with and without naming the plan.
-func TestAResumeFromASymlinkedSubdirectory(t *testing.T) {
-	t.Parallel()
-	repo, link := symlinkedSubdir(t)
-	flag := filepath.Join(t.TempDir(), "fixed")
-	agent := agentScript(t, `[ -f "`+flag+`" ] || exit 1; echo x > "$AUTOBUILD_PHASE_ID.txt"`)
-	r := autobuildWithPWD(t, filepath.Join(repo, "sub"), "../plan.md", "--no-tui", "--commit=auto", "--agent", agent)
-	require.Equal(t, 1, r.code, r.String())
-	writeFile(t, flag, "")
-	r = autobuildWithPWD(t, link, "../plan.md", "--resume", "--no-tui", "--agent", agent)
-	require.Equal(t, 0, r.code, r.String())
-	r = autobuildWithPWD(t, link, "--resume", "--no-tui", "--agent", agent)
-	require.Equal(t, 0, r.code, r.String())
-}
-
-// --fresh without --commit when run.json cannot be read (no mode to keep)
-// is refused before .autobuild/ is removed.
-func TestFreshWithoutAModeKeepsTheStateItCannotRead(t *testing.T) {
-	t.Parallel()
-	repo, _, agent := haltedRun(t, "auto")
-	writeFile(t, filepath.Join(repo, ".autobuild", "run.json"), "{broken")
-	r := autobuild(t, repo, "plan.md", "--fresh", "--no-tui", "--agent", agent)
-	require.Equal(t, 2, r.code, r.String())
-	require.Contains(t, r.stderr, "--commit is required")
-	require.FileExists(t, filepath.Join(repo, ".autobuild", "phases", "phase-2a.json"), "nothing removed")
 }
 
 // Started by a git alias in your own linked worktree, autobuild inherits

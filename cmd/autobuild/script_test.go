@@ -38,6 +38,8 @@ import (
 //	commits ID...          require HEAD's history (from the current
 //	                       directory) to hold one commit per phase ID, by its
 //	                       Autobuild-Phase trailer, and no other phase's
+//	gitvar NAME ARGS...    set $NAME to what git ARGS prints (trimmed), run
+//	                       in the current directory: a commit to compare with
 //
 // and these variables: $AUTOBUILD, the binary's path (for a case that
 // needs a shell around it), and $ROOT, the repository's root (for its
@@ -81,6 +83,7 @@ func TestScripts(t *testing.T) {
 			"json":    jsonAt,
 			"paste":   paste,
 			"commits": phaseCommitsCmd,
+			"gitvar":  gitvar,
 		},
 	})
 }
@@ -119,11 +122,7 @@ func gitrepo(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(os.MkdirAll(dir, 0o755))
 	for _, a := range [][]string{{"init", "-q", "-b", "main"}, {"config", "user.name", "e2e"},
 		{"config", "user.email", "e2e@autobuild.invalid"}, {"add", "-A"}, {"commit", "-q", "--allow-empty", "-m", "initial"}} {
-		cmd := exec.Command("git", a...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			ts.Fatalf("git %s: %v: %s", strings.Join(a, " "), err, out)
-		}
+		gitIn(ts, dir, a...)
 	}
 }
 
@@ -215,12 +214,9 @@ func phaseCommitsCmd(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
 		ts.Fatalf("unsupported: ! commits")
 	}
-	cmd := exec.Command("git", "log", "--format=%(trailers:key=Autobuild-Phase,valueonly)")
-	cmd.Dir = ts.MkAbs(".")
-	out, err := cmd.Output()
-	ts.Check(err)
+	out := gitIn(ts, ".", "log", "--format=%(trailers:key=Autobuild-Phase,valueonly)")
 	got := map[string]int{}
-	for _, l := range strings.Split(string(out), "\n") {
+	for _, l := range strings.Split(out, "\n") {
 		if l = strings.TrimSpace(l); l != "" {
 			got[l]++
 		}
@@ -232,4 +228,24 @@ func phaseCommitsCmd(ts *testscript.TestScript, neg bool, args []string) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		ts.Fatalf("commits per phase on HEAD: %v, want %v", got, want)
 	}
+}
+
+// gitvar keeps what git printed in a variable.
+func gitvar(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: gitvar NAME ARGS...")
+	}
+	ts.Setenv(args[0], strings.TrimSpace(gitIn(ts, ".", args[1:]...)))
+}
+
+// gitIn runs git in dir (relative to the script's directory) with the
+// script's environment and returns its stdout; a failure fails the script.
+func gitIn(ts *testscript.TestScript, dir string, args ...string) string {
+	if dir != "." {
+		args = append([]string{"-C", ts.MkAbs(dir)}, args...)
+	}
+	if err := ts.Exec("git", args...); err != nil {
+		ts.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, ts.ReadFile("stderr"))
+	}
+	return ts.ReadFile("stdout")
 }
