@@ -139,30 +139,6 @@ func TestHangingGateIsATimeoutAndLeavesNoProcess(t *testing.T) {
 	}
 }
 
-// An agent that breaks the rules (commits, ticks the plan's boxes) still
-// gives one commit per phase with its trailer, and the plan stays as the
-// user wrote it.
-func TestAgentCommitsAndPlanEditsAreTidied(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, fivePhases)
-	plan := readString(t, filepath.Join(repo, "plan.md"))
-	agent := agentScript(t, `mkdir -p src && echo "$AUTOBUILD_PHASE_ID" > src/$AUTOBUILD_PHASE_ID.txt
-git add -A && git commit -q -m "agent's own commit"
-sed -i 's/- \[ \] lay out/- [x] lay out/' plan.md
-echo later > src/$AUTOBUILD_PHASE_ID.later
-`)
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", agent)
-	require.Equal(t, 0, r.code, r.String())
-	require.Equal(t, map[string]int{"0": 1, "1": 1, "2a": 1, "2b": 1, "3": 1}, phaseCommits(t, repo))
-	require.Equal(t, "6", git(t, repo, "rev-list", "--count", "HEAD"), "the initial commit and one per phase")
-	require.NotContains(t, git(t, repo, "log", "--format=%s"), "agent's own commit")
-	require.Equal(t, plan, readString(t, filepath.Join(repo, "plan.md")), "the plan is the user's record")
-	files := git(t, repo, "show", "--format=", "--name-only", "HEAD")
-	require.Equal(t, "src/3.later\nsrc/3.txt", files, "committed and uncommitted work both land")
-	require.Contains(t, readString(t, filepath.Join(repo, loadPhase(t, repo, "0").Attempts[0].LogPath)),
-		"the agent changed the plan (plan.md); the change is undone")
-}
-
 // An agent that prints more than the log cap: the log keeps the head and
 // the tail, and says what it left out.
 func TestAttemptLogIsCappedKeepingHeadAndTail(t *testing.T) {

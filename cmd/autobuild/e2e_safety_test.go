@@ -65,37 +65,6 @@ func readFileT(t *testing.T, path string) string {
 	return string(b)
 }
 
-// The user's own branches named autobuild/… survive a complete run, a
-// halted one and --fresh, unmerged commits included: the run deletes only
-// its own branches, which carry its run id.
-func TestUsersAutobuildBranchesAreNeverDeleted(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, safetyPlan)
-	mine := []string{"autobuild/integration", "autobuild/phase-1", "autobuild/my-work"}
-	for _, b := range mine {
-		git(t, repo, "branch", b)
-		git(t, repo, "commit", "-q", "--allow-empty", "-m", "unmerged on "+b) // on main, moved below
-		git(t, repo, "branch", "-f", b, "HEAD")
-		git(t, repo, "reset", "-q", "--hard", "HEAD~1")
-	}
-	fail := agentScript(t, "echo x > f.txt\nexit 1\n")
-	ok := agentScript(t, "echo y > f.txt\n")
-	for _, args := range [][]string{
-		{"plan.md", "--commit=auto", "--no-tui", "--agent", fail},
-		{"plan.md", "--fresh", "--commit=single", "--no-tui", "--agent", ok},
-		{"plan.md", "--fresh", "--commit=auto", "--no-tui", "--agent", ok},
-	} {
-		autobuild(t, repo, args...)
-		for _, b := range mine {
-			require.Equal(t, "unmerged on "+b, git(t, repo, "log", "-1", "--format=%s", b), "after %v", args)
-		}
-	}
-	require.Equal(t, 0, autobuild(t, repo, "plan.md", "--fresh", "--commit=auto", "--no-tui", "--agent", ok).code)
-	id := loadRun(t, repo).RunID
-	require.NotEmpty(t, id)
-	require.Empty(t, git(t, repo, "branch", "--list", "autobuild/"+id+"/*"), "the run's own branches are gone")
-}
-
 const twoSequential = "# Two\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n| 2 | 1 |\n\n## Phase 1: First\n\n## Phase 2: Second\n\n## Quality Gates\n\n- test: `true`\n"
 
 // userAgent is an agent whose phase 2 does, in the user's checkout, what a
