@@ -32,9 +32,11 @@ import (
 //	                       require the value at PATH (keys and indexes joined
 //	                       by dots) in the JSON FILE, or with -len its length,
 //	                       to print as WANT (! json: as anything else)
-//	paste PREFIX [SUFFIX]  run with sh, as a person pastes it, the rest of the
-//	                       line of the last stdout that starts with PREFIX
-//	                       (SUFFIX cut off); like exec, ! paste wants it to fail
+//	paste [-from FILE] [-add TEXT] PREFIX [SUFFIX]
+//	                       run with sh, as a person pastes it, the rest of the
+//	                       line of the last stdout (or FILE) that starts with
+//	                       PREFIX (SUFFIX cut off, TEXT added); like exec,
+//	                       ! paste wants it to fail
 //	commits ID...          require HEAD's history (from the current
 //	                       directory) to hold one commit per phase ID, by its
 //	                       Autobuild-Phase trailer, and no other phase's
@@ -50,6 +52,14 @@ func TestScripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The gates of a Go repository (the demo's, a script's) share the Go
+	// caches of the machine: a new HOME must not mean building the standard
+	// library again.
+	goenv, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gopaths := strings.Split(strings.TrimSpace(string(goenv)), "\n")
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
@@ -68,6 +78,11 @@ func TestScripts(t *testing.T) {
 			env.Setenv("HOME", home)
 			env.Setenv("AUTOBUILD", binary)
 			env.Setenv("ROOT", root)
+			for i, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
+				if i < len(gopaths) {
+					env.Setenv(k, gopaths[i])
+				}
+			}
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {
@@ -183,22 +198,32 @@ func jsonAt(ts *testscript.TestScript, neg bool, args []string) {
 
 // paste runs a command autobuild printed for a person to paste.
 func paste(ts *testscript.TestScript, neg bool, args []string) {
+	from, add := "stdout", ""
+	for len(args) > 1 && (args[0] == "-from" || args[0] == "-add") {
+		if args[0] == "-from" {
+			from = args[1]
+		} else {
+			add = " " + args[1]
+		}
+		args = args[2:]
+	}
 	if len(args) < 1 || len(args) > 2 {
-		ts.Fatalf("usage: [!] paste PREFIX [SUFFIX]")
+		ts.Fatalf("usage: [!] paste [-from FILE] [-add TEXT] PREFIX [SUFFIX]")
 	}
 	line, found := "", false
-	for _, l := range strings.Split(ts.ReadFile("stdout"), "\n") {
+	for _, l := range strings.Split(ts.ReadFile(from), "\n") {
 		if rest, ok := strings.CutPrefix(l, args[0]); ok {
 			line, found = rest, true
 			break
 		}
 	}
 	if !found {
-		ts.Fatalf("no line of stdout starts with %q", args[0])
+		ts.Fatalf("no line of %s starts with %q", from, args[0])
 	}
 	if len(args) == 2 {
 		line = strings.TrimSuffix(line, args[1])
 	}
+	line += add
 	ts.Logf("pasting: %s", line)
 	err := ts.Exec("sh", "-c", line)
 	switch {
