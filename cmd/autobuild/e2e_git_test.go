@@ -144,27 +144,3 @@ func isAncestorOf(t *testing.T, repo, a, b string) bool {
 	cmd.Dir = repo
 	return cmd.Run() == nil
 }
-
-// --resume and --fresh remove what an earlier run left behind: worktrees
-// under .autobuild/worktrees (registered or plain directories) and their
-// phase branches (autobuild/<run-id>/phase-*), even when the new run halts
-// again.
-func TestResumeAndFreshCleanStaleWorktrees(t *testing.T) {
-	t.Parallel()
-	repo, _, agent := haltedRun(t, "auto")
-	require.DirExists(t, filepath.Join(repo, ".autobuild", "worktrees", "phase-2a"), "the failed attempt's work is kept until the next run")
-
-	for _, flag := range []string{"--resume", "--fresh"} {
-		stale := filepath.Join(repo, ".autobuild", "worktrees", "phase-zz")
-		branch := "autobuild/" + loadRun(t, repo).RunID + "/phase-zz"
-		git(t, repo, "worktree", "add", "-q", "-b", branch, stale)
-		writeFile(t, filepath.Join(repo, ".autobuild", "worktrees", "phase-yy", "junk.txt"), "left by a crash\n")
-
-		r := autobuild(t, repo, "plan.md", "--no-tui", flag, "--agent", agent)
-		require.Equal(t, 1, r.code, "%s: %s", flag, r.String())
-		require.NoDirExists(t, stale, flag)
-		require.NoDirExists(t, filepath.Join(repo, ".autobuild", "worktrees", "phase-yy"), flag)
-		require.NotContains(t, git(t, repo, "worktree", "list"), "phase-zz", flag)
-		require.NotContains(t, git(t, repo, "branch"), branch, flag)
-	}
-}

@@ -367,26 +367,3 @@ func TestResumePutsBackALandedPhaseYouResetAway(t *testing.T) {
 	resumeRerunsNothing(t, repo, calls, agent)
 	require.Equal(t, map[string]int{"0": 1, "1": 1, "2a": 1, "2b": 1, "3": 1}, phaseCommits(t, repo), "every phase once")
 }
-
-// Started by a git alias in your own linked worktree, autobuild inherits
-// GIT_DIR (git exports it to a `!` alias there). Its agents and gates must
-// not: an agent's commit in its phase worktree would land on your branch.
-func TestAnAgentDoesNotInheritAParentGitsGITDIR(t *testing.T) {
-	t.Parallel()
-	main := newRepo(t, "# P\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: A\n\n- [ ] x\n")
-	wt := filepath.Join(t.TempDir(), "wt")
-	git(t, main, "worktree", "add", "-q", "-b", "feature", wt)
-	feature := git(t, main, "rev-parse", "feature")
-	gitDir := git(t, wt, "rev-parse", "--absolute-git-dir")
-	agent := agentScript(t, `echo x > "p$AUTOBUILD_PHASE_ID.txt" && git add "p$AUTOBUILD_PHASE_ID.txt" && `+
-		`git -c user.name=a -c user.email=a@a commit -qm "agent work"`)
-	cmd := command(wt, "plan.md", "--no-tui", "--commit=auto", "--agent", agent)
-	cmd.Env = append(cmd.Env, "GIT_DIR="+gitDir, "GIT_PREFIX=")
-	r := runCmd(t, cmd)
-	require.Equal(t, 0, r.code, r.String())
-	log := git(t, main, "log", "--format=%s", "feature")
-	require.NotContains(t, log, "agent work", "your branch has no commit of the agent's")
-	require.Contains(t, log, "feat: a", "the phase landed as its own commit")
-	require.NotEqual(t, feature, git(t, main, "rev-parse", "feature"))
-	require.Empty(t, git(t, wt, "status", "--porcelain"), "your index and files are as the run left them")
-}
