@@ -113,34 +113,3 @@ esac`)
 		}
 	}
 }
-
-// In the modes that do not move the branch, a fix committed by hand before
-// --resume is what the re-run phase builds on: the run's phases are replayed
-// on top of it, and the end result holds both.
-func TestResumeAfterAFixInNonAutoModes(t *testing.T) {
-	for _, mode := range []string{"message-only", "single"} {
-		t.Run(mode, func(t *testing.T) {
-			t.Parallel()
-			repo, calls, agent := haltedRun(t, mode)
-			commitFix(t, repo)
-			fix := git(t, repo, "rev-parse", "HEAD")
-
-			resumeRerunsNothing(t, repo, calls, agent)
-			require.True(t, isAncestorOf(t, repo, fix, "HEAD"), "the fix stays on the branch")
-			requireEveryPhasesWork(t, repo)
-			if mode == "single" {
-				require.Equal(t, "1", git(t, repo, "rev-list", "--count", fix+"..HEAD"))
-				require.Empty(t, git(t, repo, "status", "--porcelain"))
-			} else {
-				require.Equal(t, fix, git(t, repo, "rev-parse", "HEAD"))
-			}
-		})
-	}
-}
-
-func isAncestorOf(t *testing.T, repo, a, b string) bool {
-	t.Helper()
-	cmd := exec.Command("git", "merge-base", "--is-ancestor", a, b)
-	cmd.Dir = repo
-	return cmd.Run() == nil
-}

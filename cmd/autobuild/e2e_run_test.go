@@ -231,40 +231,6 @@ func TestJSONOutputOfAHaltedRun(t *testing.T) {
 	require.NotContains(t, r.stdout, "AUTOBUILD HALTED", "no summary box on the JSON stream")
 }
 
-// Hand edits of phase files are documented recovery (docs/running.md): a phase file
-// set to pending, or deleted, makes --resume run that phase again, even
-// though its commit already landed; the other complete phases stay done.
-func TestHandEditedPhaseFilesRunAgain(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, fivePhases)
-	calls := filepath.Join(t.TempDir(), "calls")
-	agent := workingAgent(t, calls, `echo "run $(wc -l < `+calls+`)" > "src/$AUTOBUILD_PHASE_ID/run.txt"`)
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", agent)
-	require.Equal(t, 0, r.code, r.String())
-
-	path := filepath.Join(repo, ".autobuild", "phases", "phase-2b.json")
-	b, err := os.ReadFile(path)
-	require.NoError(t, err)
-	edited := strings.Replace(string(b), `"status": "complete"`, `"status": "pending"`, 1)
-	require.NotEqual(t, string(b), edited)
-	writeFile(t, path, edited)
-	require.NoError(t, os.Remove(filepath.Join(repo, ".autobuild", "phases", "phase-1.json")))
-
-	r = autobuild(t, repo, "plan.md", "--no-tui", "--resume", "--agent", agent)
-	require.Equal(t, 0, r.code, r.String())
-	for id, n := range map[string]int{"0": 1, "1": 2, "2a": 1, "2b": 2, "3": 1} {
-		require.Equal(t, n, countCalls(t, calls, id), "calls of phase %s", id)
-	}
-	require.Equal(t, map[string]int{"0": 1, "1": 2, "2a": 1, "2b": 2, "3": 1}, phaseCommits(t, repo),
-		"the phases run again land again")
-	for _, id := range []string{"1", "2b"} {
-		p := loadPhase(t, repo, id)
-		require.Equal(t, state.PhaseComplete, p.Status)
-		require.Equal(t, git(t, repo, "rev-parse", "HEAD~"+map[string]string{"1": "1", "2b": "0"}[id]), p.Commit.SHA)
-	}
-	require.Len(t, loadPhase(t, repo, "2b").Attempts, 2, "the edited file's history is kept")
-}
-
 // In the modes that leave the branch alone, --resume after a fix replays
 // the run's commits on top of it. A kill -9 in the middle of that replay
 // loses none of them: the next resume starts the replay over.

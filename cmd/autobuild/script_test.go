@@ -38,8 +38,9 @@ import (
 //	                       PREFIX (SUFFIX cut off, TEXT added); like exec,
 //	                       ! paste wants it to fail
 //	commits ID...          require HEAD's history (from the current
-//	                       directory) to hold one commit per phase ID, by its
-//	                       Autobuild-Phase trailer, and no other phase's
+//	                       directory) to hold, by the Autobuild-Phase trailer,
+//	                       as many commits of each phase as its ID is listed,
+//	                       and no other phase's
 //	gitvar NAME ARGS...    set $NAME to what git ARGS prints (trimmed), run
 //	                       in the current directory: a commit to compare with
 //
@@ -248,7 +249,7 @@ func phaseCommitsCmd(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	want := map[string]int{}
 	for _, id := range args {
-		want[id] = 1
+		want[id]++
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		ts.Fatalf("commits per phase on HEAD: %v, want %v", got, want)
