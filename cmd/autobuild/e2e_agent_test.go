@@ -13,71 +13,11 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/failure"
 )
 
-// dumpingAgent records, per phase and attempt, where it ran and what it got:
-// its working directory, branch, AUTOBUILD_* variables, stdin and the file
-// named by $AUTOBUILD_PROMPT_FILE. Then it writes one file for its phase.
-func dumpingAgent(t *testing.T, out string) string {
-	return agentScript(t, `n="$AUTOBUILD_PHASE_ID-$AUTOBUILD_ATTEMPT"
-pwd -P > `+out+`/pwd-$n
-git rev-parse --abbrev-ref HEAD > `+out+`/branch-$n
-env | grep '^AUTOBUILD_' | sort > `+out+`/env-$n
-cat > `+out+`/stdin-$n
-cp "$AUTOBUILD_PROMPT_FILE" `+out+`/promptfile-$n
-echo "$AUTOBUILD_PHASE_ID" > "own-$AUTOBUILD_PHASE_ID.txt"
-`)
-}
-
 func readString(t *testing.T, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
 	return string(b)
-}
-
-// docs/agents.md: the agent runs in the phase's worktree, on its branch, with the
-// prompt on stdin and in $AUTOBUILD_PROMPT_FILE and the AUTOBUILD_* variables;
-// the prompt holds the phase's section, the gates, the siblings and the rules.
-func TestAgentRunsInItsWorktreeWithPromptAndEnv(t *testing.T) {
-	t.Parallel()
-	plan := strings.Replace(twoParallel, "## Phase 1A: Left\n", "## Phase 1A: Left\n\n- [ ] write the left-hand side\n", 1)
-	repo := newRepo(t, plan)
-	out := t.TempDir()
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", dumpingAgent(t, out))
-	require.Equal(t, 0, r.code, r.String())
-
-	root, err := filepath.EvalSymlinks(repo)
-	require.NoError(t, err)
-	wt := filepath.Join(root, ".autobuild", "worktrees", "phase-1a")
-	require.Equal(t, wt+"\n", readString(t, filepath.Join(out, "pwd-1a-1")))
-	require.Equal(t, "autobuild/"+loadRun(t, repo).RunID+"/phase-1a\n", readString(t, filepath.Join(out, "branch-1a-1")))
-
-	env := readString(t, filepath.Join(out, "env-1a-1"))
-	promptFile := filepath.Join(root, ".autobuild", "prompts", "phase-1a.attempt-1.md")
-	for _, want := range []string{"AUTOBUILD_ATTEMPT=1\n", "AUTOBUILD_MAX_ATTEMPTS=2\n", "AUTOBUILD_PHASE_ID=1a\n",
-		"AUTOBUILD_PLAN=" + filepath.Join(root, "plan.md") + "\n", "AUTOBUILD_PROMPT_FILE=" + promptFile + "\n"} {
-		require.Contains(t, env, want)
-	}
-
-	prompt := readString(t, filepath.Join(out, "stdin-1a-1"))
-	require.Equal(t, prompt, readString(t, filepath.Join(out, "promptfile-1a-1")), "the same prompt on stdin and in the file")
-	for _, want := range []string{
-		"## Phase 1A: Left\n\n- [ ] write the left-hand side", // the phase's own section
-		"- test: `true`",    // the gates
-		"- Phase 1B: Right", // the sibling running alongside
-		"Do not commit",     // the rules
-		"Do not edit the plan (`plan.md`)",
-		"This is attempt 1 of 2.",
-	} {
-		require.Contains(t, prompt, want)
-	}
-	require.NotContains(t, prompt, "Previous attempt failed")
-	require.NotContains(t, prompt, "## Phase 1B: Right", "another phase's section is not in the prompt")
-
-	// .autobuild/ stays out of git by itself, and nothing of the phases is left.
-	require.Contains(t, readString(t, filepath.Join(repo, ".git", "info", "exclude")), "/.autobuild\n")
-	require.Empty(t, git(t, repo, "status", "--porcelain", "--ignored=no"))
-	require.Equal(t, 1, strings.Count(git(t, repo, "worktree", "list"), "\n")+1, "only the main work tree is left")
-	require.Equal(t, "* main", git(t, repo, "branch"))
 }
 
 // Completed phases land in the order they complete, not in plan order: 1A
