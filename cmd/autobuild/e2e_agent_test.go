@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -12,74 +11,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/failure"
-	"github.com/autobuild-sh/autobuild/internal/state"
 )
-
-// dumpingAgent records, per phase and attempt, where it ran and what it got:
-// its working directory, branch, AUTOBUILD_* variables, stdin and the file
-// named by $AUTOBUILD_PROMPT_FILE. Then it writes one file for its phase.
-func dumpingAgent(t *testing.T, out string) string {
-	return agentScript(t, `n="$AUTOBUILD_PHASE_ID-$AUTOBUILD_ATTEMPT"
-pwd -P > `+out+`/pwd-$n
-git rev-parse --abbrev-ref HEAD > `+out+`/branch-$n
-env | grep '^AUTOBUILD_' | sort > `+out+`/env-$n
-cat > `+out+`/stdin-$n
-cp "$AUTOBUILD_PROMPT_FILE" `+out+`/promptfile-$n
-echo "$AUTOBUILD_PHASE_ID" > "own-$AUTOBUILD_PHASE_ID.txt"
-`)
-}
 
 func readString(t *testing.T, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
 	return string(b)
-}
-
-// docs/agents.md: the agent runs in the phase's worktree, on its branch, with the
-// prompt on stdin and in $AUTOBUILD_PROMPT_FILE and the AUTOBUILD_* variables;
-// the prompt holds the phase's section, the gates, the siblings and the rules.
-func TestAgentRunsInItsWorktreeWithPromptAndEnv(t *testing.T) {
-	t.Parallel()
-	plan := strings.Replace(twoParallel, "## Phase 1A: Left\n", "## Phase 1A: Left\n\n- [ ] write the left-hand side\n", 1)
-	repo := newRepo(t, plan)
-	out := t.TempDir()
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", dumpingAgent(t, out))
-	require.Equal(t, 0, r.code, r.String())
-
-	root, err := filepath.EvalSymlinks(repo)
-	require.NoError(t, err)
-	wt := filepath.Join(root, ".autobuild", "worktrees", "phase-1a")
-	require.Equal(t, wt+"\n", readString(t, filepath.Join(out, "pwd-1a-1")))
-	require.Equal(t, "autobuild/"+loadRun(t, repo).RunID+"/phase-1a\n", readString(t, filepath.Join(out, "branch-1a-1")))
-
-	env := readString(t, filepath.Join(out, "env-1a-1"))
-	promptFile := filepath.Join(root, ".autobuild", "prompts", "phase-1a.attempt-1.md")
-	for _, want := range []string{"AUTOBUILD_ATTEMPT=1\n", "AUTOBUILD_MAX_ATTEMPTS=2\n", "AUTOBUILD_PHASE_ID=1a\n",
-		"AUTOBUILD_PLAN=" + filepath.Join(root, "plan.md") + "\n", "AUTOBUILD_PROMPT_FILE=" + promptFile + "\n"} {
-		require.Contains(t, env, want)
-	}
-
-	prompt := readString(t, filepath.Join(out, "stdin-1a-1"))
-	require.Equal(t, prompt, readString(t, filepath.Join(out, "promptfile-1a-1")), "the same prompt on stdin and in the file")
-	for _, want := range []string{
-		"## Phase 1A: Left\n\n- [ ] write the left-hand side", // the phase's own section
-		"- test: `true`",    // the gates
-		"- Phase 1B: Right", // the sibling running alongside
-		"Do not commit",     // the rules
-		"Do not edit the plan (`plan.md`)",
-		"This is attempt 1 of 2.",
-	} {
-		require.Contains(t, prompt, want)
-	}
-	require.NotContains(t, prompt, "Previous attempt failed")
-	require.NotContains(t, prompt, "## Phase 1B: Right", "another phase's section is not in the prompt")
-
-	// .autobuild/ stays out of git by itself, and nothing of the phases is left.
-	require.Contains(t, readString(t, filepath.Join(repo, ".git", "info", "exclude")), "/.autobuild\n")
-	require.Empty(t, git(t, repo, "status", "--porcelain", "--ignored=no"))
-	require.Equal(t, 1, strings.Count(git(t, repo, "worktree", "list"), "\n")+1, "only the main work tree is left")
-	require.Equal(t, "* main", git(t, repo, "branch"))
 }
 
 // Completed phases land in the order they complete, not in plan order: 1A
@@ -141,72 +79,6 @@ func TestHangingGateIsATimeoutAndLeavesNoProcess(t *testing.T) {
 	}
 }
 
-// A gate the plan declares whose tool is not installed fails the phase as
-// dependency_missing before the agent spends an attempt, and is not retried.
-// Run, this gate would even pass: test -z of an empty output.
-func TestDeclaredGateWithMissingToolStopsBeforeTheAgent(t *testing.T) {
-	t.Parallel()
-	plan := strings.Replace(fivePhases, "- test: `! grep -rn BROKEN src`", "- format: `test -z \"$(no-such-formatter -l .)\"`", 1)
-	repo := newRepo(t, plan)
-	calls := filepath.Join(t.TempDir(), "calls")
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", workingAgent(t, calls, ""))
-	require.Equal(t, 1, r.code, r.String())
-	require.Contains(t, r.stdout, "dependency_missing: no-such-formatter not found")
-	require.Contains(t, r.stdout, "Install no-such-formatter and make sure it is on PATH")
-	require.Zero(t, countCalls(t, calls, "0"), "the agent is not started")
-
-	p := loadPhase(t, repo, "0")
-	require.Len(t, p.Attempts, 1, "dependency_missing is never retried")
-	require.Equal(t, failure.DependencyMissing, p.Error.Type)
-	require.Equal(t, "no-such-formatter", p.Error.MissingTool)
-	require.False(t, p.Error.Retryable)
-	require.Equal(t, state.GateMissing, p.QualityGates["format"].Status)
-}
-
-// An agent command whose program does not exist: dependency_missing, one
-// attempt, and the message and the log say what to do. (A single word that
-// is neither a preset nor on PATH is refused before the run: a typo.)
-func TestMissingAgentSaysHowToInstallIt(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, fivePhases)
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", "no-such-agent-cli")
-	require.Equal(t, 2, r.code, r.String())
-	require.Contains(t, r.stderr, `unknown agent "no-such-agent-cli"`)
-	require.NoDirExists(t, filepath.Join(repo, ".autobuild"))
-
-	r = autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", "no-such-agent-cli --all")
-	require.Equal(t, 1, r.code, r.String())
-	require.Contains(t, r.stdout, "PHASE 0 FAILED - dependency_missing: no-such-agent-cli not found")
-	require.Contains(t, r.stdout, "Install no-such-agent-cli and make sure it is on PATH")
-	p := loadPhase(t, repo, "0")
-	require.Len(t, p.Attempts, 1)
-	require.Contains(t, readString(t, filepath.Join(repo, p.Attempts[0].LogPath)), "no-such-agent-cli: not found")
-}
-
-// An agent that breaks the rules (commits, ticks the plan's boxes) still
-// gives one commit per phase with its trailer, and the plan stays as the
-// user wrote it.
-func TestAgentCommitsAndPlanEditsAreTidied(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, fivePhases)
-	plan := readString(t, filepath.Join(repo, "plan.md"))
-	agent := agentScript(t, `mkdir -p src && echo "$AUTOBUILD_PHASE_ID" > src/$AUTOBUILD_PHASE_ID.txt
-git add -A && git commit -q -m "agent's own commit"
-sed -i 's/- \[ \] lay out/- [x] lay out/' plan.md
-echo later > src/$AUTOBUILD_PHASE_ID.later
-`)
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", agent)
-	require.Equal(t, 0, r.code, r.String())
-	require.Equal(t, map[string]int{"0": 1, "1": 1, "2a": 1, "2b": 1, "3": 1}, phaseCommits(t, repo))
-	require.Equal(t, "6", git(t, repo, "rev-list", "--count", "HEAD"), "the initial commit and one per phase")
-	require.NotContains(t, git(t, repo, "log", "--format=%s"), "agent's own commit")
-	require.Equal(t, plan, readString(t, filepath.Join(repo, "plan.md")), "the plan is the user's record")
-	files := git(t, repo, "show", "--format=", "--name-only", "HEAD")
-	require.Equal(t, "src/3.later\nsrc/3.txt", files, "committed and uncommitted work both land")
-	require.Contains(t, readString(t, filepath.Join(repo, loadPhase(t, repo, "0").Attempts[0].LogPath)),
-		"the agent changed the plan (plan.md); the change is undone")
-}
-
 // An agent that prints more than the log cap: the log keeps the head and
 // the tail, and says what it left out.
 func TestAttemptLogIsCappedKeepingHeadAndTail(t *testing.T) {
@@ -232,56 +104,4 @@ echo LAST-LINE
 	require.Contains(t, tail, "LAST-LINE")
 	require.Contains(t, tail, "# autobuild: gate test passed", "what comes after the agent is kept too")
 	require.Regexp(t, regexp.MustCompile(`\.\.\. \[\d+ bytes omitted\] \.\.\.`), log)
-}
-
-// Gates detected from the repository whose tool is not installed are shown
-// as not run (tool missing) and do not fail the phase.
-func TestDetectedGateWithMissingToolIsNotRun(t *testing.T) {
-	t.Parallel()
-	plan := "# One\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: Module\n"
-	repo := newRepo(t, plan)
-	writeFile(t, filepath.Join(repo, "go.mod"), "module example.com/x\n\ngo 1.22\n")
-	git(t, repo, "add", "go.mod")
-	git(t, repo, "commit", "-q", "-m", "go.mod")
-
-	// A PATH with git and sh only: no go, no gofmt.
-	bin := t.TempDir()
-	for _, tool := range []string{"git", "sh"} {
-		path, err := exec.LookPath(tool)
-		require.NoError(t, err)
-		require.NoError(t, os.Symlink(path, filepath.Join(bin, tool)))
-	}
-	cmd := command(repo, "plan.md", "--no-tui", "--commit=auto", "--agent", agentScript(t, `echo one > one.txt`))
-	cmd.Env = append(cmd.Env, "PATH="+bin)
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, string(out))
-	require.Contains(t, string(out), "PHASE 1 GATE build NOT RUN (tool missing) - go build -o /dev/null ./...")
-	require.Contains(t, string(out), "PHASE 1 COMPLETE")
-
-	p := loadPhase(t, repo, "1")
-	require.Len(t, p.QualityGates, 4)
-	require.Equal(t, state.GateResult{Command: "go test ./...", Status: state.GateMissing,
-		OutputSummary: "not run (tool missing: go)"}, p.QualityGates["test"])
-	prompt := readString(t, filepath.Join(repo, ".autobuild", "prompts", "phase-1.attempt-1.md"))
-	require.NotContains(t, prompt, "go test ./...", "the agent is not asked to pass a gate that cannot run")
-}
-
-// --agent is repeatable: the retry runs the second agent.
-func TestRetryUsesTheSecondAgent(t *testing.T) {
-	t.Parallel()
-	plan := "# One\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: Only\n\n## Quality Gates\n\n- test: `true`\n"
-	repo := newRepo(t, plan)
-	dir := t.TempDir()
-	first, second := filepath.Join(dir, "first.sh"), filepath.Join(dir, "second.sh")
-	require.NoError(t, os.WriteFile(first, []byte("#!/bin/sh\necho 'I give up'\nexit 1\n"), 0o755))
-	require.NoError(t, os.WriteFile(second, []byte("#!/bin/sh\necho done > done.txt\n"), 0o755))
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", first, "--agent", second)
-	require.Equal(t, 0, r.code, r.String())
-	require.Contains(t, r.stdout, "RUN STARTED - plan.md: 1 phases, commit=auto, agents first.sh, second.sh\n", "every agent is named")
-	require.Contains(t, r.stdout, "PHASE 1 STARTED - Only (attempt 2/2), agent second.sh")
-	p := loadPhase(t, repo, "1")
-	require.Len(t, p.Attempts, 2)
-	require.Equal(t, "first.sh", p.Attempts[0].Agent)
-	require.Equal(t, "second.sh", p.Attempts[1].Agent)
-	require.Equal(t, "done.txt", git(t, repo, "show", "--format=", "--name-only", "HEAD"))
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"path/filepath"
-	"regexp"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -38,31 +37,4 @@ func TestSimUsageLimitIsWaitedOut(t *testing.T) {
 	require.Equal(t, state.PhaseComplete, p.Status)
 	require.Len(t, p.Attempts, 2)
 	require.Equal(t, 1, p.Attempts[1].Number, "the wait used no retry")
-}
-
-// Past --wait-limit the run halts with the reset in local time and the
-// resume command.
-func TestSimUsageLimitPastTheWaitLimitHalts(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, limitPlan)
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", "sim", "--wait-limit", "1h",
-		"--scenario", limitScenario(t, "usage 3h"))
-	require.Equal(t, 1, r.code, r.String())
-	require.Regexp(t, regexp.MustCompile(`Phase 1: sim's usage limit resets at \d\d:\d\d|Phase 1: sim's usage limit resets at \w{3} \d+ \w{3} \d\d:\d\d`), r.stdout)
-	require.Contains(t, r.stdout, "(in 3h), past --wait-limit 1h")
-	require.Contains(t, r.stdout, "--resume")
-	require.Len(t, loadPhase(t, repo, "1").Attempts, 1)
-}
-
-// An exhausted context: the retry of an agent that cannot continue its
-// session gets the compact prompt, and completes.
-func TestSimContextExhaustedGetsACompactRetry(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, limitPlan)
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", "sim", "--scenario", limitScenario(t, "context"))
-	require.Equal(t, 0, r.code, r.String())
-	require.Contains(t, r.stdout, "context_exhausted")
-	p := loadPhase(t, repo, "1")
-	require.Len(t, p.Attempts, 2)
-	require.Equal(t, 2, p.Attempts[1].Number)
 }

@@ -100,18 +100,3 @@ func TestHistorySurvivesFreshAndFeedsTheReport(t *testing.T) {
 	}
 	require.NotContains(t, r.stdout, "\x1b[", "not a terminal: no escape codes")
 }
-
-// The same failure in two runs is worth a line in the summary.
-func TestTheSummarySaysWhatTheHistorySays(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	r := fast(t, dir, "demo", "--no-tui", "--dir", dir)
-	require.Equal(t, 0, r.code, r.String())
-	require.NotContains(t, r.stdout, "HISTORY", "one failure is no pattern")
-	repo := filepath.Join(dir, "calc")
-	git(t, repo, "reset", "-q", "--hard", "HEAD~6") // back to the start, as if the work were thrown away
-	r = fast(t, repo, "plan.md", "--no-tui", "--fresh")
-	require.Equal(t, 0, r.code, r.String())
-	require.Contains(t, r.stdout, "HISTORY")
-	require.Contains(t, r.stdout, "Phase 2B has failed with test_failure in each of its last 2 runs")
-}

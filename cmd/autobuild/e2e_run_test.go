@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -12,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/failure"
-	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -35,12 +33,6 @@ echo "wrote $f"
 `)
 }
 
-func callsOf(t *testing.T, path string) []string {
-	b, err := os.ReadFile(path)
-	require.NoError(t, err)
-	return strings.Fields(strings.ReplaceAll(string(b), "\n", " | "))
-}
-
 func countCalls(t *testing.T, path, phase string) int {
 	b, err := os.ReadFile(path)
 	if os.IsNotExist(err) {
@@ -54,78 +46,6 @@ func countCalls(t *testing.T, path, phase string) int {
 		}
 	}
 	return n
-}
-
-func TestRunHappyPathCommitsEachPhase(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, fivePhases)
-	calls := filepath.Join(t.TempDir(), "calls")
-	agent := workingAgent(t, calls, "")
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", agent)
-	require.Equal(t, 0, r.code, r.String())
-	require.Contains(t, r.stdout, "AUTOBUILD COMPLETE")
-	require.Contains(t, r.stdout, "PHASE 2A COMPLETE")
-
-	require.Equal(t, map[string]int{"0": 1, "1": 1, "2a": 1, "2b": 1, "3": 1}, phaseCommits(t, repo))
-	subjects := strings.Split(git(t, repo, "log", "--format=%s", "-5"), "\n")
-	conventional := regexp.MustCompile(`^(feat|chore|test|fix|docs|refactor|perf)(\([^)]+\))?: .+`)
-	for _, s := range subjects {
-		require.Regexp(t, conventional, s)
-	}
-	require.Empty(t, git(t, repo, "status", "--porcelain"), "the work tree is clean")
-	require.Empty(t, git(t, repo, "branch", "--list", "autobuild/*"), "phase branches are cleaned up")
-	entries, _ := os.ReadDir(filepath.Join(repo, ".autobuild", "worktrees"))
-	require.Empty(t, entries, "worktrees are cleaned up")
-
-	run := loadRun(t, repo)
-	require.Equal(t, state.RunComplete, run.Status)
-	p := loadPhase(t, repo, "2a")
-	require.Equal(t, state.PhaseComplete, p.Status)
-	require.Equal(t, 1, p.Attempt)
-	require.NotEmpty(t, p.Commit.SHA)
-	require.Equal(t, []string{"src/2a/work.txt"}, p.Commit.FilesCreated)
-	require.True(t, p.QualityGates["test"].Passed)
-	require.Equal(t, "passed", p.Verification.FreshVerification)
-	log, err := os.ReadFile(filepath.Join(repo, p.Attempts[0].LogPath))
-	require.NoError(t, err)
-	require.Contains(t, string(log), "wrote src/2a/work.txt")
-	exec, err := os.ReadFile(filepath.Join(repo, ".autobuild", "logs", "execution.log"))
-	require.NoError(t, err)
-	require.Regexp(t, `\[\d{4}-\d\d-\d\dT[^\]]+\] PHASE 2A COMPLETE`, string(exec))
-}
-
-func TestRetryCarriesTheFailureInThePrompt(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, fivePhases)
-	out := t.TempDir()
-	calls := filepath.Join(out, "calls")
-	agent := workingAgent(t, calls, `cat > `+out+`/stdin-$AUTOBUILD_PHASE_ID-$AUTOBUILD_ATTEMPT
-if [ "$AUTOBUILD_PHASE_ID" = 2a ] && [ "$AUTOBUILD_ATTEMPT" = 1 ]; then echo BROKEN > "$f"; exit 0; fi
-if [ "$AUTOBUILD_ATTEMPT" = 2 ]; then cp "$AUTOBUILD_PROMPT_FILE" `+out+`/retry-prompt.md; fi`)
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", agent)
-	require.Equal(t, 0, r.code, r.String())
-	require.Contains(t, r.stdout, "PHASE 2A FAILED - test_failure")
-	require.Contains(t, r.stdout, "PHASE 2A RETRYING")
-
-	prompt, err := os.ReadFile(filepath.Join(out, "retry-prompt.md"))
-	require.NoError(t, err)
-	require.Contains(t, string(prompt), "test_failure")
-	require.Contains(t, string(prompt), "src/2a/work.txt:1:BROKEN", "the failing gate's output is in the retry prompt")
-	require.Contains(t, string(prompt), "Its changes are already in this directory", "the retry continues in the first attempt's worktree")
-	stdin, err := os.ReadFile(filepath.Join(out, "stdin-2a-2"))
-	require.NoError(t, err)
-	require.Equal(t, string(prompt), string(stdin), "the prompt is on stdin and in $AUTOBUILD_PROMPT_FILE")
-
-	p := loadPhase(t, repo, "2a")
-	require.Equal(t, state.PhaseComplete, p.Status)
-	require.Equal(t, 2, p.Attempt)
-	require.Len(t, p.Attempts, 2)
-	require.Equal(t, failure.TestFailure, p.Attempts[0].Error.Type)
-	require.NotEmpty(t, p.Attempts[0].DiffPath, "the first attempt's diff is kept")
-	diff, err := os.ReadFile(filepath.Join(repo, p.Attempts[0].DiffPath))
-	require.NoError(t, err)
-	require.Contains(t, string(diff), "BROKEN")
-	require.Equal(t, 1, countCalls(t, calls, "2b"), "a sibling that passed is not re-run")
 }
 
 // haltingAgent breaks phase 2A on every attempt unless the repository holds
@@ -166,113 +86,6 @@ func resumeRerunsNothing(t *testing.T, repo, calls, agent string) result {
 
 func haltingAgent(t *testing.T, calls string) string {
 	return workingAgent(t, calls, `if [ "$AUTOBUILD_PHASE_ID" = 2a ] && [ ! -f FIXED ]; then echo BROKEN > "$f"; echo "could not fix it"; exit 0; fi`)
-}
-
-func TestHaltSummaryAfterFailedRetry(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, fivePhases)
-	calls := filepath.Join(t.TempDir(), "calls")
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", haltingAgent(t, calls))
-	require.Equal(t, 1, r.code, r.String())
-	for _, want := range []string{"AUTOBUILD HALTED", "Phase 2A failed after retry", "COMPLETED PHASES",
-		"Phase 2B: Web ui", "FAILED PHASE", "Attempts: 2/2", "Error: test_failure", "BLOCKED PHASES",
-		"Blocked by: 2A", "RESUME INSTRUCTIONS", "--resume", "To start fresh"} {
-		require.Contains(t, r.stdout, want)
-	}
-	require.Equal(t, 2, countCalls(t, calls, "2a"), "exactly one retry")
-	require.Zero(t, countCalls(t, calls, "3"))
-	require.Equal(t, state.PhaseFailed, loadPhase(t, repo, "2a").Status)
-	p3 := loadPhase(t, repo, "3")
-	require.Equal(t, state.PhaseBlocked, p3.Status)
-	require.Equal(t, []phaseid.Display{"2A"}, p3.BlockedBy)
-	require.Equal(t, state.PhaseComplete, loadPhase(t, repo, "2b").Status)
-	require.Equal(t, state.RunHalted, loadRun(t, repo).Status)
-	require.Equal(t, map[string]int{"0": 1, "1": 1, "2b": 1}, phaseCommits(t, repo))
-
-	// status reads the same state.
-	st := autobuild(t, repo, "status")
-	require.Equal(t, 1, st.code, "status exits with the halted run's code\n%s", st)
-	require.Regexp(t, `2A\s+Api service\s+failed\s+2/2`, st.stdout)
-	require.Contains(t, st.stdout, "blocked by 2A")
-	require.Contains(t, st.stdout, "halted")
-
-	st = autobuild(t, t.TempDir(), "status", "--json", repo)
-	require.Equal(t, 1, st.code, st.String())
-	var snap state.Snapshot
-	require.NoError(t, json.Unmarshal([]byte(st.stdout), &snap), st.stdout)
-	require.Equal(t, state.RunHalted, snap.Run.Status)
-	require.Equal(t, "Phase 2A failed after retry (test_failure)", snap.Run.HaltReason)
-	byID := map[phaseid.ID]*state.Phase{}
-	for _, p := range snap.Phases {
-		byID[p.PhaseID] = p
-	}
-	require.Len(t, byID, 5)
-	require.Equal(t, state.PhaseFailed, byID["2a"].Status)
-	require.Equal(t, failure.TestFailure, byID["2a"].Error.Type)
-	require.Len(t, byID["2a"].Attempts, 2)
-	require.Equal(t, []phaseid.Display{"2A"}, byID["3"].BlockedBy)
-}
-
-func TestResumeAfterAFixDoesNotRerunCompletedPhases(t *testing.T) {
-	t.Parallel()
-	repo, calls, agent := haltedRun(t, "auto")
-
-	// The person's fix, committed on the branch.
-	commitFix(t, repo)
-
-	r := resumeRerunsNothing(t, repo, calls, agent)
-	require.Contains(t, r.stdout, "PHASE 2B SKIPPED - completed in an earlier run")
-	require.Equal(t, 3, countCalls(t, calls, "2a"))
-	require.Equal(t, map[string]int{"0": 1, "1": 1, "2a": 1, "2b": 1, "3": 1}, phaseCommits(t, repo), "no duplicate commit")
-	p := loadPhase(t, repo, "2a")
-	require.Equal(t, 1, p.Attempt, "the attempt count was reset on resume")
-	require.Len(t, p.Attempts, 3, "the history is kept")
-}
-
-func TestResumeIsTheDefaultWhenStateExists(t *testing.T) {
-	t.Parallel()
-	repo, calls, agent := haltedRun(t, "auto")
-	commitFix(t, repo)
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--agent", agent)
-	require.Equal(t, 0, r.code, r.String())
-	require.Equal(t, 1, countCalls(t, calls, "0"))
-}
-
-func TestFreshStartsOver(t *testing.T) {
-	t.Parallel()
-	repo, calls, agent := haltedRun(t, "auto")
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--fresh", "--commit=auto", "--agent", agent)
-	require.Equal(t, 1, r.code, r.String())
-	require.Equal(t, 2, countCalls(t, calls, "0"), "fresh re-runs the first phase")
-	require.Equal(t, 4, countCalls(t, calls, "2a"))
-	p := loadPhase(t, repo, "2a")
-	require.Len(t, p.Attempts, 2, "fresh forgets the earlier history")
-}
-
-func TestMissingAgentIsDependencyMissingAndNotRetried(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, fivePhases)
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", "/nonexistent/agent-cli")
-	require.Equal(t, 1, r.code, r.String())
-	require.Contains(t, r.stdout, "dependency_missing")
-	require.Contains(t, r.stdout, "not retryable")
-	p := loadPhase(t, repo, "0")
-	require.Equal(t, state.PhaseFailed, p.Status)
-	require.Len(t, p.Attempts, 1, "dependency_missing is never retried")
-	require.Equal(t, failure.DependencyMissing, p.Error.Type)
-	require.NotEmpty(t, p.Error.SuggestedActions)
-}
-
-func TestDeclaredGateToolMissingIsDependencyMissing(t *testing.T) {
-	t.Parallel()
-	plan := strings.Replace(fivePhases, "`! grep -rn BROKEN src`", "`no-such-linter --strict`", 1)
-	repo := newRepo(t, plan)
-	calls := filepath.Join(t.TempDir(), "calls")
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", workingAgent(t, calls, ""))
-	require.Equal(t, 1, r.code, r.String())
-	p := loadPhase(t, repo, "0")
-	require.Equal(t, failure.DependencyMissing, p.Error.Type)
-	require.Equal(t, "no-such-linter", p.Error.MissingTool)
 }
 
 func TestJSONOutputIsOneEventPerLine(t *testing.T) {
@@ -345,73 +158,6 @@ func TestJSONOutputOfAHaltedRun(t *testing.T) {
 	require.NotContains(t, r.stdout, "AUTOBUILD HALTED", "no summary box on the JSON stream")
 }
 
-// Hand edits of phase files are documented recovery (docs/running.md): a phase file
-// set to pending, or deleted, makes --resume run that phase again, even
-// though its commit already landed; the other complete phases stay done.
-func TestHandEditedPhaseFilesRunAgain(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, fivePhases)
-	calls := filepath.Join(t.TempDir(), "calls")
-	agent := workingAgent(t, calls, `echo "run $(wc -l < `+calls+`)" > "src/$AUTOBUILD_PHASE_ID/run.txt"`)
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", agent)
-	require.Equal(t, 0, r.code, r.String())
-
-	path := filepath.Join(repo, ".autobuild", "phases", "phase-2b.json")
-	b, err := os.ReadFile(path)
-	require.NoError(t, err)
-	edited := strings.Replace(string(b), `"status": "complete"`, `"status": "pending"`, 1)
-	require.NotEqual(t, string(b), edited)
-	writeFile(t, path, edited)
-	require.NoError(t, os.Remove(filepath.Join(repo, ".autobuild", "phases", "phase-1.json")))
-
-	r = autobuild(t, repo, "plan.md", "--no-tui", "--resume", "--agent", agent)
-	require.Equal(t, 0, r.code, r.String())
-	for id, n := range map[string]int{"0": 1, "1": 2, "2a": 1, "2b": 2, "3": 1} {
-		require.Equal(t, n, countCalls(t, calls, id), "calls of phase %s", id)
-	}
-	require.Equal(t, map[string]int{"0": 1, "1": 2, "2a": 1, "2b": 2, "3": 1}, phaseCommits(t, repo),
-		"the phases run again land again")
-	for _, id := range []string{"1", "2b"} {
-		p := loadPhase(t, repo, id)
-		require.Equal(t, state.PhaseComplete, p.Status)
-		require.Equal(t, git(t, repo, "rev-parse", "HEAD~"+map[string]string{"1": "1", "2b": "0"}[id]), p.Commit.SHA)
-	}
-	require.Len(t, loadPhase(t, repo, "2b").Attempts, 2, "the edited file's history is kept")
-}
-
-// A corrupt run.json stops every run but --fresh, which its message names as
-// the way out; the file is left as it was until then.
-func TestCorruptRunFileIsKeptUntilFresh(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, fivePhases)
-	calls := filepath.Join(t.TempDir(), "calls")
-	agent := workingAgent(t, calls, "")
-	require.Equal(t, 0, autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", agent).code)
-	bad := filepath.Join(repo, ".autobuild", "run.json")
-	writeFile(t, bad, `{"schema_version": 1, "status": "runn`)
-
-	for _, args := range [][]string{{"--resume"}, {}, {"--commit=auto"}} {
-		r := autobuild(t, repo, append([]string{"plan.md", "--no-tui", "--agent", agent}, args...)...)
-		require.Equal(t, 3, r.code, r.String())
-		require.Contains(t, r.stderr, ".autobuild/run.json is corrupt")
-		require.Contains(t, r.stderr, "--fresh")
-		b, err := os.ReadFile(bad)
-		require.NoError(t, err)
-		require.Equal(t, `{"schema_version": 1, "status": "runn`, string(b), "never silently replaced")
-	}
-	st := autobuild(t, repo, "status")
-	require.Equal(t, 3, st.code, st.String())
-	require.Contains(t, st.stderr, ".autobuild/run.json is corrupt")
-
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--fresh", "--agent", agent)
-	require.Equal(t, 2, r.code, "the mode of the unreadable run is unknown: %s", r.String())
-	require.Contains(t, r.stderr, "--commit is required")
-	r = autobuild(t, repo, "plan.md", "--no-tui", "--fresh", "--commit=auto", "--agent", agent)
-	require.Equal(t, 0, r.code, r.String())
-	require.Equal(t, 2, countCalls(t, calls, "0"), "fresh starts from the first phase")
-	require.Equal(t, state.RunComplete, loadRun(t, repo).Status)
-}
-
 // In the modes that leave the branch alone, --resume after a fix replays
 // the run's commits on top of it. A kill -9 in the middle of that replay
 // loses none of them: the next resume starts the replay over.
@@ -430,18 +176,9 @@ func TestKill9DuringReplayOnAFix(t *testing.T) {
 }
 
 // Uncommitted changes stop a run; when they are the earlier run's own work,
-// the refusal says so and what to do.
+// the refusal says so and what to do. (The message-only case is
+// testdata/script/dirty_tree_own_work.txtar.)
 func TestDirtyTreeLeftByTheRunItself(t *testing.T) {
-	t.Run("message-only, complete", func(t *testing.T) {
-		t.Parallel()
-		repo := newRepo(t, fivePhases)
-		agent := workingAgent(t, filepath.Join(t.TempDir(), "calls"), "")
-		require.Equal(t, 0, autobuild(t, repo, "plan.md", "--no-tui", "--commit=message-only", "--agent", agent).code)
-		r := autobuild(t, repo, "plan.md", "--no-tui", "--agent", agent)
-		require.Equal(t, 3, r.code, r.String())
-		require.Contains(t, r.stderr, "complete and left its changes uncommitted")
-		require.Contains(t, r.stderr, "sh .autobuild/commits.sh")
-	})
 	// A kill -9 between bringing the run's changes onto the branch and
 	// committing them (--commit=single) leaves them staged, the run
 	// "running" with every phase complete.
@@ -496,31 +233,6 @@ exit 0`)
 	require.ElementsMatch(t, []string{"1a", "1b", "1c"}, strings.Fields(string(ran)))
 }
 
-// The command status prints to continue a halted run works as pasted, from
-// another directory and without --agent: the resume runs the agent run.json
-// recorded (here a command-line agent, which only its --agent value names).
-func TestStatusContinueCommandWorksAsPrinted(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, fivePhases)
-	calls := filepath.Join(t.TempDir(), "calls")
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--agent", haltingAgent(t, calls))
-	require.Equal(t, 1, r.code, r.String())
-	commitFix(t, repo)
-
-	elsewhere := t.TempDir()
-	st := autobuild(t, elsewhere, "status", repo)
-	require.Equal(t, 1, st.code, "status exits with the halted run's code\n%s", st)
-	line := hintLine(t, st.stdout, "Continue it with: ")
-	line = strings.TrimSuffix(line, " (complete phases stay complete)")
-	require.NotContains(t, line, "--agent")
-
-	out := shell(t, elsewhere, line)
-	require.Equal(t, 0, out.code, out.String())
-	require.Contains(t, out.stdout, "AUTOBUILD COMPLETE")
-	require.Equal(t, 3, countCalls(t, calls, "2a"), "the recorded agent ran the phase again")
-	require.Equal(t, 1, countCalls(t, calls, "0"), "complete phases are not re-run")
-}
-
 // In auto mode your branch is the run's line; when a session ends the
 // line's branch takes it up. A landed phase reset away from your branch
 // comes back on resume: it is not run again, and it is not lost.
@@ -547,143 +259,4 @@ func TestResumePutsBackALandedPhaseYouResetAway(t *testing.T) {
 	commitFix(t, repo)
 	resumeRerunsNothing(t, repo, calls, agent)
 	require.Equal(t, map[string]int{"0": 1, "1": 1, "2a": 1, "2b": 1, "3": 1}, phaseCommits(t, repo), "every phase once")
-}
-
-// `autobuild --resume` without a plan resumes the run .autobuild/ records
-// (what a halt for a provider's limit says to run); flags without a plan
-// and without --resume are a usage error, not the help and exit 0.
-func TestResumeWithoutAPlanTakesTheRunsPlan(t *testing.T) {
-	t.Parallel()
-	repo, calls, agent := haltedRun(t, "auto")
-	commitFix(t, repo)
-
-	r := autobuild(t, repo, "--no-tui", "--commit=auto")
-	require.Equal(t, 2, r.code, r.String())
-	require.Contains(t, r.stderr, "no plan given")
-	require.Equal(t, 1, countCalls(t, calls, "0"), "nothing ran")
-
-	sub := filepath.Join(repo, "sub")
-	require.NoError(t, os.Mkdir(sub, 0o755)) // empty: git does not see it
-	r = autobuild(t, sub, "--resume", "--no-tui", "--agent", agent)
-	require.Equal(t, 0, r.code, r.String())
-	require.Contains(t, r.stderr, "resuming the run of "+filepath.Join(repo, "plan.md"))
-	require.Contains(t, r.stdout, "RUN COMPLETE")
-	require.Equal(t, 1, countCalls(t, calls, "0"), "the completed phases stay complete")
-}
-
-// A corrupt run.json is named, with what to do (exit 3), also when the
-// agents would have come from it.
-func TestCorruptRunJSONIsNamedOnResume(t *testing.T) {
-	t.Parallel()
-	repo, _, _ := haltedRun(t, "auto")
-	writeFile(t, filepath.Join(repo, ".autobuild", "run.json"), "{broken")
-	for _, args := range [][]string{{"plan.md", "--resume", "--no-tui"}, {"plan.md", "--no-tui"}, {"--resume", "--no-tui"}} {
-		r := autobuild(t, repo, args...)
-		require.Equal(t, 3, r.code, r.String())
-		require.Contains(t, r.stderr, "run.json is corrupt", args)
-	}
-}
-
-// A run started with --allow-empty-phases records it: its resume, as
-// status prints it (no flags), runs the bodiless phase's row too.
-func TestResumeOfARunThatAllowedEmptyPhasesNeedsNoFlag(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, "# P\n\n| Phase | Name | Depends On |\n|---|---|---|\n| 1 | Rowonly | - |\n| 2 | Second | 1 |\n\n## Phase 2: Second\n\n- [ ] y\n")
-	agent := agentScript(t, `if [ "$AUTOBUILD_PHASE_ID" = 2 ] && [ ! -f FIXED ]; then exit 1; fi; echo x > "$AUTOBUILD_PHASE_ID.txt"`)
-	r := autobuild(t, repo, "plan.md", "--no-tui", "--commit=auto", "--allow-empty-phases", "--agent", agent)
-	require.Equal(t, 1, r.code, r.String())
-	require.True(t, loadRun(t, repo).AllowEmptyPhases)
-	r = autobuild(t, repo, "status")
-	require.Contains(t, r.stdout, "autobuild plan.md --resume")
-	writeFile(t, filepath.Join(repo, "FIXED"), "")
-	git(t, repo, "add", "FIXED")
-	git(t, repo, "commit", "-qm", "fix")
-	r = autobuild(t, repo, "plan.md", "--resume", "--no-tui", "--agent", agent)
-	require.Equal(t, 0, r.code, r.String())
-}
-
-// symlinkedSubdir makes a repository with a directory sub and a symbolic
-// link to sub outside it: a shell that cd'ed through the link has it in
-// PWD, which Go's os.Getwd returns.
-func symlinkedSubdir(t *testing.T) (repo, link string) {
-	t.Helper()
-	repo = newRepo(t, "# P\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: A\n\n- [ ] x\n")
-	writeFile(t, filepath.Join(repo, "sub", "keep.txt"), "k\n")
-	git(t, repo, "add", "-A")
-	git(t, repo, "commit", "-qm", "sub")
-	link = filepath.Join(t.TempDir(), "link")
-	require.NoError(t, os.Symlink(filepath.Join(repo, "sub"), link))
-	return repo, link
-}
-
-// autobuildWithPWD runs autobuild in dir with PWD set to it, as a shell that
-// cd'ed there sets it.
-func autobuildWithPWD(t *testing.T, dir string, args ...string) result {
-	t.Helper()
-	cmd := command(dir, args...)
-	cmd.Env = append(cmd.Env, "PWD="+dir)
-	return runCmd(t, cmd)
-}
-
-// A run started in a subdirectory reached through a symbolic link works,
-// records the plan's real path, and writes nothing outside the repository.
-func TestARunFromASymlinkedSubdirectory(t *testing.T) {
-	t.Parallel()
-	repo, link := symlinkedSubdir(t)
-	agent := agentScript(t, `echo x > "$AUTOBUILD_PHASE_ID.txt"`)
-	r := autobuildWithPWD(t, link, "../plan.md", "--no-tui", "--commit=auto", "--agent", agent)
-	require.Equal(t, 0, r.code, r.String())
-	require.Equal(t, "plan.md", loadRun(t, repo).PlanPath)
-	require.NoDirExists(t, filepath.Join(filepath.Dir(link), ".git"), "nothing written beside the link")
-}
-
-// A run started in sub resumes from the same directory reached through the
-// link, with and without naming the plan.
-func TestAResumeFromASymlinkedSubdirectory(t *testing.T) {
-	t.Parallel()
-	repo, link := symlinkedSubdir(t)
-	flag := filepath.Join(t.TempDir(), "fixed")
-	agent := agentScript(t, `[ -f "`+flag+`" ] || exit 1; echo x > "$AUTOBUILD_PHASE_ID.txt"`)
-	r := autobuildWithPWD(t, filepath.Join(repo, "sub"), "../plan.md", "--no-tui", "--commit=auto", "--agent", agent)
-	require.Equal(t, 1, r.code, r.String())
-	writeFile(t, flag, "")
-	r = autobuildWithPWD(t, link, "../plan.md", "--resume", "--no-tui", "--agent", agent)
-	require.Equal(t, 0, r.code, r.String())
-	r = autobuildWithPWD(t, link, "--resume", "--no-tui", "--agent", agent)
-	require.Equal(t, 0, r.code, r.String())
-}
-
-// --fresh without --commit when run.json cannot be read (no mode to keep)
-// is refused before .autobuild/ is removed.
-func TestFreshWithoutAModeKeepsTheStateItCannotRead(t *testing.T) {
-	t.Parallel()
-	repo, _, agent := haltedRun(t, "auto")
-	writeFile(t, filepath.Join(repo, ".autobuild", "run.json"), "{broken")
-	r := autobuild(t, repo, "plan.md", "--fresh", "--no-tui", "--agent", agent)
-	require.Equal(t, 2, r.code, r.String())
-	require.Contains(t, r.stderr, "--commit is required")
-	require.FileExists(t, filepath.Join(repo, ".autobuild", "phases", "phase-2a.json"), "nothing removed")
-}
-
-// Started by a git alias in your own linked worktree, autobuild inherits
-// GIT_DIR (git exports it to a `!` alias there). Its agents and gates must
-// not: an agent's commit in its phase worktree would land on your branch.
-func TestAnAgentDoesNotInheritAParentGitsGITDIR(t *testing.T) {
-	t.Parallel()
-	main := newRepo(t, "# P\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: A\n\n- [ ] x\n")
-	wt := filepath.Join(t.TempDir(), "wt")
-	git(t, main, "worktree", "add", "-q", "-b", "feature", wt)
-	feature := git(t, main, "rev-parse", "feature")
-	gitDir := git(t, wt, "rev-parse", "--absolute-git-dir")
-	agent := agentScript(t, `echo x > "p$AUTOBUILD_PHASE_ID.txt" && git add "p$AUTOBUILD_PHASE_ID.txt" && `+
-		`git -c user.name=a -c user.email=a@a commit -qm "agent work"`)
-	cmd := command(wt, "plan.md", "--no-tui", "--commit=auto", "--agent", agent)
-	cmd.Env = append(cmd.Env, "GIT_DIR="+gitDir, "GIT_PREFIX=")
-	r := runCmd(t, cmd)
-	require.Equal(t, 0, r.code, r.String())
-	log := git(t, main, "log", "--format=%s", "feature")
-	require.NotContains(t, log, "agent work", "your branch has no commit of the agent's")
-	require.Contains(t, log, "feat: a", "the phase landed as its own commit")
-	require.NotEqual(t, feature, git(t, main, "rev-parse", "feature"))
-	require.Empty(t, git(t, wt, "status", "--porcelain"), "your index and files are as the run left them")
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/autobuild-sh/autobuild/internal/gittest"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -57,68 +58,6 @@ printf '{"status":"complete","commit_message":"feat: ok\\u001b]52;c;ZWNobyBwd25l
 
 const safetyPlan = "# Safety\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: One\n\n## Quality Gates\n\n- test: `true`\n"
 
-// A .autobuild (or a directory under it) that is a symbolic link is refused
-// with exit 3, new run or --fresh, and what it points at is left untouched.
-func TestStateDirSymlinkIsRefusedAndItsTargetKept(t *testing.T) {
-	t.Parallel()
-	agent := agentScript(t, "echo hi > f.txt\n")
-	for _, c := range []struct{ name, link string }{
-		{"the state directory", ".autobuild"},
-		{"its worktrees", ".autobuild/worktrees"},
-		{"its logs", ".autobuild/logs"},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			repo := newRepo(t, safetyPlan)
-			target := t.TempDir()
-			writeFile(t, filepath.Join(target, "precious.txt"), "keep me\n")
-			require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(repo, c.link)), 0o755))
-			require.NoError(t, os.Symlink(target, filepath.Join(repo, c.link)))
-			for _, args := range [][]string{
-				{"plan.md", "--commit=auto", "--no-tui", "--agent", agent},
-				{"plan.md", "--fresh", "--commit=auto", "--no-tui", "--agent", agent},
-			} {
-				res := autobuild(t, repo, args...)
-				require.Equal(t, 3, res.code, res.String())
-				require.Contains(t, res.stderr, "is a symbolic link", res.String())
-				entries, err := os.ReadDir(target)
-				require.NoError(t, err)
-				require.Len(t, entries, 1, "nothing written into the link's target, nothing deleted")
-				require.Equal(t, "keep me\n", readFileT(t, filepath.Join(target, "precious.txt")))
-			}
-		})
-	}
-}
-
-// An agent that makes .autobuild a symbolic link in its worktree does not
-// get it committed: the exclude rule matches a link, not only a directory.
-func TestAgentsAutobuildSymlinkIsNeverCommitted(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, safetyPlan)
-	target := t.TempDir()
-	agent := agentScript(t, "echo hi > f.txt\nln -s "+target+" .autobuild\n")
-	res := autobuild(t, repo, "plan.md", "--commit=auto", "--no-tui", "--agent", agent)
-	require.Equal(t, 0, res.code, res.String())
-	require.Empty(t, git(t, repo, "ls-tree", "-r", "--name-only", "HEAD", "--", ".autobuild"))
-	require.Equal(t, "hi", git(t, repo, "show", "HEAD:f.txt"))
-	fi, err := os.Lstat(filepath.Join(repo, ".autobuild"))
-	require.NoError(t, err)
-	require.True(t, fi.IsDir(), "the state directory is still autobuild's own")
-}
-
-// A repository that tracks .autobuild (a clone of one where someone
-// committed it) is refused: autobuild would write over the user's files.
-func TestTrackedStateDirIsRefused(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, safetyPlan)
-	writeFile(t, filepath.Join(repo, ".autobuild", "run.json"), "{}\n")
-	git(t, repo, "add", "-f", ".autobuild")
-	git(t, repo, "commit", "-qm", "oops")
-	res := autobuild(t, repo, "plan.md", "--commit=auto", "--no-tui", "--agent", "true")
-	require.Equal(t, 3, res.code, res.String())
-	require.Contains(t, res.stderr, "git tracks .autobuild")
-}
-
 func readFileT(t *testing.T, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -126,151 +65,7 @@ func readFileT(t *testing.T, path string) string {
 	return string(b)
 }
 
-// The repository's hooks do not run for autobuild's git commands, its
-// commits on the user's branch included: a hanging post-commit hook would
-// otherwise stall the run outside any time limit and Ctrl-C.
-func TestRepositoryHooksDoNotRun(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, safetyPlan)
-	marker := filepath.Join(t.TempDir(), "hooks-ran")
-	for _, h := range []string{"post-commit", "prepare-commit-msg", "post-merge", "post-checkout", "reference-transaction", "pre-commit"} {
-		writeFile(t, filepath.Join(repo, ".git", "hooks", h), "#!/bin/sh\necho "+h+" >> "+marker+"\nsleep 3\n")
-		require.NoError(t, os.Chmod(filepath.Join(repo, ".git", "hooks", h), 0o755))
-	}
-	for _, mode := range []string{"auto", "single"} {
-		agent := agentScript(t, "echo "+mode+" > f.txt\n")
-		res := autobuild(t, repo, "plan.md", "--fresh", "--commit="+mode, "--no-tui", "--agent", agent)
-		require.Equal(t, 0, res.code, res.String())
-		_, err := os.Stat(marker)
-		require.ErrorIs(t, err, os.ErrNotExist, "no hook ran (%s)", mode)
-	}
-}
-
-// The user's own branches named autobuild/… survive a complete run, a
-// halted one and --fresh, unmerged commits included: the run deletes only
-// its own branches, which carry its run id.
-func TestUsersAutobuildBranchesAreNeverDeleted(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, safetyPlan)
-	mine := []string{"autobuild/integration", "autobuild/phase-1", "autobuild/my-work"}
-	for _, b := range mine {
-		git(t, repo, "branch", b)
-		git(t, repo, "commit", "-q", "--allow-empty", "-m", "unmerged on "+b) // on main, moved below
-		git(t, repo, "branch", "-f", b, "HEAD")
-		git(t, repo, "reset", "-q", "--hard", "HEAD~1")
-	}
-	fail := agentScript(t, "echo x > f.txt\nexit 1\n")
-	ok := agentScript(t, "echo y > f.txt\n")
-	for _, args := range [][]string{
-		{"plan.md", "--commit=auto", "--no-tui", "--agent", fail},
-		{"plan.md", "--fresh", "--commit=single", "--no-tui", "--agent", ok},
-		{"plan.md", "--fresh", "--commit=auto", "--no-tui", "--agent", ok},
-	} {
-		autobuild(t, repo, args...)
-		for _, b := range mine {
-			require.Equal(t, "unmerged on "+b, git(t, repo, "log", "-1", "--format=%s", b), "after %v", args)
-		}
-	}
-	require.Equal(t, 0, autobuild(t, repo, "plan.md", "--fresh", "--commit=auto", "--no-tui", "--agent", ok).code)
-	id := loadRun(t, repo).RunID
-	require.NotEmpty(t, id)
-	require.Empty(t, git(t, repo, "branch", "--list", "autobuild/"+id+"/*"), "the run's own branches are gone")
-}
-
 const twoSequential = "# Two\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n| 2 | 1 |\n\n## Phase 1: First\n\n## Phase 2: Second\n\n## Quality Gates\n\n- test: `true`\n"
-
-// userAgent is an agent whose phase 2 does, in the user's checkout, what a
-// person at another terminal might do mid-run (userAction, a shell
-// snippet run in the repository), then writes its own work.
-func userAgent(t *testing.T, userAction string) string {
-	return agentScript(t, `repo=$(dirname "$AUTOBUILD_PLAN")
-echo "$AUTOBUILD_PHASE_ID" >> "$repo/../calls"
-if [ "$AUTOBUILD_PHASE_ID" = 2 ]; then
-  (cd "$repo" && `+userAction+`)
-  printf 'one\ntwo\nphase two\n' > shared.txt
-else
-  printf 'one\ntwo\nthree\n' > shared.txt
-fi
-`)
-}
-
-// A detached HEAD is refused at start, with the command that makes a branch.
-func TestDetachedHeadIsRefused(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, safetyPlan)
-	git(t, repo, "checkout", "-q", "--detach")
-	res := autobuild(t, repo, "plan.md", "--commit=auto", "--no-tui", "--agent", "true")
-	require.Equal(t, 3, res.code, res.String())
-	require.Contains(t, res.stderr, "HEAD is detached")
-	require.Contains(t, res.stderr, "git switch -c")
-}
-
-// A user who switches branches mid-run gets a halt that says so, and the
-// other branch gets no phase commit.
-func TestSwitchedBranchMidRunHalts(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, twoSequential)
-	res := autobuild(t, repo, "plan.md", "--commit=auto", "--no-tui", "--agent", userAgent(t, "git switch -q -c elsewhere"))
-	require.Equal(t, 1, res.code, res.String())
-	require.Contains(t, res.stdout, "branch_changed", res.String())
-	require.Contains(t, res.stdout, "lands on branch main, but your checkout is on elsewhere", res.String())
-	require.Equal(t, map[string]int{"1": 1}, phaseCommits(t, repo), "phase 2 did not land on elsewhere")
-	require.Equal(t, "branch_changed", string(loadPhase(t, repo, "2").Error.Type))
-
-	res = autobuild(t, repo, "plan.md", "--resume", "--no-tui")
-	require.Equal(t, 3, res.code, "resuming on the other branch is refused: %s", res.String())
-	require.Contains(t, res.stderr, "git switch main")
-	git(t, repo, "switch", "-q", "main")
-	res = autobuild(t, repo, "plan.md", "--resume", "--no-tui", "--agent", agentScript(t, "echo done > two.txt\n"))
-	require.Equal(t, 0, res.code, res.String())
-	require.Equal(t, map[string]int{"1": 1, "2": 1}, phaseCommits(t, repo))
-}
-
-// The user's own commit mid-run on other files: the phase lands on top of
-// it, nothing is re-run, the run completes.
-func TestUsersCommitMidRunLandsOnTop(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, twoSequential)
-	res := autobuild(t, repo, "plan.md", "--commit=auto", "--no-tui", "--agent",
-		userAgent(t, "echo mine >> README.md && git commit -qam 'my own commit'"))
-	require.Equal(t, 0, res.code, res.String())
-	require.Equal(t, []string{"feat", "my own commit", "feat"}, subjectsPrefix(t, repo, 3))
-	require.Equal(t, "one\ntwo\nphase two", git(t, repo, "show", "HEAD:shared.txt"))
-	require.Contains(t, git(t, repo, "show", "HEAD:README.md"), "mine")
-	require.Equal(t, "1\n2\n", readFileT(t, filepath.Join(repo, "..", "calls")), "no phase ran twice")
-}
-
-// The user's own commit mid-run on the lines the phase changes: a halt that
-// names both sides, file_conflict (not agent_error), and no re-run.
-func TestUsersOverlappingCommitMidRunHaltsNamingBothSides(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, twoSequential)
-	res := autobuild(t, repo, "plan.md", "--commit=auto", "--no-tui", "--agent",
-		userAgent(t, "printf 'one\\ntwo\\nmine\\n' > shared.txt && git commit -qam 'my edit'"))
-	require.Equal(t, 1, res.code, res.String())
-	ps := loadPhase(t, repo, "2")
-	require.Equal(t, "file_conflict", string(ps.Error.Type), res.String())
-	require.Contains(t, ps.Error.Message, "phase 2 and your commits")
-	require.Contains(t, ps.Error.Message, "on main")
-	require.Equal(t, "1\n2\n", readFileT(t, filepath.Join(repo, "..", "calls")), "the agent is not re-run for nothing")
-	require.Equal(t, "my edit", git(t, repo, "log", "-1", "--format=%s"))
-}
-
-// subjectsPrefix returns the first word (the commit type, or the whole
-// subject for the user's commits) of the n newest commits, oldest first.
-func subjectsPrefix(t *testing.T, repo string, n int) []string {
-	t.Helper()
-	var out []string
-	for _, s := range strings.Split(git(t, repo, "log", "-"+strconv.Itoa(n), "--reverse", "--format=%s"), "\n") {
-		if typ, _, ok := strings.Cut(s, "("); ok && !strings.Contains(typ, " ") {
-			s = typ
-		} else if typ, _, ok := strings.Cut(s, ":"); ok && !strings.Contains(typ, " ") {
-			s = typ
-		}
-		out = append(out, s)
-	}
-	return out
-}
 
 // A daemon an agent starts with setsid (its own session and process group)
 // dies with its phase: it does not outlive a complete run.
@@ -293,51 +88,6 @@ func TestAgentsSetsidDaemonDiesWithItsPhase(t *testing.T) {
 	}
 }
 
-// An agent that writes into the user's checkout, or edits .git/config,
-// fails its attempt with outside_worktree and halts the run (a retry would
-// find the changes made and pass). The changes are reported and left alone.
-func TestWorkOutsideTheWorktreeFailsTheAttempt(t *testing.T) {
-	t.Parallel()
-	for _, c := range []struct{ name, action, want string }{
-		{"the main work tree", `echo x > "$repo/outside.txt"`, "outside.txt"},
-		{"the repository's config", `git -C "$repo" config alias.pwn '!echo pwned'`, ".git/config"},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			repo := newRepo(t, safetyPlan)
-			agent := agentScript(t, `repo=$(dirname "$AUTOBUILD_PLAN")
-echo hi > f.txt
-`+c.action+`
-`)
-			res := autobuild(t, repo, "plan.md", "--commit=auto", "--no-tui", "--agent", agent)
-			require.Equal(t, 1, res.code, res.String())
-			ps := loadPhase(t, repo, "1")
-			require.Equal(t, "outside_worktree", string(ps.Error.Type), res.String())
-			require.Contains(t, ps.Error.Message, c.want)
-			require.Contains(t, res.stdout, c.want, "the summary names it")
-			require.Len(t, ps.Attempts, 1, "not retried")
-			log := readFileT(t, filepath.Join(repo, ".autobuild", "logs", "phase-1.attempt-1.log"))
-			require.Contains(t, log, "outside the phase's worktree")
-			require.Empty(t, phaseCommits(t, repo), "nothing landed")
-		})
-	}
-}
-
-// A nested git repository in a phase's change fails it with a clear
-// message instead of being committed as a gitlink whose files are lost.
-func TestNestedRepositoryFailsThePhase(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, safetyPlan)
-	agent := agentScript(t, "mkdir -p vendor/lib && cd vendor/lib && git init -q && echo x > a.txt && git add a.txt && "+
-		"git -c user.name=a -c user.email=a@b commit -qm x\n")
-	res := autobuild(t, repo, "plan.md", "--commit=auto", "--no-tui", "--agent", agent)
-	require.Equal(t, 1, res.code, res.String())
-	ps := loadPhase(t, repo, "1")
-	require.Equal(t, "nested_repository", string(ps.Error.Type), res.String())
-	require.Contains(t, ps.Error.Message, "vendor/lib")
-	require.Empty(t, git(t, repo, "ls-tree", "-r", "HEAD", "--", "vendor"), "no gitlink landed")
-}
-
 // A SIGHUP (the terminal closed, an ssh session dropped) halts gracefully
 // like Ctrl-C: the state says interrupted, not running.
 func TestSIGHUPHaltsGracefully(t *testing.T) {
@@ -354,57 +104,6 @@ func TestSIGHUPHaltsGracefully(t *testing.T) {
 	require.NoError(t, cmd.Process.Signal(syscall.SIGHUP))
 	require.Equal(t, 130, exitCode(cmd.Wait()))
 	require.Equal(t, state.RunInterrupted, loadRun(t, repo).Status)
-}
-
-// Under umask 077 every file and directory autobuild writes is private:
-// run.json records the --agent line, which may hold a key.
-func TestStateFilesHonourTheUmask(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, safetyPlan)
-	agent := agentScript(t, "echo hi > f.txt\n")
-	cmd := command(repo)
-	cmd.Path = "/bin/sh"
-	cmd.Args = []string{"sh", "-c", `umask 077 && exec "$0" "$@"`, binary, "plan.md", "--commit=auto", "--no-tui", "--agent", agent}
-	res := runCmd(t, cmd)
-	require.Equal(t, 0, res.code, res.String())
-	n := 0
-	require.NoError(t, filepath.Walk(filepath.Join(repo, ".autobuild"), func(path string, fi os.FileInfo, err error) error {
-		require.NoError(t, err)
-		require.Zero(t, fi.Mode().Perm()&0o077, "%s is %v", path, fi.Mode())
-		n++
-		return nil
-	}))
-	require.Greater(t, n, 5)
-}
-
-// Deleting the lock file mid-run (which would let a second run lock a new
-// file and work on the same state) halts the run before anything lands.
-func TestDeletedLockFileHaltsBeforeLanding(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, safetyPlan)
-	agent := agentScript(t, `echo hi > f.txt
-rm "$(dirname "$AUTOBUILD_PLAN")/.autobuild/lock"
-`)
-	res := autobuild(t, repo, "plan.md", "--commit=auto", "--no-tui", "--agent", agent)
-	require.Equal(t, 1, res.code, res.String())
-	require.Equal(t, "lock_lost", string(loadPhase(t, repo, "1").Error.Type), res.String())
-	require.Contains(t, res.stdout, "lock file was deleted or replaced")
-	require.Empty(t, phaseCommits(t, repo))
-}
-
-// A resume without --agent names the commands it takes from run.json
-// before running them: an edited agent_specs never runs unannounced.
-func TestResumeNamesTheRecordedAgents(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, safetyPlan)
-	fail := agentScript(t, "exit 1\n")
-	require.Equal(t, 1, autobuild(t, repo, "plan.md", "--commit=auto", "--no-tui", "--agent", fail).code)
-	edited := agentScript(t, "echo edited > f.txt\n")
-	runPath := filepath.Join(repo, ".autobuild", "run.json")
-	require.NoError(t, os.WriteFile(runPath, []byte(strings.ReplaceAll(readFileT(t, runPath), fail, edited)), 0o644))
-	res := autobuild(t, repo, "plan.md", "--resume", "--no-tui")
-	require.Equal(t, 0, res.code, res.String())
-	require.Contains(t, res.stderr, "running the agents recorded in .autobuild/run.json: "+edited)
 }
 
 // tinyDisk mounts a tmpfs of size at a new directory and returns it; it
@@ -430,13 +129,10 @@ func TestOutOfSpaceWorktreeNamesTheCause(t *testing.T) {
 	// checkout of it in the phase's worktree.
 	disk := tinyDisk(t, "1400k")
 	repo := filepath.Join(disk, "repo")
-	git(t, disk, "init", "-q", "-b", "main", repo)
-	writeFile(t, filepath.Join(repo, "plan.md"), safetyPlan)
 	big := make([]byte, 500_000)
 	_, _ = rand.Read(big) // incompressible: the objects take their full size
-	require.NoError(t, os.WriteFile(filepath.Join(repo, "big.bin"), big, 0o644))
-	git(t, repo, "add", "-A")
-	git(t, repo, "-c", "user.name=e2e", "-c", "user.email=e2e@autobuild.invalid", "commit", "-qm", "initial")
+	gittest.New(t, gittest.At(repo), gittest.WithIdentity("e2e", "e2e@autobuild.invalid"),
+		gittest.File("plan.md", safetyPlan), gittest.File("big.bin", string(big)))
 	res := autobuild(t, repo, "plan.md", "--commit=auto", "--no-tui", "--agent", "true")
 	require.Equal(t, 1, res.code, res.String())
 	ps := loadPhase(t, repo, "1")
@@ -469,35 +165,6 @@ func TestSiblingWorktreesRunAtOnce(t *testing.T) {
 	require.Equal(t, map[string]int{"1": 1, "2": 1}, phaseCommits(t, sibling))
 }
 
-// Phase ids that look the same but differ (2A, and 2А with a Cyrillic А)
-// are refused with the difference spelled out.
-func TestLookAlikePhaseIDsAreRefused(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, "# P\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n| 2A | 1 |\n| 2А | 1 |\n\n## Phase 1: a\n## Phase 2A: b\n## Phase 2А: c\n")
-	res := autobuild(t, repo, "plan.md", "--commit=auto", "--no-tui", "--agent", "true")
-	require.Equal(t, 2, res.code, res.String())
-	require.Contains(t, res.stderr, "2<U+0410>")
-	_, err := os.Stat(filepath.Join(repo, ".autobuild"))
-	require.ErrorIs(t, err, os.ErrNotExist, "nothing started")
-}
-
-// An agent that forces .autobuild into its change (git add -f, even in a
-// commit of its own) fails the attempt: it never lands on your branch.
-func TestForcedAutobuildInAPhaseNeverLands(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, safetyPlan)
-	target := t.TempDir()
-	agent := agentScript(t, "echo hi > f.txt\nln -s "+target+" .autobuild\ngit add -f .autobuild f.txt\n"+
-		"git -c user.name=a -c user.email=a@b commit -qm sneaky\n")
-	res := autobuild(t, repo, "plan.md", "--commit=auto", "--no-tui", "--agent", agent)
-	require.Equal(t, 1, res.code, res.String())
-	require.Equal(t, "outside_worktree", string(loadPhase(t, repo, "1").Error.Type), res.String())
-	require.Empty(t, git(t, repo, "ls-tree", "-r", "--name-only", "HEAD", "--", ".autobuild"))
-	fi, err := os.Lstat(filepath.Join(repo, ".autobuild"))
-	require.NoError(t, err)
-	require.True(t, fi.IsDir())
-}
-
 // kill -9 of autobuild takes down a daemon its agent started with setsid,
 // outside the phase's process group: the guard finds it by its marker.
 func TestKill9TakesTheAgentsSetsidDaemonDown(t *testing.T) {
@@ -519,44 +186,4 @@ func TestKill9TakesTheAgentsSetsidDaemonDown(t *testing.T) {
 	require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
 	_ = cmd.Wait()
 	waitFor(t, fmt.Sprintf("the daemon %d to die with autobuild", pid), 20*time.Second, func() bool { return !alive(pid) })
-}
-
-// In single mode, a commit of yours on other files during the run is kept
-// and the run's one commit lands on top of it.
-func TestUsersCommitMidRunSingleMode(t *testing.T) {
-	t.Parallel()
-	repo := newRepo(t, twoSequential)
-	res := autobuild(t, repo, "plan.md", "--commit=single", "--no-tui", "--agent",
-		userAgent(t, "echo mine >> README.md && git commit -qam 'my own commit'"))
-	require.Equal(t, 0, res.code, res.String())
-	require.Equal(t, "my own commit", git(t, repo, "log", "-1", "--skip=1", "--format=%s"))
-	require.Equal(t, "one\ntwo\nphase two", git(t, repo, "show", "HEAD:shared.txt"))
-	require.Contains(t, git(t, repo, "show", "HEAD:README.md"), "mine")
-}
-
-// A fast-forward of your branch that fails at the last instant (the branch
-// changed between the check and the landing) takes the phase back off the
-// run's line and halts as branch_changed; the resume lands every phase
-// exactly once.
-func TestFailedFastForwardIsTakenBackAndResumes(t *testing.T) {
-	t.Parallel()
-	real, err := exec.LookPath("git")
-	require.NoError(t, err)
-	bin := t.TempDir()
-	script := "#!/bin/sh\ncase \" $* \" in\n*\" merge --ff-only \"*) echo 'fatal: Not possible to fast-forward, aborting.' >&2; exit 128 ;;\nesac\nexec " + real + " \"$@\"\n"
-	require.NoError(t, os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755))
-	repo := newRepo(t, twoSequential)
-	agent := agentScript(t, "echo \"$AUTOBUILD_PHASE_ID\" > \"phase-$AUTOBUILD_PHASE_ID.txt\"\n")
-	cmd := command(repo, "plan.md", "--commit=auto", "--no-tui", "--agent", agent)
-	cmd.Env = append(cmd.Env, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-	res := runCmd(t, cmd)
-	require.Equal(t, 1, res.code, res.String())
-	ps := loadPhase(t, repo, "1")
-	require.Equal(t, "branch_changed", string(ps.Error.Type), res.String())
-	require.Contains(t, ps.Error.Message, "could not land on your branch")
-	require.Equal(t, loadRun(t, repo).BaseCommit, loadRun(t, repo).IntegrationCommit, "taken back off the line")
-
-	res = autobuild(t, repo, "plan.md", "--resume", "--no-tui")
-	require.Equal(t, 0, res.code, res.String())
-	require.Equal(t, map[string]int{"1": 1, "2": 1}, phaseCommits(t, repo))
 }

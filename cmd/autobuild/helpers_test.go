@@ -14,6 +14,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/autobuild-sh/autobuild/internal/gittest"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -84,30 +85,18 @@ func command(dir string, args ...string) *exec.Cmd {
 // newRepo makes a git repository with one commit holding the plan.
 func newRepo(t *testing.T, planText string) string {
 	t.Helper()
-	dir := t.TempDir()
-	git(t, dir, "init", "-q", "-b", "main")
-	git(t, dir, "config", "user.name", "e2e")
-	git(t, dir, "config", "user.email", "e2e@autobuild.invalid")
-	writeFile(t, filepath.Join(dir, "README.md"), "# test repo\n")
-	writeFile(t, filepath.Join(dir, "plan.md"), planText)
-	git(t, dir, "add", "-A")
-	git(t, dir, "commit", "-q", "-m", "initial")
-	return dir
+	return gittest.New(t, gittest.WithIdentity("e2e", "e2e@autobuild.invalid"),
+		gittest.File("README.md", "# test repo\n"), gittest.File("plan.md", planText))
 }
 
 func git(t *testing.T, dir string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "git %s: %s", strings.Join(args, " "), out)
-	return strings.TrimSpace(string(out))
+	return gittest.Git(t, dir, args...)
 }
 
 func writeFile(t *testing.T, path, content string) {
 	t.Helper()
-	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-	require.NoError(t, os.WriteFile(path, []byte(content), 0o644))
+	gittest.WriteFile(t, path, content)
 }
 
 // agentScript writes an executable shell script outside the repository and

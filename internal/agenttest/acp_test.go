@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/engine"
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/gittest"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -119,19 +119,7 @@ func runACPEngine(t *testing.T, a agent.Agent, interrupt <-chan struct{}) (engin
 // helloRepo is a fresh repository holding helloPlan.
 func helloRepo(t *testing.T) string {
 	t.Helper()
-	repo := t.TempDir()
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"config", "user.name", "t"}, {"config", "user.email", "t@example.com"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = repo
-		require.NoError(t, cmd.Run())
-	}
-	require.NoError(t, os.WriteFile(filepath.Join(repo, "plan.md"), []byte(helloPlan), 0o644))
-	for _, args := range [][]string{{"add", "-A"}, {"commit", "-q", "-m", "initial"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = repo
-		require.NoError(t, cmd.Run())
-	}
-	return repo
+	return gittest.New(t, gittest.File("plan.md", helloPlan))
 }
 
 // processesWith lists the live processes whose environment holds kv: the

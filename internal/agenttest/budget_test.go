@@ -1,7 +1,6 @@
 package agenttest
 
 import (
-	"os/exec"
 	"testing"
 	"time"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/agent/preset"
 	"github.com/autobuild-sh/autobuild/internal/agenttest/mockapi"
+	"github.com/autobuild-sh/autobuild/internal/gittest"
 )
 
 // TestRetryBudget runs each CLI with the retry settings autobuild gives it
@@ -30,8 +30,7 @@ func TestRetryBudget(t *testing.T) {
 				replies[i] = mockapi.Fail(mockapi.RateLimited)
 			}
 			srv := mockapi.New(t, mockapi.API(cli), replies...)
-			work := t.TempDir()
-			require.NoError(t, exec.Command("git", "init", "-q", work).Run())
+			work := gittest.New(t, gittest.NoCommit())
 			a, err := agent.Resolve(cli, nil)
 			require.NoError(t, err)
 			env := Env(t, srv, Options{Sandbox: true, DefaultRetries: true})

@@ -2,13 +2,13 @@ package agenttest
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/agenttest/mockapi"
+	"github.com/autobuild-sh/autobuild/internal/gittest"
 )
 
 // Each mock speaks its API as the real CLI uses it: the CLI, in its
@@ -23,8 +23,7 @@ func TestRealCLIsWriteThroughTheirMock(t *testing.T) {
 			t.Parallel()
 			bin := Require(t, string(api))
 			srv := mockapi.New(t, api, mockapi.WriteFile("hello.txt", "hello\n"), mockapi.Text(SuccessText))
-			dir := t.TempDir()
-			require.NoError(t, exec.Command("git", "init", "-q", dir).Run())
+			dir := gittest.New(t, gittest.NoCommit())
 			args, stdin := Args(string(api), Prompt, true, true)
 			o := Exec(t, Invocation{Bin: bin, Args: args, Stdin: stdin, Dir: dir, Env: Env(t, srv, Options{Sandbox: true})})
 			require.Equal(t, 0, o.Exit, "stdout:\n%s\nstderr:\n%s", o.Stdout, o.Stderr)

@@ -1,7 +1,6 @@
 package agenttest
 
 import (
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/agent/adapters"
 	"github.com/autobuild-sh/autobuild/internal/agent/prompts"
 	"github.com/autobuild-sh/autobuild/internal/agenttest/mockapi"
+	"github.com/autobuild-sh/autobuild/internal/gittest"
 )
 
 // TestContinueSession runs each CLI that can resume into its model's
@@ -24,8 +24,7 @@ func TestContinueSession(t *testing.T) {
 			bin := Require(t, cli)
 			srv := mockapi.New(t, mockapi.API(cli), mockapi.Fail(mockapi.PromptTooLong),
 				mockapi.WriteFile("hello.txt", "hello\n"), mockapi.Text(SuccessText))
-			work := t.TempDir()
-			require.NoError(t, exec.Command("git", "init", "-q", work).Run())
+			work := gittest.New(t, gittest.NoCommit())
 			env := Env(t, srv, Options{Sandbox: true})
 			a, err := agent.Resolve(cli, nil)
 			require.NoError(t, err)

@@ -3,8 +3,6 @@ package agenttest
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -62,18 +60,7 @@ func cliAgent(t *testing.T, cli string, srv *mockapi.Server) agent.Agent {
 // runEngine runs helloPlan in a fresh repository with agents on c.
 func runEngine(t *testing.T, c *clock, agents ...agent.Agent) (engine.Result, *state.Phase) {
 	t.Helper()
-	repo := t.TempDir()
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"config", "user.name", "t"}, {"config", "user.email", "t@example.com"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = repo
-		require.NoError(t, cmd.Run())
-	}
-	require.NoError(t, os.WriteFile(filepath.Join(repo, "plan.md"), []byte(helloPlan), 0o644))
-	for _, args := range [][]string{{"add", "-A"}, {"commit", "-q", "-m", "initial"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = repo
-		require.NoError(t, cmd.Run())
-	}
+	repo := helloRepo(t)
 	pl, err := plan.Parse(filepath.Join(repo, "plan.md"), []byte(helloPlan))
 	require.NoError(t, err)
 	res, err := engine.Run(context.Background(), engine.Config{Dir: repo, Plan: pl, CommitMode: "auto", Agents: agents,

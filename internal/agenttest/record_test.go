@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/agenttest/mockapi"
+	"github.com/autobuild-sh/autobuild/internal/gittest"
 )
 
 var record = flag.Bool("record", false, "record each real CLI's output against the mocks into testdata/agents")
@@ -76,8 +77,7 @@ func TestRecord(t *testing.T) {
 
 func recordCase(t *testing.T, bin string, api mockapi.API, c Case, dir string) recording {
 	srv := mockapi.New(t, api, c.Replies...)
-	work := t.TempDir()
-	require.NoError(t, exec.Command("git", "init", "-q", work).Run())
+	work := gittest.New(t, gittest.NoCommit())
 	prompt := c.Prompt
 	if prompt == "" {
 		prompt = Prompt

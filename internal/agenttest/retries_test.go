@@ -2,13 +2,11 @@ package agenttest
 
 import (
 	"flag"
-	"os/exec"
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/autobuild-sh/autobuild/internal/agenttest/mockapi"
+	"github.com/autobuild-sh/autobuild/internal/gittest"
 )
 
 var measureRetries = flag.Bool("measure-retries", false, "measure each real CLI's own retries with its default settings (slow: minutes)")
@@ -32,8 +30,7 @@ func TestMeasureRetries(t *testing.T) {
 					replies[i] = mockapi.Fail(f)
 				}
 				srv := mockapi.New(t, api, replies...)
-				work := t.TempDir()
-				require.NoError(t, exec.Command("git", "init", "-q", work).Run())
+				work := gittest.New(t, gittest.NoCommit())
 				env := Env(t, srv, Options{Sandbox: true, DefaultRetries: true})
 				args, stdin := Args(string(api), Prompt, true, true)
 				o := Exec(t, Invocation{Bin: bin, Args: args, Stdin: stdin, Dir: work, Env: env, Timeout: 10 * time.Minute})

@@ -3,7 +3,6 @@ package agenttest
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -29,18 +28,7 @@ func TestSteerContinuesTheClaudeSession(t *testing.T) {
 		mockapi.WriteFile("half.txt", "half\n"),
 		mockapi.Text("still thinking").After(2*time.Minute), // stopped by the note
 		mockapi.WriteFile("hello.txt", "hello\n"), mockapi.Text(SuccessText))
-	repo := t.TempDir()
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"config", "user.name", "t"}, {"config", "user.email", "t@example.com"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = repo
-		require.NoError(t, cmd.Run())
-	}
-	require.NoError(t, os.WriteFile(filepath.Join(repo, "plan.md"), []byte(helloPlan), 0o644))
-	for _, args := range [][]string{{"add", "-A"}, {"commit", "-q", "-m", "initial"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = repo
-		require.NoError(t, cmd.Run())
-	}
+	repo := helloRepo(t)
 	pl, err := plan.Parse(filepath.Join(repo, "plan.md"), []byte(helloPlan))
 	require.NoError(t, err)
 	c := newClock()

@@ -37,13 +37,9 @@ completed attempt (emergency).`,
 		Example: "  autobuild report\n  autobuild report --since 7d --plan docs/plan.md\n  autobuild report --json | jq .retry",
 		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dir := "."
-			if len(args) == 1 {
-				dir = args[0]
-			}
-			root, err := findRoot(dir)
+			root, err := repoRootOf(dirArg(args))
 			if err != nil {
-				return &exitcode.Error{Code: exitcode.Refused, Err: err}
+				return err
 			}
 			var f metrics.Filter
 			now := time.Now()

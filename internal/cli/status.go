@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/autobuild-sh/autobuild/internal/exitcode"
+	"github.com/autobuild-sh/autobuild/internal/human"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/runctl"
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
@@ -29,11 +30,7 @@ func newStatus(s Streams) *cobra.Command {
 		Example: "  autobuild status\n  autobuild status ../other-repo --json",
 		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dir := "."
-			if len(args) == 1 {
-				dir = args[0]
-			}
-			store, snap, err := runSnapshot(dir)
+			store, snap, err := runSnapshot(dirArg(args))
 			if err != nil {
 				return err
 			}
@@ -130,7 +127,7 @@ func printStatus(w io.Writer, snap *state.Snapshot, root string, self launcher) 
 		}
 		dur := "-"
 		if p.Timestamps.DurationSeconds > 0 {
-			dur = summary.Duration(p.Timestamps.DurationSeconds)
+			dur = human.Duration(p.Timestamps.DurationSeconds)
 		}
 		cost := ""
 		if usage != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/config"
 	"github.com/autobuild-sh/autobuild/internal/gates"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/human"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
@@ -77,7 +78,7 @@ func printPlan(out io.Writer, pl *plan.Plan, fromConfig []plan.Gate) {
 	} else {
 		fmt.Fprintf(w, "%s (%s)\n", pl.Title, pl.Path)
 	}
-	fmt.Fprintf(w, "%s in %s", plural(len(pl.Phases), "phase"), plural(len(batches), "batch"))
+	fmt.Fprintf(w, "%s in %s", human.Count(len(pl.Phases), "phase", "phases"), human.Count(len(batches), "batch", "batches"))
 	gs, from := gates.Declared(pl.Gates, fromConfig)
 	if len(gs) > 0 {
 		var kinds []string
@@ -142,16 +143,6 @@ func batchNote(b plan.Batch) string {
 }
 
 // plural is "1 batch", "2 batches", "3 phases".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	if strings.HasSuffix(noun, "ch") || strings.HasSuffix(noun, "s") {
-		return fmt.Sprintf("%d %ses", n, noun)
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
-
 // displayIDs names ids as the plan writes them; an id of no phase is
 // shown as it is.
 func displayIDs(pl *plan.Plan, ids []phaseid.ID) []phaseid.Display {

@@ -26,11 +26,7 @@ run to appear if there is none yet. Quitting it never touches the run.`,
 		Example: "  autobuild watch\n  autobuild watch ~/src/project",
 		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dir := "."
-			if len(args) == 1 {
-				dir = args[0]
-			}
-			root, err := findRoot(dir)
+			root, err := repoRootOf(dirArg(args))
 			if err != nil {
 				return err
 			}

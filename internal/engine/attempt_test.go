@@ -15,6 +15,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/gittest"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -23,14 +24,7 @@ import (
 // its directory.
 func gitRepo(t *testing.T, planText string) string {
 	t.Helper()
-	dir := t.TempDir()
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"config", "user.name", "t"}, {"config", "user.email", "t@example.com"}} {
-		runGit(t, dir, args...)
-	}
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "plan.md"), []byte(planText), 0o644))
-	runGit(t, dir, "add", "-A")
-	runGit(t, dir, "commit", "-q", "-m", "initial")
-	return dir
+	return gittest.New(t, gittest.File("plan.md", planText))
 }
 
 func runGit(t *testing.T, dir string, args ...string) string {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/autobuild-sh/autobuild/internal/gittest"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -46,11 +47,8 @@ func TestASubmoduleMoveLandsWhenStatusIgnoresIt(t *testing.T) {
 	t.Parallel()
 	planText := "# One\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: Only\n"
 	repo := gitRepo(t, planText)
-	origin := filepath.Join(t.TempDir(), "origin")
-	require.NoError(t, os.MkdirAll(origin, 0o755))
-	runGit(t, origin, "init", "-q", "-b", "main")
-	runGit(t, origin, "-c", "user.name=x", "-c", "user.email=x@x", "commit", "-q", "--allow-empty", "-m", "one")
-	runGit(t, origin, "-c", "user.name=x", "-c", "user.email=x@x", "commit", "-q", "--allow-empty", "-m", "two")
+	origin := gittest.New(t, gittest.At(filepath.Join(t.TempDir(), "origin")), gittest.Message("one"))
+	runGit(t, origin, "commit", "-q", "--allow-empty", "-m", "two")
 	runGit(t, repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", origin, "sub")
 	runGit(t, repo, "config", "-f", ".gitmodules", "submodule.sub.ignore", "all")
 	runGit(t, repo, "add", "-A")

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
+	"github.com/autobuild-sh/autobuild/internal/human"
 )
 
 // Classifier turns an attempt's Evidence into a Report, using the built-in
@@ -191,7 +192,7 @@ func (c *Classifier) classify(ev Evidence) Report {
 		left := ev.TasksTotal - ev.TasksCompleted
 		return Report{Type: TaskIncomplete,
 			Message:   fmt.Sprintf("task incomplete: %d of %d tasks done", ev.TasksCompleted, ev.TasksTotal),
-			BlockedOn: fmt.Sprintf("%d %s not done", left, plural(left, "task", "tasks"))}
+			BlockedOn: fmt.Sprintf("%d %s not done", left, human.Plural(left, "task", "tasks"))}
 	}
 	// 9. The agent failed: what does its output say?
 	if ev.AgentExitCode != 0 {
@@ -339,7 +340,7 @@ func (c *Classifier) gateReport(ev Evidence) Report {
 func gateSummary(kind string, g *GateEvidence, failing []string) string {
 	if len(failing) > 0 {
 		return fmt.Sprintf("%s gate failed: %d %s failing (%s)", kind, len(failing),
-			plural(len(failing), "test", "tests"), listNames(failing, 5))
+			human.Plural(len(failing), "test", "tests"), listNames(failing, 5))
 	}
 	return fmt.Sprintf("%s gate failed (exit %d)", kind, g.ExitCode)
 }
@@ -423,7 +424,7 @@ func workCompleted(ev Evidence) []string {
 		out = append(out, fmt.Sprintf("%d/%d tasks", ev.TasksCompleted, ev.TasksTotal))
 	}
 	if n := len(ev.FilesChanged); n > 0 {
-		out = append(out, fmt.Sprintf("changed %d %s", n, plural(n, "file", "files")))
+		out = append(out, fmt.Sprintf("changed %d %s", n, human.Plural(n, "file", "files")))
 	}
 	return out
 }
@@ -448,13 +449,6 @@ func listNames(names []string, n int) string {
 		return strings.Join(names, ", ")
 	}
 	return strings.Join(names[:n], ", ") + ", …"
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 func contains(ts []Type, t Type) bool {

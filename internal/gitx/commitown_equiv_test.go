@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/gittest"
 )
 
 // The commit from known paths (the status after the agent, no tree to
@@ -54,11 +56,8 @@ func headTree(t *testing.T, root string) string {
 
 func addSubmodule(t *testing.T, root string) {
 	t.Helper()
-	origin := filepath.Join(t.TempDir(), "origin")
-	require.NoError(t, os.MkdirAll(origin, 0o755))
-	gitT(t, origin, "init", "-q", "-b", "main")
-	gitT(t, origin, "-c", "user.name=x", "-c", "user.email=x@x", "commit", "-q", "--allow-empty", "-m", "one")
-	gitT(t, origin, "-c", "user.name=x", "-c", "user.email=x@x", "commit", "-q", "--allow-empty", "-m", "two")
+	origin := gittest.New(t, gittest.At(filepath.Join(t.TempDir(), "origin")), gittest.Message("one"))
+	gitT(t, origin, "commit", "-q", "--allow-empty", "-m", "two")
 	gitT(t, root, "-c", "protocol.file.allow=always", "submodule", "add", "-q", origin, "sub")
 	gitT(t, root, "commit", "-qm", "sub")
 }

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/gittest"
 )
 
 // TestMain isolates the tests from the machine's git configuration (a global
@@ -69,14 +71,7 @@ func numbered(n int, edits map[int]string) string {
 // file f.txt on branch main, and opens it.
 func newRepo(t *testing.T) (*Repo, string) {
 	t.Helper()
-	dir := t.TempDir()
-	gitT(t, dir, "init", "-q", "-b", "main")
-	gitT(t, dir, "config", "user.name", "Test User")
-	gitT(t, dir, "config", "user.email", "test@example.com")
-	writeFile(t, dir, "README.md", "# test\n")
-	writeFile(t, dir, "f.txt", numbered(20, nil))
-	gitT(t, dir, "add", "-A")
-	gitT(t, dir, "commit", "-q", "-m", "initial")
+	dir := gittest.New(t, gittest.File("README.md", "# test\n"), gittest.File("f.txt", numbered(20, nil)))
 	r, err := Open(context.Background(), dir)
 	require.NoError(t, err)
 	return r, r.Root()

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/gittest"
 )
 
 // What happens between a snapshot and a restore (a build's binary, a
@@ -16,18 +18,13 @@ import (
 func TestSnapshotAndRestoreTree(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	dir := t.TempDir()
-	gitT(t, dir, "init", "-q")
+	dir := gittest.New(t, gittest.File("main.go", "package main\n"), gittest.File("keep.txt", "keep\n"),
+		gittest.File(".gitignore", "*.log\n"), gittest.Message("base"))
 	write := func(rel, content string) {
 		p := filepath.Join(dir, rel)
 		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
 		require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
 	}
-	write("main.go", "package main\n")
-	write("keep.txt", "keep\n")
-	write(".gitignore", "*.log\n")
-	gitT(t, dir, "add", "-A")
-	gitT(t, dir, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "base")
 
 	// The agent's work: a changed file, a new one, a staged one.
 	write("main.go", "package main\n\nfunc main() {}\n")

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/history"
+	"github.com/autobuild-sh/autobuild/internal/human"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -65,5 +66,5 @@ func emergency(recs []history.Record) (Alert, bool) {
 		return Alert{}, false
 	}
 	return Alert{LevelEmergency, fmt.Sprintf("no attempt completed in %s: the last %d attempts failed",
-		Duration(last.Sub(first).Seconds()), n)}, true
+		human.Duration(last.Sub(first).Seconds()), n)}, true
 }

@@ -3,27 +3,12 @@ package metrics
 import (
 	"fmt"
 	"math"
-	"time"
 )
 
 // Percent formats a ratio as "26%" ("-" for none).
 func Percent(r float64) string { return fmt.Sprintf("%.0f%%", math.Round(r*100)) }
 
 // Duration formats seconds as "45s", "3m12s", "1h02m" or "2d03h".
-func Duration(seconds float64) string {
-	d := time.Duration(seconds * float64(time.Second)).Round(time.Second)
-	switch {
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
-	default:
-		return fmt.Sprintf("%dd%02dh", int(d.Hours())/24, int(d.Hours())%24)
-	}
-}
-
 // Tokens formats a token count as "950", "12.3k", "139k" or "4.1M".
 func Tokens(n float64) string {
 	switch {

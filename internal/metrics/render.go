@@ -9,6 +9,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/autobuild-sh/autobuild/internal/human"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/textwrap"
 )
@@ -119,8 +120,8 @@ func (r *renderer) header(rep Report) {
 	if rep.First != nil && rep.Last != nil {
 		span = ", " + rep.First.In(r.loc).Format("Jan 2 15:04") + " to " + rep.Last.In(r.loc).Format("Jan 2 15:04")
 	}
-	r.wrapped(fmt.Sprintf("%s (%s), %s%s", plural(rep.Runs, "run"), plural(rep.Sessions, "session"),
-		plural(rep.Attempts, "attempt"), span), 2)
+	r.wrapped(fmt.Sprintf("%s (%s), %s%s", human.Count(rep.Runs, "run", "runs"), human.Count(rep.Sessions, "session", "sessions"),
+		human.Count(rep.Attempts, "attempt", "attempts"), span), 2)
 }
 
 func (r *renderer) alerts(rep Report) {
@@ -202,26 +203,26 @@ func (r *renderer) rates(rep Report) {
 	r.section("Does the retry help?")
 	row := func(name, text string) { r.wrapped(fmt.Sprintf("  %-13s %s", name, text), 16) }
 	if rt := rep.Retry; rt.Total > 0 {
-		row("Retry", fmt.Sprintf("%d of %s succeeded (%s; goal %s)", rt.Succeeded, plural(rt.Total, "retry"),
+		row("Retry", fmt.Sprintf("%d of %s succeeded (%s; goal %s)", rt.Succeeded, human.Count(rt.Total, "retry", "retries"),
 			pct(rt.Rate), Percent(RetryGoal)))
 	} else {
 		row("Retry", "no retry ran")
 	}
 	if rt := rep.Reassignment; rt.Total > 0 {
-		row("Reassigned", fmt.Sprintf("%d of %s on another agent succeeded (%s)", rt.Succeeded, plural(rt.Total, "retry"),
+		row("Reassigned", fmt.Sprintf("%d of %s on another agent succeeded (%s)", rt.Succeeded, human.Count(rt.Total, "retry", "retries"),
 			pct(rt.Rate)))
 	} else {
 		row("Reassigned", "no retry ran on another agent (give a second --agent to try one)")
 	}
 	if rc := rep.Recovery; rc.Count > 0 {
 		row("Recovery", fmt.Sprintf("%s recovered (%d by retry, %d by a person's resume): median %s, p90 %s",
-			plural(rc.Count, "failed phase"), rc.ByRetry, rc.ByResume, secs(rc.MedianSeconds), secs(rc.P90Seconds)))
+			human.Count(rc.Count, "failed phase", "failed phases"), rc.ByRetry, rc.ByResume, secs(rc.MedianSeconds), secs(rc.P90Seconds)))
 	} else {
 		row("Recovery", "no failed phase has completed since")
 	}
 	e := rep.Escalation
 	row("Escalation", fmt.Sprintf("%d of %s needed a person (%s; goal under %s)", e.Escalated,
-		plural(e.PhaseRuns, "phase run"), pct(e.Rate), Percent(EscalationGoal)))
+		human.Count(e.PhaseRuns, "phase run", "phase runs"), pct(e.Rate), Percent(EscalationGoal)))
 	c := rep.Cost
 	if c.AttemptsWithUsage == 0 {
 		row("Cost", "no agent reported tokens or cost")
@@ -229,7 +230,7 @@ func (r *renderer) rates(rep Report) {
 	}
 	row("Cost", fmt.Sprintf("%s, %s tokens in and %s out, over %s; a run %s and %s tokens, a phase %s and %s tokens",
 		USD(c.TotalUSD), Tokens(float64(c.InputTokens)), Tokens(float64(c.OutputTokens)),
-		plural(c.AttemptsWithUsage, "attempt"), usd(c.PerRunUSD), tokens(c.PerRunTokens), usd(c.PerPhaseUSD),
+		human.Count(c.AttemptsWithUsage, "attempt", "attempts"), usd(c.PerRunUSD), tokens(c.PerRunTokens), usd(c.PerPhaseUSD),
 		tokens(c.PerPhaseTokens)))
 }
 
@@ -316,16 +317,6 @@ func multiplePlans(rep Report) bool {
 // clean makes text from a plan or an agent safe for the terminal.
 func clean(s string) string { return textwrap.CleanLine(s) }
 
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	if strings.HasSuffix(word, "y") && !strings.HasSuffix(word, "ay") {
-		return fmt.Sprintf("%d %sies", n, word[:len(word)-1])
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
 func pct(r *float64) string {
 	if r == nil {
 		return "-"
@@ -337,7 +328,7 @@ func secs(s *float64) string {
 	if s == nil {
 		return "-"
 	}
-	return Duration(*s)
+	return human.Duration(*s)
 }
 
 func usd(v *float64) string {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/human"
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -106,7 +107,7 @@ func (t *tracker) document(e event.Event, limitWait time.Duration, now time.Time
 		d.Commits = t.commits
 		d.Text = fmt.Sprintf("autobuild complete in %s: %s", wall(e.DurationSeconds), e.Line)
 		if d.Commits > 0 {
-			d.Text += fmt.Sprintf(", %d %s", d.Commits, plural(d.Commits, "commit", "commits"))
+			d.Text += fmt.Sprintf(", %d %s", d.Commits, human.Plural(d.Commits, "commit", "commits"))
 		}
 		if d.CostUSD > 0 {
 			d.Text += ", " + state.Cost(d.CostUSD)
@@ -154,11 +155,4 @@ func (t *tracker) document(e event.Event, limitWait time.Duration, now time.Time
 
 func wall(seconds float64) string {
 	return (time.Duration(seconds) * time.Second).Round(time.Second).String()
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/autobuild-sh/autobuild/internal/human"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -36,7 +37,7 @@ func (r *Review) Facts(now time.Time) []string {
 	for _, f := range r.Files {
 		added, removed = added+f.Added, removed+f.Removed
 	}
-	out = append(out, fmt.Sprintf("Change: %d %s, +%d -%d", len(r.Files), plural(len(r.Files), "file", "files"), added, removed))
+	out = append(out, fmt.Sprintf("Change: %d %s, +%d -%d", len(r.Files), human.Plural(len(r.Files), "file", "files"), added, removed))
 	return out
 }
 
@@ -104,11 +105,4 @@ func (r *Review) WriteText(w io.Writer, now time.Time) {
 	}
 	id := string(ps.DisplayID.Or(ps.PhaseID))
 	fmt.Fprintf(w, "\nDecide: autobuild review %s --approve, or autobuild review %s --reject --note TEXT\n", id, id)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -3,8 +3,6 @@ package runctl
 import (
 	"context"
 	"io"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
@@ -15,6 +13,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/engine"
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/gittest"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -25,16 +24,7 @@ const twoPhases = "# Two\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n| 2 | 
 // gitRepo is a repository whose one commit holds plan.md.
 func gitRepo(t *testing.T, planText string) string {
 	t.Helper()
-	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "plan.md"), []byte(planText), 0o644))
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"config", "user.name", "t"},
-		{"config", "user.email", "t@example.com"}, {"add", "-A"}, {"commit", "-q", "-m", "initial"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
-		require.NoError(t, err, "git %v: %s", args, out)
-	}
-	return dir
+	return gittest.New(t, gittest.File("plan.md", planText))
 }
 
 // Headless runs a real run to its end: the printer sees every event in

@@ -4,15 +4,16 @@
 package summary
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"strings"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/human"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -83,7 +84,7 @@ func halted(in Input, width int) string {
 	}
 	var reports []failure.Report
 	if ps := groups[state.PhaseFailed]; len(ps) > 0 {
-		b.section(plural(len(ps), "FAILED PHASE", "FAILED PHASES"))
+		b.section(human.Plural(len(ps), "FAILED PHASE", "FAILED PHASES"))
 		for _, p := range ps {
 			failedRow(b, p)
 			if p.Error != nil {
@@ -184,10 +185,10 @@ func complete(in Input, width int) string {
 	b.blank()
 	elapsed := ""
 	if in.Run != nil && in.Run.Finished != nil {
-		elapsed = ", wall time " + Duration(in.Run.WallSeconds())
+		elapsed = ", wall time " + human.Duration(in.Run.WallSeconds())
 	}
-	b.text(fmt.Sprintf("%s, %s%s.", plural(len(in.Phases), "1 phase", fmt.Sprintf("%d phases", len(in.Phases))),
-		plural(commits, "1 commit", fmt.Sprintf("%d commits", commits)), elapsed), 0)
+	b.text(fmt.Sprintf("%s, %s%s.", human.Count(len(in.Phases), "phase", "phases"),
+		human.Count(commits, "commit", "commits"), elapsed), 0)
 	if u := state.RunUsage(in.Phases); u != nil {
 		b.text("Usage: "+u.Summary()+".", 7)
 	}
@@ -198,10 +199,10 @@ func complete(in Input, width int) string {
 		switch in.Run.CommitMode {
 		case state.CommitMessageOnly:
 			b.text("Changes are uncommitted in the work tree; commit them phase by phase with: sh "+
-				filepath.ToSlash(filepath.Join(orDefault(in.StateDir, ".autobuild/"), "commits.sh")), 2)
+				filepath.ToSlash(filepath.Join(cmp.Or(in.StateDir, ".autobuild/"), "commits.sh")), 2)
 		case state.CommitSingle:
 			if in.Run.FinalCommit != "" {
-				b.text("All phases were committed as one commit: "+clip.SHA(in.Run.FinalCommit)+" on "+orDefault(in.Run.Branch, "HEAD")+".", 2)
+				b.text("All phases were committed as one commit: "+clip.SHA(in.Run.FinalCommit)+" on "+cmp.Or(in.Run.Branch, "HEAD")+".", 2)
 			} else {
 				b.text("Nothing changed: no commit was made.", 2)
 			}
@@ -239,7 +240,7 @@ func historyNote(b *box, run *state.Run) {
 func completedRow(b *box, p *state.Phase) {
 	status := "complete"
 	if d := p.Timestamps.DurationSeconds; d > 0 {
-		status = "complete " + Duration(d)
+		status = "complete " + human.Duration(d)
 	}
 	b.dotted(label(p), status)
 	if who := doneBy(p); who != "" {
@@ -352,32 +353,6 @@ func lastAttempt(p *state.Phase) *state.Attempt {
 }
 
 // Duration formats seconds as "45s", "3m12s" or "1h02m".
-func Duration(seconds float64) string {
-	d := time.Duration(seconds * float64(time.Second)).Round(time.Second)
-	switch {
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
-	default:
-		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
-	}
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
 // sentence starts s with a capital letter: the failures' suggested actions
 // are written as list items, the resume instructions as numbered steps.
 func sentence(s string) string {

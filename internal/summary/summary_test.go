@@ -99,12 +99,6 @@ func TestSystemicCauseIsSaidOnce(t *testing.T) {
 	require.Contains(t, out, "SYSTEMIC CAUSE")
 }
 
-func TestDuration(t *testing.T) {
-	require.Equal(t, "45s", Duration(45.2))
-	require.Equal(t, "3m12s", Duration(192))
-	require.Equal(t, "1h02m", Duration(3725))
-}
-
 // Gate output with tabs, colour codes and carriage returns, commands longer
 // than the box, and lines that fill the box exactly all keep the border: each
 // line of the box is exactly as wide as the box. (Seen in the demo: go test's

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/autobuild-sh/autobuild/internal/human"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -25,7 +26,7 @@ func verifyLine(b *box, run *state.Run) {
 		return
 	}
 	if v.Groups > 0 {
-		line := "Verified together: " + plural(v.Groups, "1 group", fmt.Sprintf("%d groups", v.Groups))
+		line := "Verified together: " + human.Count(v.Groups, "group", "groups")
 		switch v.Conflicts {
 		case 0:
 		case 1:

@@ -9,9 +9,9 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/human"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
-	"github.com/autobuild-sh/autobuild/internal/summary"
 )
 
 // sectionPrefix starts the detail pane's headings ("── gates ──") and the
@@ -60,7 +60,7 @@ func trailer(r *phaseRow) []string {
 		for _, g := range r.gates {
 			line := fmt.Sprintf("%s %-9s %s", gateGlyph(g.Status), g.Kind, gateStatusText(g))
 			if g.DurationSeconds > 0 {
-				line += " in " + summary.Duration(g.DurationSeconds)
+				line += " in " + human.Duration(g.DurationSeconds)
 			}
 			x = append(x, line)
 			if g.Command != "" {

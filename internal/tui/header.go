@@ -11,8 +11,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/human"
 	"github.com/autobuild-sh/autobuild/internal/state"
-	"github.com/autobuild-sh/autobuild/internal/summary"
 )
 
 // spinnerFrames turn while a phase runs.
@@ -164,7 +164,7 @@ func (v *headerView) elapsed() string {
 	if !v.run.ended.IsZero() {
 		end = v.run.ended
 	}
-	return summary.Duration(max(0, end.Sub(v.run.started).Seconds()))
+	return human.Duration(max(0, end.Sub(v.run.started).Seconds()))
 }
 
 // runState is the one word describing the run in the header.

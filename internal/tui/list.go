@@ -8,9 +8,9 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
+	"github.com/autobuild-sh/autobuild/internal/human"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
-	"github.com/autobuild-sh/autobuild/internal/summary"
 )
 
 // phaseTable is the phase list: the phases grouped under batch headings,
@@ -224,9 +224,9 @@ func (v *phaseTable) renderRow(r *phaseRow, selected bool, c columns, w int) str
 func rowElapsed(r *phaseRow, now time.Time) string {
 	switch {
 	case r.status == stRunning && !r.started.IsZero():
-		return summary.Duration(max(0, now.Sub(r.started).Seconds()))
+		return human.Duration(max(0, now.Sub(r.started).Seconds()))
 	case r.duration > 0:
-		return summary.Duration(r.duration)
+		return human.Duration(r.duration)
 	}
 	return ""
 }

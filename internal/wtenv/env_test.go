@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/gittest"
 )
 
 // nodeRepo is a checkout with an ignored node_modules and .env, and a
@@ -120,10 +122,7 @@ func TestPlainCopyAcrossFileSystems(t *testing.T) {
 		t.Skip("/dev/shm is on the same file system as the temporary folder")
 	}
 	dir := filepath.Join(shm, "repo")
-	gitIn(t, shm, "init", "-q", "-b", "main", dir)
-	write(t, filepath.Join(dir, ".gitignore"), "node_modules/\n.env\n")
-	gitIn(t, dir, "add", "-A")
-	gitIn(t, dir, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "init")
+	gittest.New(t, gittest.At(dir), gittest.File(".gitignore", "node_modules/\n.env\n"), gittest.Message("init"))
 	write(t, filepath.Join(dir, ".env"), "A=1\n")
 	write(t, filepath.Join(dir, "node_modules/x/index.js"), "x\n")
 	wt := filepath.Join(other, "wt")
@@ -194,10 +193,7 @@ func TestRealClones(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = os.RemoveAll(tmp) })
 	dir := filepath.Join(tmp, "repo")
-	gitIn(t, tmp, "init", "-q", "-b", "main", dir)
-	write(t, filepath.Join(dir, ".gitignore"), "node_modules/\n.env\n.autobuild/\n")
-	gitIn(t, dir, "add", "-A")
-	gitIn(t, dir, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "init")
+	gittest.New(t, gittest.At(dir), gittest.File(".gitignore", "node_modules/\n.env\n.autobuild/\n"), gittest.Message("init"))
 	write(t, filepath.Join(dir, ".env"), "A=1\n")
 	write(t, filepath.Join(dir, "node_modules/x/index.js"), "x\n")
 	wt := worktree(t, dir)

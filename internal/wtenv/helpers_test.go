@@ -8,19 +8,15 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/gittest"
 )
 
 // repo makes a git repository with one commit of files (path → content);
 // ignored files are written after the commit.
 func repo(t *testing.T, tracked, ignored map[string]string) string {
 	t.Helper()
-	dir := t.TempDir()
-	gitIn(t, dir, "init", "-q", "-b", "main")
-	for p, c := range tracked {
-		write(t, filepath.Join(dir, p), c)
-	}
-	gitIn(t, dir, "add", "-A")
-	gitIn(t, dir, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "init")
+	dir := gittest.New(t, gittest.Files(tracked), gittest.Message("init"))
 	for p, c := range ignored {
 		write(t, filepath.Join(dir, p), c)
 	}
