@@ -51,11 +51,13 @@ func TestRunAbort(t *testing.T) {
 	assert.Less(t, res.Duration, 10*time.Second)
 }
 
-// A stderr that keeps printing keeps an agent from being idle-killed.
+// A stderr that keeps printing keeps an agent from being idle-killed. The
+// run lasts twice the idle timeout, with ticks far apart enough inside it
+// that a loaded machine's late wake-up does not look idle.
 func TestRunIdleCountsStderr(t *testing.T) {
 	res := Run(context.Background(), Spec{
-		Shell:        "for i in 1 2 3 4 5 6; do echo tick >&2; sleep 0.1; done",
-		IdleTimeout:  400 * time.Millisecond,
+		Shell:        "for i in 1 2 3 4 5 6 7 8 9 10 11 12; do echo tick >&2; sleep 0.25; done",
+		IdleTimeout:  1500 * time.Millisecond,
 		OnStderrLine: func(string) {},
 	})
 	assert.False(t, res.IdleTimedOut)
