@@ -8,6 +8,7 @@ package wtenv
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -47,6 +48,9 @@ type Env struct {
 
 	cacheMu   sync.Mutex
 	cacheDone bool
+	// trees list autobuild's copy of each folder entry, made while the
+	// copy is brought up to date: a new worktree's are planted from them.
+	trees map[string]*node
 	// cacheBytes is what the entries hold, counted while the copy is
 	// brought up to date (a link is made without reading its size).
 	cacheBytes int64
@@ -122,8 +126,22 @@ func (e *Env) init(ctx context.Context, wt string) error {
 
 // Bring makes the selected files present in the worktree wt, as they are
 // in your checkout: all of them in a new worktree; in a reused one only
-// what changed, with what the checkout no longer has removed.
+// what changed, with what the checkout no longer has removed. It is Put,
+// then Check.
 func (e *Env) Bring(ctx context.Context, wt string) (Result, error) {
+	res, err := e.Put(ctx, wt)
+	if err != nil {
+		return res, err
+	}
+	return e.Check(ctx, wt, res)
+}
+
+// Put is Bring without its check against the worktree's own ignore
+// rules, so it may run while git writes the worktree's tracked files (the
+// entries are paths git ignores, which a checkout never writes): the
+// worktree is then ready in the longer of the two, not their sum. Check
+// must follow once the worktree's files are written.
+func (e *Env) Put(ctx context.Context, wt string) (Result, error) {
 	start := time.Now()
 	if !e.Active() {
 		return Result{}, nil
@@ -143,7 +161,10 @@ func (e *Env) Bring(ctx context.Context, wt string) (Result, error) {
 		from = e.cacheDir
 	}
 	for _, en := range e.entries {
-		st, err := mirror(filepath.Join(from, filepath.FromSlash(en.Path)), filepath.Join(wt, filepath.FromSlash(en.Path)), en.Path, t)
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+		st, err := e.putEntry(filepath.Join(from, filepath.FromSlash(en.Path)), filepath.Join(wt, filepath.FromSlash(en.Path)), en.Path, t)
 		res.Stats.add(st)
 		if err != nil {
 			return res, fmt.Errorf("bringing %s into the worktree: %w", en, err)
@@ -152,8 +173,40 @@ func (e *Env) Bring(ctx context.Context, wt string) (Result, error) {
 	if e.mode == Link {
 		res.Stats.Bytes = e.cacheBytes
 	}
+	res.Took = time.Since(start)
+	return res, nil
+}
+
+// putEntry brings one entry: planted from autobuild's copy's listing where
+// the worktree has nothing yet (hard-link mode), else mirrored.
+func (e *Env) putEntry(src, dst, rel string, t transfer) (Stats, error) {
+	if n := e.trees[rel]; n != nil {
+		if _, err := os.Lstat(dst); errors.Is(err, fs.ErrNotExist) {
+			st, err := plant(src, dst, rel, n, t)
+			if err == nil {
+				return st, nil
+			}
+			// The copy changed under the listing (removed by hand): what
+			// was planted goes, and the copy is read again.
+			if rerr := gitx.RemoveAll(dst); rerr != nil {
+				return st, errors.Join(err, rerr)
+			}
+		}
+	}
+	return mirror(src, dst, rel, t)
+}
+
+// Check ends a Bring whose Put ran before the worktree's tracked files
+// were written: entries the worktree's ignore rules do not ignore (the
+// phase's base changed .gitignore) are removed again, as they could be
+// committed. res is Put's result; its Took grows by the check's time.
+func (e *Env) Check(ctx context.Context, wt string, res Result) (Result, error) {
+	if len(res.Entries) == 0 {
+		return res, nil
+	}
+	start := time.Now()
 	dropped, err := e.dropUnignored(ctx, wt)
-	res.Dropped, res.Took = dropped, time.Since(start)
+	res.Dropped, res.Took = dropped, res.Took+time.Since(start)
 	return res, err
 }
 
@@ -246,13 +299,17 @@ func (e *Env) syncCache() error {
 		return fmt.Errorf("creating %s: %w", e.cacheDir, err)
 	}
 	keep := map[string]bool{}
+	e.trees = map[string]*node{}
 	for _, en := range e.entries {
 		keep[strings.SplitN(en.Path, "/", 2)[0]] = true
-		st, err := mirror(filepath.Join(e.root, filepath.FromSlash(en.Path)), filepath.Join(e.cacheDir, filepath.FromSlash(en.Path)), en.Path, copyTransfer)
+		st, tree, err := mirrorListed(filepath.Join(e.root, filepath.FromSlash(en.Path)), filepath.Join(e.cacheDir, filepath.FromSlash(en.Path)), en.Path, copyTransfer, en.Dir)
 		if err != nil {
 			return fmt.Errorf("updating autobuild's copy of %s in %s: %w", en, e.cacheDir, err)
 		}
 		e.cacheBytes += st.Bytes
+		if tree != nil && tree.fi != nil && tree.fi.IsDir() {
+			e.trees[en.Path] = tree
+		}
 	}
 	// What is no longer selected goes.
 	old, _ := os.ReadDir(e.cacheDir)
