@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"testing"
 )
 
@@ -37,10 +38,42 @@ func benchFiles(b *testing.B) int {
 	return 20000
 }
 
-// benchRepo makes the repository, once per benchmark.
+// benchRepo makes a repository for the benchmark; its node_modules is
+// made once per process and copied (cp -a) into the next ones, which
+// keeps the file system's caches as warm for each benchmark.
 func benchRepo(b *testing.B) string {
 	b.Helper()
 	dir := b.TempDir()
+	if tmpl := benchTemplate(b); tmpl != "" {
+		cmd := exec.Command("cp", "-a", tmpl+"/.", dir)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("cp: %v: %s", err, out)
+		}
+		return dir
+	}
+	return makeBenchRepo(b, dir)
+}
+
+// template is the first repository benchRepo made, in a folder of its own.
+var template struct {
+	sync.Mutex
+	dir string
+}
+
+func benchTemplate(b *testing.B) string {
+	template.Lock()
+	defer template.Unlock()
+	if template.dir == "" {
+		dir, err := os.MkdirTemp("", "wtenv-bench-")
+		if err != nil {
+			b.Fatal(err)
+		}
+		template.dir = makeBenchRepo(b, dir)
+	}
+	return template.dir
+}
+
+func makeBenchRepo(b *testing.B, dir string) string {
 	run := func(args ...string) {
 		cmd := exec.Command("git", args...)
 		cmd.Dir = dir
@@ -161,4 +194,13 @@ func BenchmarkWorktreeAdd(b *testing.B) {
 		benchWorktree(b, dir, fmt.Sprintf("w%d", i))
 	}
 	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/add")
+}
+
+// TestMain removes the benchmarks' template repository.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if template.dir != "" {
+		_ = os.RemoveAll(template.dir)
+	}
+	os.Exit(code)
 }

@@ -7,6 +7,7 @@
 package wtenv
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -51,6 +52,9 @@ type Env struct {
 	// trees list autobuild's copy of each folder entry, made while the
 	// copy is brought up to date: a new worktree's are planted from them.
 	trees map[string]*node
+	// stamp is the time the folders brought in this run are given
+	// (refresh.go).
+	stamp time.Time
 	// cacheBytes is what the entries hold, counted while the copy is
 	// brought up to date (a link is made without reading its size).
 	cacheBytes int64
@@ -59,7 +63,7 @@ type Env struct {
 // New is the Env of the checkout at root; cacheDir holds autobuild's copy
 // for hard links (under .autobuild/). patterns are Patterns' result.
 func New(root, cacheDir string, patterns []string, ops Ops) *Env {
-	return &Env{root: root, cacheDir: cacheDir, patterns: patterns, ops: ops}
+	return &Env{root: root, cacheDir: cacheDir, patterns: patterns, ops: ops, stamp: runStamp(time.Now())}
 }
 
 // Result is what Bring did for one worktree.
@@ -177,23 +181,31 @@ func (e *Env) Put(ctx context.Context, wt string) (Result, error) {
 	return res, nil
 }
 
-// putEntry brings one entry: planted from autobuild's copy's listing where
-// the worktree has nothing yet (hard-link mode), else mirrored.
+// putEntry brings one entry. In hard-link mode a folder is planted from
+// the listing of autobuild's copy where the worktree has nothing yet, and
+// refreshed where it has (a reused worktree: refresh.go); else mirrored.
 func (e *Env) putEntry(src, dst, rel string, t transfer) (Stats, error) {
-	if n := e.trees[rel]; n != nil {
-		if _, err := os.Lstat(dst); errors.Is(err, fs.ErrNotExist) {
-			st, err := plant(src, dst, rel, n, t)
-			if err == nil {
-				return st, nil
-			}
-			// The copy changed under the listing (removed by hand): what
-			// was planted goes, and the copy is read again.
-			if rerr := gitx.RemoveAll(dst); rerr != nil {
-				return st, errors.Join(err, rerr)
-			}
-		}
+	n := e.trees[rel]
+	if n == nil {
+		return mirror(src, dst, rel, t)
 	}
-	return mirror(src, dst, rel, t)
+	if _, err := os.Lstat(dst); !errors.Is(err, fs.ErrNotExist) {
+		return refresh(src, dst, rel, n, t, e.stamp)
+	}
+	st, err := plant(src, dst, rel, n, t, e.stamp)
+	if err == nil {
+		return st, nil
+	}
+	// The copy changed under the listing (removed by hand): what was
+	// planted goes, and the copy is read again.
+	if rerr := gitx.RemoveAll(dst); rerr != nil {
+		return st, errors.Join(err, rerr)
+	}
+	st, err = mirror(src, dst, rel, t)
+	if err == nil {
+		stampAll(dst, n, e.stamp)
+	}
+	return st, err
 }
 
 // Check ends a Bring whose Put ran before the worktree's tracked files
@@ -205,9 +217,46 @@ func (e *Env) Check(ctx context.Context, wt string, res Result) (Result, error) 
 		return res, nil
 	}
 	start := time.Now()
+	if e.sameIgnoreRules(wt) {
+		res.Took += time.Since(start)
+		return res, nil
+	}
 	dropped, err := e.dropUnignored(ctx, wt)
 	res.Dropped, res.Took = dropped, res.Took+time.Since(start)
 	return res, err
+}
+
+// sameIgnoreRules reports whether each .gitignore that decides whether an
+// entry is ignored (the one in each folder above it, the root's included)
+// reads the same in the worktree wt as in your checkout. The rest of what
+// git reads (.git/info/exclude, core.excludesFile) the worktree shares
+// with your checkout, so git then ignores every entry there as it does in
+// your checkout, where each was selected for being ignored: the check by
+// git (dropUnignored, a process walking the worktree) is not needed.
+func (e *Env) sameIgnoreRules(wt string) bool {
+	seen := map[string]bool{}
+	for _, en := range e.entries {
+		for d := parentDir(en.Path); ; d = parentDir(d) {
+			if !seen[d] {
+				seen[d] = true
+				f := filepath.Join(filepath.FromSlash(d), ".gitignore")
+				mine, merr := os.ReadFile(filepath.Join(e.root, f))
+				theirs, terr := os.ReadFile(filepath.Join(wt, f))
+				switch {
+				case merr == nil && terr == nil:
+					if !bytes.Equal(mine, theirs) {
+						return false
+					}
+				case !errors.Is(merr, fs.ErrNotExist) || !errors.Is(terr, fs.ErrNotExist):
+					return false
+				}
+			}
+			if d == "" {
+				break
+			}
+		}
+	}
+	return true
 }
 
 // dropUnignored removes entries the worktree's ignore rules do not ignore

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 )
 
 // node is one file, link or folder of autobuild's copy, listed while the
@@ -25,17 +26,30 @@ type node struct {
 
 // plant puts the listed tree n, whose files are at src, at dst, where
 // nothing is yet: folders made, files put by t, links made. Folders are
-// handed to up to plantWorkers goroutines.
-func plant(src, dst, rel string, n *node, t transfer) (Stats, error) {
+// handed to up to plantWorkers goroutines. Each folder made is given the
+// modification time stamp once all its entries are in it (see unchanged).
+func plant(src, dst, rel string, n *node, t transfer, stamp time.Time) (Stats, error) {
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return Stats{}, err
 	}
-	p := &planter{t: t, sem: make(chan struct{}, plantWorkers)}
+	p := &planter{t: t, stamp: stamp, sem: make(chan struct{}, plantWorkers)}
 	var st Stats
+	if n.fi.IsDir() {
+		if err := mkdir(dst, n); err != nil {
+			return Stats{}, err
+		}
+	}
 	p.fail(p.put(src, dst, rel, n, &st))
 	p.note(st)
 	p.wg.Wait()
 	return p.st, p.err
+}
+
+func mkdir(dst string, n *node) error {
+	if err := os.Mkdir(dst, n.fi.Mode().Perm()|0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	return nil
 }
 
 // plantWorkers: a link is a system call that waits on its folder's lock
@@ -43,7 +57,8 @@ func plant(src, dst, rel string, n *node, t transfer) (Stats, error) {
 const plantWorkers = 8
 
 type planter struct {
-	t   transfer
+	t     transfer
+	stamp time.Time
 	wg  sync.WaitGroup
 	sem chan struct{}
 	mu  sync.Mutex
@@ -88,23 +103,34 @@ func (p *planter) put(src, dst, rel string, n *node, st *Stats) error {
 	return nil // sockets, fifos, devices: nothing to copy
 }
 
+// dir fills the folder dst, which exists: its files and links, its
+// folders made, then its time stamped (nothing more is made in it: its
+// folders are filled after, here or by other goroutines).
 func (p *planter) dir(src, dst, rel string, n *node) error {
-	if err := os.Mkdir(dst, n.fi.Mode().Perm()|0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-		return err
-	}
 	var st Stats
 	defer func() { p.note(st) }()
 	for _, k := range n.kids {
 		if k.fi == nil {
 			continue
 		}
-		s, d, r := filepath.Join(src, k.name), filepath.Join(dst, k.name), rel+"/"+k.name
-		if !k.fi.IsDir() {
-			if err := p.put(s, d, r, k, &st); err != nil {
+		if k.fi.IsDir() {
+			if err := mkdir(filepath.Join(dst, k.name), k); err != nil {
 				return err
 			}
 			continue
 		}
+		if err := p.put(filepath.Join(src, k.name), filepath.Join(dst, k.name), rel+"/"+k.name, k, &st); err != nil {
+			return err
+		}
+	}
+	if err := os.Chtimes(dst, p.stamp, p.stamp); err != nil {
+		return err
+	}
+	for _, k := range n.kids {
+		if k.fi == nil || !k.fi.IsDir() {
+			continue
+		}
+		s, d, r := filepath.Join(src, k.name), filepath.Join(dst, k.name), rel+"/"+k.name
 		select {
 		case p.sem <- struct{}{}:
 			p.wg.Add(1)

@@ -117,3 +117,73 @@ func TestPutBeforeTheCheckoutThenCheck(t *testing.T) {
 	require.Equal(t, "m\n", read(t, filepath.Join(wt, "node_modules/m/index.js")))
 	require.Empty(t, strings.TrimSpace(gitIn(t, wt, "status", "--porcelain")))
 }
+
+// TestReusedWorktreeBroughtUpToDate: a worktree whose files were brought
+// in this run (a pooled one, the verification worktree) is brought up to
+// date by a stat per folder, and still loses what an agent added, gets
+// back what it removed or replaced, and a copied file edited in place.
+func TestReusedWorktreeBroughtUpToDate(t *testing.T) {
+	dir := repo(t, map[string]string{".gitignore": "node_modules/\n.env\n.autobuild/\ngen/\n", "index.js": "x\n"},
+		map[string]string{".env": "A=1\n", "node_modules/a/index.js": "a\n", "node_modules/a/lib/deep/x.js": "x\n",
+			"node_modules/b/package.json": "{}\n", "gen/api/types.go": "package api\n"})
+	pats, err := Patterns(dir, []string{".env", "node_modules", "gen"})
+	require.NoError(t, err)
+	e := New(dir, filepath.Join(dir, ".autobuild", "worktree-files"), pats, Ops{Clone: noClone, Link: os.Link})
+	_, err = e.Bring(context.Background(), worktree(t, dir))
+	require.NoError(t, err)
+	wt := filepath.Join(dir, ".autobuild", "worktrees", "phase-2")
+	gitIn(t, dir, "worktree", "add", "-q", "-b", "phase-2", wt)
+	_, err = e.Bring(context.Background(), wt)
+	require.NoError(t, err)
+	want := map[string]map[string]string{}
+	for _, en := range []string{"node_modules", "gen"} {
+		want[en] = listing(t, filepath.Join(wt, en), filepath.Join(e.cacheDir, en))
+	}
+
+	res, err := e.Bring(context.Background(), wt)
+	require.NoError(t, err)
+	require.Equal(t, Stats{Files: 5, Bytes: e.cacheBytes, Kept: 5}, res.Stats, "nothing changed, nothing put")
+
+	// What an agent does in the worktree.
+	write(t, filepath.Join(wt, "node_modules/a/added.js"), "new\n")
+	require.NoError(t, os.Remove(filepath.Join(wt, "node_modules/a/index.js")))
+	write(t, filepath.Join(wt, "node_modules/a/index.js"), "replaced\n")
+	require.NoError(t, os.RemoveAll(filepath.Join(wt, "node_modules/b")))
+	require.NoError(t, os.WriteFile(filepath.Join(wt, "gen/api/types.go"), []byte("package edited\n"), 0o644))
+	res, err = e.Bring(context.Background(), wt)
+	require.NoError(t, err)
+	for _, en := range []string{"node_modules", "gen"} {
+		require.Equal(t, want[en], listing(t, filepath.Join(wt, en), filepath.Join(e.cacheDir, en)), en)
+	}
+	require.Equal(t, 3, res.Stats.Put, "a/index.js, b/package.json, gen/api/types.go: %+v", res.Stats)
+	require.Equal(t, 1, res.Stats.Removed, "a/added.js")
+
+	res, err = e.Bring(context.Background(), wt)
+	require.NoError(t, err)
+	require.Zero(t, res.Stats.Put+res.Stats.Removed, "up to date again: %+v", res.Stats)
+}
+
+// TestSameIgnoreRules: git's check of the entries in the worktree is
+// skipped only while every .gitignore above each entry reads the same.
+func TestSameIgnoreRules(t *testing.T) {
+	dir := repo(t, map[string]string{".gitignore": ".autobuild/\n", "packages/app/.gitignore": "node_modules/\n.env\n", "packages/app/a.js": "a\n"},
+		map[string]string{"packages/app/.env": "A=1\n", "packages/app/node_modules/m/index.js": "m\n"})
+	wt := worktree(t, dir)
+	e := newEnv(t, dir, Ops{Clone: noClone, Link: os.Link})
+	_, err := e.Bring(context.Background(), wt)
+	require.NoError(t, err)
+	require.Len(t, e.Entries(), 2)
+	require.True(t, e.sameIgnoreRules(wt))
+
+	write(t, filepath.Join(wt, "packages/.gitignore"), "# a new one between\n")
+	require.False(t, e.sameIgnoreRules(wt), "a .gitignore only the worktree has")
+	require.NoError(t, os.Remove(filepath.Join(wt, "packages/.gitignore")))
+	write(t, filepath.Join(wt, "packages/app/.gitignore"), "node_modules/\n")
+	require.False(t, e.sameIgnoreRules(wt), "the worktree's no longer ignores .env")
+	res, err := e.Bring(context.Background(), wt)
+	require.NoError(t, err)
+	require.Equal(t, []string{"packages/app/.env"}, res.Dropped)
+	require.NoError(t, os.Remove(filepath.Join(dir, ".gitignore")))
+	write(t, filepath.Join(wt, "packages/app/.gitignore"), "node_modules/\n.env\n")
+	require.False(t, e.sameIgnoreRules(wt), "a .gitignore only your checkout has")
+}
