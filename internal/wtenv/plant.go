@@ -59,11 +59,11 @@ const plantWorkers = 8
 type planter struct {
 	t     transfer
 	stamp time.Time
-	wg  sync.WaitGroup
-	sem chan struct{}
-	mu  sync.Mutex
-	st  Stats
-	err error
+	wg    sync.WaitGroup
+	sem   chan struct{}
+	mu    sync.Mutex
+	st    Stats
+	err   error
 }
 
 func (p *planter) note(s Stats) {
