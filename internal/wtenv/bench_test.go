@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+
+	"github.com/autobuild-sh/autobuild/internal/gitx"
 )
 
 // The benchmarks bring an ignored node_modules of WTENV_BENCH_FILES files
@@ -18,14 +20,15 @@ import (
 // does, with the modes this file system offers (hard links on ext4,
 // clones on btrfs or xfs: run with TMPDIR on one):
 //
-//	go test ./internal/wtenv -run '^$' -bench Bring -benchtime 5x
+//	go test ./internal/wtenv -run '^$' -bench . -benchtime 5x -timeout 30m
 //
 // BenchmarkBringNew: a new worktree (autobuild's copy already made);
 // BenchmarkBringReused: a worktree that has them all (a pooled one);
 // BenchmarkBringCheck: a run's first Bring, which checks autobuild's copy
 // against your checkout; BenchmarkWorktreeAdd: `git worktree add` of the
 // same tree, the yardstick; BenchmarkWorktreeAddAndBring: the worktree
-// made and its files brought as a phase's are.
+// made and its files brought as a phase's are (put in beside the
+// checkout, then checked).
 
 func benchFiles(b *testing.B) int {
 	if s := os.Getenv("WTENV_BENCH_FILES"); s != "" {
@@ -192,6 +195,32 @@ func BenchmarkWorktreeAdd(b *testing.B) {
 	b.ResetTimer()
 	for i := range b.N {
 		benchWorktree(b, dir, fmt.Sprintf("w%d", i))
+	}
+	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/add")
+}
+
+func BenchmarkWorktreeAddAndBring(b *testing.B) {
+	dir := benchRepo(b)
+	e := benchEnv(b, dir)
+	ctx := context.Background()
+	repo, err := gitx.Open(ctx, dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		wt := filepath.Join(dir, ".autobuild", "worktrees", fmt.Sprintf("n%d", i))
+		var res Result
+		var perr error
+		if err := repo.AddWorktreeAlongside(ctx, wt, fmt.Sprintf("n%d", i), "HEAD", func() { res, perr = e.Put(ctx, wt) }); err != nil {
+			b.Fatal(err)
+		}
+		if perr != nil {
+			b.Fatal(perr)
+		}
+		if _, err := e.Check(ctx, wt, res); err != nil {
+			b.Fatal(err)
+		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/add")
 }
