@@ -4,9 +4,12 @@
 # plus an ignored .env. Measured side by side, RUNS times each (median):
 #
 #   add        `git worktree add` of the tree alone (what a phase's worktree cost before)
-#   bring      the same, then .env and node_modules brought in as a run does
-#              (bench/wtenvtime: package wtenv's Bring), with autobuild's copy in
-#              .autobuild/ already made; `first` is the one-time making of that copy
+#   bring      a new worktree made as a phase's is (bench/wtenvtime -new: registered, then its
+#              tracked files written while .env and node_modules are put in beside them, then
+#              checked), with autobuild's copy in .autobuild/ already made; `first` is the
+#              one-time making of that copy; `bare` the same worktree creation without files
+#   reused     the same worktree brought up to date again in the same run (a pooled worktree,
+#              the verification worktree): nothing changed, nothing put
 #   disk       8 worktrees with their files: what they add over one copy of node_modules
 #   run        a whole run of 8 parallel phases (--max-parallel 8, agent: sleep SLEEP s, write a
 #              file) whose test gate needs .env and node_modules ([worktree] copy), against
@@ -54,30 +57,35 @@ git -C "$repo" commit -q -m "the tree"
 wts=$repo/.autobuild/worktrees
 mkdir -p "$wts"
 nm_kb=$(du -sk "$repo/node_modules" | cut -f1)
-echo "repository: $TRACKED tracked files; node_modules: $NM_FILES files, $((nm_kb / 1024)) MB on disk; .env"
+echo "repository: $TRACKED tracked files; node_modules: $NM_FILES files, $((nm_kb / 1024)) MB on disk; .env (load average $(cut -d' ' -f1-3 /proc/loadavg))"
 n=0
 # add makes worktree number n+1 ($last); not in a subshell, so n counts.
 add() { n=$((n + 1)); last=$wts/w$n; git -C "$repo" worktree add -q -b "w$n" "$last" 2> /dev/null; }
 
 # The one-time copy, then each measurement on a new worktree. wtenvtime brings into a
-# worktree that is up to date first (its run's check of autobuild's copy), then into the new.
+# worktree that is up to date first (its run's check of autobuild's copy), then makes the new
+# one with its files, then brings that one up to date again (reused).
 add; warm=$last
 t0=$(ms); "$WT" "$repo" .env,node_modules "$warm" > "$work/first"; t1=$(ms)
 echo "first worktree ever (autobuild's copy made, then the links): $((t1 - t0)) ms ($(cut -f2 "$work/first"))"
-: > "$work/add"; : > "$work/bring"; : > "$work/check"
+: > "$work/add"; : > "$work/bare"; : > "$work/bring"; : > "$work/check"; : > "$work/reused"
 for ((r = 1; r <= RUNS; r++)); do
   t0=$(ms); add; t1=$(ms); echo $((t1 - t0)) >> "$work/add"
-  t0=$(ms); add; t1=$(ms); w=$last
-  "$WT" "$repo" .env,node_modules "$warm" "$w" > "$work/out"
-  b=$(sed -n 2p "$work/out" | cut -f3)
-  echo $((t1 - t0)) $b >> "$work/bring"
+  n=$((n + 1)); "$WT" -new-bare "$repo" .env,node_modules "$wts/w$n" | cut -f3 >> "$work/bare"
+  n=$((n + 1)); w=$wts/w$n
+  "$WT" -new "$repo" .env,node_modules "$warm" "$w" "$w" > "$work/out"
   sed -n 1p "$work/out" | cut -f3 >> "$work/check"
+  sed -n 2p "$work/out" | cut -f3 >> "$work/bring"
+  sed -n 3p "$work/out" | cut -f3 >> "$work/reused"
 done
 add_ms=$(median < "$work/add")
-read -r badd bring <<< "$(sort -n -k1 "$work/bring" | awk '{ a[NR] = $0 } END { print a[int((NR + 1) / 2)] }')"
+bare_ms=$(median < "$work/bare")
+bring=$(median < "$work/bring")
 check_ms=$(median < "$work/check")
-echo "git worktree add alone:           ${add_ms} ms (median of $RUNS)"
-echo "git worktree add + files brought: $((badd + bring)) ms = ${badd} + ${bring} ms; ratio $(awk -v a="$add_ms" -v b="$((badd + bring))" 'BEGIN { printf "%.2f", b / a }')x"
+reused_ms=$(median < "$work/reused")
+echo "git worktree add alone:           ${add_ms} ms (median of $RUNS; autobuild's own worktree creation alone: ${bare_ms} ms)"
+echo "git worktree add + files brought: ${bring} ms (checkout and files side by side); ratio $(awk -v a="$add_ms" -v b="$bring" 'BEGIN { printf "%.2f", b / a }')x"
+echo "reused worktree brought up to date: ${reused_ms} ms"
 echo "per run, checking autobuild's copy against your checkout: ${check_ms} ms"
 
 # Disk: 8 worktrees with their files, against one copy of node_modules. du counts a hard
@@ -85,6 +93,7 @@ echo "per run, checking autobuild's copy against your checkout: ${check_ms} ms"
 # file system's own count is read (df; keep nothing else writing to it meanwhile).
 git -C "$repo" worktree remove --force "$warm"
 for w in "$wts"/w*; do git -C "$repo" worktree remove --force "$w"; done
+git -C "$repo" worktree prune
 eight=()
 for ((i = 1; i <= 8; i++)); do add; eight+=("$last"); done
 cache_kb=0
@@ -119,6 +128,9 @@ agent=$work/agent.sh
 printf '#!/bin/sh\nsleep %s\necho done > "p$AUTOBUILD_PHASE_ID.txt"\n' "$SLEEP" > "$agent"
 chmod +x "$agent"
 onerun() { # $1: with | without
+  # The background removal of the last run's worktree files (which the run itself does not
+  # wait for) would slow the next run: it is waited for, outside the timing.
+  while compgen -G "$repo/.autobuild/worktree-files-trash.removing-*" > /dev/null; do sleep 0.2; done
   git -C "$repo" reset -q --hard "$base"
   rm -rf "$repo/.autobuild/worktrees" "$repo/.autobuild/run.json" "$repo/.autobuild/phases" "$repo/.autobuild/logs"
   if [[ $1 == with ]]; then

@@ -341,6 +341,7 @@ func (lr *liveRun) wire() (*phaseRunner, *scheduler) {
 		exec:       cfg.Executor,
 		wtenv:      newWorktreeEnv(root, lr.store, cfg)}
 	runner.spaces.keep = runner.wtenv.keep
+	runner.spaces.files = runner.wtenv
 	if runner.exec == nil {
 		runner.exec = &localExecutor{repo: lr.repo, root: root, grace: cfg.Grace, hardStop: cfg.HardStop, logCap: cfg.LogCap, now: cfg.Now}
 	}

@@ -28,6 +28,10 @@ type workspaces struct {
 	// the ignored files brought in, brought up to date afterwards rather
 	// than brought in again (wtenv). Nil keeps none.
 	keep func() []string
+	// files, when set, brings those files into a new worktree while git
+	// writes its tracked files (wtenv.go): the worktree is ready in the
+	// longer of the two.
+	files alongsideFiles
 
 	mu sync.Mutex
 	// bases holds the commit each phase's worktree started from, so a
@@ -82,17 +86,38 @@ func (w *workspaces) prepare(ctx context.Context, id phaseid.ID, displayID phase
 	}
 	tip := w.tip()
 	if !w.reuse(ctx, dir, w.refs.Phase(id), tip) {
-		if err := w.repo.AddWorktree(ctx, dir, w.refs.Phase(id), tip); err != nil {
+		var alongside func()
+		if w.files != nil {
+			alongside = func() { w.files.putAlongside(ctx, dir) }
+		}
+		if err := w.repo.AddWorktreeAlongside(ctx, dir, w.refs.Phase(id), tip, alongside); err != nil {
+			w.forgetFiles(dir)
 			return dir, "", false, note, fmt.Errorf("creating the worktree of phase %s: %w", displayID, err)
 		}
 	}
 	if found, _, err := w.proveWorktree(ctx, dir); err != nil || found != "" {
+		w.forgetFiles(dir)
 		return dir, "", false, note, cmp.Or(err, error(&notOwnWorktree{found: found}))
 	}
 	w.mu.Lock()
 	w.bases[id] = tip
 	w.mu.Unlock()
 	return dir, tip, false, note, nil
+}
+
+// alongsideFiles brings a new worktree's ignored files while git writes its
+// tracked ones (worktreeEnv).
+type alongsideFiles interface {
+	putAlongside(ctx context.Context, dir string)
+	// forget drops what putAlongside did for dir when the worktree did not
+	// come to be.
+	forget(dir string)
+}
+
+func (w *workspaces) forgetFiles(dir string) {
+	if w.files != nil {
+		w.files.forget(dir)
+	}
 }
 
 // moveOnto puts the phase's worktree on tip, its earlier attempt's change

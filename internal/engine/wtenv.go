@@ -42,11 +42,21 @@ type worktreeEnv struct {
 	// verifySetUp the verification worktrees whose setup ran.
 	setUp       map[phaseid.ID]string
 	verifySetUp map[string]bool
+	// early holds, by worktree, the files put in while git wrote its
+	// tracked files (putAlongside), for readyWorktree to finish.
+	early map[string]earlyPut
+}
+
+// earlyPut is what putAlongside did.
+type earlyPut struct {
+	res wtenv.Result
+	err error
 }
 
 func newWorktreeEnv(root string, store *state.Store, cfg *Config) *worktreeEnv {
 	w := &worktreeEnv{cfg: cfg.Worktree, ports: wtenv.NewPorts(cfg.Worktree.PortBase, cfg.Worktree.Ports),
-		grace: cfg.Grace, hardStop: cfg.HardStop, setUp: map[phaseid.ID]string{}, verifySetUp: map[string]bool{}}
+		grace: cfg.Grace, hardStop: cfg.HardStop, setUp: map[phaseid.ID]string{}, verifySetUp: map[string]bool{},
+		early: map[string]earlyPut{}}
 	patterns, err := wtenv.Patterns(root, cfg.Worktree.Copy)
 	w.patternsErr = err
 	ops := cfg.WorktreeOps
@@ -56,6 +66,43 @@ func newWorktreeEnv(root string, store *state.Store, cfg *Config) *worktreeEnv {
 	}
 	w.files = wtenv.New(root, filepath.Join(store.Dir(), "worktree-files"), patterns, *ops)
 	return w
+}
+
+// putAlongside puts the files into the new worktree dir while git writes
+// its tracked files (workspaces.prepare): they are ignored paths, which
+// the checkout never writes. readyWorktree finishes it (bring).
+func (w *worktreeEnv) putAlongside(ctx context.Context, dir string) {
+	if !w.files.Active() || w.patternsErr != nil {
+		return
+	}
+	res, err := w.files.Put(ctx, dir)
+	w.mu.Lock()
+	w.early[dir] = earlyPut{res: res, err: err}
+	w.mu.Unlock()
+}
+
+// forget drops what putAlongside did for a worktree that did not come to
+// be (its checkout failed, and it was removed).
+func (w *worktreeEnv) forget(dir string) {
+	w.mu.Lock()
+	delete(w.early, dir)
+	w.mu.Unlock()
+}
+
+// bring brings the files into wt: it checks what putAlongside put there
+// (beside), or, for a reused worktree (or when that failed), brings them
+// whole.
+func (w *worktreeEnv) bring(ctx context.Context, wt string) (res wtenv.Result, beside bool, err error) {
+	w.mu.Lock()
+	e, ok := w.early[wt]
+	delete(w.early, wt)
+	w.mu.Unlock()
+	if ok && e.err == nil {
+		res, err = w.files.Check(ctx, wt, e.res)
+		return res, true, err
+	}
+	res, err = w.files.Bring(ctx, wt)
+	return res, false, err
 }
 
 // keep are the paths a reused worktree keeps through its clean.
@@ -93,7 +140,7 @@ func (r *phaseRunner) readyWorktree(ctx context.Context, t *attemptTrack, wt str
 		return fail(failure.Report{Message: w.patternsErr.Error(), BlockedOn: wtenv.IncludeFile,
 			Fix: "make " + wtenv.IncludeFile + " at the repository root a readable file"})
 	}
-	res, err := w.files.Bring(ctx, wt)
+	res, beside, err := w.bring(ctx, wt)
 	if err != nil {
 		if ctx.Err() != nil {
 			out.interrupted = true
@@ -114,7 +161,11 @@ func (r *phaseRunner) readyWorktree(ctx context.Context, t *attemptTrack, wt str
 		line := fmt.Sprintf("%s: %s, %s (%d put, %d up to date, %d removed) in %s",
 			wtenv.List(res.Entries), countText(res.Stats.Files, "file"), sizeText(res.Stats.Bytes), res.Stats.Put, res.Stats.Kept,
 			res.Stats.Removed, res.Took.Round(time.Millisecond))
-		fmt.Fprintf(log, "# autobuild: worktree files (%s): %s\n", res.Mode, line)
+		how := ""
+		if beside {
+			how = ", put in while git wrote the worktree's tracked files"
+		}
+		fmt.Fprintf(log, "# autobuild: worktree files (%s%s): %s\n", res.Mode, how, line)
 		if len(res.Dropped) > 0 {
 			fmt.Fprintf(log, "# autobuild: not brought in, the worktree's .gitignore does not ignore them (they would be committed): %s\n",
 				strings.Join(res.Dropped, ", "))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/wtenv"
 )
@@ -171,6 +172,21 @@ func TestNodeProjectWithCopiedFiles(t *testing.T) {
 	require.Contains(t, choice, "packages/app/.env, packages/app/node_modules/: ")
 	require.Len(t, lines, 2)
 	require.Contains(t, lines[1], "up to date", "the reused worktree kept its files: %s", lines[1])
+
+	// The new worktree got them while git wrote its tracked files; the
+	// reused one (brought up to date after its checkout) did not.
+	besides := 0
+	for _, id := range []phaseid.ID{"1", "2"} {
+		p, err := state.Open(repo).LoadPhase(id)
+		require.NoError(t, err)
+		log, err := os.ReadFile(filepath.Join(repo, p.Attempts[0].LogPath))
+		require.NoError(t, err)
+		require.Contains(t, string(log), "# autobuild: worktree files (")
+		if strings.Contains(string(log), "put in while git wrote the worktree's tracked files") {
+			besides++
+		}
+	}
+	require.Equal(t, 1, besides, "the new worktree's files are put in beside its checkout")
 }
 
 // Without them the gate fails as today: Cannot find module.

@@ -17,12 +17,33 @@ import (
 // written after (`reset --hard`), so phases that start together write
 // theirs side by side.
 func (r *Repo) AddWorktree(ctx context.Context, path, branch, start string) error {
+	return r.AddWorktreeAlongside(ctx, path, branch, start, nil)
+}
+
+// AddWorktreeAlongside is AddWorktree that runs alongside (when not nil)
+// in a goroutine of its own while git writes the worktree's tracked
+// files, once the worktree's folder exists, and returns when both are
+// done: the worktree is ready in the longer of the two, not their sum.
+// alongside must write only paths git ignores there, which the checkout
+// never writes (the ignored files a phase's worktree is given).
+func (r *Repo) AddWorktreeAlongside(ctx context.Context, path, branch, start string, alongside func()) error {
 	p := r.path(path)
 	if err := r.registerWorktree(ctx, p, branch, start); err != nil {
 		return err
 	}
+	done := make(chan struct{})
+	if alongside != nil {
+		go func() {
+			defer close(done)
+			alongside()
+		}()
+	} else {
+		close(done)
+	}
 	// The worktree is the caller's alone from here, as in ReuseWorktree.
-	if _, err := r.write(ctx, p, runOpts{}, "reset", "-q", "--hard"); err != nil {
+	_, err := r.write(ctx, p, runOpts{}, "reset", "-q", "--hard")
+	<-done
+	if err != nil {
 		// Noted before the half-written files go (as worktree add's own
 		// failure takes them): on a full disk they are what fills it.
 		err = withDiskNote(err, filepath.Dir(p))

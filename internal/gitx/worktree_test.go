@@ -211,3 +211,48 @@ func TestRemoveWorktrees(t *testing.T) {
 	require.FileExists(t, filepath.Join(root, "README.md"))
 	require.Equal(t, root+" "+base[:7]+" [main]", strings.Join(strings.Fields(gitT(t, root, "worktree", "list")), " "))
 }
+
+func TestAddWorktreeAlongsideWritesIgnoredFilesBesideTheCheckout(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r, root := newRepo(t)
+	writeFile(t, root, ".gitignore", "node_modules/\n")
+	gitT(t, root, "add", ".gitignore")
+	gitT(t, root, "commit", "-q", "-m", "ignore")
+	head, err := r.Head(ctx, "")
+	require.NoError(t, err)
+
+	wt := filepath.Join(root, ".autobuild", "worktrees", "phase-1")
+	// ignored writes an ignored file into dir, as a phase's files are.
+	ignored := func(dir, name string) error {
+		p := filepath.Join(dir, "node_modules", name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(p, []byte("module.exports = 1\n"), 0o644)
+	}
+	var registered, wrote error
+	err = r.AddWorktreeAlongside(ctx, wt, "autobuild/phase-1", head, func() {
+		// Called once the worktree is registered: its .git file is there.
+		_, registered = os.Stat(filepath.Join(wt, ".git"))
+		wrote = ignored(wt, "m/index.js")
+	})
+	require.NoError(t, err)
+	require.NoError(t, registered)
+	require.NoError(t, wrote)
+	// Both done when it returns: the tracked files and the ignored one.
+	require.FileExists(t, filepath.Join(wt, "f.txt"))
+	require.FileExists(t, filepath.Join(wt, "node_modules", "m", "index.js"))
+	require.Empty(t, gitT(t, wt, "status", "--porcelain"), "the worktree is clean: the file is ignored")
+
+	// When the checkout fails, the worktree goes, after alongside is done.
+	wt2 := filepath.Join(root, ".autobuild", "worktrees", "phase-2")
+	cctx, cancel := context.WithCancel(ctx)
+	err = r.AddWorktreeAlongside(cctx, wt2, "autobuild/phase-2", head, func() {
+		cancel()
+		_ = ignored(wt2, "late.js")
+	})
+	if err != nil {
+		require.NoDirExists(t, wt2, "a worktree whose checkout failed is removed with what alongside wrote")
+	}
+}

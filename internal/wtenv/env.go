@@ -7,7 +7,9 @@
 package wtenv
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -47,6 +49,12 @@ type Env struct {
 
 	cacheMu   sync.Mutex
 	cacheDone bool
+	// trees list autobuild's copy of each folder entry, made while the
+	// copy is brought up to date: a new worktree's are planted from them.
+	trees map[string]*node
+	// stamp is the time the folders brought in this run are given
+	// (refresh.go).
+	stamp time.Time
 	// cacheBytes is what the entries hold, counted while the copy is
 	// brought up to date (a link is made without reading its size).
 	cacheBytes int64
@@ -55,7 +63,7 @@ type Env struct {
 // New is the Env of the checkout at root; cacheDir holds autobuild's copy
 // for hard links (under .autobuild/). patterns are Patterns' result.
 func New(root, cacheDir string, patterns []string, ops Ops) *Env {
-	return &Env{root: root, cacheDir: cacheDir, patterns: patterns, ops: ops}
+	return &Env{root: root, cacheDir: cacheDir, patterns: patterns, ops: ops, stamp: runStamp(time.Now())}
 }
 
 // Result is what Bring did for one worktree.
@@ -122,8 +130,22 @@ func (e *Env) init(ctx context.Context, wt string) error {
 
 // Bring makes the selected files present in the worktree wt, as they are
 // in your checkout: all of them in a new worktree; in a reused one only
-// what changed, with what the checkout no longer has removed.
+// what changed, with what the checkout no longer has removed. It is Put,
+// then Check.
 func (e *Env) Bring(ctx context.Context, wt string) (Result, error) {
+	res, err := e.Put(ctx, wt)
+	if err != nil {
+		return res, err
+	}
+	return e.Check(ctx, wt, res)
+}
+
+// Put is Bring without its check against the worktree's own ignore
+// rules, so it may run while git writes the worktree's tracked files (the
+// entries are paths git ignores, which a checkout never writes): the
+// worktree is then ready in the longer of the two, not their sum. Check
+// must follow once the worktree's files are written.
+func (e *Env) Put(ctx context.Context, wt string) (Result, error) {
 	start := time.Now()
 	if !e.Active() {
 		return Result{}, nil
@@ -143,7 +165,10 @@ func (e *Env) Bring(ctx context.Context, wt string) (Result, error) {
 		from = e.cacheDir
 	}
 	for _, en := range e.entries {
-		st, err := mirror(filepath.Join(from, filepath.FromSlash(en.Path)), filepath.Join(wt, filepath.FromSlash(en.Path)), en.Path, t)
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+		st, err := e.putEntry(filepath.Join(from, filepath.FromSlash(en.Path)), filepath.Join(wt, filepath.FromSlash(en.Path)), en.Path, t)
 		res.Stats.add(st)
 		if err != nil {
 			return res, fmt.Errorf("bringing %s into the worktree: %w", en, err)
@@ -152,9 +177,86 @@ func (e *Env) Bring(ctx context.Context, wt string) (Result, error) {
 	if e.mode == Link {
 		res.Stats.Bytes = e.cacheBytes
 	}
+	res.Took = time.Since(start)
+	return res, nil
+}
+
+// putEntry brings one entry. In hard-link mode a folder is planted from
+// the listing of autobuild's copy where the worktree has nothing yet, and
+// refreshed where it has (a reused worktree: refresh.go); else mirrored.
+func (e *Env) putEntry(src, dst, rel string, t transfer) (Stats, error) {
+	n := e.trees[rel]
+	if n == nil {
+		return mirror(src, dst, rel, t)
+	}
+	if _, err := os.Lstat(dst); !errors.Is(err, fs.ErrNotExist) {
+		return refresh(src, dst, rel, n, t, e.stamp)
+	}
+	st, err := plant(src, dst, rel, n, t, e.stamp)
+	if err == nil {
+		return st, nil
+	}
+	// The copy changed under the listing (removed by hand): what was
+	// planted goes, and the copy is read again.
+	if rerr := gitx.RemoveAll(dst); rerr != nil {
+		return st, errors.Join(err, rerr)
+	}
+	st, err = mirror(src, dst, rel, t)
+	if err == nil {
+		stampAll(dst, n, e.stamp)
+	}
+	return st, err
+}
+
+// Check ends a Bring whose Put ran before the worktree's tracked files
+// were written: entries the worktree's ignore rules do not ignore (the
+// phase's base changed .gitignore) are removed again, as they could be
+// committed. res is Put's result; its Took grows by the check's time.
+func (e *Env) Check(ctx context.Context, wt string, res Result) (Result, error) {
+	if len(res.Entries) == 0 {
+		return res, nil
+	}
+	start := time.Now()
+	if e.sameIgnoreRules(wt) {
+		res.Took += time.Since(start)
+		return res, nil
+	}
 	dropped, err := e.dropUnignored(ctx, wt)
-	res.Dropped, res.Took = dropped, time.Since(start)
+	res.Dropped, res.Took = dropped, res.Took+time.Since(start)
 	return res, err
+}
+
+// sameIgnoreRules reports whether each .gitignore that decides whether an
+// entry is ignored (the one in each folder above it, the root's included)
+// reads the same in the worktree wt as in your checkout. The rest of what
+// git reads (.git/info/exclude, core.excludesFile) the worktree shares
+// with your checkout, so git then ignores every entry there as it does in
+// your checkout, where each was selected for being ignored: the check by
+// git (dropUnignored, a process walking the worktree) is not needed.
+func (e *Env) sameIgnoreRules(wt string) bool {
+	seen := map[string]bool{}
+	for _, en := range e.entries {
+		for d := parentDir(en.Path); ; d = parentDir(d) {
+			if !seen[d] {
+				seen[d] = true
+				f := filepath.Join(filepath.FromSlash(d), ".gitignore")
+				mine, merr := os.ReadFile(filepath.Join(e.root, f))
+				theirs, terr := os.ReadFile(filepath.Join(wt, f))
+				switch {
+				case merr == nil && terr == nil:
+					if !bytes.Equal(mine, theirs) {
+						return false
+					}
+				case !errors.Is(merr, fs.ErrNotExist) || !errors.Is(terr, fs.ErrNotExist):
+					return false
+				}
+			}
+			if d == "" {
+				break
+			}
+		}
+	}
+	return true
 }
 
 // dropUnignored removes entries the worktree's ignore rules do not ignore
@@ -246,13 +348,17 @@ func (e *Env) syncCache() error {
 		return fmt.Errorf("creating %s: %w", e.cacheDir, err)
 	}
 	keep := map[string]bool{}
+	e.trees = map[string]*node{}
 	for _, en := range e.entries {
 		keep[strings.SplitN(en.Path, "/", 2)[0]] = true
-		st, err := mirror(filepath.Join(e.root, filepath.FromSlash(en.Path)), filepath.Join(e.cacheDir, filepath.FromSlash(en.Path)), en.Path, copyTransfer)
+		st, tree, err := mirrorListed(filepath.Join(e.root, filepath.FromSlash(en.Path)), filepath.Join(e.cacheDir, filepath.FromSlash(en.Path)), en.Path, copyTransfer, en.Dir)
 		if err != nil {
 			return fmt.Errorf("updating autobuild's copy of %s in %s: %w", en, e.cacheDir, err)
 		}
 		e.cacheBytes += st.Bytes
+		if tree != nil && tree.fi != nil && tree.fi.IsDir() {
+			e.trees[en.Path] = tree
+		}
 	}
 	// What is no longer selected goes.
 	old, _ := os.ReadDir(e.cacheDir)

@@ -53,17 +53,31 @@ func sameContent(src, dst fs.FileInfo, _ string) bool {
 // removed before the new one is made, so a hard link never carries a
 // write through to the file it shared an inode with.
 func mirror(src, dst, rel string, t transfer) (Stats, error) {
+	st, _, err := mirrorListed(src, dst, rel, t, false)
+	return st, err
+}
+
+// mirrorListed is mirror that, when list is set, also returns what src
+// holds (the listing plant puts into a new worktree from).
+func mirrorListed(src, dst, rel string, t transfer, list bool) (Stats, *node, error) {
 	fresh := false
 	if _, err := os.Lstat(dst); errors.Is(err, fs.ErrNotExist) {
 		fresh = true
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return Stats{}, err
+			return Stats{}, nil, err
 		}
 	}
 	m := &mirrorer{t: t, sem: make(chan struct{}, dirWorkers)}
-	m.fail(m.path(src, dst, rel, fresh))
+	var n *node
+	if list {
+		n = &node{name: filepath.Base(src)}
+	}
+	m.fail(m.path(src, dst, rel, fresh, n))
 	m.wg.Wait()
-	return m.st, m.err
+	if m.err != nil {
+		n = nil
+	}
+	return m.st, n, m.err
 }
 
 // mirrorer walks one mirror. Folders are handed to up to dirWorkers
@@ -97,20 +111,24 @@ func (m *mirrorer) fail(err error) {
 	m.mu.Unlock()
 }
 
-func (m *mirrorer) path(src, dst, rel string, fresh bool) error {
+// path mirrors src, and lists it in n when n is not nil.
+func (m *mirrorer) path(src, dst, rel string, fresh bool, n *node) error {
 	fi, err := os.Lstat(src)
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", src, err)
 	}
 	var st Stats
-	err = m.entry(src, dst, rel, fi, fresh, &st)
+	err = m.entry(src, dst, rel, fi, fresh, &st, n)
 	m.note(st)
 	return err
 }
 
 // entry mirrors one file, link or folder whose source is described by fi,
-// counting in st.
-func (m *mirrorer) entry(src, dst, rel string, fi fs.FileInfo, fresh bool, st *Stats) error {
+// counting in st, and lists it in n when n is not nil.
+func (m *mirrorer) entry(src, dst, rel string, fi fs.FileInfo, fresh bool, st *Stats, n *node) error {
+	if n != nil {
+		n.fi = fi
+	}
 	var have fs.FileInfo
 	if !fresh {
 		var err error
@@ -123,11 +141,14 @@ func (m *mirrorer) entry(src, dst, rel string, fi fs.FileInfo, fresh bool, st *S
 	}
 	switch {
 	case fi.IsDir():
-		return m.dir(src, dst, rel, fi, have, fresh)
+		return m.dir(src, dst, rel, fi, have, fresh, n)
 	case fi.Mode()&fs.ModeSymlink != 0:
 		target, err := os.Readlink(src)
 		if err != nil {
 			return err
+		}
+		if n != nil {
+			n.target = target
 		}
 		st.Files++
 		if have != nil {
@@ -161,7 +182,7 @@ func (m *mirrorer) entry(src, dst, rel string, fi fs.FileInfo, fresh bool, st *S
 	return nil // sockets, fifos, devices: nothing to copy
 }
 
-func (m *mirrorer) dir(src, dst, rel string, fi, have fs.FileInfo, fresh bool) error {
+func (m *mirrorer) dir(src, dst, rel string, fi, have fs.FileInfo, fresh bool, n *node) error {
 	if have != nil && !have.IsDir() {
 		if err := gitx.RemoveAll(dst); err != nil {
 			return err
@@ -198,14 +219,22 @@ func (m *mirrorer) dir(src, dst, rel string, fi, have fs.FileInfo, fresh bool) e
 			}
 		}
 	}
+	if n != nil {
+		n.kids = make([]*node, 0, len(entries))
+	}
 	for _, e := range entries {
-		n := e.Name()
-		s, d, r := filepath.Join(src, n), filepath.Join(dst, n), rel+"/"+n
+		name := e.Name()
+		s, d, r := filepath.Join(src, name), filepath.Join(dst, name), rel+"/"+name
+		var kid *node
+		if n != nil {
+			kid = &node{name: name}
+			n.kids = append(n.kids, kid)
+		}
 		if e.IsDir() {
-			m.subdir(s, d, r, fresh)
+			m.subdir(s, d, r, fresh, kid)
 			continue
 		}
-		if fresh && e.Type().IsRegular() && m.t.link != nil && m.t.link(s, d, r) {
+		if kid == nil && fresh && e.Type().IsRegular() && m.t.link != nil && m.t.link(s, d, r) {
 			st.Files++
 			st.Put++
 			continue
@@ -214,7 +243,7 @@ func (m *mirrorer) dir(src, dst, rel string, fi, have fs.FileInfo, fresh bool) e
 		if err != nil {
 			return fmt.Errorf("reading %s: %w", s, err)
 		}
-		if err := m.entry(s, d, r, info, fresh, &st); err != nil {
+		if err := m.entry(s, d, r, info, fresh, &st, kid); err != nil {
 			return err
 		}
 	}
@@ -223,16 +252,16 @@ func (m *mirrorer) dir(src, dst, rel string, fi, have fs.FileInfo, fresh bool) e
 
 // subdir mirrors a folder in a goroutine of its own when one is free,
 // else in this one.
-func (m *mirrorer) subdir(src, dst, rel string, fresh bool) {
+func (m *mirrorer) subdir(src, dst, rel string, fresh bool, n *node) {
 	select {
 	case m.sem <- struct{}{}:
 		m.wg.Add(1)
 		go func() {
 			defer func() { <-m.sem; m.wg.Done() }()
-			m.fail(m.path(src, dst, rel, fresh))
+			m.fail(m.path(src, dst, rel, fresh, n))
 		}()
 	default:
-		m.fail(m.path(src, dst, rel, fresh))
+		m.fail(m.path(src, dst, rel, fresh, n))
 	}
 }
 
