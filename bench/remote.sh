@@ -33,15 +33,16 @@ now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", b - a}'; }
 has() { [[ " $PARTS " == *" $1 "* ]]; }
 
+echo "machine:       $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) (figures taken under load say little about the targets)"
 # --- 1. binary size --------------------------------------------------------------------------
+before=${AB_BEFORE:-}
+if [[ -z $before ]] && { has size || has version; }; then
+  before=$work/ab-before
+  mkdir -p "$work/src-before"
+  git -C "$ROOT" archive "$BEFORE_REF" | tar -x -C "$work/src-before"
+  (cd "$work/src-before" && go build -o "$before" ./cmd/autobuild)
+fi
 if has size; then
-  before=${AB_BEFORE:-}
-  if [[ -z $before ]]; then
-    before=$work/ab-before
-    mkdir -p "$work/src-before"
-    git -C "$ROOT" archive "$BEFORE_REF" | tar -x -C "$work/src-before"
-    (cd "$work/src-before" && go build -o "$before" ./cmd/autobuild)
-  fi
   sb=$(stat -c %s "$before")
   sa=$(stat -c %s "$AB")
   echo "binary size:   before ${AB_BEFORE:-$BEFORE_REF} $(awk -v b="$sb" 'BEGIN {printf "%.1f", b / 1048576}') MB," \
@@ -49,21 +50,26 @@ if has size; then
     "grew $(awk -v a="$sa" -v b="$sb" 'BEGIN {printf "%+.1f", (a - b) / 1048576}') MB (target: <= +25 MB)"
 fi
 
-# --- 2. --version start time -----------------------------------------------------------------
+# --- 2. --version start time, before and after (the machine's load counts in both) -----------
 if has version; then
   "$AB" --version > /dev/null
+  "$before" --version > /dev/null
   if command -v hyperfine > /dev/null 2>&1; then
-    hyperfine -N --warmup 5 --runs 50 --export-json "$work/hf.json" "$AB --version" > /dev/null
-    ms=$(python3 -c 'import json,sys; print("%.1f" % (json.load(open(sys.argv[1]))["results"][0]["median"] * 1000))' "$work/hf.json")
-    how="hyperfine, 50 runs"
+    hyperfine -N --warmup 5 --runs 50 --export-json "$work/hf.json" "$before --version" "$AB --version" > /dev/null
+    read -r mb ma < <(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; print(" ".join("%.1f" % (x["median"] * 1000) for x in r))' "$work/hf.json")
+    how="hyperfine, 50 runs each"
   else
-    for _ in $(seq 5); do "$AB" --version > /dev/null; done
-    ms=$(for _ in $(seq 51); do
-      a=$(date +%s%N); "$AB" --version > /dev/null; b=$(date +%s%N); echo $(((b - a) / 1000))
-    done | median | awk '{printf "%.1f", $1 / 1000}')
-    how="a loop of 51 runs, no hyperfine"
+    : > "$work/v-before"; : > "$work/v-after"
+    for _ in $(seq 5); do "$AB" --version > /dev/null; "$before" --version > /dev/null; done
+    for _ in $(seq 51); do # round robin
+      a=$(date +%s%N); "$before" --version > /dev/null; b=$(date +%s%N); echo $(((b - a) / 1000)) >> "$work/v-before"
+      a=$(date +%s%N); "$AB" --version > /dev/null; b=$(date +%s%N); echo $(((b - a) / 1000)) >> "$work/v-after"
+    done
+    mb=$(median < "$work/v-before" | awk '{printf "%.1f", $1 / 1000}')
+    ma=$(median < "$work/v-after" | awk '{printf "%.1f", $1 / 1000}')
+    how="a loop of 51 runs each, round robin, no hyperfine"
   fi
-  echo "--version:     median $ms ms ($how; target: < 50 ms)"
+  echo "--version:     median $ma ms, before $mb ms ($how; target: < 50 ms)"
 fi
 
 # --- 3. the plan, local against --executor temporal ------------------------------------------
