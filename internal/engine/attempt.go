@@ -13,9 +13,11 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/executor"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gates"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/localexec"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/proc"
@@ -35,7 +37,7 @@ type phaseRunner struct {
 	classifier *failure.Classifier
 	integ      *integrator
 	spaces     *workspaces
-	exec       Executor
+	exec       executor.Executor
 	// wtenv makes each worktree ready: files, setup, ports (wtenv.go).
 	wtenv *worktreeEnv
 	// eager is set under the eager schedule: prompts speak of no batch.
@@ -204,11 +206,11 @@ type attemptTrack struct {
 
 // newAttempt is the executor's brief: the prompt, the agent's command line
 // and environment, the workspace and the limits.
-func (r *phaseRunner) newAttempt(t *attemptTrack, wt, base string, continues bool, log io.Writer) Attempt {
+func (r *phaseRunner) newAttempt(t *attemptTrack, wt, base string, continues bool, log io.Writer) executor.Attempt {
 	p, req := t.p, t.req
 	prompt, args := r.promptFor(p, req, continues, log)
 	absPlan := planFile(r.cfg.Dir, r.cfg.Plan.Path)
-	return Attempt{
+	return executor.Attempt{
 		PhaseID: p.ID, DisplayID: p.DisplayID, Number: req.Number, Seq: t.seq,
 		Agent: req.Agent, Args: args, Prompt: prompt, PromptPath: r.store.PromptPath(p.ID, t.seq),
 		Env: agent.EnvInput{PhaseID: p.ID, Attempt: req.Number, MaxAttempts: MaxAttempts,
@@ -231,7 +233,7 @@ func acpSession(req attemptRequest, continues bool) string {
 }
 
 // recordGates records the gates' results, when any gate was considered.
-func (r *phaseRunner) recordGates(id phaseid.ID, ev Evidence) {
+func (r *phaseRunner) recordGates(id phaseid.ID, ev executor.Evidence) {
 	switch {
 	case ev.Gates == nil:
 	case !ev.AgentRan && ev.Gate != nil:
@@ -279,9 +281,9 @@ func (o *attemptObserver) Action(tool, text string) {
 		Attempt: o.number, Tool: tool, Line: text})
 }
 
-func (o *attemptObserver) AgentEnded(ev Evidence) {
+func (o *attemptObserver) AgentEnded(ev executor.Evidence) {
 	o.rec.agentEnded(o.p.ID, ev)
-	if o.agentEnded != nil && !agentFailed(ev.Evidence) {
+	if o.agentEnded != nil && !executor.AgentFailed(ev.Evidence) {
 		o.agentEnded()
 	}
 }
@@ -391,7 +393,7 @@ func (r *phaseRunner) abs(path string) string {
 
 // rel makes a path relative to the repository root for state files and
 // messages; the state directory moves with the repository.
-func (r *phaseRunner) rel(path string) string { return relTo(r.root, path) }
+func (r *phaseRunner) rel(path string) string { return localexec.RelTo(r.root, path) }
 
 // infraFailure reports a failure of autobuild's own machinery (git, the
 // file system) during an attempt as an agent_error, so it gets the retry.
@@ -416,13 +418,9 @@ func fixAttempts(reports []failure.Report) []failure.Report {
 }
 
 func failed(ev failure.Evidence) bool {
-	return agentFailed(ev) || ev.Gate != nil || ev.ResultStatus == "failed" ||
+	return executor.AgentFailed(ev) || ev.Gate != nil || ev.ResultStatus == "failed" ||
 		(ev.ResultRequired && (!ev.ResultFound || ev.ResultParseErr != "")) || ev.ResultOtherPhase != "" ||
 		(ev.TasksTotal > 0 && ev.TasksCompleted < ev.TasksTotal)
-}
-
-func agentFailed(ev failure.Evidence) bool {
-	return ev.TimedOut || ev.IdleTimedOut || ev.AgentNotFound || ev.AgentExitCode != 0
 }
 
 func claimed(ev failure.Evidence) string {
@@ -430,13 +428,6 @@ func claimed(ev failure.Evidence) string {
 		return ev.ResultStatus
 	}
 	return ""
-}
-
-func agentCommand(a agent.Agent) string {
-	if a.Shell != "" {
-		return a.Shell
-	}
-	return strings.Join(a.Args, " ")
 }
 
 func gatePlan(gs []gates.Gate) []plan.Gate {

@@ -3,6 +3,7 @@ package engine
 import (
 	"time"
 
+	"github.com/autobuild-sh/autobuild/internal/executor"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -30,7 +31,7 @@ func (r *recorder) attemptStarted(id phaseid.ID, number int, agentName string, s
 }
 
 // agentEnded records what the agent spent and claimed, before the gates.
-func (r *recorder) agentEnded(id phaseid.ID, ev Evidence) {
+func (r *recorder) agentEnded(id phaseid.ID, ev executor.Evidence) {
 	if ev.Interrupted && ev.Usage == nil && ev.Session == "" {
 		return
 	}

@@ -19,10 +19,12 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/budget"
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/executor"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gates"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/history"
+	"github.com/autobuild-sh/autobuild/internal/localexec"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -79,7 +81,7 @@ type Config struct {
 	Sleep func(ctx context.Context, d time.Duration)
 	// Executor makes the attempts (executor.go); nil runs them as local
 	// processes in git worktrees.
-	Executor Executor
+	Executor executor.Executor
 	// Worktree is autobuild.toml's [worktree]: the ignored files, setup,
 	// teardown and ports of each phase's worktree (package wtenv).
 	Worktree wtenv.Config
@@ -341,7 +343,7 @@ func (lr *liveRun) wire() (*phaseRunner, *scheduler) {
 		wtenv:      newWorktreeEnv(root, lr.store, cfg)}
 	runner.spaces.keep = runner.wtenv.keep
 	if runner.exec == nil {
-		runner.exec = &localExecutor{repo: lr.repo, root: root, grace: cfg.Grace, hardStop: cfg.HardStop, logCap: cfg.LogCap, now: cfg.Now}
+		runner.exec = &localexec.Executor{Repo: lr.repo, Root: root, Grace: cfg.Grace, HardStop: cfg.HardStop, LogCap: cfg.LogCap, Now: cfg.Now}
 	}
 	sched := &scheduler{plan: cfg.Plan, runner: runner, rec: lr.rec, maxParallel: cfg.MaxParallel, schedule: run.Schedule.OrDefault(),
 		timeout: cfg.PhaseTimeout, agents: cfg.Agents, backoff: cfg.Backoff, sleep: cfg.Sleep,
@@ -354,7 +356,7 @@ func (lr *liveRun) wire() (*phaseRunner, *scheduler) {
 	runner.eager = sched.schedule == ScheduleEager
 	lr.sched = sched
 	verify, _ := ParseVerify(string(cfg.Verify))
-	if verify == VerifyLanding && anyGateRuns(runner.gates) {
+	if verify == VerifyLanding && localexec.AnyGateRuns(runner.gates) {
 		lr.integ.verifier = &verifier{repo: lr.repo, gates: runner.gates, dir: lr.store.VerifyWorktreePath(),
 			logPath: lr.store.VerifyLogPath(), timeout: cfg.PhaseTimeout, grace: cfg.Grace, hardStop: cfg.HardStop,
 			parallel: cfg.MaxParallel, cache: map[string]verdict{}, ready: runner.wtenv.readyVerify}

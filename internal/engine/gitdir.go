@@ -10,6 +10,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/localexec"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
 	"github.com/autobuild-sh/autobuild/internal/shell"
@@ -144,8 +145,8 @@ func (in *integrator) takeBackAgentCommits(ctx context.Context, p *plan.Phase, n
 	}
 	var where []string
 	for _, c := range foreign {
-		if wt, ok := made[c]; ok && !slices.Contains(where, relTo(in.mainDir, wt)) {
-			where = append(where, relTo(in.mainDir, wt))
+		if wt, ok := made[c]; ok && !slices.Contains(where, localexec.RelTo(in.mainDir, wt)) {
+			where = append(where, localexec.RelTo(in.mainDir, wt))
 		}
 	}
 	if len(where) == 0 {

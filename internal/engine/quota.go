@@ -2,7 +2,6 @@ package engine
 
 import (
 	"math"
-	"strconv"
 	"sync"
 	"time"
 
@@ -17,13 +16,6 @@ import (
 // half of --max-parallel when it warns or 80 % is used, one at a time
 // from 95 % or once refused, rather than send every phase into the limit
 // together. The limit handling of limits.go stays for when it is hit.
-
-// QuotaObserver is an AttemptObserver that also hears what an agent CLI
-// reports of its quota. The local executor tells an observer that
-// implements it; other executors may.
-type QuotaObserver interface {
-	Quota(agentName string, q agent.Quota)
-}
 
 // quotaBook keeps each agent's latest quota and what it allows. Its lock
 // is a leaf: nothing is called while it is held.
@@ -127,17 +119,4 @@ func (o *attemptObserver) Quota(agentName string, q agent.Quota) {
 // --max-parallel, fewer while a quota runs low.
 func (s *scheduler) parallelNow() int {
 	return max(1, min(s.maxParallel, s.quotas.parallel()))
-}
-
-// quotaLogText is a quota in the attempt log: "five_hour allowed_warning,
-// 86% used, resets 2026-03-01T05:00:00Z".
-func quotaLogText(q agent.Quota) string {
-	out := q.Type + " " + q.Status
-	if q.Utilization >= 0 {
-		out += ", " + strconv.Itoa(int(math.Round(q.Utilization*100))) + "% used"
-	}
-	if !q.ResetsAt.IsZero() {
-		out += ", resets " + q.ResetsAt.UTC().Format(time.RFC3339)
-	}
-	return out
 }
