@@ -12,6 +12,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/record"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -31,7 +32,7 @@ func TestAgentCommitsCheckOfTheRunsOwnLandingTakesNoLock(t *testing.T) {
 	repo, err := gitx.Open(ctx, dir)
 	require.NoError(t, err)
 	run := &state.Run{RunID: "r1", Branch: "main"}
-	in := newIntegrator(repo, newRecorder(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), state.CommitAuto, dir, base)
+	in := newIntegrator(repo, record.New(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), state.CommitAuto, dir, base)
 	in.setTip(landed)
 
 	before := outsideState{refs: map[string]string{"refs/heads/main": base}}

@@ -21,6 +21,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/proc"
+	"github.com/autobuild-sh/autobuild/internal/record"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -32,7 +33,7 @@ type phaseRunner struct {
 	cfg        *Config
 	root       string
 	store      *state.Store
-	rec        *recorder
+	rec        *record.Recorder
 	gates      []gates.Gate
 	classifier *failure.Classifier
 	integ      *integrator
@@ -52,7 +53,7 @@ type phaseRunner struct {
 func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptResult {
 	p := req.Phase
 	t := &attemptTrack{p: p, req: req, started: r.cfg.Now()}
-	prior := r.rec.get(p.ID)
+	prior := r.rec.Get(p.ID)
 	if prior.Status == state.PhaseAwaitingReview && prior.Review != nil {
 		// It awaited review when the run stopped: nothing runs again.
 		t.seq = len(prior.Attempts)
@@ -62,8 +63,8 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	logPath := r.store.AttemptLogPath(p.ID, t.seq)
 	wt := r.spaces.path(p.ID)
 
-	r.rec.attemptStarted(p.ID, req.Number, req.Agent.Name, t.started, r.rel(wt), r.rel(logPath))
-	r.rec.emit(phaseEvent(event.PhaseStarted, p, req.Number, event.Event{Batch: prior.Batch, Agent: req.Agent.Name}))
+	r.rec.AttemptStarted(p.ID, req.Number, MaxAttempts, req.Agent.Name, t.started, r.rel(wt), r.rel(logPath))
+	r.rec.Emit(phaseEvent(event.PhaseStarted, p, req.Number, event.Event{Batch: prior.Batch, Agent: req.Agent.Name}))
 
 	log, err := proc.CreateCapped(logPath, r.cfg.LogCap)
 	if err != nil {
@@ -238,9 +239,9 @@ func (r *phaseRunner) recordGates(id phaseid.ID, ev executor.Evidence) {
 	case ev.Gates == nil:
 	case !ev.AgentRan && ev.Gate != nil:
 		// A declared gate's tool is missing: the agent was not started.
-		r.rec.gatesNotRun(id, ev.Gates)
+		r.rec.GatesNotRun(id, ev.Gates)
 	default:
-		r.rec.gatesChecked(id, ev.Gates, ev.Gate == nil)
+		r.rec.GatesChecked(id, ev.Gates, ev.Gate == nil)
 	}
 }
 
@@ -262,7 +263,7 @@ func (r *phaseRunner) classify(ev failure.Evidence, req attemptRequest) failure.
 // attemptObserver passes what an executor reports while it runs on as
 // events, and records what the agent spent and claimed.
 type attemptObserver struct {
-	rec    *recorder
+	rec    *record.Recorder
 	p      *plan.Phase
 	number int
 	// quotas hears the agent CLI's quota (quota.go); nil in tests.
@@ -272,29 +273,29 @@ type attemptObserver struct {
 }
 
 func (o *attemptObserver) Output(stream, line string) {
-	o.rec.emit(event.Event{Kind: event.PhaseOutput, PhaseID: o.p.ID, DisplayID: o.p.DisplayID,
+	o.rec.Emit(event.Event{Kind: event.PhaseOutput, PhaseID: o.p.ID, DisplayID: o.p.DisplayID,
 		Attempt: o.number, Stream: stream, Line: line})
 }
 
 func (o *attemptObserver) Action(tool, text string) {
-	o.rec.emit(event.Event{Kind: event.AgentAction, PhaseID: o.p.ID, DisplayID: o.p.DisplayID,
+	o.rec.Emit(event.Event{Kind: event.AgentAction, PhaseID: o.p.ID, DisplayID: o.p.DisplayID,
 		Attempt: o.number, Tool: tool, Line: text})
 }
 
 func (o *attemptObserver) AgentEnded(ev executor.Evidence) {
-	o.rec.agentEnded(o.p.ID, ev)
+	o.rec.AgentEnded(o.p.ID, ev)
 	if o.agentEnded != nil && !executor.AgentFailed(ev.Evidence) {
 		o.agentEnded()
 	}
 }
 
 func (o *attemptObserver) GateEnded(kind string, gr state.GateResult) {
-	o.rec.emit(phaseEvent(event.GateResult, o.p, o.number, event.Event{
+	o.rec.Emit(phaseEvent(event.GateResult, o.p, o.number, event.Event{
 		Gate: &event.Gate{Kind: kind, Command: gr.Command, Status: gr.Status, ExitCode: gr.ExitCode,
 			DurationSeconds: gr.DurationSeconds}}))
 }
 
-func (o *attemptObserver) Lines() proc.LineMode { return o.rec.lineMode() }
+func (o *attemptObserver) Lines() proc.LineMode { return o.rec.LineMode() }
 
 // phaseEvent is e with the kind and the phase's identity and attempt set.
 func phaseEvent(kind event.Kind, p *plan.Phase, number int, e event.Event) event.Event {
@@ -323,26 +324,26 @@ func (r *phaseRunner) fail(t *attemptTrack, rep failure.Report) attemptResult {
 			diffPath = ""
 		}
 	}
-	r.rec.attemptFailed(p.ID, &rep, t.started, now, r.rel(diffPath))
-	r.rec.emit(phaseEvent(event.PhaseFailed, p, req.Number, event.Event{Agent: req.Agent.Name, Failure: &rep,
-		DurationSeconds: now.Sub(t.started).Seconds(), Usage: r.rec.attemptUsage(p.ID)}))
+	r.rec.AttemptFailed(p.ID, &rep, t.started, now, r.rel(diffPath))
+	r.rec.Emit(phaseEvent(event.PhaseFailed, p, req.Number, event.Event{Agent: req.Agent.Name, Failure: &rep,
+		DurationSeconds: now.Sub(t.started).Seconds(), Usage: r.rec.AttemptUsage(p.ID)}))
 	return attemptResult{Outcome: state.OutcomeFailed, Report: &rep}
 }
 
 // interrupted records an attempt stopped by Ctrl-C: not a failure, so resume
 // re-runs it without using up the retry.
 func (r *phaseRunner) interrupted(t *attemptTrack) attemptResult {
-	r.rec.attemptInterrupted(t.p.ID, t.started, r.cfg.Now())
-	r.rec.emit(phaseEvent(event.PhaseInterrupted, t.p, t.req.Number, event.Event{}))
+	r.rec.AttemptInterrupted(t.p.ID, t.started, r.cfg.Now())
+	r.rec.Emit(phaseEvent(event.PhaseInterrupted, t.p, t.req.Number, event.Event{}))
 	return attemptResult{Outcome: state.OutcomeInterrupted}
 }
 
 func (r *phaseRunner) complete(ctx context.Context, t *attemptTrack, commit *state.Commit) attemptResult {
 	p, req := t.p, t.req
 	now := r.cfg.Now()
-	r.rec.attemptCompleted(p.ID, commit, t.started, now)
-	r.rec.emit(phaseEvent(event.PhaseCompleted, p, req.Number, event.Event{Agent: req.Agent.Name,
-		DurationSeconds: now.Sub(t.started).Seconds(), Usage: r.rec.attemptUsage(p.ID)}))
+	r.rec.AttemptCompleted(p.ID, commit, t.started, now)
+	r.rec.Emit(phaseEvent(event.PhaseCompleted, p, req.Number, event.Event{Agent: req.Agent.Name,
+		DurationSeconds: now.Sub(t.started).Seconds(), Usage: r.rec.AttemptUsage(p.ID)}))
 	var line string
 	switch {
 	case commit.SHA != "":
@@ -352,14 +353,14 @@ func (r *phaseRunner) complete(ctx context.Context, t *attemptTrack, commit *sta
 	default:
 		line = "no changes to commit"
 	}
-	r.rec.emit(event.Event{Kind: event.PhaseIntegrated, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
+	r.rec.Emit(event.Event{Kind: event.PhaseIntegrated, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
 		Commit: commit, Line: line})
 	r.spaces.release(ctx, p.ID)
 	return attemptResult{Outcome: state.OutcomeComplete}
 }
 
 func (r *phaseRunner) previousDiff(id phaseid.ID) string {
-	ps := r.rec.get(id)
+	ps := r.rec.Get(id)
 	for i := len(ps.Attempts) - 1; i >= 0; i-- {
 		if ps.Attempts[i].DiffPath != "" {
 			return ps.Attempts[i].DiffPath
@@ -421,13 +422,6 @@ func failed(ev failure.Evidence) bool {
 	return executor.AgentFailed(ev) || ev.Gate != nil || ev.ResultStatus == "failed" ||
 		(ev.ResultRequired && (!ev.ResultFound || ev.ResultParseErr != "")) || ev.ResultOtherPhase != "" ||
 		(ev.TasksTotal > 0 && ev.TasksCompleted < ev.TasksTotal)
-}
-
-func claimed(ev failure.Evidence) string {
-	if ev.ResultFound {
-		return ev.ResultStatus
-	}
-	return ""
 }
 
 func gatePlan(gs []gates.Gate) []plan.Gate {

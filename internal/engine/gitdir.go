@@ -34,7 +34,7 @@ func (in *integrator) gitDirChanges(before, after outsideState) []string {
 		}
 		changed = append(changed, in.repo.CommonPath(rel))
 	}
-	branch := in.rec.runCopy().Branch
+	branch := in.rec.RunCopy().Branch
 	var checkedOut map[string]bool
 	for _, name := range slices.Sorted(maps.Keys(before.refs)) {
 		was, now := before.refs[name], after.refs[name]
@@ -86,7 +86,7 @@ func unionKeys(a, b map[string]string) map[string]bool {
 // in your checkout are yours and left to landing (followUser). nil when
 // there is nothing to say.
 func (in *integrator) agentCommits(ctx context.Context, p *plan.Phase, before, after outsideState, log io.Writer) *failure.Report {
-	branch := in.rec.runCopy().Branch
+	branch := in.rec.RunCopy().Branch
 	if branch == "" {
 		return nil
 	}
@@ -118,7 +118,7 @@ func (in *integrator) agentCommits(ctx context.Context, p *plan.Phase, before, a
 // they match it again), the commits are kept on a branch of their own,
 // and the returned halt names both. Called with in.mu held.
 func (in *integrator) takeBackAgentCommits(ctx context.Context, p *plan.Phase, now string, also ...string) *failure.Report {
-	branch := in.rec.runCopy().Branch
+	branch := in.rec.RunCopy().Branch
 	allowed := map[string]bool{}
 	for _, t := range append(slices.Clone(in.tips), also...) {
 		allowed[t] = true

@@ -15,6 +15,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/record"
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
 	"github.com/autobuild-sh/autobuild/internal/shell"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -30,7 +31,7 @@ const (
 // integrator brings completed phases onto the run's line, one at a time.
 type integrator struct {
 	repo    *gitx.Repo
-	rec     *recorder
+	rec     *record.Recorder
 	mode    state.CommitMode
 	mainDir string // the user's work tree
 	// refs names the run's branches; refs.Integration() is the run's line:
@@ -83,9 +84,9 @@ type landedPhase struct {
 	tipIndex  int // index in tips of the tip this phase produced
 }
 
-func newIntegrator(repo *gitx.Repo, rec *recorder, mode state.CommitMode, mainDir, tip string) *integrator {
+func newIntegrator(repo *gitx.Repo, rec *record.Recorder, mode state.CommitMode, mainDir, tip string) *integrator {
 	in := &integrator{repo: repo, rec: rec, mode: mode, mainDir: mainDir, tips: []string{tip}, branchAt: tip,
-		refs: state.RefsOf(rec.runCopy()), outside: newSharedReads()}
+		refs: state.RefsOf(rec.RunCopy()), outside: newSharedReads()}
 	in.setTip(tip)
 	return in
 }
@@ -219,7 +220,7 @@ func (in *integrator) publish(ctx context.Context, links []link) error {
 		l.tip = k.tip
 	}
 	if in.mode != CommitAuto {
-		in.rec.updateRun(func(r *state.Run) { r.IntegrationCommit = last })
+		in.rec.UpdateRun(func(r *state.Run) { r.IntegrationCommit = last })
 	}
 	return nil
 }
@@ -411,7 +412,7 @@ type scriptStep struct {
 // its phase's work and the last one leaves nothing uncommitted.
 func (in *integrator) commitsScript(ctx context.Context, phases []*state.Phase, layout *state.Store) (string, error) {
 	patchDir := layout.PatchesDir()
-	base := in.rec.runCopy().BaseCommit
+	base := in.rec.RunCopy().BaseCommit
 	shas, err := in.repo.Commits(ctx, base, in.refs.Integration())
 	if err != nil {
 		return "", err

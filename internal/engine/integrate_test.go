@@ -15,6 +15,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/record"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -58,7 +59,7 @@ func messageOnlyLine(t *testing.T) (*integrator, string) {
 
 	repo, err := gitx.Open(ctx, dir)
 	require.NoError(t, err)
-	rec := newRecorder(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{})
+	rec := record.New(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{})
 	return newIntegrator(repo, rec, state.CommitMessageOnly, dir, base), dir
 }
 
@@ -159,7 +160,7 @@ func TestConflictReportNamesBothSides(t *testing.T) {
 	repo, err := gitx.Open(ctx, dir)
 	require.NoError(t, err)
 	run := &state.Run{RunID: "r1"}
-	in := newIntegrator(repo, newRecorder(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), state.CommitAuto, dir, early)
+	in := newIntegrator(repo, record.New(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), state.CommitAuto, dir, early)
 	in.tips = []string{"root", early, shaA}
 	in.landed = []landedPhase{
 		{displayID: "1", base: "root", sha: early, files: []string{"f.txt"}, tipIndex: 1},
@@ -194,7 +195,7 @@ func TestConflictReportNamesTwoNewFilesOfOneName(t *testing.T) {
 	repo, err := gitx.Open(ctx, dir)
 	require.NoError(t, err)
 	run := &state.Run{RunID: "r1"}
-	in := newIntegrator(repo, newRecorder(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), state.CommitAuto, dir, base)
+	in := newIntegrator(repo, record.New(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), state.CommitAuto, dir, base)
 	in.tips = []string{base, shaA}
 	in.landed = []landedPhase{{displayID: "2A", base: base, sha: shaA, files: []string{"calc/x.go"}, tipIndex: 1}}
 	rep := in.conflictReport(ctx, &plan.Phase{ID: "2b", DisplayID: "2B"}, base, shaB, []string{"calc/x.go"})
@@ -216,7 +217,7 @@ func TestYourUncommittedChangesStopALanding(t *testing.T) {
 	require.NoError(t, err)
 	head := runGit(t, dir, "rev-parse", "HEAD")
 	run := &state.Run{RunID: "r1", Branch: "main"}
-	in := newIntegrator(repo, newRecorder(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), state.CommitAuto, dir, head)
+	in := newIntegrator(repo, record.New(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), state.CommitAuto, dir, head)
 	p := &plan.Phase{ID: "1", DisplayID: "1"}
 
 	read := outsideState{ok: true, status: statusEntries("?? notes.txt\x00R  new.go\x00old.go\x00")}
@@ -252,7 +253,7 @@ func newAutoRepo(t *testing.T) autoRepo {
 // integrator is an auto-mode integrator whose line is at your HEAD.
 func (a autoRepo) integrator(t *testing.T) *integrator {
 	run := &state.Run{RunID: "r1", Branch: "main", BaseCommit: a.base, CommitMode: state.CommitAuto}
-	return newIntegrator(a.repo, newRecorder(state.Open(a.dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}),
+	return newIntegrator(a.repo, record.New(state.Open(a.dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}),
 		state.CommitAuto, a.dir, runGit(t, a.dir, "rev-parse", "HEAD"))
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
+	"github.com/autobuild-sh/autobuild/internal/record"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -19,7 +20,7 @@ func lockTestIntegrator(t *testing.T) (*integrator, string) {
 	require.NoError(t, err)
 	base := runGit(t, dir, "rev-parse", "HEAD")
 	run := &state.Run{RunID: "r1", BaseCommit: base, CommitMode: state.CommitAuto}
-	rec := newRecorder(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{})
+	rec := record.New(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{})
 	return newIntegrator(repo, rec, state.CommitAuto, dir, base), base
 }
 

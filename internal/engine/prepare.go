@@ -11,6 +11,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/record"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -152,7 +153,7 @@ func resumeRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.S
 			ps = &state.Phase{PhaseID: p.ID, Status: state.PhasePending}
 		}
 		refreshFromPlan(ps, cfg.Plan, p, batchOf[p.ID])
-		if held := keepReview(ps); ps.Status != state.PhaseComplete && ps.Status != state.PhaseSkipped && !held {
+		if held := record.KeepReview(ps); ps.Status != state.PhaseComplete && ps.Status != state.PhaseSkipped && !held {
 			// Failed, running, blocked and pending phases run again with a
 			// fresh attempt count; their history stays.
 			ps.Status, ps.Attempt, ps.Error, ps.BlockedBy, ps.Worktree = state.PhasePending, 0, nil, nil, ""

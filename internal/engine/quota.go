@@ -7,6 +7,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/record"
 )
 
 // Quota-aware parallelism (docs/limits.md#quota-headroom). An agent CLI
@@ -22,7 +23,7 @@ import (
 type quotaBook struct {
 	max int
 	now func() time.Time
-	rec *recorder
+	rec *record.Recorder
 
 	mu      sync.Mutex
 	byAgent map[string]agent.Quota
@@ -30,7 +31,7 @@ type quotaBook struct {
 	changed chan struct{}
 }
 
-func newQuotaBook(maxParallel int, now func() time.Time, rec *recorder) *quotaBook {
+func newQuotaBook(maxParallel int, now func() time.Time, rec *record.Recorder) *quotaBook {
 	return &quotaBook{max: max(1, maxParallel), now: now, rec: rec, byAgent: map[string]agent.Quota{}, changed: make(chan struct{})}
 }
 
@@ -60,7 +61,7 @@ func (b *quotaBook) note(name string, q agent.Quota) {
 		t := q.ResetsAt
 		eq.ResetsAt = &t
 	}
-	b.rec.emit(event.Event{Kind: event.AgentQuota, Agent: name, Quota: eq})
+	b.rec.Emit(event.Event{Kind: event.AgentQuota, Agent: name, Quota: eq})
 }
 
 // bucket is utilization in steps of 5 %, -1 when unknown.

@@ -76,7 +76,7 @@ func (r *phaseRunner) recheck(ctx context.Context, t *attemptTrack, hold state.R
 	if err := localexec.RestoreAfterGates(ctx, wt, tree, log); err != nil {
 		return hold, nil, err
 	}
-	r.rec.gatesChecked(p.ID, results, failedGate == nil)
+	r.rec.GatesChecked(p.ID, results, failedGate == nil)
 	if failedGate != nil {
 		// The change is a person's, not an agent's claim: it is judged by
 		// the gate alone, with the files it holds.
@@ -93,6 +93,6 @@ func (r *phaseRunner) recheck(ctx context.Context, t *attemptTrack, hold state.R
 	}
 	hold.Tree, hold.Since = tree, r.cfg.Now()
 	hold.DiffPath = r.rel(r.writeReviewDiff(ctx, p.ID, wt, hold.Base))
-	r.rec.awaitingReview(p.ID, hold)
+	r.rec.AwaitingReview(p.ID, hold)
 	return hold, nil, nil
 }

@@ -42,7 +42,7 @@ func checkTargetBranch(ctx context.Context, repo *gitx.Repo, run *state.Run) (st
 // names them) and the phase is picked on top. A switched branch, or one
 // that no longer holds the run's line, is a halt. Called with in.mu held.
 func (in *integrator) followUser(ctx context.Context, p *plan.Phase, phaseFiles []string, outside outsideState) *failure.Report {
-	run := in.rec.runCopy()
+	run := in.rec.RunCopy()
 	current, head, err := in.repo.BranchHead(ctx)
 	if err != nil {
 		return branchReport(p, "reading the branch of your checkout: "+err.Error())
@@ -151,7 +151,7 @@ func overlap(a, b []string) []string {
 // stillOnBranch fails when the user's checkout left the run's branch, for
 // the modes that land once at the end.
 func (in *integrator) stillOnBranch(ctx context.Context) error {
-	run := in.rec.runCopy()
+	run := in.rec.RunCopy()
 	current, err := in.repo.CurrentBranch(ctx)
 	if err != nil {
 		return fmt.Errorf("reading the branch of your checkout: %w", err)

@@ -19,14 +19,14 @@ import (
 // agent is read.
 type AgentRun struct {
 	Result proc.Result
-	// output is the agent's text for the classifier's patterns; final, the
+	// Output is the agent's text for the classifier's patterns; final, the
 	// text its result object is read from. For a plain command both are
 	// its whole output's tail; for a preset CLI, output is what the CLI
 	// said about a failure and final its final message only.
 	Output, Final string
 	Signal        *failure.AgentSignal
 	Usage         *state.Usage
-	// session is the CLI's session or thread id, "" when it named none.
+	// Session is the CLI's session or thread id, "" when it named none.
 	Session string
 }
 

@@ -35,9 +35,9 @@ import (
 // worktree of the user's repository.
 type Executor struct {
 	Repo *gitx.Repo
-	// root is the repository root: messages name paths relative to it.
+	// Root is the repository root: messages name paths relative to it.
 	Root string
-	// grace is how long a stopped process gets before it is killed;
+	// Grace is how long a stopped process gets before it is killed;
 	// hardStop, once closed, kills at once (the second Ctrl-C).
 	Grace    time.Duration
 	HardStop <-chan struct{}
