@@ -35,13 +35,13 @@ func TestAgentCommitsCheckOfTheRunsOwnLandingTakesNoLock(t *testing.T) {
 	in := newIntegrator(repo, record.New(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), state.CommitAuto, dir, base)
 	in.setTip(landed)
 
-	before := outsideState{refs: map[string]string{"refs/heads/main": base}}
-	after := outsideState{refs: map[string]string{"refs/heads/main": landed}}
+	before := State{Refs: map[string]string{"refs/heads/main": base}}
+	after := State{Refs: map[string]string{"refs/heads/main": landed}}
 	in.mu.Lock() // as a landing in collect holds it
 	defer in.mu.Unlock()
 	done := make(chan error, 1)
 	go func() {
-		if rep := in.agentCommits(ctx, &plan.Phase{ID: "2b", DisplayID: "2B"}, before, after, io.Discard); rep != nil {
+		if rep := in.guard.agentCommits(ctx, &plan.Phase{ID: "2b", DisplayID: "2B"}, before, after, io.Discard); rep != nil {
 			done <- fmt.Errorf("a report: %s", rep.Message)
 			return
 		}

@@ -74,8 +74,8 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 
 	// Your checkout is read while the worktree is made ready: the two
 	// touch different trees, and neither need wait for the other.
-	before := make(chan outsideState, 1)
-	go func() { before <- r.integ.snapshotOutside(ctx) }()
+	before := make(chan State, 1)
+	go func() { before <- r.integ.guard.Snapshot(ctx) }()
 	wt, base, continues, note, err := r.spaces.prepare(ctx, p.ID, p.DisplayID)
 	if err == nil && continues && afterIntegrationConflict(req.Previous) {
 		// Its change broke a gate on top of what landed meanwhile: the
@@ -142,7 +142,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	}
 	ev.Attempt = req.Number
 	ev.Duration = r.cfg.Now().Sub(t.started)
-	rep, after := r.integ.checkOutside(ctx, p, outside, ev.FilesChanged, log)
+	rep, after := r.integ.guard.Check(ctx, p, outside, ev.FilesChanged, log)
 	if rep != nil {
 		rep.Attempt, rep.DurationSeconds = req.Number, ev.Duration.Seconds()
 		return r.fail(t, *rep)
@@ -163,7 +163,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 }
 
 // landAttempt lands a phase whose gates passed, and records how it went.
-func (r *phaseRunner) landAttempt(ctx context.Context, t *attemptTrack, h handover, after outsideState) attemptResult {
+func (r *phaseRunner) landAttempt(ctx context.Context, t *attemptTrack, h handover, after State) attemptResult {
 	p, req := t.p, t.req
 	// Landing is a few short git commands; neither a Ctrl-C nor the hard
 	// stop interrupts them halfway through a pick or the fast-forward

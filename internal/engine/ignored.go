@@ -15,9 +15,9 @@ import (
 // in your checkout: the fast-forward (auto) or the squash at the end
 // (message-only, single) would replace it without a copy. An agent that
 // empties .gitignore and writes config.local, or adds it with
-// `git add -f`, is the case. Called with in.mu held.
-func (in *integrator) userFilesInTheWay(ctx context.Context, p *plan.Phase, phaseFiles []string) *failure.Report {
-	theirs, err := in.repo.UntrackedInTheWay(ctx, phaseFiles)
+// `git add -f`, is the case. Called with the line's lock held.
+func (g *guard) userFilesInTheWay(ctx context.Context, p *plan.Phase, phaseFiles []string) *failure.Report {
+	theirs, err := g.repo.UntrackedInTheWay(ctx, phaseFiles)
 	if err != nil {
 		return branchReport(p, fmt.Sprintf("phase %s was not committed: reading which of its files your checkout holds "+
 			"untracked: %v", p.DisplayID, err))

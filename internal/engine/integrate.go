@@ -48,14 +48,9 @@ type integrator struct {
 	// the last of them (catchUp): phases that finish together move your
 	// checkout once.
 	waiting atomic.Int32
-	// outside shares reads of the outside state between attempts that
-	// start or finish together.
-	outside *sharedReads
-	// checkout guards your checkout's files and index: the fast-forward
-	// holds it for writing, a read of its status for reading, so a read
-	// never sees a landed phase's files half written, and waits for no
-	// other part of a landing.
-	checkout sync.RWMutex
+	// guard watches over your checkout (outside.go): the outside reads,
+	// the fast-forward, following your branch.
+	guard *guard
 	// tipNow is tip, for Tip: a phase about to start reads it without
 	// waiting for the landings queued on mu.
 	tipNow atomic.Pointer[string]
@@ -86,7 +81,8 @@ type landedPhase struct {
 
 func newIntegrator(repo *gitx.Repo, rec *record.Recorder, mode state.CommitMode, mainDir, tip string) *integrator {
 	in := &integrator{repo: repo, rec: rec, mode: mode, mainDir: mainDir, tips: []string{tip}, branchAt: tip,
-		refs: state.RefsOf(rec.RunCopy()), outside: newSharedReads()}
+		refs: state.RefsOf(rec.RunCopy())}
+	in.guard = newGuard(repo, rec, mainDir, in.refs, in)
 	in.setTip(tip)
 	return in
 }
@@ -120,7 +116,7 @@ type handover struct {
 // line (pick). outside is your checkout as the outside check read it just
 // before (ok false when it read none). Overlapping edits with a phase that landed since this one
 // started come back as a file_conflict report; nothing is merged then.
-func (in *integrator) land(ctx context.Context, p *plan.Phase, h handover, outside outsideState) (*state.Commit, *failure.Report, error) {
+func (in *integrator) land(ctx context.Context, p *plan.Phase, h handover, outside State) (*state.Commit, *failure.Report, error) {
 	// The message names what is committed: git add stages it, then the
 	// message is made (no status of its own first).
 	var msg string
@@ -189,7 +185,7 @@ func (in *integrator) admit(ctx context.Context, l *landing) *failure.Report {
 			return rep
 		}
 	}
-	return in.userFilesInTheWay(ctx, l.p, allFiles(l.ch))
+	return in.guard.userFilesInTheWay(ctx, l.p, allFiles(l.ch))
 }
 
 // publish puts the links on the run's line, in order: the line's branch
@@ -237,10 +233,7 @@ func (in *integrator) catchUp(ctx context.Context, p *plan.Phase, prevTip string
 	if rep := in.checkLock(p); rep != nil {
 		return rep // your checkout is not the run's to move any more
 	}
-	in.checkout.Lock()
-	err := in.repo.FastForward(ctx, in.mainDir, in.tip)
-	in.checkout.Unlock()
-	if err != nil {
+	if err := in.guard.fastForward(ctx, in.tip); err != nil {
 		if in.tip != prevTip {
 			return in.undoLanding(p, prevTip, err)
 		}
@@ -327,7 +320,7 @@ func (in *integrator) finish(ctx context.Context, title string, phases []*state.
 		}
 	}
 	if in.mode != CommitAuto {
-		if err := in.stillOnBranch(ctx); err != nil {
+		if err := in.guard.stillOnBranch(ctx); err != nil {
 			return "", err
 		}
 	}

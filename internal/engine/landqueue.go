@@ -62,7 +62,7 @@ type landing struct {
 	base    string
 	made    gitx.Made
 	ch      gitx.Changes
-	outside outsideState
+	outside State
 
 	done bool
 	rep  *failure.Report

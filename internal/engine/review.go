@@ -245,7 +245,7 @@ func (r *phaseRunner) afterReview(ctx context.Context, t *attemptTrack, end revi
 	// worktree: everything in it is staged, and your checkout is read
 	// again, so landing follows its rules as things are now.
 	h.known = gitx.Known{}
-	res := r.landAttempt(ctx, t, h, r.integ.snapshotOutside(ctx))
+	res := r.landAttempt(ctx, t, h, r.integ.guard.Snapshot(ctx))
 	r.endHold(ctx, t.p.ID)
 	return res
 }
