@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/autobuild-sh/autobuild/internal/checkout"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
@@ -35,13 +36,13 @@ func TestAgentCommitsCheckOfTheRunsOwnLandingTakesNoLock(t *testing.T) {
 	in := newIntegrator(repo, record.New(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), state.CommitAuto, dir, base)
 	in.setTip(landed)
 
-	before := State{Refs: map[string]string{"refs/heads/main": base}}
-	after := State{Refs: map[string]string{"refs/heads/main": landed}}
+	before := checkout.State{Refs: map[string]string{"refs/heads/main": base}}
+	after := checkout.State{Refs: map[string]string{"refs/heads/main": landed}}
 	in.mu.Lock() // as a landing in collect holds it
 	defer in.mu.Unlock()
 	done := make(chan error, 1)
 	go func() {
-		if rep := in.guard.agentCommits(ctx, &plan.Phase{ID: "2b", DisplayID: "2B"}, before, after, io.Discard); rep != nil {
+		if rep := in.guard.AgentCommits(ctx, &plan.Phase{ID: "2b", DisplayID: "2B"}, before, after, io.Discard); rep != nil {
 			done <- fmt.Errorf("a report: %s", rep.Message)
 			return
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/checkout"
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/executor"
@@ -74,7 +75,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 
 	// Your checkout is read while the worktree is made ready: the two
 	// touch different trees, and neither need wait for the other.
-	before := make(chan State, 1)
+	before := make(chan checkout.State, 1)
 	go func() { before <- r.integ.guard.Snapshot(ctx) }()
 	wt, base, continues, note, err := r.spaces.prepare(ctx, p.ID, p.DisplayID)
 	if err == nil && continues && afterIntegrationConflict(req.Previous) {
@@ -163,7 +164,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 }
 
 // landAttempt lands a phase whose gates passed, and records how it went.
-func (r *phaseRunner) landAttempt(ctx context.Context, t *attemptTrack, h handover, after State) attemptResult {
+func (r *phaseRunner) landAttempt(ctx context.Context, t *attemptTrack, h handover, after checkout.State) attemptResult {
 	p, req := t.p, t.req
 	// Landing is a few short git commands; neither a Ctrl-C nor the hard
 	// stop interrupts them halfway through a pick or the fast-forward

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/autobuild-sh/autobuild/internal/checkout"
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
@@ -15,8 +16,8 @@ import (
 // is. When you committed on it since the last landing, the run's line
 // moves onto your commits (remembered as a landed change, so an overlap
 // names them) and the phase is picked on top. Called with in.mu held.
-func (in *integrator) followUser(ctx context.Context, p *plan.Phase, phaseFiles []string, outside State) *failure.Report {
-	head, mine, rep := in.guard.follow(ctx, p, phaseFiles, outside, in.branchAt, in.tip, in.tips)
+func (in *integrator) followUser(ctx context.Context, p *plan.Phase, phaseFiles []string, outside checkout.State) *failure.Report {
+	head, mine, rep := in.guard.Follow(ctx, p, phaseFiles, outside, in.branchAt, in.tip, in.tips)
 	if rep != nil {
 		return rep
 	}
@@ -26,7 +27,7 @@ func (in *integrator) followUser(ctx context.Context, p *plan.Phase, phaseFiles 
 	}
 	ch, err := gitx.ChangesBetween(ctx, in.mainDir, in.tip, head)
 	if err != nil {
-		return branchReport(p, "reading your commits: "+err.Error())
+		return checkout.BranchReport(p, "reading your commits: "+err.Error())
 	}
 	in.landed = append(in.landed, landedPhase{who: fmt.Sprintf("your commits %s..%s on %s", clip.SHA(in.tip), clip.SHA(head), in.rec.RunCopy().Branch),
 		base: in.tip, sha: head, files: allFiles(ch), tipIndex: len(in.tips)})
@@ -37,7 +38,7 @@ func (in *integrator) followUser(ctx context.Context, p *plan.Phase, phaseFiles 
 }
 
 // WithTips calls f with every tip the line has had, under in.mu: the
-// guard's view of the line (lineView).
+// guard's view of the line (Line).
 func (in *integrator) WithTips(f func(tips []string)) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
@@ -70,6 +71,6 @@ func (in *integrator) undoLanding(p *plan.Phase, prevTip string, ffErr error) *f
 	in.setTip(prevTip)
 	in.tips = in.tips[:len(in.tips)-1]
 	in.landed = in.landed[:len(in.landed)-1]
-	return branchReport(p, fmt.Sprintf("phase %s could not land on your branch, which changed while it landed (%v): check your checkout "+
+	return checkout.BranchReport(p, fmt.Sprintf("phase %s could not land on your branch, which changed while it landed (%v): check your checkout "+
 		"(git status, git log), then resume", p.DisplayID, ffErr))
 }

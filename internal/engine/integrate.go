@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/autobuild-sh/autobuild/internal/checkout"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
@@ -50,7 +51,7 @@ type integrator struct {
 	waiting atomic.Int32
 	// guard watches over your checkout (outside.go): the outside reads,
 	// the fast-forward, following your branch.
-	guard *guard
+	guard *checkout.Guard
 	// tipNow is tip, for Tip: a phase about to start reads it without
 	// waiting for the landings queued on mu.
 	tipNow atomic.Pointer[string]
@@ -82,7 +83,7 @@ type landedPhase struct {
 func newIntegrator(repo *gitx.Repo, rec *record.Recorder, mode state.CommitMode, mainDir, tip string) *integrator {
 	in := &integrator{repo: repo, rec: rec, mode: mode, mainDir: mainDir, tips: []string{tip}, branchAt: tip,
 		refs: state.RefsOf(rec.RunCopy())}
-	in.guard = newGuard(repo, rec, mainDir, in.refs, in)
+	in.guard = checkout.New(repo, rec, mainDir, in.refs, in)
 	in.setTip(tip)
 	return in
 }
@@ -116,7 +117,7 @@ type handover struct {
 // line (pick). outside is your checkout as the outside check read it just
 // before (ok false when it read none). Overlapping edits with a phase that landed since this one
 // started come back as a file_conflict report; nothing is merged then.
-func (in *integrator) land(ctx context.Context, p *plan.Phase, h handover, outside State) (*state.Commit, *failure.Report, error) {
+func (in *integrator) land(ctx context.Context, p *plan.Phase, h handover, outside checkout.State) (*state.Commit, *failure.Report, error) {
 	// The message names what is committed: git add stages it, then the
 	// message is made (no status of its own first).
 	var msg string
@@ -185,7 +186,7 @@ func (in *integrator) admit(ctx context.Context, l *landing) *failure.Report {
 			return rep
 		}
 	}
-	return in.guard.userFilesInTheWay(ctx, l.p, allFiles(l.ch))
+	return in.guard.UserFilesInTheWay(ctx, l.p, allFiles(l.ch))
 }
 
 // publish puts the links on the run's line, in order: the line's branch
@@ -233,11 +234,11 @@ func (in *integrator) catchUp(ctx context.Context, p *plan.Phase, prevTip string
 	if rep := in.checkLock(p); rep != nil {
 		return rep // your checkout is not the run's to move any more
 	}
-	if err := in.guard.fastForward(ctx, in.tip); err != nil {
+	if err := in.guard.FastForward(ctx, in.tip); err != nil {
 		if in.tip != prevTip {
 			return in.undoLanding(p, prevTip, err)
 		}
-		return branchReport(p, fmt.Sprintf("your branch refused the run's landed phases (%v): check your checkout "+
+		return checkout.BranchReport(p, fmt.Sprintf("your branch refused the run's landed phases (%v): check your checkout "+
 			"(git status, git log), then resume", err))
 	}
 	in.branchAt = in.tip
@@ -320,7 +321,7 @@ func (in *integrator) finish(ctx context.Context, title string, phases []*state.
 		}
 	}
 	if in.mode != CommitAuto {
-		if err := in.guard.stillOnBranch(ctx); err != nil {
+		if err := in.guard.StillOnBranch(ctx); err != nil {
 			return "", err
 		}
 	}

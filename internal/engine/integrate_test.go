@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/autobuild-sh/autobuild/internal/checkout"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
@@ -220,7 +221,7 @@ func TestYourUncommittedChangesStopALanding(t *testing.T) {
 	in := newIntegrator(repo, record.New(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), state.CommitAuto, dir, head)
 	p := &plan.Phase{ID: "1", DisplayID: "1"}
 
-	read := State{OK: true, Status: statusEntries("?? notes.txt\x00R  new.go\x00old.go\x00")}
+	read := checkout.State{OK: true, Status: checkout.StatusEntries("?? notes.txt\x00R  new.go\x00old.go\x00")}
 	for files, want := range map[string]string{"notes.txt": "notes.txt", "old.go": "old.go", "new.go": "new.go"} {
 		rep := in.followUser(ctx, p, []string{files, "other.txt"}, read)
 		require.NotNil(t, rep, files)
@@ -230,7 +231,7 @@ func TestYourUncommittedChangesStopALanding(t *testing.T) {
 	require.Nil(t, in.followUser(ctx, p, []string{"other.txt"}, read), "no overlap: it lands")
 
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "mine.txt"), []byte("yours\n"), 0o644))
-	rep := in.followUser(ctx, p, []string{"mine.txt"}, State{})
+	rep := in.followUser(ctx, p, []string{"mine.txt"}, checkout.State{})
 	require.NotNil(t, rep, "read anew without the outside check's status")
 	require.Equal(t, []string{"mine.txt"}, rep.FilesChanged)
 }
@@ -277,7 +278,7 @@ func TestLandingAfterTheLineWasTakenBack(t *testing.T) {
 	worktree := func(id, from, file string) string { return r.worktree(t, id, from, file) }
 
 	a := &plan.Phase{ID: "a", DisplayID: "A", Name: "A"}
-	_, rep, err := in.land(ctx, a, handover{wt: worktree("a", base, "a.txt"), base: base}, State{})
+	_, rep, err := in.land(ctx, a, handover{wt: worktree("a", base, "a.txt"), base: base}, checkout.State{})
 	require.NoError(t, err)
 	require.Nil(t, rep)
 	tipA := in.Tip()
@@ -294,7 +295,7 @@ func TestLandingAfterTheLineWasTakenBack(t *testing.T) {
 	require.Equal(t, failure.BranchChanged, rep.Type)
 	require.Equal(t, base, in.Tip())
 
-	_, rep, err = in.land(ctx, &plan.Phase{ID: "b", DisplayID: "B", Name: "B"}, handover{wt: wtB, base: tipA}, State{})
+	_, rep, err = in.land(ctx, &plan.Phase{ID: "b", DisplayID: "B", Name: "B"}, handover{wt: wtB, base: tipA}, checkout.State{})
 	require.NoError(t, err)
 	require.Nil(t, rep)
 	require.Equal(t, base, runGit(t, dir, "rev-parse", "HEAD^"))
@@ -316,7 +317,7 @@ func TestLandingLeavesOtherCommitsInTheWorktreeBehind(t *testing.T) {
 	runGit(t, wt, "commit", "-q", "-m", "a gate's commit")
 	require.NoError(t, os.WriteFile(filepath.Join(wt, "one.txt"), []byte("1\n"), 0o644))
 
-	_, rep, err := in.land(ctx, &plan.Phase{ID: "1", DisplayID: "1", Name: "One"}, handover{wt: wt, base: base}, State{})
+	_, rep, err := in.land(ctx, &plan.Phase{ID: "1", DisplayID: "1", Name: "One"}, handover{wt: wt, base: base}, checkout.State{})
 	require.NoError(t, err)
 	require.Nil(t, rep)
 	require.Equal(t, base, runGit(t, dir, "rev-parse", "HEAD^"), "one commit on your branch")
@@ -339,14 +340,14 @@ func TestLandingsInAQueueMoveYourBranchOnce(t *testing.T) {
 	wtA, wtB := worktree("a", base), worktree("b", base)
 
 	in.waiting.Add(1) // a landing waits behind A's
-	commitA, rep, err := in.land(ctx, &plan.Phase{ID: "a", DisplayID: "A"}, handover{wt: wtA, base: base}, State{})
+	commitA, rep, err := in.land(ctx, &plan.Phase{ID: "a", DisplayID: "A"}, handover{wt: wtA, base: base}, checkout.State{})
 	require.NoError(t, err)
 	require.Nil(t, rep)
 	require.Equal(t, base, runGit(t, dir, "rev-parse", "HEAD"), "your branch waits for the queue")
 	require.Equal(t, in.Tip(), commitA.SHA, "A's commit is the line's")
 	in.waiting.Add(-1)
 
-	commitB, rep, err := in.land(ctx, &plan.Phase{ID: "b", DisplayID: "B"}, handover{wt: wtB, base: base}, State{})
+	commitB, rep, err := in.land(ctx, &plan.Phase{ID: "b", DisplayID: "B"}, handover{wt: wtB, base: base}, checkout.State{})
 	require.NoError(t, err)
 	require.Nil(t, rep)
 	require.Equal(t, commitB.SHA, runGit(t, dir, "rev-parse", "HEAD"), "the last landing moves your branch")
@@ -359,14 +360,14 @@ func TestLandingsInAQueueMoveYourBranchOnce(t *testing.T) {
 	head := runGit(t, dir, "rev-parse", "HEAD")
 	wtC, wtD := worktree("c", head), worktree("d", head)
 	in.waiting.Add(1)
-	_, rep, err = in.land(ctx, &plan.Phase{ID: "c", DisplayID: "C"}, handover{wt: wtC, base: head}, State{})
+	_, rep, err = in.land(ctx, &plan.Phase{ID: "c", DisplayID: "C"}, handover{wt: wtC, base: head}, checkout.State{})
 	require.NoError(t, err)
 	require.Nil(t, rep)
 	in.waiting.Add(-1)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "mine.txt"), []byte("mine\n"), 0o644))
 	runGit(t, dir, "add", "mine.txt")
 	runGit(t, dir, "commit", "-q", "-m", "mine")
-	_, rep, err = in.land(ctx, &plan.Phase{ID: "d", DisplayID: "D"}, handover{wt: wtD, base: head}, State{})
+	_, rep, err = in.land(ctx, &plan.Phase{ID: "d", DisplayID: "D"}, handover{wt: wtD, base: head}, checkout.State{})
 	require.NoError(t, err)
 	require.NotNil(t, rep)
 	require.Equal(t, failure.BranchChanged, rep.Type)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/autobuild-sh/autobuild/internal/checkout"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/record"
@@ -35,7 +36,7 @@ func TestReadsWaitOnlyForWhatTheyMustNotSee(t *testing.T) {
 	in.mu.Lock() // a landing under way
 	tip := make(chan string)
 	go func() { tip <- in.Tip() }()
-	read := make(chan State)
+	read := make(chan checkout.State)
 	go func() { read <- in.guard.Snapshot(context.Background()) }()
 	select {
 	case got := <-tip:

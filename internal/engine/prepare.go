@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/autobuild-sh/autobuild/internal/checkout"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
@@ -72,7 +73,7 @@ func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 	if err := checkCommitMode(cfg.CommitMode); err != nil {
 		return nil, nil, err
 	}
-	branch, err := checkTargetBranch(ctx, repo, nil)
+	branch, err := checkout.CheckTargetBranch(ctx, repo, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -129,7 +130,7 @@ func resumeRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.S
 	if cfg.CommitMode != "" && cfg.CommitMode != run.CommitMode {
 		return nil, nil, usage("this run was started with --commit=%s: resume it with the same mode, or start over with --fresh", run.CommitMode)
 	}
-	if _, err := checkTargetBranch(ctx, repo, run); err != nil {
+	if _, err := checkout.CheckTargetBranch(ctx, repo, run); err != nil {
 		return nil, nil, err
 	}
 	stored, err := store.LoadPhases()

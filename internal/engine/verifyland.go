@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/autobuild-sh/autobuild/internal/checkout"
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/failure"
@@ -166,7 +167,7 @@ func integrationReport(p *plan.Phase, files []string, others []landedPhase, gate
 // only your own commits can have made red (every landing is verified).
 func (in *integrator) redTipReport(p *plan.Phase, gate *failure.GateEvidence) *failure.Report {
 	run := in.rec.RunCopy()
-	rep := branchReport(p, fmt.Sprintf("the run's line (%s on %s) fails `%s` without phase %s: %s; your commits since the run "+
+	rep := checkout.BranchReport(p, fmt.Sprintf("the run's line (%s on %s) fails `%s` without phase %s: %s; your commits since the run "+
 		"started broke it; fix them on %s, then resume (phase %s was not committed)", clip.SHA(in.tip), cmp.Or(run.Branch, "HEAD"),
 		gate.Command, p.DisplayID, cmp.Or(failure.Blocker(gate.Output), "see .autobuild/logs/verify.log"), cmp.Or(run.Branch, "HEAD"), p.DisplayID))
 	rep.Gate, rep.GateCommand, rep.GateOutput = gate.Kind, gate.Command, clip.Tail(gate.Output, 30)

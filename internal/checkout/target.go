@@ -1,4 +1,4 @@
-package engine
+package checkout
 
 import (
 	"context"
@@ -15,10 +15,10 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
-// checkTargetBranch refuses to start on a detached HEAD (its commits would
+// CheckTargetBranch refuses to start on a detached HEAD (its commits would
 // be reachable only from the reflog) and to resume a run on another branch
 // than the one it lands on.
-func checkTargetBranch(ctx context.Context, repo *gitx.Repo, run *state.Run) (string, error) {
+func CheckTargetBranch(ctx context.Context, repo *gitx.Repo, run *state.Run) (string, error) {
 	current, err := repo.CurrentBranch(ctx)
 	if err != nil {
 		return "", exitcode.Refusedf("reading the current branch: %w", err)
@@ -36,7 +36,7 @@ func checkTargetBranch(ctx context.Context, repo *gitx.Repo, run *state.Run) (st
 		run.Branch, current, shell.Join("git", "switch", run.Branch), current)
 }
 
-// follow checks, in auto mode and before a phase lands, that the user's
+// Follow checks, in auto mode and before a phase lands, that the user's
 // checkout is still on the run's branch and where that branch is: head,
 // and whether the line must move onto it (mine: the user committed on it
 // since the last landing; the line then names them as a landed change, so
@@ -44,24 +44,24 @@ func checkTargetBranch(ctx context.Context, repo *gitx.Repo, run *state.Run) (st
 // where the run last moved your branch, tip and tips the line's. A
 // switched branch, or one that no longer holds the run's line, is a halt.
 // Called with the line's lock held.
-func (g *guard) follow(ctx context.Context, p *plan.Phase, phaseFiles []string, outside State,
+func (g *Guard) Follow(ctx context.Context, p *plan.Phase, phaseFiles []string, outside State,
 	branchAt, tip string, tips []string) (head string, mine bool, rep *failure.Report) {
 	run := g.rec.RunCopy()
 	current, head, err := g.repo.BranchHead(ctx)
 	if err != nil {
-		return "", false, branchReport(p, "reading the branch of your checkout: "+err.Error())
+		return "", false, BranchReport(p, "reading the branch of your checkout: "+err.Error())
 	}
 	if run.Branch != "" && current != run.Branch {
 		where := "HEAD is detached"
 		if current != "" {
 			where = "your checkout is on " + current
 		}
-		return "", false, branchReport(p, fmt.Sprintf("the run lands on branch %s, but %s now: phase %s was not committed; "+
+		return "", false, BranchReport(p, fmt.Sprintf("the run lands on branch %s, but %s now: phase %s was not committed; "+
 			"switch back (%s) and resume", run.Branch, where, p.DisplayID, shell.Join("git", "switch", run.Branch)))
 	}
 	if dirty, ok := g.uncommitted(ctx, outside); ok {
 		if both := overlap(dirty, phaseFiles); len(both) > 0 {
-			rep := branchReport(p, fmt.Sprintf("your uncommitted changes in %s are in files phase %s changes, so its commit "+
+			rep := BranchReport(p, fmt.Sprintf("your uncommitted changes in %s are in files phase %s changes, so its commit "+
 				"cannot land on %s: commit or stash them, then resume", strings.Join(both, ", "), p.DisplayID, run.Branch))
 			rep.Type, rep.FilesChanged = failure.FileConflict, both
 			return "", false, rep
@@ -71,13 +71,13 @@ func (g *guard) follow(ctx context.Context, p *plan.Phase, phaseFiles []string, 
 		return head, false, nil
 	}
 	if ok, err := g.repo.IsAncestor(ctx, branchAt, head); err != nil || !ok {
-		return "", false, branchReport(p, fmt.Sprintf("branch %s (%s) no longer contains the run's last commit (%s): it was reset or "+
+		return "", false, BranchReport(p, fmt.Sprintf("branch %s (%s) no longer contains the run's last commit (%s): it was reset or "+
 			"rewritten during the run; phase %s was not committed", run.Branch, clip.SHA(head), clip.SHA(branchAt), p.DisplayID))
 	}
 	if branchAt != tip {
 		// Phases landed on the line that your branch was about to get
 		// (catchUp): your commits would have to be rebased under them.
-		return "", false, branchReport(p, fmt.Sprintf("you committed on branch %s (%s) while phases were landing on it: phase %s was "+
+		return "", false, BranchReport(p, fmt.Sprintf("you committed on branch %s (%s) while phases were landing on it: phase %s was "+
 			"not committed; rebase your commits onto the run's line (%s), then resume",
 			run.Branch, clip.SHA(head), p.DisplayID, clip.SHA(tip)))
 	}
@@ -92,7 +92,7 @@ func (g *guard) follow(ctx context.Context, p *plan.Phase, phaseFiles []string, 
 // uncommitted lists your uncommitted changes' paths: from the status the
 // outside check has just read, or read now when it read none. A change
 // made in between makes the fast-forward fail, which undoes the landing.
-func (g *guard) uncommitted(ctx context.Context, outside State) ([]string, bool) {
+func (g *Guard) uncommitted(ctx context.Context, outside State) ([]string, bool) {
 	if outside.OK {
 		return outside.paths(), true
 	}
@@ -103,7 +103,7 @@ func (g *guard) uncommitted(ctx context.Context, outside State) ([]string, bool)
 	return dirtyPaths(dirty), true
 }
 
-func branchReport(p *plan.Phase, msg string) *failure.Report {
+func BranchReport(p *plan.Phase, msg string) *failure.Report {
 	rep := failure.Report{Type: failure.BranchChanged, Message: msg, Retryable: false, BlockedOn: "your branch changed during the run"}
 	rep.SuggestedActions = failure.Suggest(rep)
 	return &rep
@@ -142,9 +142,9 @@ func overlap(a, b []string) []string {
 	return out
 }
 
-// stillOnBranch fails when the user's checkout left the run's branch, for
+// StillOnBranch fails when the user's checkout left the run's branch, for
 // the modes that land once at the end.
-func (g *guard) stillOnBranch(ctx context.Context) error {
+func (g *Guard) StillOnBranch(ctx context.Context) error {
 	run := g.rec.RunCopy()
 	current, err := g.repo.CurrentBranch(ctx)
 	if err != nil {

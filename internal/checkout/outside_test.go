@@ -1,4 +1,4 @@
-package engine
+package checkout
 
 import (
 	"context"
@@ -37,7 +37,7 @@ func TestReadsWaitForTheFastForward(t *testing.T) {
 	require.NoError(t, err)
 	run := &state.Run{RunID: "r1", Branch: "main"}
 	rec := record.New(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{})
-	g := newGuard(repo, rec, dir, state.RefsOf(*run), fixedLine(""))
+	g := New(repo, rec, dir, state.RefsOf(*run), fixedLine(""))
 
 	read := make(chan State)
 	g.files.Lock() // a fast-forward under way

@@ -1,4 +1,4 @@
-package engine
+package checkout
 
 import (
 	"context"
@@ -25,7 +25,7 @@ import (
 // worktree has checked out is being worked on there; your branch is
 // checked by agentCommits. A branch or tag the agent created is not named:
 // nothing of yours changed.
-func (g *guard) gitDirChanges(before, after State) []string {
+func (g *Guard) gitDirChanges(before, after State) []string {
 	var changed []string
 	// A read that failed (nil) has nothing to compare.
 	for _, rel := range slices.Sorted(maps.Keys(unionKeys(before.Files, after.Files))) {
@@ -78,14 +78,14 @@ func unionKeys(a, b map[string]string) map[string]bool {
 	return out
 }
 
-// agentCommits checks your branch after an attempt: commits on it that
+// AgentCommits checks your branch after an attempt: commits on it that
 // autobuild did not put there (its landings, and your own commits it
 // followed) and that a worktree of the run made (its HEAD reflog names
 // them: an agent that ran `git checkout --ignore-other-worktrees main &&
 // git commit` there) are taken off it (takeBackAgentCommits). Commits made
 // in your checkout are yours and left to landing (followUser). nil when
 // there is nothing to say.
-func (g *guard) agentCommits(ctx context.Context, p *plan.Phase, before, after State, log io.Writer) *failure.Report {
+func (g *Guard) AgentCommits(ctx context.Context, p *plan.Phase, before, after State, log io.Writer) *failure.Report {
 	branch := g.rec.RunCopy().Branch
 	if branch == "" {
 		return nil
@@ -117,7 +117,7 @@ func (g *guard) agentCommits(ctx context.Context, p *plan.Phase, before, after S
 // they match it again), the commits are kept on a branch of their own,
 // and the returned halt names both. tips are the line's, read under its
 // lock, which the caller holds.
-func (g *guard) takeBackAgentCommits(ctx context.Context, p *plan.Phase, now string, tips []string, also ...string) *failure.Report {
+func (g *Guard) takeBackAgentCommits(ctx context.Context, p *plan.Phase, now string, tips []string, also ...string) *failure.Report {
 	branch := g.rec.RunCopy().Branch
 	allowed := map[string]bool{}
 	for _, t := range append(slices.Clone(tips), also...) {

@@ -1,4 +1,12 @@
-package engine
+// Package checkout guards your checkout while a run lands on it: what an
+// attempt must not change outside its worktree, read before and after it
+// (outside.go, shared between attempts that ask together:
+// outsidereads.go; the git dir's shared files and your branches:
+// gitdir.go), the fast-forward of your branch, the check of your branch
+// and your uncommitted and ignored files before a landing (target.go,
+// ignored.go). The run's line (package engine's integrator) holds its own
+// lock and takes Guard's after it.
+package checkout
 
 import (
 	"bytes"
@@ -18,12 +26,12 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
-// guard watches over your checkout while the run lands on it: it reads
+// Guard watches over your checkout while the run lands on it: it reads
 // what an attempt must not change (outside the phase's worktree) before
 // and after the attempt, fast-forwards your branch for the line, and
 // follows what you commit on it meanwhile. Its lock is files; the line's
 // lock (integrator.mu) is taken before it, never after.
-type guard struct {
+type Guard struct {
 	repo    *gitx.Repo
 	rec     *record.Recorder
 	mainDir string // the user's work tree
@@ -31,7 +39,7 @@ type guard struct {
 	// line is the run's line as the guard sees it: its tip and every tip
 	// it had (a commit on your branch that the run put there is not an
 	// agent's).
-	line lineView
+	line Line
 	// files guards your checkout's files and index: the fast-forward
 	// holds it for writing, a read of its status for reading, so a read
 	// never sees a landed phase's files half written, and waits for no
@@ -42,21 +50,21 @@ type guard struct {
 	reads *sharedReads
 }
 
-// lineView is what the guard reads of the run's line.
-type lineView interface {
+// Line is what the guard reads of the run's line.
+type Line interface {
 	Tip() string
 	// WithTips calls f with every tip the line has had, under the line's
 	// lock.
 	WithTips(f func(tips []string))
 }
 
-func newGuard(repo *gitx.Repo, rec *record.Recorder, mainDir string, refs state.Refs, line lineView) *guard {
-	return &guard{repo: repo, rec: rec, mainDir: mainDir, refs: refs, line: line, reads: newSharedReads()}
+func New(repo *gitx.Repo, rec *record.Recorder, mainDir string, refs state.Refs, line Line) *Guard {
+	return &Guard{repo: repo, rec: rec, mainDir: mainDir, refs: refs, line: line, reads: newSharedReads()}
 }
 
-// fastForward moves your branch to tip, holding your checkout's files for
+// FastForward moves your branch to tip, holding your checkout's files for
 // writing.
-func (g *guard) fastForward(ctx context.Context, tip string) error {
+func (g *Guard) FastForward(ctx context.Context, tip string) error {
 	g.files.Lock()
 	defer g.files.Unlock()
 	return g.repo.FastForward(ctx, g.mainDir, tip)
@@ -69,7 +77,7 @@ func (g *guard) fastForward(ctx context.Context, tip string) error {
 type State struct {
 	Status []string // the work tree's status entries, sorted
 	Config []byte   // .git/config, nil when unreadable
-	// files fingerprints the common git dir's shared files (info/exclude,
+	// Files fingerprints the common git dir's shared files (info/exclude,
 	// hooks, …: gitx.CommonFiles) and your global git files
 	// (gitx.Repo.UserFiles, keyed by full path); refs holds every branch and tag
 	// (gitx.Repo.Refs); nil when unreadable.
@@ -83,7 +91,7 @@ type State struct {
 // does not move your checkout under it (a status read while another
 // phase's commit is being checked out in your checkout would see its files
 // half updated), and the rest of a landing goes on meanwhile.
-func (g *guard) Snapshot(ctx context.Context) State {
+func (g *Guard) Snapshot(ctx context.Context) State {
 	return g.reads.read(ctx, func(ctx context.Context) State {
 		g.files.RLock()
 		defer g.files.RUnlock()
@@ -104,12 +112,12 @@ func readOutside(ctx context.Context, repo *gitx.Repo) State {
 		maps.Copy(files, repo.UserFiles(ctx))
 	}
 	refs, _ := repo.Refs(ctx)
-	return State{Status: statusEntries(out), Config: cfg, Files: files, Refs: refs, OK: true}
+	return State{Status: StatusEntries(out), Config: cfg, Files: files, Refs: refs, OK: true}
 }
 
-// statusEntries splits `status -z` output into entries; a rename's source
+// StatusEntries splits `status -z` output into entries; a rename's source
 // stays with its entry.
-func statusEntries(out string) []string {
+func StatusEntries(out string) []string {
 	var entries []string
 	fields := strings.Split(out, "\x00")
 	for i := 0; i < len(fields); i++ {
@@ -139,7 +147,7 @@ func statusEntries(out string) []string {
 // What the phase's agent committed on your branch from its worktree is
 // taken off it first (agentCommits); the common git dir's files and your
 // other branches and tags are compared as your checkout is.
-func (g *guard) Check(ctx context.Context, p *plan.Phase, before State, files []string, log io.Writer) (*failure.Report, State) {
+func (g *Guard) Check(ctx context.Context, p *plan.Phase, before State, files []string, log io.Writer) (*failure.Report, State) {
 	repo := g.repo
 	var nested []string
 	for _, f := range files {
@@ -172,7 +180,7 @@ func (g *guard) Check(ctx context.Context, p *plan.Phase, before State, files []
 	if !after.OK {
 		return nil, after
 	}
-	if rep := g.agentCommits(ctx, p, before, after, log); rep != nil {
+	if rep := g.AgentCommits(ctx, p, before, after, log); rep != nil {
 		return rep, State{}
 	}
 	var changed []string
