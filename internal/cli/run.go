@@ -24,6 +24,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/line"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/printer"
 	"github.com/autobuild-sh/autobuild/internal/runctl"
@@ -127,7 +128,7 @@ func runPlan(ctx context.Context, s Streams, o *runOptions) error {
 		}
 	}
 	if o.flags != nil && o.flags.Changed("verify") {
-		if _, err := engine.ParseVerify(o.verify); err != nil {
+		if _, err := line.ParseVerify(o.verify); err != nil {
 			return usageErr("--verify: %w", err)
 		}
 	}
@@ -278,7 +279,7 @@ func (o *runOptions) engineConfig(pl *plan.Plan, repo *gitx.Repo, root string, p
 	if o.idleTimeout > 0 {
 		cfg.IdleTimeout = o.idleTimeout
 	}
-	cfg.Verify, cfg.AllowRedBase = engine.Verify(cmp.Or(o.verify, fc.Verify)), o.allowRedBase
+	cfg.Verify, cfg.AllowRedBase = line.Verify(cmp.Or(o.verify, fc.Verify)), o.allowRedBase
 	cfg.WaitLimit = engine.DefaultWaitLimit
 	if fc.WaitLimit != nil {
 		cfg.WaitLimit = fc.WaitLimit.Duration

@@ -45,7 +45,7 @@ func runPreset(t *testing.T, a agent.Agent, cfg func(*Config)) (Result, string, 
 	pl, err := plan.Parse(filepath.Join(repo, "plan.md"), []byte(onePhase))
 	require.NoError(t, err)
 	sink := &events{}
-	c := Config{Dir: repo, Plan: pl, CommitMode: CommitAuto, Agents: []agent.Agent{a},
+	c := Config{Dir: repo, Plan: pl, CommitMode: state.CommitAuto, Agents: []agent.Agent{a},
 		Grace: time.Second, Sink: sink, Backoff: func(int) time.Duration { return 0 }}
 	if cfg != nil {
 		cfg(&c)

@@ -18,6 +18,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gates"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/line"
 	"github.com/autobuild-sh/autobuild/internal/localexec"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
@@ -37,7 +38,7 @@ type phaseRunner struct {
 	rec        *record.Recorder
 	gates      []gates.Gate
 	classifier *failure.Classifier
-	integ      *integrator
+	integ      *line.Integrator
 	spaces     *workspaces
 	exec       executor.Executor
 	// wtenv makes each worktree ready: files, setup, ports (wtenv.go).
@@ -76,9 +77,9 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	// Your checkout is read while the worktree is made ready: the two
 	// touch different trees, and neither need wait for the other.
 	before := make(chan checkout.State, 1)
-	go func() { before <- r.integ.guard.Snapshot(ctx) }()
+	go func() { before <- r.integ.Guard.Snapshot(ctx) }()
 	wt, base, continues, note, err := r.spaces.prepare(ctx, p.ID, p.DisplayID)
-	if err == nil && continues && afterIntegrationConflict(req.Previous) {
+	if err == nil && continues && line.AfterIntegrationConflict(req.Previous) {
 		// Its change broke a gate on top of what landed meanwhile: the
 		// retry starts from the line's current tip, the change on top.
 		base, err = r.spaces.moveOnto(ctx, p.ID, r.integ.Tip(), log)
@@ -112,18 +113,18 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	t.workEnv = env.vars
 	// From its agent's end to its landing the attempt may be about to land:
 	// a landing that verifies waits a moment for it (landqueue.go).
-	gating := r.integ.gating.track()
-	defer gating.done()
+	gating := r.integ.Gating.Track()
+	defer gating.Done()
 	// A person's note stops the attempt as a Ctrl-C would (steer.go).
 	actx, stopAttempt := context.WithCancel(ctx)
 	defer stopAttempt()
 	steer, stopWatch := r.watchSteer(ctx, p.ID, t.started, stopAttempt)
-	ev := r.exec.Execute(actx, a, &attemptObserver{rec: r.rec, p: p, number: req.Number, quotas: r.quotas, agentEnded: gating.start})
+	ev := r.exec.Execute(actx, a, &attemptObserver{rec: r.rec, p: p, number: req.Number, quotas: r.quotas, agentEnded: gating.Start})
 	stopWatch()
 	if n := steer.taken(); n != nil {
 		if ev.Interrupted && ctx.Err() == nil {
 			// Not about to land: the continuation is an attempt of its own.
-			gating.done()
+			gating.Done()
 			return r.steered(ctx, t, n, ev.Session)
 		}
 		r.steerTooLate(t, n)
@@ -131,7 +132,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	if ev.Interrupted {
 		return r.interrupted(t)
 	}
-	if r.integ.verifier.awaitBase(ctx) != nil {
+	if r.integ.Verifier.AwaitBase(ctx) != nil {
 		// The run's base is red: the run stops, and no attempt is charged.
 		return r.interrupted(t)
 	}
@@ -143,20 +144,20 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	}
 	ev.Attempt = req.Number
 	ev.Duration = r.cfg.Now().Sub(t.started)
-	rep, after := r.integ.guard.Check(ctx, p, outside, ev.FilesChanged, log)
+	rep, after := r.integ.Guard.Check(ctx, p, outside, ev.FilesChanged, log)
 	if rep != nil {
 		rep.Attempt, rep.DurationSeconds = req.Number, ev.Duration.Seconds()
 		return r.fail(t, *rep)
 	}
 	if failed(ev.Evidence) {
-		return r.fail(t, stillConflicting(r.classify(ev.Evidence, req), ev.Evidence, req.Previous))
+		return r.fail(t, line.StillConflicting(r.classify(ev.Evidence, req), ev.Evidence, req.Previous))
 	}
 
-	h := handover{wt: wt, base: base, agentMsg: ev.CommitMessage, known: ev.Change, queued: gating.done}
+	h := line.Handover{Workspace: wt, Base: base, AgentMessage: ev.CommitMessage, Known: ev.Change, Queued: gating.Done}
 	if r.reviewMode().Holds() {
 		// A person decides before it lands (review.go): no landing
 		// waits for it meanwhile.
-		gating.done()
+		gating.Done()
 		end, d, err := r.holdForReview(ctx, t, wt, base, ev.CommitMessage)
 		return r.afterReview(ctx, t, end, d, err, h)
 	}
@@ -164,12 +165,12 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 }
 
 // landAttempt lands a phase whose gates passed, and records how it went.
-func (r *phaseRunner) landAttempt(ctx context.Context, t *attemptTrack, h handover, after checkout.State) attemptResult {
+func (r *phaseRunner) landAttempt(ctx context.Context, t *attemptTrack, h line.Handover, after checkout.State) attemptResult {
 	p, req := t.p, t.req
 	// Landing is a few short git commands; neither a Ctrl-C nor the hard
 	// stop interrupts them halfway through a pick or the fast-forward
 	// of the user's branch: they run to the end, then the run stops.
-	commit, conflict, err := r.integ.land(context.WithoutCancel(ctx), p, h, after)
+	commit, conflict, err := r.integ.Land(context.WithoutCancel(ctx), p, h, after)
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, context.Canceled) {
 			// A Ctrl-C stopped the verification of its landing: nothing
@@ -220,7 +221,7 @@ func (r *phaseRunner) newAttempt(t *attemptTrack, wt, base string, continues boo
 		Workspace: wt, Base: base, Branch: r.spaces.refs.Phase(p.ID), KeepBranch: r.spaces.refs.KeptAutostash(p.ID), Gates: r.gates,
 		Started: t.started, Timeout: req.Timeout, IdleTimeout: r.cfg.IdleTimeout,
 		Log: log, StreamPath: r.store.AttemptStreamPath(p.ID, t.seq), PlanInRepo: r.planInRepo(),
-		BaseFailing: r.integ.baseFailing,
+		BaseFailing: r.integ.BaseFailing,
 		Session:     acpSession(req, continues),
 	}
 }

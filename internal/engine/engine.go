@@ -18,12 +18,14 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/budget"
 	"github.com/autobuild-sh/autobuild/internal/clip"
+	"github.com/autobuild-sh/autobuild/internal/crashpoint"
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/executor"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gates"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/history"
+	"github.com/autobuild-sh/autobuild/internal/line"
 	"github.com/autobuild-sh/autobuild/internal/localexec"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
@@ -96,7 +98,7 @@ type Config struct {
 	BudgetHard bool
 	// Verify is --verify: landing (the default, "") verifies what lands
 	// together, off does not (docs/running.md, "The line stays green").
-	Verify Verify
+	Verify line.Verify
 	// AllowRedBase is --allow-red-base: a base whose gates fail does not
 	// stop the run; a gate then counts only failures the base did not have.
 	AllowRedBase bool
@@ -181,7 +183,7 @@ func (c *Config) defaults() error {
 			return usage("--schedule: %v", err)
 		}
 	}
-	if _, err := ParseVerify(string(c.Verify)); err != nil {
+	if _, err := line.ParseVerify(string(c.Verify)); err != nil {
 		return usage("--verify: %v", err)
 	}
 	if c.Resume && c.Fresh {
@@ -287,19 +289,19 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 	}
 
 	lr := &liveRun{cfg: &cfg, repo: repo, store: store, rec: rec, res: res,
-		integ: newIntegrator(repo, rec, run.CommitMode, root, tip)}
-	lr.integ.lockHeld = lock.Held
+		integ: line.New(repo, rec, run.CommitMode, root, tip)}
+	lr.integ.LockHeld = lock.Held
 	runner, sched := lr.wire()
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
-	v := lr.integ.verifier
+	v := lr.integ.Verifier
 	if v != nil {
-		v.stop = runCtx
-		v.startBaseCheck(runCtx, rec, cfg.Plan, tip, cfg.AllowRedBase, stop)
+		v.Stop = runCtx
+		v.StartBaseCheck(runCtx, rec, cfg.Plan, tip, cfg.AllowRedBase, stop)
 	}
 	lr.announce(sched)
 	status, reason := sched.execute(runCtx)
-	redBase := v.awaitBase(context.WithoutCancel(ctx))
+	redBase := v.AwaitBase(context.WithoutCancel(ctx))
 	if redBase != nil && ctx.Err() == nil {
 		// The base check stopped the run: a refusal, not an interrupt.
 		status, reason = state.RunHalted, redBase.Error()
@@ -326,7 +328,7 @@ type liveRun struct {
 	repo  *gitx.Repo
 	store *state.Store
 	rec   *record.Recorder
-	integ *integrator
+	integ *line.Integrator
 	res   Result
 	sched *scheduler
 }
@@ -339,7 +341,7 @@ func (lr *liveRun) wire() (*phaseRunner, *scheduler) {
 	runner := &phaseRunner{cfg: cfg, root: root, store: lr.store, rec: lr.rec, integ: lr.integ,
 		gates:      gates.Resolve(cfg.Plan.Gates, cfg.ConfigGates, root, exec.LookPath),
 		classifier: cfg.Classifier,
-		spaces:     newWorkspaces(lr.repo, lr.store, lr.integ.refs, lr.integ.Tip),
+		spaces:     newWorkspaces(lr.repo, lr.store, lr.integ.Refs, lr.integ.Tip),
 		exec:       cfg.Executor,
 		wtenv:      newWorktreeEnv(root, lr.store, cfg)}
 	runner.spaces.keep = runner.wtenv.keep
@@ -356,11 +358,11 @@ func (lr *liveRun) wire() (*phaseRunner, *scheduler) {
 	runner.nextRun = sched.nextRun
 	runner.eager = sched.schedule == ScheduleEager
 	lr.sched = sched
-	verify, _ := ParseVerify(string(cfg.Verify))
-	if verify == VerifyLanding && localexec.AnyGateRuns(runner.gates) {
-		lr.integ.verifier = &verifier{repo: lr.repo, gates: runner.gates, dir: lr.store.VerifyWorktreePath(),
-			logPath: lr.store.VerifyLogPath(), timeout: cfg.PhaseTimeout, grace: cfg.Grace, hardStop: cfg.HardStop,
-			parallel: cfg.MaxParallel, cache: map[string]verdict{}, ready: runner.wtenv.readyVerify}
+	verify, _ := line.ParseVerify(string(cfg.Verify))
+	if verify == line.VerifyLanding && localexec.AnyGateRuns(runner.gates) {
+		lr.integ.Verifier = &line.Verifier{Repo: lr.repo, Gates: runner.gates, Dir: lr.store.VerifyWorktreePath(),
+			LogPath: lr.store.VerifyLogPath(), Timeout: cfg.PhaseTimeout, Grace: cfg.Grace, HardStop: cfg.HardStop,
+			Parallel: cfg.MaxParallel, Ready: runner.wtenv.readyVerify}
 	}
 	lr.rec.UpdateRun(func(r *state.Run) { r.Verify = string(verify) })
 	return runner, sched
@@ -413,14 +415,14 @@ func (lr *liveRun) finish(ctx context.Context, status state.RunStatus, reason st
 	cleaned := false
 	if status == state.RunComplete {
 		phases := orderedPhases(cfg.Plan, rec)
-		sha, err := lr.integ.finish(ctx, cfg.Plan.Title, phases, store)
+		sha, err := lr.integ.Finish(ctx, cfg.Plan.Title, phases, store)
 		switch {
 		case err != nil:
 			status, reason = state.RunHalted, "all phases completed, but landing them failed: "+err.Error()
 		case sha != "":
 			finalCommit = sha
 			reason = fmt.Sprintf("all phases complete; single commit %s on %s", clip.SHA(sha), orDefault(run.Branch, "HEAD"))
-		case run.CommitMode == CommitMessageOnly:
+		case run.CommitMode == state.CommitMessageOnly:
 			reason = "all phases complete; changes are uncommitted in the work tree, commit them with: sh .autobuild/commits.sh"
 		}
 		if err == nil {
@@ -441,7 +443,7 @@ func (lr *liveRun) finish(ctx context.Context, status state.RunStatus, reason st
 		spaces.removeSpares(ctx)
 	}
 	tip := lr.integ.Tip()
-	if run.CommitMode == CommitAuto && !cleaned {
+	if run.CommitMode == state.CommitAuto && !cleaned {
 		// Your branch was the line while phases landed; the line's branch
 		// takes it up once, as the session ends.
 		_ = repo.MoveBranch(ctx, state.RefsOf(run).Integration(), tip, "")
@@ -460,7 +462,7 @@ func (lr *liveRun) finish(ctx context.Context, status state.RunStatus, reason st
 			r.HaltType = lr.sched.haltReport.Type
 		}
 	})
-	crashAt("run-recorded", string(status))
+	crashpoint.At("run-recorded", string(status))
 	kind := map[state.RunStatus]event.Kind{state.RunComplete: event.RunComplete,
 		state.RunInterrupted: event.RunInterrupted}[status]
 	if kind == "" {
@@ -491,12 +493,12 @@ func (lr *liveRun) finish(ctx context.Context, status state.RunStatus, reason st
 func dirtyAdvice(store *state.Store) string {
 	const plain = plainDirtyAdvice
 	run, err := store.LoadRun()
-	if err != nil || run.CommitMode == CommitAuto {
+	if err != nil || run.CommitMode == state.CommitAuto {
 		return plain
 	}
 	switch run.Status {
 	case state.RunComplete:
-		if run.CommitMode == CommitMessageOnly {
+		if run.CommitMode == state.CommitMessageOnly {
 			return "the run in .autobuild/ is complete and left its changes uncommitted, as --commit=message-only does: " +
 				"commit them (sh .autobuild/commits.sh makes one commit per phase) or put them aside (git stash -u) before another run"
 		}

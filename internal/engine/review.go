@@ -10,6 +10,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/line"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -220,11 +221,11 @@ func (r *phaseRunner) resumeReview(ctx context.Context, t *attemptTrack, hold st
 	t.workEnv = env.vars
 	t.landed = func() { r.wtenv.teardown(ctx, p.ID, append(r.phaseVars(p.ID), env.vars...), log) }
 	end, d, err := r.awaitReview(ctx, t, hold)
-	return r.afterReview(ctx, t, end, d, err, handover{wt: wt, base: hold.Base, agentMsg: hold.Message})
+	return r.afterReview(ctx, t, end, d, err, line.Handover{Workspace: wt, Base: hold.Base, AgentMessage: hold.Message})
 }
 
 // afterReview lands an approved change, or fails a rejected one.
-func (r *phaseRunner) afterReview(ctx context.Context, t *attemptTrack, end reviewEnd, d *state.ReviewDecision, err error, h handover) attemptResult {
+func (r *phaseRunner) afterReview(ctx context.Context, t *attemptTrack, end reviewEnd, d *state.ReviewDecision, err error, h line.Handover) attemptResult {
 	switch {
 	case err != nil:
 		return r.fail(t, infraFailure(t.req, err))
@@ -244,8 +245,8 @@ func (r *phaseRunner) afterReview(ctx context.Context, t *attemptTrack, end revi
 	// The person may have looked a while, and may have changed the
 	// worktree: everything in it is staged, and your checkout is read
 	// again, so landing follows its rules as things are now.
-	h.known = gitx.Known{}
-	res := r.landAttempt(ctx, t, h, r.integ.guard.Snapshot(ctx))
+	h.Known = gitx.Known{}
+	res := r.landAttempt(ctx, t, h, r.integ.Guard.Snapshot(ctx))
 	r.endHold(ctx, t.p.ID)
 	return res
 }
