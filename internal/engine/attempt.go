@@ -24,6 +24,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/proc"
 	"github.com/autobuild-sh/autobuild/internal/record"
+	"github.com/autobuild-sh/autobuild/internal/schedule"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -46,13 +47,13 @@ type phaseRunner struct {
 	// eager is set under the eager schedule: prompts speak of no batch.
 	eager bool
 	// quotas is the agents' quotas, shared with the scheduler.
-	quotas *quotaBook
+	quotas *schedule.QuotaBook
 	// nextRun counts a run of a phase's agent that the runner starts by
 	// itself (a steered attempt's continuation); the scheduler's count.
 	nextRun func(phaseid.ID) int
 }
 
-func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptResult {
+func (r *phaseRunner) Attempt(ctx context.Context, req schedule.AttemptRequest) schedule.AttemptResult {
 	p := req.Phase
 	t := &attemptTrack{p: p, req: req, started: r.cfg.Now()}
 	prior := r.rec.Get(p.ID)
@@ -65,7 +66,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	logPath := r.store.AttemptLogPath(p.ID, t.seq)
 	wt := r.spaces.path(p.ID)
 
-	r.rec.AttemptStarted(p.ID, req.Number, MaxAttempts, req.Agent.Name, t.started, r.rel(wt), r.rel(logPath))
+	r.rec.AttemptStarted(p.ID, req.Number, schedule.MaxAttempts, req.Agent.Name, t.started, r.rel(wt), r.rel(logPath))
 	r.rec.Emit(phaseEvent(event.PhaseStarted, p, req.Number, event.Event{Batch: prior.Batch, Agent: req.Agent.Name}))
 
 	log, err := proc.CreateCapped(logPath, r.cfg.LogCap)
@@ -95,7 +96,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 		return r.fail(t, workspaceFailure(req, err))
 	}
 	fmt.Fprintf(log, "# autobuild: phase %s attempt %d/%d, agent %s, worktree %s, base %s, time limit %s\n",
-		p.DisplayID, req.Number, MaxAttempts, req.Agent.Name, r.rel(wt), clip.SHA(base), req.Timeout)
+		p.DisplayID, req.Number, schedule.MaxAttempts, req.Agent.Name, r.rel(wt), clip.SHA(base), req.Timeout)
 
 	env := r.readyWorktree(ctx, t, wt, continues, log)
 	defer env.release()
@@ -165,7 +166,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 }
 
 // landAttempt lands a phase whose gates passed, and records how it went.
-func (r *phaseRunner) landAttempt(ctx context.Context, t *attemptTrack, h line.Handover, after checkout.State) attemptResult {
+func (r *phaseRunner) landAttempt(ctx context.Context, t *attemptTrack, h line.Handover, after checkout.State) schedule.AttemptResult {
 	p, req := t.p, t.req
 	// Landing is a few short git commands; neither a Ctrl-C nor the hard
 	// stop interrupts them halfway through a pick or the fast-forward
@@ -193,7 +194,7 @@ func (r *phaseRunner) landAttempt(ctx context.Context, t *attemptTrack, h line.H
 // attemptTrack is what the phase runner knows of an attempt in progress.
 type attemptTrack struct {
 	p       *plan.Phase
-	req     attemptRequest
+	req     schedule.AttemptRequest
 	started time.Time
 	// seq counts every attempt of the phase ever; it names the files.
 	seq int
@@ -216,7 +217,7 @@ func (r *phaseRunner) newAttempt(t *attemptTrack, wt, base string, continues boo
 	return executor.Attempt{
 		PhaseID: p.ID, DisplayID: p.DisplayID, Number: req.Number, Seq: t.seq,
 		Agent: req.Agent, Args: args, Prompt: prompt, PromptPath: r.store.PromptPath(p.ID, t.seq),
-		Env: agent.EnvInput{PhaseID: p.ID, Attempt: req.Number, MaxAttempts: MaxAttempts,
+		Env: agent.EnvInput{PhaseID: p.ID, Attempt: req.Number, MaxAttempts: schedule.MaxAttempts,
 			PlanPath: absPlan, SimScenario: r.cfg.SimScenario, AgentRun: req.Run},
 		Workspace: wt, Base: base, Branch: r.spaces.refs.Phase(p.ID), KeepBranch: r.spaces.refs.KeptAutostash(p.ID), Gates: r.gates,
 		Started: t.started, Timeout: req.Timeout, IdleTimeout: r.cfg.IdleTimeout,
@@ -228,7 +229,7 @@ func (r *phaseRunner) newAttempt(t *attemptTrack, wt, base string, continues boo
 
 // acpSession is the session an ACP agent loads to continue after its
 // context ran out, "" for a new session.
-func acpSession(req attemptRequest, continues bool) string {
+func acpSession(req schedule.AttemptRequest, continues bool) string {
 	if continues && req.Session != "" && agent.LoadsSession(req.Agent) {
 		return req.Session
 	}
@@ -249,10 +250,10 @@ func (r *phaseRunner) recordGates(id phaseid.ID, ev executor.Evidence) {
 
 // classify turns a failed attempt's evidence into its report: its type,
 // whether the retry may fix it, and whether it repeats an earlier failure.
-func (r *phaseRunner) classify(ev failure.Evidence, req attemptRequest) failure.Report {
+func (r *phaseRunner) classify(ev failure.Evidence, req schedule.AttemptRequest) failure.Report {
 	rep := r.classifier.Classify(ev)
 	rep.Retryable = rep.Type.Retryable()
-	noteLimit(&rep, ev.AgentSignal, ev.AgentOutput, r.cfg.Now())
+	schedule.NoteLimit(&rep, ev.AgentSignal, ev.AgentOutput, r.cfg.Now())
 	// A rate-limited attempt is repeated, not fixed: its repeats are
 	// neither a circular fix nor history a fix could repeat.
 	if rep.Retryable && rep.Type.ConsumesRetry() && failure.IsCircular(rep, fixAttempts(req.Previous)) {
@@ -269,7 +270,7 @@ type attemptObserver struct {
 	p      *plan.Phase
 	number int
 	// quotas hears the agent CLI's quota (quota.go); nil in tests.
-	quotas *quotaBook
+	quotas *schedule.QuotaBook
 	// agentEnded, when set, is called as the agent ends.
 	agentEnded func()
 }
@@ -302,12 +303,12 @@ func (o *attemptObserver) Lines() proc.LineMode { return o.rec.LineMode() }
 // phaseEvent is e with the kind and the phase's identity and attempt set.
 func phaseEvent(kind event.Kind, p *plan.Phase, number int, e event.Event) event.Event {
 	e.Kind, e.PhaseID, e.DisplayID, e.PhaseName = kind, p.ID, p.DisplayID, p.Name
-	e.Attempt, e.MaxAttempts = number, MaxAttempts
+	e.Attempt, e.MaxAttempts = number, schedule.MaxAttempts
 	return e
 }
 
 // fail records a failed attempt: its report, its diff, and the phase's status.
-func (r *phaseRunner) fail(t *attemptTrack, rep failure.Report) attemptResult {
+func (r *phaseRunner) fail(t *attemptTrack, rep failure.Report) schedule.AttemptResult {
 	p, req := t.p, t.req
 	now := r.cfg.Now()
 	if rep.DurationSeconds == 0 {
@@ -329,18 +330,18 @@ func (r *phaseRunner) fail(t *attemptTrack, rep failure.Report) attemptResult {
 	r.rec.AttemptFailed(p.ID, &rep, t.started, now, r.rel(diffPath))
 	r.rec.Emit(phaseEvent(event.PhaseFailed, p, req.Number, event.Event{Agent: req.Agent.Name, Failure: &rep,
 		DurationSeconds: now.Sub(t.started).Seconds(), Usage: r.rec.AttemptUsage(p.ID)}))
-	return attemptResult{Outcome: state.OutcomeFailed, Report: &rep}
+	return schedule.AttemptResult{Outcome: state.OutcomeFailed, Report: &rep}
 }
 
 // interrupted records an attempt stopped by Ctrl-C: not a failure, so resume
 // re-runs it without using up the retry.
-func (r *phaseRunner) interrupted(t *attemptTrack) attemptResult {
+func (r *phaseRunner) interrupted(t *attemptTrack) schedule.AttemptResult {
 	r.rec.AttemptInterrupted(t.p.ID, t.started, r.cfg.Now())
 	r.rec.Emit(phaseEvent(event.PhaseInterrupted, t.p, t.req.Number, event.Event{}))
-	return attemptResult{Outcome: state.OutcomeInterrupted}
+	return schedule.AttemptResult{Outcome: state.OutcomeInterrupted}
 }
 
-func (r *phaseRunner) complete(ctx context.Context, t *attemptTrack, commit *state.Commit) attemptResult {
+func (r *phaseRunner) complete(ctx context.Context, t *attemptTrack, commit *state.Commit) schedule.AttemptResult {
 	p, req := t.p, t.req
 	now := r.cfg.Now()
 	r.rec.AttemptCompleted(p.ID, commit, t.started, now)
@@ -358,7 +359,7 @@ func (r *phaseRunner) complete(ctx context.Context, t *attemptTrack, commit *sta
 	r.rec.Emit(event.Event{Kind: event.PhaseIntegrated, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
 		Commit: commit, Line: line})
 	r.spaces.release(ctx, p.ID)
-	return attemptResult{Outcome: state.OutcomeComplete}
+	return schedule.AttemptResult{Outcome: state.OutcomeComplete}
 }
 
 func (r *phaseRunner) previousDiff(id phaseid.ID) string {
@@ -400,7 +401,7 @@ func (r *phaseRunner) rel(path string) string { return localexec.RelTo(r.root, p
 
 // infraFailure reports a failure of autobuild's own machinery (git, the
 // file system) during an attempt as an agent_error, so it gets the retry.
-func infraFailure(req attemptRequest, err error) failure.Report {
+func infraFailure(req schedule.AttemptRequest, err error) failure.Report {
 	if rep, ok := diskFullReport(err); ok {
 		rep.Attempt = req.Number
 		return rep
@@ -434,4 +435,11 @@ func gatePlan(gs []gates.Gate) []plan.Gate {
 		}
 	}
 	return out
+}
+
+// Quota passes an agent CLI's quota to the run's book.
+func (o *attemptObserver) Quota(agentName string, q agent.Quota) {
+	if o.quotas != nil {
+		o.quotas.Note(agentName, q)
+	}
 }

@@ -30,6 +30,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/record"
+	"github.com/autobuild-sh/autobuild/internal/schedule"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/wtenv"
 )
@@ -51,7 +52,7 @@ type Config struct {
 	MaxParallel int
 	// Schedule is batches or eager; "" takes the resumed run's, else
 	// batches.
-	Schedule     Schedule
+	Schedule     state.Schedule
 	PhaseTimeout time.Duration
 	IdleTimeout  time.Duration
 	// Grace is how long a stopped process gets between SIGTERM and SIGKILL.
@@ -152,13 +153,13 @@ func (c *Config) defaults() error {
 		c.LogCap = 16 << 20
 	}
 	if c.Backoff == nil {
-		c.Backoff = DefaultBackoff
+		c.Backoff = schedule.DefaultBackoff
 	}
 	if c.RateLimitCap <= 0 {
-		c.RateLimitCap = RateLimitWaitCap
+		c.RateLimitCap = schedule.RateLimitWaitCap
 	}
 	if c.Sleep == nil {
-		c.Sleep = sleepCtx
+		c.Sleep = schedule.Sleep
 	}
 	if c.Sink == nil {
 		c.Sink = event.Discard
@@ -300,7 +301,7 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 		v.StartBaseCheck(runCtx, rec, cfg.Plan, tip, cfg.AllowRedBase, stop)
 	}
 	lr.announce(sched)
-	status, reason := sched.execute(runCtx)
+	status, reason := sched.Execute(runCtx)
 	redBase := v.AwaitBase(context.WithoutCancel(ctx))
 	if redBase != nil && ctx.Err() == nil {
 		// The base check stopped the run: a refusal, not an interrupt.
@@ -330,12 +331,12 @@ type liveRun struct {
 	rec   *record.Recorder
 	integ *line.Integrator
 	res   Result
-	sched *scheduler
+	sched *schedule.Scheduler
 }
 
 // wire builds the phase runner (its executor, its workspaces) and the
 // scheduler over it.
-func (lr *liveRun) wire() (*phaseRunner, *scheduler) {
+func (lr *liveRun) wire() (*phaseRunner, *schedule.Scheduler) {
 	cfg, root := lr.cfg, lr.repo.Root()
 	run := lr.rec.RunCopy()
 	runner := &phaseRunner{cfg: cfg, root: root, store: lr.store, rec: lr.rec, integ: lr.integ,
@@ -348,15 +349,15 @@ func (lr *liveRun) wire() (*phaseRunner, *scheduler) {
 	if runner.exec == nil {
 		runner.exec = &localexec.Executor{Repo: lr.repo, Root: root, Grace: cfg.Grace, HardStop: cfg.HardStop, LogCap: cfg.LogCap, Now: cfg.Now}
 	}
-	sched := &scheduler{plan: cfg.Plan, runner: runner, rec: lr.rec, maxParallel: cfg.MaxParallel, schedule: run.Schedule.OrDefault(),
-		timeout: cfg.PhaseTimeout, agents: cfg.Agents, backoff: cfg.Backoff, sleep: cfg.Sleep,
-		limits:   cfg.limitPolicy(),
-		complete: map[phaseid.ID]bool{}, failed: map[phaseid.ID]*failure.Report{},
-		budget: budgetGuard{limits: cfg.Budget, hard: cfg.BudgetHard},
-		quotas: newQuotaBook(cfg.MaxParallel, cfg.Now, lr.rec)}
-	runner.quotas = sched.quotas
-	runner.nextRun = sched.nextRun
-	runner.eager = sched.schedule == ScheduleEager
+	sched := &schedule.Scheduler{Plan: cfg.Plan, Runner: runner, Rec: lr.rec, MaxParallel: cfg.MaxParallel, Schedule: run.Schedule.OrDefault(),
+		Timeout: cfg.PhaseTimeout, Agents: cfg.Agents, Backoff: cfg.Backoff, Sleep: cfg.Sleep,
+		Limits:   cfg.limitPolicy(),
+		Complete: map[phaseid.ID]bool{}, Failed: map[phaseid.ID]*failure.Report{},
+		Budget: schedule.BudgetGuard{Limits: cfg.Budget, Hard: cfg.BudgetHard},
+		Quotas: schedule.NewQuotaBook(cfg.MaxParallel, cfg.Now, lr.rec)}
+	runner.quotas = sched.Quotas
+	runner.nextRun = sched.NextRun
+	runner.eager = sched.Schedule == state.ScheduleEager
 	lr.sched = sched
 	verify, _ := line.ParseVerify(string(cfg.Verify))
 	if verify == line.VerifyLanding && localexec.AnyGateRuns(runner.gates) {
@@ -370,7 +371,7 @@ func (lr *liveRun) wire() (*phaseRunner, *scheduler) {
 
 // announce marks the run running, says so, and counts the phases done
 // before it (by the plan or an earlier run) as complete.
-func (lr *liveRun) announce(sched *scheduler) {
+func (lr *liveRun) announce(sched *schedule.Scheduler) {
 	cfg, rec := lr.cfg, lr.rec
 	rec.UpdateRun(func(r *state.Run) {
 		r.Status = state.RunRunning
@@ -384,22 +385,22 @@ func (lr *liveRun) announce(sched *scheduler) {
 	run := rec.RunCopy()
 	startLine := fmt.Sprintf("%s: %d phases, commit=%s, %s",
 		cfg.Plan.Path, len(cfg.Plan.Phases), run.CommitMode, agentsText(cfg.Agents))
-	if sched.schedule != ScheduleBatches {
+	if sched.Schedule != state.ScheduleBatches {
 		// Said only when it is not the default, so batch runs print as
 		// they always did.
-		startLine += ", schedule " + string(sched.schedule)
+		startLine += ", schedule " + string(sched.Schedule)
 	}
-	startLine += budgetLine(cfg.Budget)
+	startLine += schedule.BudgetLine(cfg.Budget)
 	rec.Emit(event.Event{Kind: event.RunStarted, Line: startLine, Budget: lr.budgetNow()})
 	for _, p := range cfg.Plan.Phases {
 		ps := rec.Get(p.ID)
 		switch {
 		case ps.Status == state.PhaseSkipped:
-			sched.complete[p.ID] = true
+			sched.Complete[p.ID] = true
 			rec.Emit(event.Event{Kind: event.PhaseSkipped, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
 				Line: "the plan marks it " + string(p.Status)})
 		case ps.Status == state.PhaseComplete:
-			sched.complete[p.ID] = true
+			sched.Complete[p.ID] = true
 			rec.Emit(event.Event{Kind: event.PhaseSkipped, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
 				Line: "completed in an earlier run", Commit: ps.Commit})
 		}
@@ -458,8 +459,8 @@ func (lr *liveRun) finish(ctx context.Context, status state.RunStatus, reason st
 		if status == state.RunComplete {
 			r.HaltReason = ""
 		}
-		if status == state.RunHalted && lr.sched != nil && lr.sched.haltReport != nil {
-			r.HaltType = lr.sched.haltReport.Type
+		if status == state.RunHalted && lr.sched != nil && lr.sched.HaltReport != nil {
+			r.HaltType = lr.sched.HaltReport.Type
 		}
 	})
 	crashpoint.At("run-recorded", string(status))
@@ -470,11 +471,11 @@ func (lr *liveRun) finish(ctx context.Context, status state.RunStatus, reason st
 	}
 	wall := rec.RunCopy()
 	last := event.Event{Kind: kind, Line: reason, DurationSeconds: wall.WallSeconds(), Usage: rec.Usage(), Budget: lr.budgetNow()}
-	if kind == event.RunHalted && lr.sched != nil && lr.sched.haltReport != nil {
+	if kind == event.RunHalted && lr.sched != nil && lr.sched.HaltReport != nil {
 		// What the halt is about: its failure, and its phase when one
 		// failed (a notification names both).
-		last.Failure = lr.sched.haltReport
-		if p := lr.sched.haltPhase; p != nil {
+		last.Failure = lr.sched.HaltReport
+		if p := lr.sched.HaltPhase; p != nil {
 			last.PhaseID, last.DisplayID, last.PhaseName = p.ID, p.DisplayID, p.Name
 		}
 	}
@@ -527,15 +528,6 @@ func orderedPhases(pl *plan.Plan, rec *record.Recorder) []*state.Phase {
 	return out
 }
 
-func sleepCtx(ctx context.Context, d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-ctx.Done():
-	}
-}
-
 func joinMax(lines []string, n int) string {
 	out := ""
 	for i, l := range lines {
@@ -571,4 +563,22 @@ func agentsText(agents []agent.Agent) string {
 		return "agent " + names[0]
 	}
 	return "agents " + strings.Join(names, ", ")
+}
+
+// budgetNow is the run's budgets and spend for an event, nil without a
+// budget.
+func (lr *liveRun) budgetNow() *event.Budget {
+	if lr.sched == nil {
+		return nil
+	}
+	return lr.sched.BudgetNow()
+}
+
+// limitPolicy is the run's policy for providers' limits.
+func (c *Config) limitPolicy() schedule.LimitPolicy {
+	lp := schedule.LimitPolicy{WaitLimit: c.WaitLimit, RateCap: c.RateLimitCap, Now: c.Now, Jitter: schedule.Jitter}
+	if c.NoJitter {
+		lp.Jitter = nil
+	}
+	return lp
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/line"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
+	"github.com/autobuild-sh/autobuild/internal/schedule"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -190,7 +191,7 @@ func (r *phaseRunner) endHold(ctx context.Context, id phaseid.ID) {
 // resumeReview holds again a phase that awaited review when the run
 // stopped: its worktree is made again from the kept work, and nothing is
 // run before the decision.
-func (r *phaseRunner) resumeReview(ctx context.Context, t *attemptTrack, hold state.ReviewHold) attemptResult {
+func (r *phaseRunner) resumeReview(ctx context.Context, t *attemptTrack, hold state.ReviewHold) schedule.AttemptResult {
 	p := t.p
 	wt, err := r.spaces.prepareAt(ctx, p.ID, p.DisplayID, hold.Base)
 	if err == nil {
@@ -198,7 +199,7 @@ func (r *phaseRunner) resumeReview(ctx context.Context, t *attemptTrack, hold st
 	}
 	if err != nil {
 		if ctx.Err() != nil {
-			return attemptResult{Outcome: state.OutcomeInterrupted}
+			return schedule.AttemptResult{Outcome: state.OutcomeInterrupted}
 		}
 		return r.fail(t, infraFailure(t.req, fmt.Errorf("restoring the work awaiting review: %w", err)))
 	}
@@ -214,7 +215,7 @@ func (r *phaseRunner) resumeReview(ctx context.Context, t *attemptTrack, hold st
 	defer env.release()
 	switch {
 	case env.interrupted:
-		return attemptResult{Outcome: state.OutcomeInterrupted}
+		return schedule.AttemptResult{Outcome: state.OutcomeInterrupted}
 	case env.failed != nil:
 		return r.fail(t, *env.failed)
 	}
@@ -225,12 +226,12 @@ func (r *phaseRunner) resumeReview(ctx context.Context, t *attemptTrack, hold st
 }
 
 // afterReview lands an approved change, or fails a rejected one.
-func (r *phaseRunner) afterReview(ctx context.Context, t *attemptTrack, end reviewEnd, d *state.ReviewDecision, err error, h line.Handover) attemptResult {
+func (r *phaseRunner) afterReview(ctx context.Context, t *attemptTrack, end reviewEnd, d *state.ReviewDecision, err error, h line.Handover) schedule.AttemptResult {
 	switch {
 	case err != nil:
 		return r.fail(t, infraFailure(t.req, err))
 	case end == reviewStopped:
-		return attemptResult{Outcome: state.OutcomeInterrupted}
+		return schedule.AttemptResult{Outcome: state.OutcomeInterrupted}
 	case end == reviewGateFailed:
 		r.rec.Phase(t.p.ID, func(ps *state.Phase) { ps.Review = nil })
 		res := r.fail(t, *t.recheckFailed)
