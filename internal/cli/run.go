@@ -222,7 +222,7 @@ func (o *runOptions) engineConfig(pl *plan.Plan, repo *gitx.Repo, root string, p
 	if err != nil {
 		return engine.Config{}, err
 	}
-	if repo != nil && o.commit != string(state.CommitMessageOnly) {
+	if s, err := line.StrategyFor(state.CommitMode(o.commit)); repo != nil && (err != nil || s.MakesCommits()) {
 		o.identityNote = repo.IdentityNote()
 	}
 	fc, err := config.Load(root)

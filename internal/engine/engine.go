@@ -6,6 +6,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -17,10 +18,10 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/budget"
-	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/crashpoint"
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/executor"
+	"github.com/autobuild-sh/autobuild/internal/exitcode"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gates"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
@@ -284,13 +285,19 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 	rec := record.New(store, cfg.Sink, cfg.Now, run, phases)
 	rec.History = history.NewObserver(store.HistoryPath(), cfg.Now())
 	st.at("checking the run's line against git")
-	tip, err := reconcile(ctx, &cfg, repo, rec, store, st)
+	tip, err := line.Reconcile(ctx, cfg.Plan, repo, rec, store, st.at)
 	if err != nil {
 		return res, err
 	}
 
-	lr := &liveRun{cfg: &cfg, repo: repo, store: store, rec: rec, res: res,
-		integ: line.New(repo, rec, run.CommitMode, root, tip)}
+	// The commit mode's way of landing, chosen once (reconcile has
+	// checked that it is one).
+	strategy, err := line.StrategyFor(run.CommitMode)
+	if err != nil {
+		return res, exitcode.Refusedf("%w", err)
+	}
+	lr := &liveRun{cfg: &cfg, repo: repo, store: store, rec: rec, res: res, strategy: strategy,
+		integ: line.New(repo, rec, strategy, root, tip)}
 	lr.integ.LockHeld = lock.Held
 	runner, sched := lr.wire()
 	runCtx, stop := context.WithCancel(ctx)
@@ -330,8 +337,10 @@ type liveRun struct {
 	store *state.Store
 	rec   *record.Recorder
 	integ *line.Integrator
-	res   Result
-	sched *schedule.Scheduler
+	// strategy is the commit mode's way of landing (line.Strategy).
+	strategy line.Strategy
+	res      Result
+	sched    *schedule.Scheduler
 }
 
 // wire builds the phase runner (its executor, its workspaces) and the
@@ -420,11 +429,9 @@ func (lr *liveRun) finish(ctx context.Context, status state.RunStatus, reason st
 		switch {
 		case err != nil:
 			status, reason = state.RunHalted, "all phases completed, but landing them failed: "+err.Error()
-		case sha != "":
+		default:
 			finalCommit = sha
-			reason = fmt.Sprintf("all phases complete; single commit %s on %s", clip.SHA(sha), orDefault(run.Branch, "HEAD"))
-		case run.CommitMode == state.CommitMessageOnly:
-			reason = "all phases complete; changes are uncommitted in the work tree, commit them with: sh .autobuild/commits.sh"
+			reason = cmp.Or(lr.strategy.CompleteReason(sha, run.Branch), reason)
 		}
 		if err == nil {
 			// The run's own branches only: autobuild/<run-id>/…, or for a
@@ -444,10 +451,10 @@ func (lr *liveRun) finish(ctx context.Context, status state.RunStatus, reason st
 		spaces.removeSpares(ctx)
 	}
 	tip := lr.integ.Tip()
-	if run.CommitMode == state.CommitAuto && !cleaned {
-		// Your branch was the line while phases landed; the line's branch
-		// takes it up once, as the session ends.
-		_ = repo.MoveBranch(ctx, state.RefsOf(run).Integration(), tip, "")
+	if !cleaned {
+		// In auto mode your branch was the line while phases landed; the
+		// line's branch takes it up once, as the session ends.
+		lr.strategy.SessionEnd(ctx, repo, state.RefsOf(run), tip)
 	}
 	now := cfg.Now().UTC()
 	rec.UpdateRun(func(r *state.Run) {
@@ -494,16 +501,19 @@ func (lr *liveRun) finish(ctx context.Context, status state.RunStatus, reason st
 func dirtyAdvice(store *state.Store) string {
 	const plain = plainDirtyAdvice
 	run, err := store.LoadRun()
-	if err != nil || run.CommitMode == state.CommitAuto {
+	if err != nil {
 		return plain
 	}
-	switch run.Status {
-	case state.RunComplete:
-		if run.CommitMode == state.CommitMessageOnly {
-			return "the run in .autobuild/ is complete and left its changes uncommitted, as --commit=message-only does: " +
-				"commit them (sh .autobuild/commits.sh makes one commit per phase) or put them aside (git stash -u) before another run"
-		}
-	case state.RunRunning:
+	strategy, err := line.StrategyFor(run.CommitMode)
+	if err != nil {
+		return plain
+	}
+	advice := strategy.LeftChanges(run.Status)
+	if advice == "" {
+		return plain
+	}
+	if run.Status == state.RunRunning {
+		// Stopped while it landed only once every phase was done.
 		phases, err := store.LoadPhases()
 		if err != nil || len(phases) == 0 {
 			return plain
@@ -513,10 +523,8 @@ func dirtyAdvice(store *state.Store) string {
 				return plain
 			}
 		}
-		return "autobuild was stopped while it brought the finished run's changes onto your branch, so these uncommitted " +
-			"changes are probably its own work: put them aside (git stash -u) and run again to land them, or commit them yourself"
 	}
-	return plain
+	return advice
 }
 
 func orderedPhases(pl *plan.Plan, rec *record.Recorder) []*state.Phase {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/checkout"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/line"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/record"
@@ -49,7 +50,7 @@ func prepare(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Sto
 		if err := cleanPhaseWorktrees(ctx, repo, store, old, cfg.Plan); err != nil {
 			return nil, nil, refused("removing the worktrees of the earlier run: %w", err)
 		}
-		_ = removeOldLineWorktree(ctx, repo, store)
+		_ = line.RemoveOldLineWorktree(ctx, repo, store)
 		if old != nil {
 			_ = repo.DeleteBranch(ctx, old.Integration())
 		}
@@ -84,7 +85,7 @@ func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 		return nil, nil, refused("removing stale worktrees: %w", err)
 	}
 	// Not a reason to refuse: the line no longer needs its directory.
-	_ = removeOldLineWorktree(ctx, repo, store)
+	_ = line.RemoveOldLineWorktree(ctx, repo, store)
 	base, err := repo.Head(ctx, "")
 	if err != nil {
 		return nil, nil, refused("%w", err)

@@ -32,10 +32,11 @@ import (
 
 // Integrator brings completed phases onto the run's line, one at a time.
 type Integrator struct {
-	repo    *gitx.Repo
-	rec     *record.Recorder
-	mode    state.CommitMode
-	mainDir string // the user's work tree
+	repo *gitx.Repo
+	rec  *record.Recorder
+	// strategy is the run's commit mode's way of landing (strategy.go).
+	strategy Strategy
+	mainDir  string // the user's work tree
 	// Refs names the run's branches; refs.Integration() is the run's line:
 	// completed phases are picked onto it in completion order, in git's
 	// objects (gitx.Repo.Pick), and the branch moved. No worktree holds
@@ -81,8 +82,8 @@ type landedPhase struct {
 	tipIndex  int // index in tips of the tip this phase produced
 }
 
-func New(repo *gitx.Repo, rec *record.Recorder, mode state.CommitMode, mainDir, tip string) *Integrator {
-	in := &Integrator{repo: repo, rec: rec, mode: mode, mainDir: mainDir, tips: []string{tip}, branchAt: tip,
+func New(repo *gitx.Repo, rec *record.Recorder, strategy Strategy, mainDir, tip string) *Integrator {
+	in := &Integrator{repo: repo, rec: rec, strategy: strategy, mainDir: mainDir, tips: []string{tip}, branchAt: tip,
 		Refs: state.RefsOf(rec.RunCopy())}
 	in.Guard = checkout.New(repo, rec, mainDir, in.Refs, in)
 	in.setTip(tip)
@@ -153,12 +154,10 @@ func (in *Integrator) Land(ctx context.Context, p *plan.Phase, h Handover, outsi
 		in.landQueued(ctx)
 	}
 	rep, err := l.rep, l.err
-	if in.mode == state.CommitAuto {
-		// Every landing ends here, landed or not: the last of a queue of
-		// them brings your checkout up to the line.
-		if ffRep := in.catchUp(ctx, p, prevTip); ffRep != nil && rep == nil && err == nil {
-			rep = ffRep
-		}
+	// Every landing ends here, landed or not: in auto mode the last of a
+	// queue of them brings your checkout up to the line.
+	if sRep := in.strategy.settle(ctx, in, p, prevTip); sRep != nil && rep == nil && err == nil {
+		rep = sRep
 	}
 	switch {
 	case err != nil:
@@ -166,10 +165,9 @@ func (in *Integrator) Land(ctx context.Context, p *plan.Phase, h Handover, outsi
 	case rep != nil:
 		return nil, rep, nil
 	}
-	if in.mode == state.CommitAuto {
-		// The commit is on the line, and your branch has it or gets it
-		// from the landing queued behind this one.
-		commit.SHA = l.tip
+	// In auto mode the commit is on the line, and your branch has it or
+	// gets it from the landing queued behind this one.
+	if commit.SHA = in.strategy.recorded(l.tip); commit.SHA != "" {
 		crashpoint.At("after-fastforward", p.ID)
 	}
 	return commit, nil, nil
@@ -182,10 +180,8 @@ func (in *Integrator) admit(ctx context.Context, l *landing) *failure.Report {
 	if rep := in.checkLock(l.p); rep != nil {
 		return rep
 	}
-	if in.mode == state.CommitAuto {
-		if rep := in.followUser(ctx, l.p, allFiles(l.ch), l.outside); rep != nil {
-			return rep
-		}
+	if rep := in.strategy.admit(ctx, in, l); rep != nil {
+		return rep
 	}
 	return in.Guard.UserFilesInTheWay(ctx, l.p, allFiles(l.ch))
 }
@@ -202,10 +198,8 @@ func (in *Integrator) publish(ctx context.Context, links []link) error {
 	// In auto mode your branch is the run's line: the fast-forward
 	// (catchUp) lands the phase, and the line's branch is set from yours
 	// when a session ends. The other modes keep the line in its branch.
-	if in.mode != state.CommitAuto {
-		if err := in.repo.MoveBranch(ctx, in.Refs.Integration(), last, in.tip); err != nil {
-			return fmt.Errorf("integrating phase %s: %w", links[len(links)-1].l.p.DisplayID, err)
-		}
+	if err := in.strategy.publish(ctx, in, last, links[len(links)-1].l.p); err != nil {
+		return err
 	}
 	for _, k := range links {
 		l := k.l
@@ -216,9 +210,6 @@ func (in *Integrator) publish(ctx context.Context, links []link) error {
 			files: allFiles(l.ch), tipIndex: len(in.tips) - 1})
 		l.settle(nil, nil)
 		l.tip = k.tip
-	}
-	if in.mode != state.CommitAuto {
-		in.rec.UpdateRun(func(r *state.Run) { r.IntegrationCommit = last })
 	}
 	return nil
 }
@@ -311,48 +302,17 @@ func (in *Integrator) conflictReport(ctx context.Context, p *plan.Phase, base, s
 	return &rep
 }
 
-// Finish lands the run's line for the modes that wait for the end: single
-// makes one commit, message-only leaves the changes in the work tree and
-// writes commits.sh. It returns the single commit's sha, if one was made.
+// Finish lands the run's line when the run completes, as its commit mode
+// does (Strategy.finish): single makes one commit, message-only leaves the
+// changes in the work tree and writes commits.sh. It returns the single
+// commit's sha, if one was made.
 func (in *Integrator) Finish(ctx context.Context, title string, phases []*state.Phase, layout *state.Store) (string, error) {
-	scriptPath := layout.CommitsScriptPath()
 	if in.LockHeld != nil {
 		if err := in.LockHeld(); err != nil {
 			return "", err
 		}
 	}
-	if in.mode != state.CommitAuto {
-		if err := in.Guard.StillOnBranch(ctx); err != nil {
-			return "", err
-		}
-	}
-	switch in.mode {
-	case state.CommitSingle:
-		if err := in.repo.SquashMerge(ctx, in.mainDir, in.Refs.Integration()); err != nil {
-			return "", fmt.Errorf("bringing the run's changes onto your branch: %w", err)
-		}
-		sha, _, err := in.repo.CommitAll(ctx, in.mainDir, singleMessage(title, phases))
-		if err != nil {
-			return "", fmt.Errorf("making the single commit: %w", err)
-		}
-		return sha, nil
-	case state.CommitMessageOnly:
-		// The script is made from the run's line before the changes leave it.
-		script, err := in.commitsScript(ctx, phases, layout)
-		if err != nil {
-			return "", fmt.Errorf("writing the commands of %s: %w", scriptPath, err)
-		}
-		if err := in.repo.SquashMerge(ctx, in.mainDir, in.Refs.Integration()); err != nil {
-			return "", fmt.Errorf("bringing the run's changes into your work tree: %w", err)
-		}
-		if err := in.repo.UnstageAll(ctx, in.mainDir); err != nil {
-			return "", err
-		}
-		if err := os.WriteFile(scriptPath, []byte(script), 0o755); err != nil {
-			return "", fmt.Errorf("writing %s: %w", scriptPath, err)
-		}
-	}
-	return "", nil
+	return in.strategy.finish(ctx, in, title, phases, layout)
 }
 
 // commitMessage is the agent's message when its result object gave one, else
