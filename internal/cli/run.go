@@ -22,6 +22,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/config"
 	"github.com/autobuild-sh/autobuild/internal/engine"
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/exitcode"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/line"
@@ -162,7 +163,7 @@ func runPlan(ctx context.Context, s Streams, o *runOptions) error {
 		// Said before anything is taken from the file's absence (no agent
 		// given): the file is what is wrong (docs/state.md). --fresh
 		// removes it.
-		return &engine.Error{Code: engine.ExitRefused, Err: err}
+		return &exitcode.Error{Code: exitcode.Refused, Err: err}
 	}
 	if !o.fresh && previous != nil && previous.AllowEmptyPhases {
 		// A resume of a run started with the flag needs no flag: the
@@ -208,7 +209,7 @@ func loadPlan(s Streams, path string) (*plan.Plan, error) {
 				fmt.Fprintln(s.Err, p.String())
 			}
 			fmt.Fprintf(s.Err, "autobuild: %s is not a valid plan (%s): nothing was run\n", path, ve.Code())
-			return nil, &exitError{code: engine.ExitUsage}
+			return nil, &exitError{code: exitcode.Usage}
 		}
 		return nil, usageErr("%w", err)
 	}

@@ -126,15 +126,15 @@ type Result struct {
 // ExitCode maps the run's status to the process exit code of docs/exit-codes.md.
 func (r Result) ExitCode() int {
 	if r.Refused {
-		return ExitRefused
+		return exitcode.Refused
 	}
 	switch r.Status {
 	case state.RunComplete:
-		return ExitComplete
+		return exitcode.Complete
 	case state.RunInterrupted:
-		return ExitInterrupted
+		return exitcode.Interrupted
 	}
-	return ExitHalted
+	return exitcode.Halted
 }
 
 func (c *Config) defaults() error {
@@ -173,23 +173,23 @@ func (c *Config) defaults() error {
 		c.Classifier = cl
 	}
 	if len(c.Agents) == 0 {
-		return usage("no agent: pass --agent (claude, codex, aider, gemini, sim, or a command line)")
+		return exitcode.Usagef("no agent: pass --agent (claude, codex, aider, gemini, sim, or a command line)")
 	}
 	if c.Review != "" {
 		if _, err := state.ParseReviewMode(string(c.Review)); err != nil {
-			return usage("--review: %v", err)
+			return exitcode.Usagef("--review: %v", err)
 		}
 	}
 	if c.Schedule != "" {
 		if _, err := state.ParseSchedule(string(c.Schedule)); err != nil {
-			return usage("--schedule: %v", err)
+			return exitcode.Usagef("--schedule: %v", err)
 		}
 	}
 	if _, err := line.ParseVerify(string(c.Verify)); err != nil {
-		return usage("--verify: %v", err)
+		return exitcode.Usagef("--verify: %v", err)
 	}
 	if c.Resume && c.Fresh {
-		return usage("--resume and --fresh contradict each other: pick one")
+		return exitcode.Usagef("--resume and --fresh contradict each other: pick one")
 	}
 	return checkLookAlikeIDs(c.Plan)
 }
@@ -206,7 +206,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err != nil && res.Status == "" && ctx.Err() != nil {
 		// Ctrl-C while the run was starting: its git commands were
 		// stopped, which is an interrupt, not a refusal to start.
-		return res, &Error{Code: ExitInterrupted, Err: &interruptedStart{step: st.step, err: err}}
+		return res, &exitcode.Error{Code: exitcode.Interrupted, Err: &interruptedStart{step: st.step, err: err}}
 	}
 	return res, err
 }
@@ -240,14 +240,14 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 	if repo == nil {
 		var err error
 		if repo, err = gitx.Open(ctx, cfg.Dir); err != nil {
-			return Result{}, refused("%w", err)
+			return Result{}, exitcode.Refusedf("%w", err)
 		}
 	}
 	root := repo.Root()
 	store := state.Open(root)
 	res := Result{Root: root, StateDir: store.Dir()}
 	if err := gitx.CheckVersion(ctx); err != nil {
-		return res, refused("%w", err)
+		return res, exitcode.Refusedf("%w", err)
 	}
 
 	if err := checkStateDir(ctx, repo, store); err != nil {
@@ -263,7 +263,7 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 		}
 	}
 	if err := store.Init(); err != nil {
-		return res, refused("creating %s: %w", store.Dir(), err)
+		return res, exitcode.Refusedf("creating %s: %w", store.Dir(), err)
 	}
 	lock, release, err := lockState(store, first)
 	if err != nil {
@@ -276,7 +276,7 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 	}
 
 	st.at("preparing the run's state and worktrees in .autobuild/")
-	run, phases, err := prepare(ctx, &cfg, repo, store)
+	cfg, run, phases, err := prepare(ctx, cfg, repo, store)
 	if err != nil {
 		return res, err
 	}
@@ -549,13 +549,6 @@ func joinMax(lines []string, n int) string {
 		out += l
 	}
 	return out
-}
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 var errNoResume = errors.New("nothing to resume")

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/exitcode"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -23,7 +24,7 @@ func TestRunInterruptedWhileStartingExits130(t *testing.T) {
 	cancel()
 	_, err = Run(ctx, Config{Dir: dir, Plan: pl, CommitMode: state.CommitAuto, Agents: []agent.Agent{{Name: "true", Args: []string{"true"}}}})
 	require.Error(t, err)
-	require.Equal(t, ExitInterrupted, ExitCode(err), "%v", err)
+	require.Equal(t, exitcode.Interrupted, exitcode.Of(err), "%v", err)
 	require.Equal(t, "interrupted before any phase started, while opening the repository: run the same command again to continue", err.Error())
 	require.ErrorIs(t, err, context.Canceled, "what the step returned stays in the chain")
 }

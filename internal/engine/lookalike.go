@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/autobuild-sh/autobuild/internal/exitcode"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 )
@@ -23,7 +24,7 @@ func checkLookAlikeIDs(pl *plan.Plan) error {
 	for _, p := range pairs {
 		names = append(names, fmt.Sprintf("%s (%s) and %s (%s)", p[0].DisplayID, codePoints(p[0].DisplayID), p[1].DisplayID, codePoints(p[1].DisplayID)))
 	}
-	return usage("%s: phase ids that look the same but differ: %s; rename one of each pair (plain ASCII ids are safest)",
+	return exitcode.Usagef("%s: phase ids that look the same but differ: %s; rename one of each pair (plain ASCII ids are safest)",
 		plan.CodePlanInvalid, strings.Join(names, "; "))
 }
 

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/autobuild-sh/autobuild/internal/exitcode"
 	"github.com/autobuild-sh/autobuild/internal/shell"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -57,9 +58,9 @@ func samePlanFile(root string, cfg *Config, run *state.Run, store *state.Store) 
 		return nil
 	}
 	if run.Status == state.RunComplete {
-		return refused("the run in %s, of the plan %s, is complete; %s is another plan: pass --fresh to start a run of it (the earlier run's state goes; its commits stay)",
+		return exitcode.Refusedf("the run in %s, of the plan %s, is complete; %s is another plan: pass --fresh to start a run of it (the earlier run's state goes; its commits stay)",
 			store.Dir(), run.PlanPath, now)
 	}
-	return refused("the run in %s is of the plan %s, not %s: to go on with it, run `cd %s && autobuild %s --resume` (move the plan back first if you moved or renamed it); to start a run of %s instead, pass --fresh (the earlier run's state goes; its commits stay)",
+	return exitcode.Refusedf("the run in %s is of the plan %s, not %s: to go on with it, run `cd %s && autobuild %s --resume` (move the plan back first if you moved or renamed it); to start a run of %s instead, pass --fresh (the earlier run's state goes; its commits stay)",
 		store.Dir(), run.PlanPath, now, shell.Quote(root), shell.Quote(run.PlanPath), now)
 }

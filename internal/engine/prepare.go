@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/autobuild-sh/autobuild/internal/checkout"
+	"github.com/autobuild-sh/autobuild/internal/exitcode"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/line"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
@@ -19,12 +20,20 @@ import (
 )
 
 // prepare decides between a new run and a resumed one (docs/running.md) and returns
-// the run and the phases' states, written to disk.
-func prepare(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Store) (*state.Run, map[phaseid.ID]*state.Phase, error) {
+// the run and the phases' states, written to disk, with the config the run
+// goes on with: a --fresh start carries the earlier run's commit mode and
+// schedule over (state.Carry). The caller's config is not changed.
+func prepare(ctx context.Context, given Config, repo *gitx.Repo, store *state.Store) (Config, *state.Run, map[phaseid.ID]*state.Phase, error) {
+	cfg := &given
+	run, phases, err := prepareRun(ctx, cfg, repo, store)
+	return *cfg, run, phases, err
+}
+
+func prepareRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Store) (*state.Run, map[phaseid.ID]*state.Phase, error) {
 	existing, err := store.LoadRun()
 	if err != nil && !errors.Is(err, state.ErrNoRun) {
 		if !cfg.Fresh {
-			return nil, nil, refused("%w", err)
+			return nil, nil, exitcode.Refusedf("%w", err)
 		}
 		// --fresh is the way out that the corrupt file's message names:
 		// the file goes with the rest of .autobuild/.
@@ -48,17 +57,17 @@ func prepare(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Sto
 			old = &refs
 		}
 		if err := cleanPhaseWorktrees(ctx, repo, store, old, cfg.Plan); err != nil {
-			return nil, nil, refused("removing the worktrees of the earlier run: %w", err)
+			return nil, nil, exitcode.Refusedf("removing the worktrees of the earlier run: %w", err)
 		}
 		_ = line.RemoveOldLineWorktree(ctx, repo, store)
 		if old != nil {
 			_ = repo.DeleteBranch(ctx, old.Integration())
 		}
 		if err := store.Remove(); err != nil {
-			return nil, nil, refused("removing %s: %w", store.Dir(), err)
+			return nil, nil, exitcode.Refusedf("removing %s: %w", store.Dir(), err)
 		}
 		if err := store.Init(); err != nil {
-			return nil, nil, refused("creating %s: %w", store.Dir(), err)
+			return nil, nil, exitcode.Refusedf("creating %s: %w", store.Dir(), err)
 		}
 		existing = nil
 	}
@@ -70,7 +79,7 @@ func prepare(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Sto
 
 func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Store) (*state.Run, map[phaseid.ID]*state.Phase, error) {
 	if cfg.Resume {
-		return nil, nil, usage("%w: %s holds no run yet; start one without --resume (and with --commit=...)", errNoResume, store.Dir())
+		return nil, nil, exitcode.Usagef("%w: %s holds no run yet; start one without --resume (and with --commit=...)", errNoResume, store.Dir())
 	}
 	if err := checkCommitMode(cfg.CommitMode); err != nil {
 		return nil, nil, err
@@ -82,13 +91,13 @@ func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 	// A directory left without run.json (a crash before the first write)
 	// may still hold worktrees. Their branches are not known, so they stay.
 	if err := cleanPhaseWorktrees(ctx, repo, store, nil, cfg.Plan); err != nil {
-		return nil, nil, refused("removing stale worktrees: %w", err)
+		return nil, nil, exitcode.Refusedf("removing stale worktrees: %w", err)
 	}
 	// Not a reason to refuse: the line no longer needs its directory.
 	_ = line.RemoveOldLineWorktree(ctx, repo, store)
 	base, err := repo.Head(ctx, "")
 	if err != nil {
-		return nil, nil, refused("%w", err)
+		return nil, nil, exitcode.Refusedf("%w", err)
 	}
 	now := cfg.Now().UTC()
 	run := &state.Run{
@@ -99,7 +108,7 @@ func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 		PID: os.Getpid(), Started: now, Updated: now,
 	}
 	if err := store.SaveRun(run); err != nil {
-		return nil, nil, refused("writing run state: %w", err)
+		return nil, nil, exitcode.Refusedf("writing run state: %w", err)
 	}
 	phases := make(map[phaseid.ID]*state.Phase, len(cfg.Plan.Phases))
 	initial := make([]*state.Phase, 0, len(cfg.Plan.Phases))
@@ -117,7 +126,7 @@ func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 	// One file for all of them: each phase gets its own at its first
 	// change (docs/state.md).
 	if err := store.SaveInitial(initial); err != nil {
-		return nil, nil, refused("writing phase state: %w", err)
+		return nil, nil, exitcode.Refusedf("writing phase state: %w", err)
 	}
 	return run, phases, nil
 }
@@ -127,21 +136,21 @@ func resumeRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.S
 		return nil, nil, err
 	}
 	if run.PlanHash != cfg.Plan.Hash() && !cfg.Resume {
-		return nil, nil, refused("the plan changed since the run in %s started: pass --resume to continue with the edited plan (completed phases stay complete), or --fresh to start over", store.Dir())
+		return nil, nil, exitcode.Refusedf("the plan changed since the run in %s started: pass --resume to continue with the edited plan (completed phases stay complete), or --fresh to start over", store.Dir())
 	}
 	if cfg.CommitMode != "" && cfg.CommitMode != run.CommitMode {
-		return nil, nil, usage("this run was started with --commit=%s: resume it with the same mode, or start over with --fresh", run.CommitMode)
+		return nil, nil, exitcode.Usagef("this run was started with --commit=%s: resume it with the same mode, or start over with --fresh", run.CommitMode)
 	}
 	if _, err := checkout.CheckTargetBranch(ctx, repo, run); err != nil {
 		return nil, nil, err
 	}
 	stored, err := store.LoadPhases()
 	if err != nil {
-		return nil, nil, refused("%w", err)
+		return nil, nil, exitcode.Refusedf("%w", err)
 	}
 	refs := state.RefsOf(*run)
 	if err := cleanPhaseWorktrees(ctx, repo, store, &refs, cfg.Plan); err != nil {
-		return nil, nil, refused("removing stale worktrees: %w", err)
+		return nil, nil, exitcode.Refusedf("removing stale worktrees: %w", err)
 	}
 	phases := map[phaseid.ID]*state.Phase{}
 	batchOf := batchIndex(cfg.Plan)
@@ -174,7 +183,7 @@ func resumeRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.S
 			continue
 		}
 		if err := store.SavePhase(ps); err != nil {
-			return nil, nil, refused("writing phase state: %w", err)
+			return nil, nil, exitcode.Refusedf("writing phase state: %w", err)
 		}
 	}
 	run.PlanPath, run.PlanHash, run.PlanTitle, run.Agents = recordedPlanPath(repo.Root(), cfg.Dir, cfg.Plan.Path), cfg.Plan.Hash(), cfg.Plan.Title, agentNames(cfg)
@@ -237,10 +246,10 @@ func cleanPhaseWorktrees(ctx context.Context, repo *gitx.Repo, store *state.Stor
 
 func checkCommitMode(mode state.CommitMode) error {
 	if mode == "" {
-		return usage("--commit is required for a new run: --commit=auto (one commit per phase), --commit=message-only (changes left uncommitted, with a script of commits) or --commit=single (one commit at the end)")
+		return exitcode.Usagef("--commit is required for a new run: --commit=auto (one commit per phase), --commit=message-only (changes left uncommitted, with a script of commits) or --commit=single (one commit at the end)")
 	}
 	if _, err := state.ParseCommitMode(string(mode)); err != nil {
-		return usage("%v", err)
+		return exitcode.Usagef("%v", err)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 
+	"github.com/autobuild-sh/autobuild/internal/exitcode"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -17,18 +18,18 @@ const excludePattern = "/" + state.DirName
 // as a cloned repository may hold), and keeps it out of git.
 func checkStateDir(ctx context.Context, repo *gitx.Repo, store *state.Store) error {
 	if err := store.CheckOwned(); err != nil {
-		return refused("%w", err)
+		return exitcode.Refusedf("%w", err)
 	}
 	tracked, err := repo.Tracked(ctx, state.DirName)
 	if err != nil {
-		return refused("checking whether git tracks %s: %w", state.DirName, err)
+		return exitcode.Refusedf("checking whether git tracks %s: %w", state.DirName, err)
 	}
 	if len(tracked) > 0 {
-		return refused("git tracks %s in this repository (%s): autobuild keeps its own state there; "+
+		return exitcode.Refusedf("git tracks %s in this repository (%s): autobuild keeps its own state there; "+
 			"remove it from git (git rm -r --cached %s, then commit) and run again", state.DirName, joinMax(tracked, 3), state.DirName)
 	}
 	if err := repo.Exclude(excludePattern); err != nil {
-		return refused("keeping %s out of git: %w", state.DirName, err)
+		return exitcode.Refusedf("keeping %s out of git: %w", state.DirName, err)
 	}
 	return nil
 }
@@ -39,10 +40,10 @@ func checkClean(ctx context.Context, repo *gitx.Repo, store *state.Store, st *st
 	st.at("checking the work tree")
 	dirty, err := repo.Dirty(ctx)
 	if err != nil {
-		return refused("checking the work tree: %w", err)
+		return exitcode.Refusedf("checking the work tree: %w", err)
 	}
 	if len(dirty) > 0 {
-		return refused("%s:\n  %s", untrackedAdvice(dirty, dirtyAdvice(store)), joinMax(dirty, 10))
+		return exitcode.Refusedf("%s:\n  %s", untrackedAdvice(dirty, dirtyAdvice(store)), joinMax(dirty, 10))
 	}
 	return nil
 }
@@ -55,7 +56,7 @@ func checkClean(ctx context.Context, repo *gitx.Repo, store *state.Store, st *st
 func lockState(store *state.Store, first bool) (*state.Lock, func(started bool), error) {
 	lock, err := store.Lock()
 	if err != nil {
-		return nil, nil, refused("%w", err)
+		return nil, nil, exitcode.Refusedf("%w", err)
 	}
 	release := func(started bool) {
 		if first && !started {
@@ -67,7 +68,7 @@ func lockState(store *state.Store, first bool) (*state.Lock, func(started bool),
 	// taken the empty directories away between Init and Lock.
 	if err := store.Init(); err != nil {
 		release(false)
-		return nil, nil, refused("creating %s: %w", store.Dir(), err)
+		return nil, nil, exitcode.Refusedf("creating %s: %w", store.Dir(), err)
 	}
 	return lock, release, nil
 }
