@@ -24,6 +24,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/proc"
 	"github.com/autobuild-sh/autobuild/internal/record"
+	"github.com/autobuild-sh/autobuild/internal/runstart"
 	"github.com/autobuild-sh/autobuild/internal/schedule"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -213,7 +214,7 @@ type attemptTrack struct {
 func (r *phaseRunner) newAttempt(t *attemptTrack, wt, base string, continues bool, log io.Writer) executor.Attempt {
 	p, req := t.p, t.req
 	prompt, args := r.promptFor(p, req, continues, log)
-	absPlan := planFile(r.cfg.Dir, r.cfg.Plan.Path)
+	absPlan := runstart.PlanFile(r.cfg.Dir, r.cfg.Plan.Path)
 	return executor.Attempt{
 		PhaseID: p.ID, DisplayID: p.DisplayID, Number: req.Number, Seq: t.seq,
 		Agent: req.Agent, Args: args, Prompt: prompt, PromptPath: r.store.PromptPath(p.ID, t.seq),
@@ -375,7 +376,7 @@ func (r *phaseRunner) previousDiff(id phaseid.ID) string {
 // planInRepo is the plan's path relative to the repository root, or ""
 // when the plan lives outside the repository.
 func (r *phaseRunner) planInRepo() string {
-	abs := planFile(r.cfg.Dir, r.cfg.Plan.Path)
+	abs := runstart.PlanFile(r.cfg.Dir, r.cfg.Plan.Path)
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = real
 	}

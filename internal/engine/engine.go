@@ -8,7 +8,6 @@ package engine
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -31,6 +30,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/record"
+	"github.com/autobuild-sh/autobuild/internal/runstart"
 	"github.com/autobuild-sh/autobuild/internal/schedule"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/wtenv"
@@ -191,7 +191,7 @@ func (c *Config) defaults() error {
 	if c.Resume && c.Fresh {
 		return exitcode.Usagef("--resume and --fresh contradict each other: pick one")
 	}
-	return checkLookAlikeIDs(c.Plan)
+	return runstart.CheckLookAlikeIDs(c.Plan)
 }
 
 // Run executes the plan. It returns an error (with an exit code, see
@@ -250,7 +250,7 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 		return res, exitcode.Refusedf("%w", err)
 	}
 
-	if err := checkStateDir(ctx, repo, store); err != nil {
+	if err := runstart.CheckStateDir(ctx, repo, store); err != nil {
 		return res, err
 	}
 	// A first start that is refused leaves no .autobuild/ behind: the work
@@ -258,28 +258,32 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 	// taken away again when a later check refuses it.
 	first := !store.DirExists()
 	if first {
-		if err := checkClean(ctx, repo, store, st); err != nil {
+		if err := runstart.CheckClean(ctx, repo, store, st.at); err != nil {
 			return res, err
 		}
 	}
 	if err := store.Init(); err != nil {
 		return res, exitcode.Refusedf("creating %s: %w", store.Dir(), err)
 	}
-	lock, release, err := lockState(store, first)
+	lock, release, err := runstart.LockState(store, first)
 	if err != nil {
 		return res, err
 	}
 	started := false
 	defer func() { release(started) }()
-	if err := checkClean(ctx, repo, store, st); err != nil {
+	if err := runstart.CheckClean(ctx, repo, store, st.at); err != nil {
 		return res, err
 	}
 
 	st.at("preparing the run's state and worktrees in .autobuild/")
-	cfg, run, phases, err := prepare(ctx, cfg, repo, store)
+	opts, run, phases, err := runstart.Prepare(ctx, runstart.Options{Dir: cfg.Dir, Plan: cfg.Plan, CommitMode: cfg.CommitMode,
+		Schedule: cfg.Schedule, Review: cfg.Review, Agents: cfg.Agents, SimScenario: cfg.SimScenario,
+		AllowEmptyPhases: cfg.AllowEmptyPhases, Resume: cfg.Resume, Fresh: cfg.Fresh, Now: cfg.Now}, repo, store)
 	if err != nil {
 		return res, err
 	}
+	// What a --fresh start carried over from the earlier run.
+	cfg.CommitMode, cfg.Schedule = opts.CommitMode, opts.Schedule
 	started = true
 	res.CommitMode = run.CommitMode
 	rec := record.New(store, cfg.Sink, cfg.Now, run, phases)
@@ -386,7 +390,7 @@ func (lr *liveRun) announce(sched *schedule.Scheduler) {
 		r.Status = state.RunRunning
 		r.PID = os.Getpid()
 		r.HaltReason = ""
-		startSession(r, cfg.Now().UTC())
+		runstart.StartSession(r, cfg.Now().UTC())
 		r.Finished = nil
 		r.HaltType = ""
 		r.MaxCostUSD, r.MaxPhaseCostUSD = cfg.Budget.Run, cfg.Budget.Phase
@@ -439,7 +443,7 @@ func (lr *liveRun) finish(ctx context.Context, status state.RunStatus, reason st
 			refs := state.RefsOf(run)
 			_ = repo.CleanStale(ctx, store.WorktreesDir(), refs.Prefix())
 			if refs.Prefix() == "" {
-				_ = deletePhaseBranches(ctx, repo, refs, cfg.Plan)
+				_ = runstart.DeletePhaseBranches(ctx, repo, refs, cfg.Plan)
 				_ = repo.DeleteBranch(ctx, refs.Integration())
 			}
 			cleaned = true
@@ -494,39 +498,6 @@ func (lr *liveRun) finish(ctx context.Context, status state.RunStatus, reason st
 	return res, nil
 }
 
-// dirtyAdvice says what to do about uncommitted changes that stop a run
-// from starting. They may be the earlier run's own work: left on purpose by
-// a complete message-only run, or left by a run killed while it brought its
-// changes onto the branch at the end (message-only, single).
-func dirtyAdvice(store *state.Store) string {
-	const plain = plainDirtyAdvice
-	run, err := store.LoadRun()
-	if err != nil {
-		return plain
-	}
-	strategy, err := line.StrategyFor(run.CommitMode)
-	if err != nil {
-		return plain
-	}
-	advice := strategy.LeftChanges(run.Status)
-	if advice == "" {
-		return plain
-	}
-	if run.Status == state.RunRunning {
-		// Stopped while it landed only once every phase was done.
-		phases, err := store.LoadPhases()
-		if err != nil || len(phases) == 0 {
-			return plain
-		}
-		for _, p := range phases {
-			if p.Status != state.PhaseComplete && p.Status != state.PhaseSkipped {
-				return plain
-			}
-		}
-	}
-	return advice
-}
-
 func orderedPhases(pl *plan.Plan, rec *record.Recorder) []*state.Phase {
 	out := make([]*state.Phase, 0, len(pl.Phases))
 	for _, p := range pl.Phases {
@@ -535,23 +506,6 @@ func orderedPhases(pl *plan.Plan, rec *record.Recorder) []*state.Phase {
 	}
 	return out
 }
-
-func joinMax(lines []string, n int) string {
-	out := ""
-	for i, l := range lines {
-		if i == n {
-			out += fmt.Sprintf("\n  ... and %d more", len(lines)-n)
-			break
-		}
-		if i > 0 {
-			out += "\n  "
-		}
-		out += l
-	}
-	return out
-}
-
-var errNoResume = errors.New("nothing to resume")
 
 // agentsText names the run's agents in --agent order: "agent claude", or
 // "agents claude, codex" when several take turns.

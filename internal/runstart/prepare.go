@@ -1,4 +1,10 @@
-package engine
+// Package runstart starts a run: the checks before anything is made (the
+// work tree clean, the state directory not tracked, its lock:
+// statedir.go), the decision between a new run and a resumed one with the
+// phases' states written (Prepare), the plan's recorded path (planpath.go)
+// and the run's branch names (refs.go). Reconciling the line with git on
+// resume is package line's (Reconcile); the engine runs the rest.
+package runstart
 
 import (
 	"bytes"
@@ -7,7 +13,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"time"
 
+	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/checkout"
 	"github.com/autobuild-sh/autobuild/internal/exitcode"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
@@ -19,17 +27,38 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
-// prepare decides between a new run and a resumed one (docs/running.md) and returns
+var errNoResume = errors.New("nothing to resume")
+
+// Options is what starting a run takes of the run's configuration.
+type Options struct {
+	// Dir is where autobuild was started.
+	Dir  string
+	Plan *plan.Plan
+	// CommitMode and Schedule are the run's; "" takes the resumed run's
+	// (or, on --fresh, the earlier run's: state.Carry).
+	CommitMode state.CommitMode
+	Schedule   state.Schedule
+	Review     state.ReviewMode
+	Agents     []agent.Agent
+	// SimScenario and AllowEmptyPhases are recorded in run.json.
+	SimScenario      string
+	AllowEmptyPhases bool
+	// Resume and Fresh are the --resume and --fresh flags.
+	Resume, Fresh bool
+	Now           func() time.Time
+}
+
+// Prepare decides between a new run and a resumed one (docs/running.md) and returns
 // the run and the phases' states, written to disk, with the config the run
 // goes on with: a --fresh start carries the earlier run's commit mode and
 // schedule over (state.Carry). The caller's config is not changed.
-func prepare(ctx context.Context, given Config, repo *gitx.Repo, store *state.Store) (Config, *state.Run, map[phaseid.ID]*state.Phase, error) {
+func Prepare(ctx context.Context, given Options, repo *gitx.Repo, store *state.Store) (Options, *state.Run, map[phaseid.ID]*state.Phase, error) {
 	cfg := &given
 	run, phases, err := prepareRun(ctx, cfg, repo, store)
 	return *cfg, run, phases, err
 }
 
-func prepareRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Store) (*state.Run, map[phaseid.ID]*state.Phase, error) {
+func prepareRun(ctx context.Context, cfg *Options, repo *gitx.Repo, store *state.Store) (*state.Run, map[phaseid.ID]*state.Phase, error) {
 	existing, err := store.LoadRun()
 	if err != nil && !errors.Is(err, state.ErrNoRun) {
 		if !cfg.Fresh {
@@ -77,7 +106,7 @@ func prepareRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.
 	return resumeRun(ctx, cfg, repo, store, existing)
 }
 
-func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Store) (*state.Run, map[phaseid.ID]*state.Phase, error) {
+func newRun(ctx context.Context, cfg *Options, repo *gitx.Repo, store *state.Store) (*state.Run, map[phaseid.ID]*state.Phase, error) {
 	if cfg.Resume {
 		return nil, nil, exitcode.Usagef("%w: %s holds no run yet; start one without --resume (and with --commit=...)", errNoResume, store.Dir())
 	}
@@ -131,7 +160,7 @@ func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 	return run, phases, nil
 }
 
-func resumeRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Store, run *state.Run) (*state.Run, map[phaseid.ID]*state.Phase, error) {
+func resumeRun(ctx context.Context, cfg *Options, repo *gitx.Repo, store *state.Store, run *state.Run) (*state.Run, map[phaseid.ID]*state.Phase, error) {
 	if err := samePlanFile(repo.Root(), cfg, run, store); err != nil {
 		return nil, nil, err
 	}
@@ -241,7 +270,7 @@ func cleanPhaseWorktrees(ctx context.Context, repo *gitx.Repo, store *state.Stor
 	if refs == nil {
 		return nil
 	}
-	return deletePhaseBranches(ctx, repo, *refs, pl)
+	return DeletePhaseBranches(ctx, repo, *refs, pl)
 }
 
 func checkCommitMode(mode state.CommitMode) error {
@@ -264,7 +293,7 @@ func batchIndex(pl *plan.Plan) map[phaseid.ID]int {
 	return out
 }
 
-func agentNames(cfg *Config) []string {
+func agentNames(cfg *Options) []string {
 	names := make([]string, len(cfg.Agents))
 	for i, a := range cfg.Agents {
 		names[i] = a.Name
@@ -274,7 +303,7 @@ func agentNames(cfg *Config) []string {
 
 // agentSpecs are the --agent values of the run's agents, for run.json: a
 // resume without --agent runs them again.
-func agentSpecs(cfg *Config) []string {
+func agentSpecs(cfg *Options) []string {
 	specs := make([]string, len(cfg.Agents))
 	for i, a := range cfg.Agents {
 		specs[i] = a.Spec

@@ -1,4 +1,4 @@
-package engine
+package runstart
 
 import (
 	"fmt"
@@ -9,10 +9,10 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/plan"
 )
 
-// checkLookAlikeIDs refuses a plan with two phase ids that look the same
+// CheckLookAlikeIDs refuses a plan with two phase ids that look the same
 // but differ (2A and 2А with a Cyrillic А): every message, dependency and
 // commit naming one could be read as the other.
-func checkLookAlikeIDs(pl *plan.Plan) error {
+func CheckLookAlikeIDs(pl *plan.Plan) error {
 	if pl == nil {
 		return nil
 	}

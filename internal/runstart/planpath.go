@@ -1,4 +1,4 @@
-package engine
+package runstart
 
 import (
 	"os"
@@ -16,7 +16,7 @@ import (
 // run was started in; absolute for a plan outside the repository. dir is
 // where autobuild was started, which a relative path is relative to.
 func recordedPlanPath(root, dir, path string) string {
-	abs := planFile(dir, path)
+	abs := PlanFile(dir, path)
 	// git reports the root with symbolic links resolved; do the same.
 	if real, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
 		abs = filepath.Join(real, filepath.Base(abs))
@@ -28,11 +28,11 @@ func recordedPlanPath(root, dir, path string) string {
 	return filepath.ToSlash(rel)
 }
 
-// planFile is the plan's absolute path as the kernel opens it: dir (where
+// PlanFile is the plan's absolute path as the kernel opens it: dir (where
 // autobuild was started, "" for the current directory) may be reached
 // through a symbolic link (a shell's PWD), and "../plan.md" is then
 // relative to where the link points, not to the link's parent.
-func planFile(dir, path string) string {
+func PlanFile(dir, path string) string {
 	if filepath.IsAbs(path) {
 		return filepath.Clean(path)
 	}
@@ -49,7 +49,7 @@ func planFile(dir, path string) string {
 // matched by id, so another plan's phases 1 and 2A would count as done
 // because the run's were. An edited plan is the same file (the hash check
 // after this says so); a moved or renamed one must be moved back.
-func samePlanFile(root string, cfg *Config, run *state.Run, store *state.Store) error {
+func samePlanFile(root string, cfg *Options, run *state.Run, store *state.Store) error {
 	if run.PlanPath == "" {
 		return nil // an older autobuild's run, which did not record it
 	}
