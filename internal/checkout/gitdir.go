@@ -99,7 +99,7 @@ func (g *Guard) AgentCommits(ctx context.Context, p *plan.Phase, before, after S
 		// Your branch moved by a landing of the run's (in auto mode it is
 		// the line): nothing of an agent's on it. Checked before taking mu,
 		// which a landing about to verify holds while it waits for this
-		// attempt to queue (landqueue.go collect).
+		// attempt to queue (line/landqueue.go, collect).
 		return nil
 	}
 	var rep *failure.Report

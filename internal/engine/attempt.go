@@ -114,7 +114,7 @@ func (r *phaseRunner) Attempt(ctx context.Context, req schedule.AttemptRequest) 
 	t.landed = func() { r.wtenv.teardown(ctx, p.ID, append(r.phaseVars(p.ID), env.vars...), log) }
 	t.workEnv = env.vars
 	// From its agent's end to its landing the attempt may be about to land:
-	// a landing that verifies waits a moment for it (landqueue.go).
+	// a landing that verifies waits a moment for it (line/landqueue.go).
 	gating := r.integ.Gating.Track()
 	defer gating.Done()
 	// A person's note stops the attempt as a Ctrl-C would (steer.go).
@@ -270,7 +270,7 @@ type attemptObserver struct {
 	rec    *record.Recorder
 	p      *plan.Phase
 	number int
-	// quotas hears the agent CLI's quota (quota.go); nil in tests.
+	// quotas hears the agent CLI's quota (schedule/quota.go); nil in tests.
 	quotas *schedule.QuotaBook
 	// agentEnded, when set, is called as the agent ends.
 	agentEnded func()

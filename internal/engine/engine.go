@@ -84,7 +84,7 @@ type Config struct {
 	RateLimitCap time.Duration
 	// Sleep waits d or until ctx ends (tests give a fake clock's).
 	Sleep func(ctx context.Context, d time.Duration)
-	// Executor makes the attempts (executor.go); nil runs them as local
+	// Executor makes the attempts (package executor); nil runs them as local
 	// processes in git worktrees.
 	Executor executor.Executor
 	// Worktree is autobuild.toml's [worktree]: the ignored files, setup,

@@ -51,7 +51,7 @@ type Integrator struct {
 	// the last of them (catchUp): phases that finish together move your
 	// checkout once.
 	waiting atomic.Int32
-	// Guard watches over your checkout (outside.go): the outside reads,
+	// Guard watches over your checkout (package checkout): the outside reads,
 	// the fast-forward, following your branch.
 	Guard *checkout.Guard
 	// tipNow is tip, for Tip: a phase about to start reads it without

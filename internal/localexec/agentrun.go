@@ -72,7 +72,7 @@ func (x *Executor) RunAgent(ctx context.Context, a executor.Attempt, spec proc.S
 		for _, n := range notes {
 			if n.Quota != nil {
 				// The provider's quota, as the CLI reported it: the
-				// scheduler's headroom (quota.go), not a line to show.
+				// scheduler's headroom (schedule/quota.go), not a line to show.
 				fmt.Fprintf(log, "# autobuild: %s quota: %s\n", a.Agent.Name, quotaLogText(*n.Quota))
 				if qo, ok := obs.(executor.QuotaObserver); ok {
 					qo.Quota(a.Agent.Name, *n.Quota)
