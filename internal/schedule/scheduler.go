@@ -464,12 +464,3 @@ func (s *Scheduler) siblings(p *plan.Phase, group []*plan.Phase, landed bool) []
 	}
 	return out
 }
-
-func Sleep(ctx context.Context, d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-ctx.Done():
-	}
-}
