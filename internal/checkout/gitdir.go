@@ -10,7 +10,6 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/failure"
-	"github.com/autobuild-sh/autobuild/internal/localexec"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
 	"github.com/autobuild-sh/autobuild/internal/shell"
@@ -145,8 +144,8 @@ func (g *Guard) takeBackAgentCommits(ctx context.Context, p *plan.Phase, now str
 	}
 	var where []string
 	for _, c := range foreign {
-		if wt, ok := made[c]; ok && !slices.Contains(where, localexec.RelTo(g.mainDir, wt)) {
-			where = append(where, localexec.RelTo(g.mainDir, wt))
+		if wt, ok := made[c]; ok && !slices.Contains(where, state.RelPath(g.mainDir, wt)) {
+			where = append(where, state.RelPath(g.mainDir, wt))
 		}
 	}
 	if len(where) == 0 {

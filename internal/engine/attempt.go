@@ -19,7 +19,6 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/gates"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/line"
-	"github.com/autobuild-sh/autobuild/internal/localexec"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/proc"
@@ -398,7 +397,7 @@ func (r *phaseRunner) abs(path string) string {
 
 // rel makes a path relative to the repository root for state files and
 // messages; the state directory moves with the repository.
-func (r *phaseRunner) rel(path string) string { return localexec.RelTo(r.root, path) }
+func (r *phaseRunner) rel(path string) string { return state.RelPath(r.root, path) }
 
 // infraFailure reports a failure of autobuild's own machinery (git, the
 // file system) during an attempt as an agent_error, so it gets the retry.

@@ -55,7 +55,7 @@ func (x *Executor) RunAgent(ctx context.Context, a executor.Attempt, spec proc.S
 	if err == nil {
 		defer stream.Close()
 		spec.Output = stream
-		fmt.Fprintf(log, "# autobuild: the agent's raw output stream is in %s\n", RelTo(x.Root, a.StreamPath))
+		fmt.Fprintf(log, "# autobuild: the agent's raw output stream is in %s\n", state.RelPath(x.Root, a.StreamPath))
 	} else {
 		spec.Output = nil
 		fmt.Fprintf(log, "# autobuild: the agent's raw output stream is not kept: %v\n", err)
