@@ -195,20 +195,18 @@ func (in *Integrator) publish(ctx context.Context, links []link) error {
 	// In auto mode your branch is the run's line: the fast-forward
 	// (catchUp) lands the phase, and the line's branch is set from yours
 	// when a session ends. The other modes keep the line in its branch.
-	if err := in.strategy.publish(ctx, in, last, links[len(links)-1].l.p); err != nil {
-		return err
-	}
-	for _, k := range links {
-		l := k.l
-		crashpoint.At("after-integrate", l.p.ID)
-		in.setTip(k.tip)
-		in.tips = append(in.tips, k.tip)
-		in.landed = append(in.landed, landedPhase{displayID: l.p.DisplayID, base: l.base, sha: l.made.SHA,
-			files: allFiles(l.ch), tipIndex: len(in.tips) - 1})
-		l.settle(nil, nil)
-		l.tip = k.tip
-	}
-	return nil
+	return in.strategy.publish(ctx, in, last, links[len(links)-1].l.p, func() {
+		for _, k := range links {
+			l := k.l
+			crashpoint.At("after-integrate", l.p.ID)
+			in.setTip(k.tip)
+			in.tips = append(in.tips, k.tip)
+			in.landed = append(in.landed, landedPhase{displayID: l.p.DisplayID, base: l.base, sha: l.made.SHA,
+				files: allFiles(l.ch), tipIndex: len(in.tips) - 1})
+			l.settle(nil, nil)
+			l.tip = k.tip
+		}
+	})
 }
 
 // catchUp fast-forwards your branch to the line's tip, unless another

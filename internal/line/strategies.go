@@ -30,7 +30,10 @@ func (yourBranch) admit(ctx context.Context, in *Integrator, l *landing) *failur
 }
 
 // publish moves nothing: the fast-forward (settle) lands the phase.
-func (yourBranch) publish(context.Context, *Integrator, string, *plan.Phase) error { return nil }
+func (yourBranch) publish(_ context.Context, _ *Integrator, _ string, _ *plan.Phase, land func()) error {
+	land()
+	return nil
+}
 
 func (yourBranch) settle(ctx context.Context, in *Integrator, p *plan.Phase, prevTip string) *failure.Report {
 	return in.catchUp(ctx, p, prevTip)
@@ -171,11 +174,12 @@ func (d deferred) MakesCommits() bool     { return d.mode != state.CommitMessage
 func (deferred) admit(context.Context, *Integrator, *landing) *failure.Report { return nil }
 
 // publish moves the line's branch once to the last of the links landed
-// together, and records it.
-func (deferred) publish(ctx context.Context, in *Integrator, last string, p *plan.Phase) error {
+// together, and records it once they are landed.
+func (deferred) publish(ctx context.Context, in *Integrator, last string, p *plan.Phase, land func()) error {
 	if err := in.repo.MoveBranch(ctx, in.Refs.Integration(), last, in.tip); err != nil {
 		return fmt.Errorf("integrating phase %s: %w", p.DisplayID, err)
 	}
+	land()
 	in.rec.UpdateRun(func(r *state.Run) { r.IntegrationCommit = last })
 	return nil
 }

@@ -29,9 +29,10 @@ type Strategy interface {
 	// admit checks what this mode needs before a phase lands, beyond the
 	// run's lock and your ignored files. Called with in.mu held.
 	admit(ctx context.Context, in *Integrator, l *landing) *failure.Report
-	// publish records that the line moved from in.tip to last. Called
-	// with in.mu held, before the tip moves.
-	publish(ctx context.Context, in *Integrator, last string, p *plan.Phase) error
+	// publish puts the line at last (p is the last phase on it): what
+	// holds the line moves, around land, which moves the integrator's
+	// tip and remembers the phases landed. Called with in.mu held.
+	publish(ctx context.Context, in *Integrator, last string, p *plan.Phase, land func()) error
 	// settle ends every landing, landed or not: a report that halts the
 	// phase. Called with in.mu held; prevTip is the tip before it.
 	settle(ctx context.Context, in *Integrator, p *plan.Phase, prevTip string) *failure.Report

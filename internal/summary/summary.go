@@ -181,7 +181,11 @@ func complete(in Input, width int) string {
 	}
 	var strategy line.Strategy // how the run's commit mode lands, nil when it names none
 	if in.Run != nil {
-		strategy, _ = line.StrategyFor(in.Run.CommitMode)
+		var err error
+		if strategy, err = line.StrategyFor(in.Run.CommitMode); err != nil {
+			// A run recorded without a mode reads as auto's.
+			strategy, _ = line.StrategyFor(state.CommitAuto)
+		}
 	}
 	if strategy != nil {
 		commits = strategy.Commits(*in.Run, commits)
