@@ -19,7 +19,7 @@ import (
 // agent is read.
 type AgentRun struct {
 	Result proc.Result
-	// Output is the agent's text for the classifier's patterns; final, the
+	// Output is the agent's text for the classifier's patterns; Final, the
 	// text its result object is read from. For a plain command both are
 	// its whole output's tail; for a preset CLI, output is what the CLI
 	// said about a failure and final its final message only.
