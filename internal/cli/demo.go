@@ -13,8 +13,10 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/config"
 	"github.com/autobuild-sh/autobuild/internal/demo"
 	"github.com/autobuild-sh/autobuild/internal/engine"
+	"github.com/autobuild-sh/autobuild/internal/exitcode"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/shell"
+	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
 func newDemo(s Streams) *cobra.Command {
@@ -84,7 +86,7 @@ so you can fix it by hand and resume.`,
 			if err != nil {
 				return fmt.Errorf("the demo's own autobuild.toml is invalid (a bug): %w", err)
 			}
-			cfg := engine.Config{Dir: proj.Repo, Plan: pl, CommitMode: engine.CommitAuto, Agents: []agent.Agent{sim},
+			cfg := engine.Config{Dir: proj.Repo, Plan: pl, CommitMode: state.CommitAuto, Agents: []agent.Agent{sim},
 				MaxParallel: 3, PhaseTimeout: 5 * time.Minute, SimScenario: proj.Scenario, Worktree: fc.Worktree}
 			fmt.Fprintf(s.Err, "autobuild demo: sample repository in %s\n", proj.Repo)
 			var runErr error
@@ -99,7 +101,7 @@ so you can fix it by hand and resume.`,
 			if !asJSON {
 				fmt.Fprintf(s.Out, "\nThe demo repository is %s\n  cd %s && git log --oneline && go run ./cmd/calc '1 + 2 * 3'\n", proj.Repo, shell.Quote(proj.Repo))
 				var exit *exitError
-				if errors.As(runErr, &exit) && exit.code == engine.ExitHalted {
+				if errors.As(runErr, &exit) && exit.code == exitcode.Halted {
 					fmt.Fprintf(s.Out, "To fix the halted phase by hand: %s\nthen resume: %s\n", fix, o.commands("--resume"))
 					if hint := self.installHint(); hint != "" {
 						fmt.Fprintln(s.Out, hint)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/agent/adapters"
-	"github.com/autobuild-sh/autobuild/internal/engine"
+	"github.com/autobuild-sh/autobuild/internal/exitcode"
 )
 
 // preflightEnv is what the agents' setup checks look at: this process's
@@ -45,5 +45,5 @@ func preflight(agents []agent.Agent, root string, env *preflightEnv) error {
 	for _, p := range problems {
 		fmt.Fprintf(&b, "  %s\n    fix: %s\n", p.Problem, p.Fix)
 	}
-	return &engine.Error{Code: engine.ExitRefused, Err: errors.New(strings.TrimRight(b.String(), "\n"))}
+	return &exitcode.Error{Code: exitcode.Refused, Err: errors.New(strings.TrimRight(b.String(), "\n"))}
 }

@@ -23,11 +23,14 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/config"
 	"github.com/autobuild-sh/autobuild/internal/engine"
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/exitcode"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/line"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/printer"
 	"github.com/autobuild-sh/autobuild/internal/runctl"
+	"github.com/autobuild-sh/autobuild/internal/schedule"
 	"github.com/autobuild-sh/autobuild/internal/shell"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/summary"
@@ -102,7 +105,7 @@ func (o *runOptions) register(cmd *cobra.Command) {
 	f.StringVar(&o.review, "review", "", "none (the default: phases land once their gates pass), phase (each phase waits for autobuild review or the UI to approve it) or batch (the phases of a batch wait, and are decided together); a resume keeps the run's")
 	f.DurationVar(&o.phaseTimeout, "phase-timeout", 0, "time limit per attempt (default 30m); a retry after a timeout gets twice as long")
 	f.DurationVar(&o.idleTimeout, "idle-timeout", 0, "fail an attempt that prints nothing for this long (default: no limit)")
-	f.DurationVar(&o.waitLimit, "wait-limit", engine.DefaultWaitLimit, "wait up to this long for a provider's usage limit to reset, then go on without using the retry; past it the run halts with the reset time (0: never wait)")
+	f.DurationVar(&o.waitLimit, "wait-limit", schedule.DefaultWaitLimit, "wait up to this long for a provider's usage limit to reset, then go on without using the retry; past it the run halts with the reset time (0: never wait)")
 	f.BoolVar(&o.noTUI, "no-tui", false, "print plain log lines instead of the terminal UI")
 	f.BoolVar(&o.json, "json", false, "print one JSON event per line on stdout")
 	f.BoolVarP(&o.verbose, "verbose", "v", false, "with --no-tui: also print the agents' and gates' output lines")
@@ -128,7 +131,7 @@ func runPlan(ctx context.Context, s Streams, o *runOptions) error {
 		}
 	}
 	if o.flags != nil && o.flags.Changed("verify") {
-		if _, err := engine.ParseVerify(o.verify); err != nil {
+		if _, err := line.ParseVerify(o.verify); err != nil {
 			return usageErr("--verify: %w", err)
 		}
 	}
@@ -161,7 +164,7 @@ func runPlan(ctx context.Context, s Streams, o *runOptions) error {
 		// Said before anything is taken from the file's absence (no agent
 		// given): the file is what is wrong (docs/state.md). --fresh
 		// removes it.
-		return &engine.Error{Code: engine.ExitRefused, Err: err}
+		return &exitcode.Error{Code: exitcode.Refused, Err: err}
 	}
 	if !o.fresh && previous != nil && previous.AllowEmptyPhases {
 		// A resume of a run started with the flag needs no flag: the
@@ -207,7 +210,7 @@ func loadPlan(s Streams, path string) (*plan.Plan, error) {
 				fmt.Fprintln(s.Err, p.String())
 			}
 			fmt.Fprintf(s.Err, "autobuild: %s is not a valid plan (%s): nothing was run\n", path, ve.Code())
-			return nil, &exitError{code: engine.ExitUsage}
+			return nil, &exitError{code: exitcode.Usage}
 		}
 		return nil, usageErr("%w", err)
 	}
@@ -221,7 +224,7 @@ func (o *runOptions) engineConfig(pl *plan.Plan, repo *gitx.Repo, root string, p
 	if err != nil {
 		return engine.Config{}, err
 	}
-	if repo != nil && o.commit != string(state.CommitMessageOnly) {
+	if s, err := line.StrategyFor(state.CommitMode(o.commit)); repo != nil && (err != nil || s.MakesCommits()) {
 		o.identityNote = repo.IdentityNote()
 	}
 	fc, err := config.Load(root)
@@ -279,8 +282,8 @@ func (o *runOptions) engineConfig(pl *plan.Plan, repo *gitx.Repo, root string, p
 	if o.idleTimeout > 0 {
 		cfg.IdleTimeout = o.idleTimeout
 	}
-	cfg.Verify, cfg.AllowRedBase = engine.Verify(cmp.Or(o.verify, fc.Verify)), o.allowRedBase
-	cfg.WaitLimit = engine.DefaultWaitLimit
+	cfg.Verify, cfg.AllowRedBase = line.Verify(cmp.Or(o.verify, fc.Verify)), o.allowRedBase
+	cfg.WaitLimit = schedule.DefaultWaitLimit
 	if fc.WaitLimit != nil {
 		cfg.WaitLimit = fc.WaitLimit.Duration
 	}

@@ -11,14 +11,20 @@ import (
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/checkout"
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/executor"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gates"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/line"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/proc"
+	"github.com/autobuild-sh/autobuild/internal/record"
+	"github.com/autobuild-sh/autobuild/internal/runstart"
+	"github.com/autobuild-sh/autobuild/internal/schedule"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -30,27 +36,27 @@ type phaseRunner struct {
 	cfg        *Config
 	root       string
 	store      *state.Store
-	rec        *recorder
+	rec        *record.Recorder
 	gates      []gates.Gate
 	classifier *failure.Classifier
-	integ      *integrator
+	integ      *line.Integrator
 	spaces     *workspaces
-	exec       Executor
+	exec       executor.Executor
 	// wtenv makes each worktree ready: files, setup, ports (wtenv.go).
 	wtenv *worktreeEnv
 	// eager is set under the eager schedule: prompts speak of no batch.
 	eager bool
 	// quotas is the agents' quotas, shared with the scheduler.
-	quotas *quotaBook
+	quotas *schedule.QuotaBook
 	// nextRun counts a run of a phase's agent that the runner starts by
 	// itself (a steered attempt's continuation); the scheduler's count.
 	nextRun func(phaseid.ID) int
 }
 
-func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptResult {
+func (r *phaseRunner) Attempt(ctx context.Context, req schedule.AttemptRequest) schedule.AttemptResult {
 	p := req.Phase
 	t := &attemptTrack{p: p, req: req, started: r.cfg.Now()}
-	prior := r.rec.get(p.ID)
+	prior := r.rec.Get(p.ID)
 	if prior.Status == state.PhaseAwaitingReview && prior.Review != nil {
 		// It awaited review when the run stopped: nothing runs again.
 		t.seq = len(prior.Attempts)
@@ -60,8 +66,8 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	logPath := r.store.AttemptLogPath(p.ID, t.seq)
 	wt := r.spaces.path(p.ID)
 
-	r.rec.attemptStarted(p.ID, req.Number, req.Agent.Name, t.started, r.rel(wt), r.rel(logPath))
-	r.rec.emit(phaseEvent(event.PhaseStarted, p, req.Number, event.Event{Batch: prior.Batch, Agent: req.Agent.Name}))
+	r.rec.AttemptStarted(p.ID, req.Number, schedule.MaxAttempts, req.Agent.Name, t.started, r.rel(wt), r.rel(logPath))
+	r.rec.Emit(phaseEvent(event.PhaseStarted, p, req.Number, event.Event{Batch: prior.Batch, Agent: req.Agent.Name}))
 
 	log, err := proc.CreateCapped(logPath, r.cfg.LogCap)
 	if err != nil {
@@ -71,10 +77,10 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 
 	// Your checkout is read while the worktree is made ready: the two
 	// touch different trees, and neither need wait for the other.
-	before := make(chan outsideState, 1)
-	go func() { before <- r.integ.snapshotOutside(ctx) }()
+	before := make(chan checkout.State, 1)
+	go func() { before <- r.integ.Guard.Snapshot(ctx) }()
 	wt, base, continues, note, err := r.spaces.prepare(ctx, p.ID, p.DisplayID)
-	if err == nil && continues && afterIntegrationConflict(req.Previous) {
+	if err == nil && continues && line.AfterIntegrationConflict(req.Previous) {
 		// Its change broke a gate on top of what landed meanwhile: the
 		// retry starts from the line's current tip, the change on top.
 		base, err = r.spaces.moveOnto(ctx, p.ID, r.integ.Tip(), log)
@@ -90,7 +96,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 		return r.fail(t, workspaceFailure(req, err))
 	}
 	fmt.Fprintf(log, "# autobuild: phase %s attempt %d/%d, agent %s, worktree %s, base %s, time limit %s\n",
-		p.DisplayID, req.Number, MaxAttempts, req.Agent.Name, r.rel(wt), clip.SHA(base), req.Timeout)
+		p.DisplayID, req.Number, schedule.MaxAttempts, req.Agent.Name, r.rel(wt), clip.SHA(base), req.Timeout)
 
 	env := r.readyWorktree(ctx, t, wt, continues, log)
 	defer env.release()
@@ -107,19 +113,19 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	t.landed = func() { r.wtenv.teardown(ctx, p.ID, append(r.phaseVars(p.ID), env.vars...), log) }
 	t.workEnv = env.vars
 	// From its agent's end to its landing the attempt may be about to land:
-	// a landing that verifies waits a moment for it (landqueue.go).
-	gating := r.integ.gating.track()
-	defer gating.done()
+	// a landing that verifies waits a moment for it (line/landqueue.go).
+	gating := r.integ.Gating.Track()
+	defer gating.Done()
 	// A person's note stops the attempt as a Ctrl-C would (steer.go).
 	actx, stopAttempt := context.WithCancel(ctx)
 	defer stopAttempt()
 	steer, stopWatch := r.watchSteer(ctx, p.ID, t.started, stopAttempt)
-	ev := r.exec.Execute(actx, a, &attemptObserver{rec: r.rec, p: p, number: req.Number, quotas: r.quotas, agentEnded: gating.start})
+	ev := r.exec.Execute(actx, a, &attemptObserver{rec: r.rec, p: p, number: req.Number, quotas: r.quotas, agentEnded: gating.Start})
 	stopWatch()
 	if n := steer.taken(); n != nil {
 		if ev.Interrupted && ctx.Err() == nil {
 			// Not about to land: the continuation is an attempt of its own.
-			gating.done()
+			gating.Done()
 			return r.steered(ctx, t, n, ev.Session)
 		}
 		r.steerTooLate(t, n)
@@ -127,7 +133,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	if ev.Interrupted {
 		return r.interrupted(t)
 	}
-	if r.integ.verifier.awaitBase(ctx) != nil {
+	if r.integ.Verifier.AwaitBase(ctx) != nil {
 		// The run's base is red: the run stops, and no attempt is charged.
 		return r.interrupted(t)
 	}
@@ -139,20 +145,20 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	}
 	ev.Attempt = req.Number
 	ev.Duration = r.cfg.Now().Sub(t.started)
-	rep, after := r.integ.checkOutside(ctx, p, outside, ev.FilesChanged, log)
+	rep, after := r.integ.Guard.Check(ctx, p, outside, ev.FilesChanged, log)
 	if rep != nil {
 		rep.Attempt, rep.DurationSeconds = req.Number, ev.Duration.Seconds()
 		return r.fail(t, *rep)
 	}
 	if failed(ev.Evidence) {
-		return r.fail(t, stillConflicting(r.classify(ev.Evidence, req), ev.Evidence, req.Previous))
+		return r.fail(t, line.StillConflicting(r.classify(ev.Evidence, req), ev.Evidence, req.Previous))
 	}
 
-	h := handover{wt: wt, base: base, agentMsg: ev.CommitMessage, known: ev.Change, queued: gating.done}
+	h := line.Handover{Workspace: wt, Base: base, AgentMessage: ev.CommitMessage, Known: ev.Change, Queued: gating.Done}
 	if r.reviewMode().Holds() {
 		// A person decides before it lands (review.go): no landing
 		// waits for it meanwhile.
-		gating.done()
+		gating.Done()
 		end, d, err := r.holdForReview(ctx, t, wt, base, ev.CommitMessage)
 		return r.afterReview(ctx, t, end, d, err, h)
 	}
@@ -160,12 +166,12 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 }
 
 // landAttempt lands a phase whose gates passed, and records how it went.
-func (r *phaseRunner) landAttempt(ctx context.Context, t *attemptTrack, h handover, after outsideState) attemptResult {
+func (r *phaseRunner) landAttempt(ctx context.Context, t *attemptTrack, h line.Handover, after checkout.State) schedule.AttemptResult {
 	p, req := t.p, t.req
 	// Landing is a few short git commands; neither a Ctrl-C nor the hard
 	// stop interrupts them halfway through a pick or the fast-forward
 	// of the user's branch: they run to the end, then the run stops.
-	commit, conflict, err := r.integ.land(context.WithoutCancel(ctx), p, h, after)
+	commit, conflict, err := r.integ.Land(context.WithoutCancel(ctx), p, h, after)
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, context.Canceled) {
 			// A Ctrl-C stopped the verification of its landing: nothing
@@ -188,7 +194,7 @@ func (r *phaseRunner) landAttempt(ctx context.Context, t *attemptTrack, h handov
 // attemptTrack is what the phase runner knows of an attempt in progress.
 type attemptTrack struct {
 	p       *plan.Phase
-	req     attemptRequest
+	req     schedule.AttemptRequest
 	started time.Time
 	// seq counts every attempt of the phase ever; it names the files.
 	seq int
@@ -204,26 +210,26 @@ type attemptTrack struct {
 
 // newAttempt is the executor's brief: the prompt, the agent's command line
 // and environment, the workspace and the limits.
-func (r *phaseRunner) newAttempt(t *attemptTrack, wt, base string, continues bool, log io.Writer) Attempt {
+func (r *phaseRunner) newAttempt(t *attemptTrack, wt, base string, continues bool, log io.Writer) executor.Attempt {
 	p, req := t.p, t.req
 	prompt, args := r.promptFor(p, req, continues, log)
-	absPlan := planFile(r.cfg.Dir, r.cfg.Plan.Path)
-	return Attempt{
+	absPlan := runstart.PlanFile(r.cfg.Dir, r.cfg.Plan.Path)
+	return executor.Attempt{
 		PhaseID: p.ID, DisplayID: p.DisplayID, Number: req.Number, Seq: t.seq,
 		Agent: req.Agent, Args: args, Prompt: prompt, PromptPath: r.store.PromptPath(p.ID, t.seq),
-		Env: agent.EnvInput{PhaseID: p.ID, Attempt: req.Number, MaxAttempts: MaxAttempts,
+		Env: agent.EnvInput{PhaseID: p.ID, Attempt: req.Number, MaxAttempts: schedule.MaxAttempts,
 			PlanPath: absPlan, SimScenario: r.cfg.SimScenario, AgentRun: req.Run},
 		Workspace: wt, Base: base, Branch: r.spaces.refs.Phase(p.ID), KeepBranch: r.spaces.refs.KeptAutostash(p.ID), Gates: r.gates,
 		Started: t.started, Timeout: req.Timeout, IdleTimeout: r.cfg.IdleTimeout,
 		Log: log, StreamPath: r.store.AttemptStreamPath(p.ID, t.seq), PlanInRepo: r.planInRepo(),
-		BaseFailing: r.integ.baseFailing,
+		BaseFailing: r.integ.BaseFailing,
 		Session:     acpSession(req, continues),
 	}
 }
 
 // acpSession is the session an ACP agent loads to continue after its
 // context ran out, "" for a new session.
-func acpSession(req attemptRequest, continues bool) string {
+func acpSession(req schedule.AttemptRequest, continues bool) string {
 	if continues && req.Session != "" && agent.LoadsSession(req.Agent) {
 		return req.Session
 	}
@@ -231,23 +237,23 @@ func acpSession(req attemptRequest, continues bool) string {
 }
 
 // recordGates records the gates' results, when any gate was considered.
-func (r *phaseRunner) recordGates(id phaseid.ID, ev Evidence) {
+func (r *phaseRunner) recordGates(id phaseid.ID, ev executor.Evidence) {
 	switch {
 	case ev.Gates == nil:
 	case !ev.AgentRan && ev.Gate != nil:
 		// A declared gate's tool is missing: the agent was not started.
-		r.rec.gatesNotRun(id, ev.Gates)
+		r.rec.GatesNotRun(id, ev.Gates)
 	default:
-		r.rec.gatesChecked(id, ev.Gates, ev.Gate == nil)
+		r.rec.GatesChecked(id, ev.Gates, ev.Gate == nil)
 	}
 }
 
 // classify turns a failed attempt's evidence into its report: its type,
 // whether the retry may fix it, and whether it repeats an earlier failure.
-func (r *phaseRunner) classify(ev failure.Evidence, req attemptRequest) failure.Report {
+func (r *phaseRunner) classify(ev failure.Evidence, req schedule.AttemptRequest) failure.Report {
 	rep := r.classifier.Classify(ev)
 	rep.Retryable = rep.Type.Retryable()
-	noteLimit(&rep, ev.AgentSignal, ev.AgentOutput, r.cfg.Now())
+	schedule.NoteLimit(&rep, ev.AgentSignal, ev.AgentOutput, r.cfg.Now())
 	// A rate-limited attempt is repeated, not fixed: its repeats are
 	// neither a circular fix nor history a fix could repeat.
 	if rep.Retryable && rep.Type.ConsumesRetry() && failure.IsCircular(rep, fixAttempts(req.Previous)) {
@@ -260,49 +266,49 @@ func (r *phaseRunner) classify(ev failure.Evidence, req attemptRequest) failure.
 // attemptObserver passes what an executor reports while it runs on as
 // events, and records what the agent spent and claimed.
 type attemptObserver struct {
-	rec    *recorder
+	rec    *record.Recorder
 	p      *plan.Phase
 	number int
-	// quotas hears the agent CLI's quota (quota.go); nil in tests.
-	quotas *quotaBook
+	// quotas hears the agent CLI's quota (schedule/quota.go); nil in tests.
+	quotas *schedule.QuotaBook
 	// agentEnded, when set, is called as the agent ends.
 	agentEnded func()
 }
 
 func (o *attemptObserver) Output(stream, line string) {
-	o.rec.emit(event.Event{Kind: event.PhaseOutput, PhaseID: o.p.ID, DisplayID: o.p.DisplayID,
+	o.rec.Emit(event.Event{Kind: event.PhaseOutput, PhaseID: o.p.ID, DisplayID: o.p.DisplayID,
 		Attempt: o.number, Stream: stream, Line: line})
 }
 
 func (o *attemptObserver) Action(tool, text string) {
-	o.rec.emit(event.Event{Kind: event.AgentAction, PhaseID: o.p.ID, DisplayID: o.p.DisplayID,
+	o.rec.Emit(event.Event{Kind: event.AgentAction, PhaseID: o.p.ID, DisplayID: o.p.DisplayID,
 		Attempt: o.number, Tool: tool, Line: text})
 }
 
-func (o *attemptObserver) AgentEnded(ev Evidence) {
-	o.rec.agentEnded(o.p.ID, ev)
-	if o.agentEnded != nil && !agentFailed(ev.Evidence) {
+func (o *attemptObserver) AgentEnded(ev executor.Evidence) {
+	o.rec.AgentEnded(o.p.ID, ev)
+	if o.agentEnded != nil && !executor.AgentFailed(ev.Evidence) {
 		o.agentEnded()
 	}
 }
 
 func (o *attemptObserver) GateEnded(kind string, gr state.GateResult) {
-	o.rec.emit(phaseEvent(event.GateResult, o.p, o.number, event.Event{
+	o.rec.Emit(phaseEvent(event.GateResult, o.p, o.number, event.Event{
 		Gate: &event.Gate{Kind: kind, Command: gr.Command, Status: gr.Status, ExitCode: gr.ExitCode,
 			DurationSeconds: gr.DurationSeconds}}))
 }
 
-func (o *attemptObserver) Lines() proc.LineMode { return o.rec.lineMode() }
+func (o *attemptObserver) Lines() proc.LineMode { return o.rec.LineMode() }
 
 // phaseEvent is e with the kind and the phase's identity and attempt set.
 func phaseEvent(kind event.Kind, p *plan.Phase, number int, e event.Event) event.Event {
 	e.Kind, e.PhaseID, e.DisplayID, e.PhaseName = kind, p.ID, p.DisplayID, p.Name
-	e.Attempt, e.MaxAttempts = number, MaxAttempts
+	e.Attempt, e.MaxAttempts = number, schedule.MaxAttempts
 	return e
 }
 
 // fail records a failed attempt: its report, its diff, and the phase's status.
-func (r *phaseRunner) fail(t *attemptTrack, rep failure.Report) attemptResult {
+func (r *phaseRunner) fail(t *attemptTrack, rep failure.Report) schedule.AttemptResult {
 	p, req := t.p, t.req
 	now := r.cfg.Now()
 	if rep.DurationSeconds == 0 {
@@ -321,26 +327,26 @@ func (r *phaseRunner) fail(t *attemptTrack, rep failure.Report) attemptResult {
 			diffPath = ""
 		}
 	}
-	r.rec.attemptFailed(p.ID, &rep, t.started, now, r.rel(diffPath))
-	r.rec.emit(phaseEvent(event.PhaseFailed, p, req.Number, event.Event{Agent: req.Agent.Name, Failure: &rep,
-		DurationSeconds: now.Sub(t.started).Seconds(), Usage: r.rec.attemptUsage(p.ID)}))
-	return attemptResult{Outcome: state.OutcomeFailed, Report: &rep}
+	r.rec.AttemptFailed(p.ID, &rep, t.started, now, r.rel(diffPath))
+	r.rec.Emit(phaseEvent(event.PhaseFailed, p, req.Number, event.Event{Agent: req.Agent.Name, Failure: &rep,
+		DurationSeconds: now.Sub(t.started).Seconds(), Usage: r.rec.AttemptUsage(p.ID)}))
+	return schedule.AttemptResult{Outcome: state.OutcomeFailed, Report: &rep}
 }
 
 // interrupted records an attempt stopped by Ctrl-C: not a failure, so resume
 // re-runs it without using up the retry.
-func (r *phaseRunner) interrupted(t *attemptTrack) attemptResult {
-	r.rec.attemptInterrupted(t.p.ID, t.started, r.cfg.Now())
-	r.rec.emit(phaseEvent(event.PhaseInterrupted, t.p, t.req.Number, event.Event{}))
-	return attemptResult{Outcome: state.OutcomeInterrupted}
+func (r *phaseRunner) interrupted(t *attemptTrack) schedule.AttemptResult {
+	r.rec.AttemptInterrupted(t.p.ID, t.started, r.cfg.Now())
+	r.rec.Emit(phaseEvent(event.PhaseInterrupted, t.p, t.req.Number, event.Event{}))
+	return schedule.AttemptResult{Outcome: state.OutcomeInterrupted}
 }
 
-func (r *phaseRunner) complete(ctx context.Context, t *attemptTrack, commit *state.Commit) attemptResult {
+func (r *phaseRunner) complete(ctx context.Context, t *attemptTrack, commit *state.Commit) schedule.AttemptResult {
 	p, req := t.p, t.req
 	now := r.cfg.Now()
-	r.rec.attemptCompleted(p.ID, commit, t.started, now)
-	r.rec.emit(phaseEvent(event.PhaseCompleted, p, req.Number, event.Event{Agent: req.Agent.Name,
-		DurationSeconds: now.Sub(t.started).Seconds(), Usage: r.rec.attemptUsage(p.ID)}))
+	r.rec.AttemptCompleted(p.ID, commit, t.started, now)
+	r.rec.Emit(phaseEvent(event.PhaseCompleted, p, req.Number, event.Event{Agent: req.Agent.Name,
+		DurationSeconds: now.Sub(t.started).Seconds(), Usage: r.rec.AttemptUsage(p.ID)}))
 	var line string
 	switch {
 	case commit.SHA != "":
@@ -350,14 +356,14 @@ func (r *phaseRunner) complete(ctx context.Context, t *attemptTrack, commit *sta
 	default:
 		line = "no changes to commit"
 	}
-	r.rec.emit(event.Event{Kind: event.PhaseIntegrated, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
+	r.rec.Emit(event.Event{Kind: event.PhaseIntegrated, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
 		Commit: commit, Line: line})
 	r.spaces.release(ctx, p.ID)
-	return attemptResult{Outcome: state.OutcomeComplete}
+	return schedule.AttemptResult{Outcome: state.OutcomeComplete}
 }
 
 func (r *phaseRunner) previousDiff(id phaseid.ID) string {
-	ps := r.rec.get(id)
+	ps := r.rec.Get(id)
 	for i := len(ps.Attempts) - 1; i >= 0; i-- {
 		if ps.Attempts[i].DiffPath != "" {
 			return ps.Attempts[i].DiffPath
@@ -369,7 +375,7 @@ func (r *phaseRunner) previousDiff(id phaseid.ID) string {
 // planInRepo is the plan's path relative to the repository root, or ""
 // when the plan lives outside the repository.
 func (r *phaseRunner) planInRepo() string {
-	abs := planFile(r.cfg.Dir, r.cfg.Plan.Path)
+	abs := runstart.PlanFile(r.cfg.Dir, r.cfg.Plan.Path)
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = real
 	}
@@ -391,11 +397,11 @@ func (r *phaseRunner) abs(path string) string {
 
 // rel makes a path relative to the repository root for state files and
 // messages; the state directory moves with the repository.
-func (r *phaseRunner) rel(path string) string { return relTo(r.root, path) }
+func (r *phaseRunner) rel(path string) string { return state.RelPath(r.root, path) }
 
 // infraFailure reports a failure of autobuild's own machinery (git, the
 // file system) during an attempt as an agent_error, so it gets the retry.
-func infraFailure(req attemptRequest, err error) failure.Report {
+func infraFailure(req schedule.AttemptRequest, err error) failure.Report {
 	if rep, ok := diskFullReport(err); ok {
 		rep.Attempt = req.Number
 		return rep
@@ -416,27 +422,9 @@ func fixAttempts(reports []failure.Report) []failure.Report {
 }
 
 func failed(ev failure.Evidence) bool {
-	return agentFailed(ev) || ev.Gate != nil || ev.ResultStatus == "failed" ||
+	return executor.AgentFailed(ev) || ev.Gate != nil || ev.ResultStatus == "failed" ||
 		(ev.ResultRequired && (!ev.ResultFound || ev.ResultParseErr != "")) || ev.ResultOtherPhase != "" ||
 		(ev.TasksTotal > 0 && ev.TasksCompleted < ev.TasksTotal)
-}
-
-func agentFailed(ev failure.Evidence) bool {
-	return ev.TimedOut || ev.IdleTimedOut || ev.AgentNotFound || ev.AgentExitCode != 0
-}
-
-func claimed(ev failure.Evidence) string {
-	if ev.ResultFound {
-		return ev.ResultStatus
-	}
-	return ""
-}
-
-func agentCommand(a agent.Agent) string {
-	if a.Shell != "" {
-		return a.Shell
-	}
-	return strings.Join(a.Args, " ")
 }
 
 func gatePlan(gs []gates.Gate) []plan.Gate {
@@ -447,4 +435,11 @@ func gatePlan(gs []gates.Gate) []plan.Gate {
 		}
 	}
 	return out
+}
+
+// Quota passes an agent CLI's quota to the run's book.
+func (o *attemptObserver) Quota(agentName string, q agent.Quota) {
+	if o.quotas != nil {
+		o.quotas.Note(agentName, q)
+	}
 }

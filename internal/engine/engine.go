@@ -7,7 +7,6 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -18,14 +17,20 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/agent/preset"
 	"github.com/autobuild-sh/autobuild/internal/budget"
-	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/executor"
+	"github.com/autobuild-sh/autobuild/internal/exitcode"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gates"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/history"
+	"github.com/autobuild-sh/autobuild/internal/line"
+	"github.com/autobuild-sh/autobuild/internal/localexec"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/record"
+	"github.com/autobuild-sh/autobuild/internal/runstart"
+	"github.com/autobuild-sh/autobuild/internal/schedule"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/wtenv"
 )
@@ -47,7 +52,7 @@ type Config struct {
 	MaxParallel int
 	// Schedule is batches or eager; "" takes the resumed run's, else
 	// batches.
-	Schedule     Schedule
+	Schedule     state.Schedule
 	PhaseTimeout time.Duration
 	IdleTimeout  time.Duration
 	// Grace is how long a stopped process gets between SIGTERM and SIGKILL.
@@ -78,9 +83,9 @@ type Config struct {
 	RateLimitCap time.Duration
 	// Sleep waits d or until ctx ends (tests give a fake clock's).
 	Sleep func(ctx context.Context, d time.Duration)
-	// Executor makes the attempts (executor.go); nil runs them as local
+	// Executor makes the attempts (package executor); nil runs them as local
 	// processes in git worktrees.
-	Executor Executor
+	Executor executor.Executor
 	// Worktree is autobuild.toml's [worktree]: the ignored files, setup,
 	// teardown and ports of each phase's worktree (package wtenv).
 	Worktree wtenv.Config
@@ -94,7 +99,7 @@ type Config struct {
 	BudgetHard bool
 	// Verify is --verify: landing (the default, "") verifies what lands
 	// together, off does not (docs/running.md, "The line stays green").
-	Verify Verify
+	Verify line.Verify
 	// AllowRedBase is --allow-red-base: a base whose gates fail does not
 	// stop the run; a gate then counts only failures the base did not have.
 	AllowRedBase bool
@@ -120,15 +125,15 @@ type Result struct {
 // ExitCode maps the run's status to the process exit code of docs/exit-codes.md.
 func (r Result) ExitCode() int {
 	if r.Refused {
-		return ExitRefused
+		return exitcode.Refused
 	}
 	switch r.Status {
 	case state.RunComplete:
-		return ExitComplete
+		return exitcode.Complete
 	case state.RunInterrupted:
-		return ExitInterrupted
+		return exitcode.Interrupted
 	}
-	return ExitHalted
+	return exitcode.Halted
 }
 
 func (c *Config) defaults() error {
@@ -148,13 +153,13 @@ func (c *Config) defaults() error {
 		c.LogCap = 16 << 20
 	}
 	if c.Backoff == nil {
-		c.Backoff = DefaultBackoff
+		c.Backoff = schedule.DefaultBackoff
 	}
 	if c.RateLimitCap <= 0 {
-		c.RateLimitCap = RateLimitWaitCap
+		c.RateLimitCap = schedule.RateLimitWaitCap
 	}
 	if c.Sleep == nil {
-		c.Sleep = sleepCtx
+		c.Sleep = schedule.Sleep
 	}
 	if c.Sink == nil {
 		c.Sink = event.Discard
@@ -167,25 +172,25 @@ func (c *Config) defaults() error {
 		c.Classifier = cl
 	}
 	if len(c.Agents) == 0 {
-		return usage("no agent: pass --agent (%s, sim, or a command line)", strings.Join(preset.Names(), ", "))
+		return exitcode.Usagef("no agent: pass --agent (%s, sim, or a command line)", strings.Join(preset.Names(), ", "))
 	}
 	if c.Review != "" {
 		if _, err := state.ParseReviewMode(string(c.Review)); err != nil {
-			return usage("--review: %v", err)
+			return exitcode.Usagef("--review: %v", err)
 		}
 	}
 	if c.Schedule != "" {
 		if _, err := state.ParseSchedule(string(c.Schedule)); err != nil {
-			return usage("--schedule: %v", err)
+			return exitcode.Usagef("--schedule: %v", err)
 		}
 	}
-	if _, err := ParseVerify(string(c.Verify)); err != nil {
-		return usage("--verify: %v", err)
+	if _, err := line.ParseVerify(string(c.Verify)); err != nil {
+		return exitcode.Usagef("--verify: %v", err)
 	}
 	if c.Resume && c.Fresh {
-		return usage("--resume and --fresh contradict each other: pick one")
+		return exitcode.Usagef("--resume and --fresh contradict each other: pick one")
 	}
-	return checkLookAlikeIDs(c.Plan)
+	return runstart.CheckLookAlikeIDs(c.Plan)
 }
 
 // Run executes the plan. It returns an error (with an exit code, see
@@ -200,7 +205,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err != nil && res.Status == "" && ctx.Err() != nil {
 		// Ctrl-C while the run was starting: its git commands were
 		// stopped, which is an interrupt, not a refusal to start.
-		return res, &Error{Code: ExitInterrupted, Err: &interruptedStart{step: st.step, err: err}}
+		return res, &exitcode.Error{Code: exitcode.Interrupted, Err: &interruptedStart{step: st.step, err: err}}
 	}
 	return res, err
 }
@@ -234,17 +239,17 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 	if repo == nil {
 		var err error
 		if repo, err = gitx.Open(ctx, cfg.Dir); err != nil {
-			return Result{}, refused("%w", err)
+			return Result{}, exitcode.Refusedf("%w", err)
 		}
 	}
 	root := repo.Root()
 	store := state.Open(root)
 	res := Result{Root: root, StateDir: store.Dir()}
 	if err := gitx.CheckVersion(ctx); err != nil {
-		return res, refused("%w", err)
+		return res, exitcode.Refusedf("%w", err)
 	}
 
-	if err := checkStateDir(ctx, repo, store); err != nil {
+	if err := runstart.CheckStateDir(ctx, repo, store); err != nil {
 		return res, err
 	}
 	// A first start that is refused leaves no .autobuild/ behind: the work
@@ -252,52 +257,62 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 	// taken away again when a later check refuses it.
 	first := !store.DirExists()
 	if first {
-		if err := checkClean(ctx, repo, store, st); err != nil {
+		if err := runstart.CheckClean(ctx, repo, store, st.at); err != nil {
 			return res, err
 		}
 	}
 	if err := store.Init(); err != nil {
-		return res, refused("creating %s: %w", store.Dir(), err)
+		return res, exitcode.Refusedf("creating %s: %w", store.Dir(), err)
 	}
-	lock, release, err := lockState(store, first)
+	lock, release, err := runstart.LockState(store, first)
 	if err != nil {
 		return res, err
 	}
 	started := false
 	defer func() { release(started) }()
-	if err := checkClean(ctx, repo, store, st); err != nil {
+	if err := runstart.CheckClean(ctx, repo, store, st.at); err != nil {
 		return res, err
 	}
 
 	st.at("preparing the run's state and worktrees in .autobuild/")
-	run, phases, err := prepare(ctx, &cfg, repo, store)
+	opts, run, phases, err := runstart.Prepare(ctx, runstart.Options{Dir: cfg.Dir, Plan: cfg.Plan, CommitMode: cfg.CommitMode,
+		Schedule: cfg.Schedule, Review: cfg.Review, Agents: cfg.Agents, SimScenario: cfg.SimScenario,
+		AllowEmptyPhases: cfg.AllowEmptyPhases, Resume: cfg.Resume, Fresh: cfg.Fresh, Now: cfg.Now}, repo, store)
 	if err != nil {
 		return res, err
 	}
+	// What a --fresh start carried over from the earlier run.
+	cfg.CommitMode, cfg.Schedule = opts.CommitMode, opts.Schedule
 	started = true
 	res.CommitMode = run.CommitMode
-	rec := newRecorder(store, cfg.Sink, cfg.Now, run, phases)
-	rec.history = history.NewObserver(store.HistoryPath(), cfg.Now())
+	rec := record.New(store, cfg.Sink, cfg.Now, run, phases)
+	rec.History = history.NewObserver(store.HistoryPath(), cfg.Now())
 	st.at("checking the run's line against git")
-	tip, err := reconcile(ctx, &cfg, repo, rec, store, st)
+	tip, err := line.Reconcile(ctx, cfg.Plan, repo, rec, store, st.at)
 	if err != nil {
 		return res, err
 	}
 
-	lr := &liveRun{cfg: &cfg, repo: repo, store: store, rec: rec, res: res,
-		integ: newIntegrator(repo, rec, run.CommitMode, root, tip)}
-	lr.integ.lockHeld = lock.Held
+	// The commit mode's way of landing, chosen once (reconcile has
+	// checked that it is one).
+	strategy, err := line.StrategyFor(run.CommitMode)
+	if err != nil {
+		return res, exitcode.Refusedf("%w", err)
+	}
+	lr := &liveRun{cfg: &cfg, repo: repo, store: store, rec: rec, res: res, strategy: strategy,
+		integ: line.New(repo, rec, strategy, root, tip)}
+	lr.integ.LockHeld = lock.Held
 	runner, sched := lr.wire()
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
-	v := lr.integ.verifier
+	v := lr.integ.Verifier
 	if v != nil {
-		v.stop = runCtx
-		v.startBaseCheck(runCtx, rec, cfg.Plan, tip, cfg.AllowRedBase, stop)
+		v.Stop = runCtx
+		v.StartBaseCheck(runCtx, rec, cfg.Plan, tip, cfg.AllowRedBase, stop)
 	}
 	lr.announce(sched)
-	status, reason := sched.execute(runCtx)
-	redBase := v.awaitBase(context.WithoutCancel(ctx))
+	status, reason := sched.Execute(runCtx)
+	redBase := v.AwaitBase(context.WithoutCancel(ctx))
 	if redBase != nil && ctx.Err() == nil {
 		// The base check stopped the run: a refusal, not an interrupt.
 		status, reason = state.RunHalted, redBase.Error()
@@ -323,239 +338,96 @@ type liveRun struct {
 	cfg   *Config
 	repo  *gitx.Repo
 	store *state.Store
-	rec   *recorder
-	integ *integrator
-	res   Result
-	sched *scheduler
+	rec   *record.Recorder
+	integ *line.Integrator
+	// strategy is the commit mode's way of landing (line.Strategy).
+	strategy line.Strategy
+	res      Result
+	sched    *schedule.Scheduler
 }
 
 // wire builds the phase runner (its executor, its workspaces) and the
 // scheduler over it.
-func (lr *liveRun) wire() (*phaseRunner, *scheduler) {
+func (lr *liveRun) wire() (*phaseRunner, *schedule.Scheduler) {
 	cfg, root := lr.cfg, lr.repo.Root()
-	run := lr.rec.runCopy()
+	run := lr.rec.RunCopy()
 	runner := &phaseRunner{cfg: cfg, root: root, store: lr.store, rec: lr.rec, integ: lr.integ,
 		gates:      gates.Resolve(cfg.Plan.Gates, cfg.ConfigGates, root, exec.LookPath),
 		classifier: cfg.Classifier,
-		spaces:     newWorkspaces(lr.repo, lr.store, lr.integ.refs, lr.integ.Tip),
+		spaces:     newWorkspaces(lr.repo, lr.store, lr.integ.Refs, lr.integ.Tip),
 		exec:       cfg.Executor,
 		wtenv:      newWorktreeEnv(root, lr.store, cfg)}
 	runner.spaces.keep = runner.wtenv.keep
 	runner.spaces.files = runner.wtenv
 	if runner.exec == nil {
-		runner.exec = &localExecutor{repo: lr.repo, root: root, grace: cfg.Grace, hardStop: cfg.HardStop, logCap: cfg.LogCap, now: cfg.Now}
+		runner.exec = &localexec.Executor{Repo: lr.repo, Root: root, Grace: cfg.Grace, HardStop: cfg.HardStop, LogCap: cfg.LogCap, Now: cfg.Now}
 	}
-	sched := &scheduler{plan: cfg.Plan, runner: runner, rec: lr.rec, maxParallel: cfg.MaxParallel, schedule: run.Schedule.OrDefault(),
-		timeout: cfg.PhaseTimeout, agents: cfg.Agents, backoff: cfg.Backoff, sleep: cfg.Sleep,
-		limits:   cfg.limitPolicy(),
-		complete: map[phaseid.ID]bool{}, failed: map[phaseid.ID]*failure.Report{},
-		budget: budgetGuard{limits: cfg.Budget, hard: cfg.BudgetHard},
-		quotas: newQuotaBook(cfg.MaxParallel, cfg.Now, lr.rec)}
-	runner.quotas = sched.quotas
-	runner.nextRun = sched.nextRun
-	runner.eager = sched.schedule == ScheduleEager
+	sched := &schedule.Scheduler{Plan: cfg.Plan, Runner: runner, Rec: lr.rec, MaxParallel: cfg.MaxParallel, Schedule: run.Schedule.OrDefault(),
+		Timeout: cfg.PhaseTimeout, Agents: cfg.Agents, Backoff: cfg.Backoff, Sleep: cfg.Sleep,
+		Limits:   cfg.limitPolicy(),
+		Complete: map[phaseid.ID]bool{}, Failed: map[phaseid.ID]*failure.Report{},
+		Budget: schedule.BudgetGuard{Limits: cfg.Budget, Hard: cfg.BudgetHard},
+		Quotas: schedule.NewQuotaBook(cfg.MaxParallel, cfg.Now, lr.rec)}
+	runner.quotas = sched.Quotas
+	runner.nextRun = sched.NextRun
+	runner.eager = sched.Schedule == state.ScheduleEager
 	lr.sched = sched
-	verify, _ := ParseVerify(string(cfg.Verify))
-	if verify == VerifyLanding && anyGateRuns(runner.gates) {
-		lr.integ.verifier = &verifier{repo: lr.repo, gates: runner.gates, dir: lr.store.VerifyWorktreePath(),
-			logPath: lr.store.VerifyLogPath(), timeout: cfg.PhaseTimeout, grace: cfg.Grace, hardStop: cfg.HardStop,
-			parallel: cfg.MaxParallel, cache: map[string]verdict{}, ready: runner.wtenv.readyVerify}
+	verify, _ := line.ParseVerify(string(cfg.Verify))
+	if verify == line.VerifyLanding && localexec.AnyGateRuns(runner.gates) {
+		lr.integ.Verifier = &line.Verifier{Repo: lr.repo, Gates: runner.gates, Dir: lr.store.VerifyWorktreePath(),
+			LogPath: lr.store.VerifyLogPath(), Timeout: cfg.PhaseTimeout, Grace: cfg.Grace, HardStop: cfg.HardStop,
+			Parallel: cfg.MaxParallel, Ready: runner.wtenv.readyVerify}
 	}
-	lr.rec.updateRun(func(r *state.Run) { r.Verify = string(verify) })
+	lr.rec.UpdateRun(func(r *state.Run) { r.Verify = string(verify) })
 	return runner, sched
 }
 
 // announce marks the run running, says so, and counts the phases done
 // before it (by the plan or an earlier run) as complete.
-func (lr *liveRun) announce(sched *scheduler) {
+func (lr *liveRun) announce(sched *schedule.Scheduler) {
 	cfg, rec := lr.cfg, lr.rec
-	rec.updateRun(func(r *state.Run) {
+	rec.UpdateRun(func(r *state.Run) {
 		r.Status = state.RunRunning
 		r.PID = os.Getpid()
 		r.HaltReason = ""
-		startSession(r, cfg.Now().UTC())
+		runstart.StartSession(r, cfg.Now().UTC())
 		r.Finished = nil
 		r.HaltType = ""
 		r.MaxCostUSD, r.MaxPhaseCostUSD = cfg.Budget.Run, cfg.Budget.Phase
 	})
-	run := rec.runCopy()
+	run := rec.RunCopy()
 	startLine := fmt.Sprintf("%s: %d phases, commit=%s, %s",
 		cfg.Plan.Path, len(cfg.Plan.Phases), run.CommitMode, agentsText(cfg.Agents))
-	if sched.schedule != ScheduleBatches {
+	if sched.Schedule != state.ScheduleBatches {
 		// Said only when it is not the default, so batch runs print as
 		// they always did.
-		startLine += ", schedule " + string(sched.schedule)
+		startLine += ", schedule " + string(sched.Schedule)
 	}
-	startLine += budgetLine(cfg.Budget)
-	rec.emit(event.Event{Kind: event.RunStarted, Line: startLine, Budget: lr.budgetNow()})
+	startLine += schedule.BudgetLine(cfg.Budget)
+	rec.Emit(event.Event{Kind: event.RunStarted, Line: startLine, Budget: lr.budgetNow()})
 	for _, p := range cfg.Plan.Phases {
-		ps := rec.get(p.ID)
+		ps := rec.Get(p.ID)
 		switch {
 		case ps.Status == state.PhaseSkipped:
-			sched.complete[p.ID] = true
-			rec.emit(event.Event{Kind: event.PhaseSkipped, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
+			sched.Complete[p.ID] = true
+			rec.Emit(event.Event{Kind: event.PhaseSkipped, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
 				Line: "the plan marks it " + string(p.Status)})
 		case ps.Status == state.PhaseComplete:
-			sched.complete[p.ID] = true
-			rec.emit(event.Event{Kind: event.PhaseSkipped, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
+			sched.Complete[p.ID] = true
+			rec.Emit(event.Event{Kind: event.PhaseSkipped, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
 				Line: "completed in an earlier run", Commit: ps.Commit})
 		}
 	}
 }
 
-// finish writes the run's final state, lands the line for the end-of-run
-// commit modes, cleans up after a complete run and emits the terminal event.
-func (lr *liveRun) finish(ctx context.Context, status state.RunStatus, reason string, spaces *workspaces) (Result, error) {
-	cfg, repo, store, rec, res := lr.cfg, lr.repo, lr.store, lr.rec, lr.res
-	run := rec.runCopy()
-	finalCommit := ""
-	cleaned := false
-	if status == state.RunComplete {
-		phases := orderedPhases(cfg.Plan, rec)
-		sha, err := lr.integ.finish(ctx, cfg.Plan.Title, phases, store)
-		switch {
-		case err != nil:
-			status, reason = state.RunHalted, "all phases completed, but landing them failed: "+err.Error()
-		case sha != "":
-			finalCommit = sha
-			reason = fmt.Sprintf("all phases complete; single commit %s on %s", clip.SHA(sha), orDefault(run.Branch, "HEAD"))
-		case run.CommitMode == CommitMessageOnly:
-			reason = "all phases complete; changes are uncommitted in the work tree, commit them with: sh .autobuild/commits.sh"
-		}
-		if err == nil {
-			// The run's own branches only: autobuild/<run-id>/…, or for a
-			// run without an id its fixed names one by one.
-			refs := state.RefsOf(run)
-			_ = repo.CleanStale(ctx, store.WorktreesDir(), refs.Prefix())
-			if refs.Prefix() == "" {
-				_ = deletePhaseBranches(ctx, repo, refs, cfg.Plan)
-				_ = repo.DeleteBranch(ctx, refs.Integration())
-			}
-			cleaned = true
-		}
-	}
-	if !cleaned {
-		// The landed phases' worktrees and branches, which the clean-up of
-		// a complete run takes with the rest.
-		spaces.removeSpares(ctx)
-	}
-	tip := lr.integ.Tip()
-	if run.CommitMode == CommitAuto && !cleaned {
-		// Your branch was the line while phases landed; the line's branch
-		// takes it up once, as the session ends.
-		_ = repo.MoveBranch(ctx, state.RefsOf(run).Integration(), tip, "")
-	}
-	now := cfg.Now().UTC()
-	rec.updateRun(func(r *state.Run) {
-		r.Status, r.HaltReason, r.Finished = status, reason, &now
-		r.IntegrationCommit = tip
-		if finalCommit != "" {
-			r.FinalCommit = finalCommit
-		}
-		if status == state.RunComplete {
-			r.HaltReason = ""
-		}
-		if status == state.RunHalted && lr.sched != nil && lr.sched.haltReport != nil {
-			r.HaltType = lr.sched.haltReport.Type
-		}
-	})
-	crashAt("run-recorded", string(status))
-	kind := map[state.RunStatus]event.Kind{state.RunComplete: event.RunComplete,
-		state.RunInterrupted: event.RunInterrupted}[status]
-	if kind == "" {
-		kind = event.RunHalted
-	}
-	wall := rec.runCopy()
-	last := event.Event{Kind: kind, Line: reason, DurationSeconds: wall.WallSeconds(), Usage: rec.usage(), Budget: lr.budgetNow()}
-	if kind == event.RunHalted && lr.sched != nil && lr.sched.haltReport != nil {
-		// What the halt is about: its failure, and its phase when one
-		// failed (a notification names both).
-		last.Failure = lr.sched.haltReport
-		if p := lr.sched.haltPhase; p != nil {
-			last.PhaseID, last.DisplayID, last.PhaseName = p.ID, p.DisplayID, p.Name
-		}
-	}
-	rec.emit(last)
-	res.Status, res.Reason = status, reason
-	if err := rec.failed(); err != nil {
-		return res, fmt.Errorf("the run's state could not be written completely: %w", err)
-	}
-	return res, nil
-}
-
-// dirtyAdvice says what to do about uncommitted changes that stop a run
-// from starting. They may be the earlier run's own work: left on purpose by
-// a complete message-only run, or left by a run killed while it brought its
-// changes onto the branch at the end (message-only, single).
-func dirtyAdvice(store *state.Store) string {
-	const plain = plainDirtyAdvice
-	run, err := store.LoadRun()
-	if err != nil || run.CommitMode == CommitAuto {
-		return plain
-	}
-	switch run.Status {
-	case state.RunComplete:
-		if run.CommitMode == CommitMessageOnly {
-			return "the run in .autobuild/ is complete and left its changes uncommitted, as --commit=message-only does: " +
-				"commit them (sh .autobuild/commits.sh makes one commit per phase) or put them aside (git stash -u) before another run"
-		}
-	case state.RunRunning:
-		phases, err := store.LoadPhases()
-		if err != nil || len(phases) == 0 {
-			return plain
-		}
-		for _, p := range phases {
-			if p.Status != state.PhaseComplete && p.Status != state.PhaseSkipped {
-				return plain
-			}
-		}
-		return "autobuild was stopped while it brought the finished run's changes onto your branch, so these uncommitted " +
-			"changes are probably its own work: put them aside (git stash -u) and run again to land them, or commit them yourself"
-	}
-	return plain
-}
-
-func orderedPhases(pl *plan.Plan, rec *recorder) []*state.Phase {
+func orderedPhases(pl *plan.Plan, rec *record.Recorder) []*state.Phase {
 	out := make([]*state.Phase, 0, len(pl.Phases))
 	for _, p := range pl.Phases {
-		ps := rec.get(p.ID)
+		ps := rec.Get(p.ID)
 		out = append(out, &ps)
 	}
 	return out
 }
-
-func sleepCtx(ctx context.Context, d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-ctx.Done():
-	}
-}
-
-func joinMax(lines []string, n int) string {
-	out := ""
-	for i, l := range lines {
-		if i == n {
-			out += fmt.Sprintf("\n  ... and %d more", len(lines)-n)
-			break
-		}
-		if i > 0 {
-			out += "\n  "
-		}
-		out += l
-	}
-	return out
-}
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
-var errNoResume = errors.New("nothing to resume")
 
 // agentsText names the run's agents in --agent order: "agent claude", or
 // "agents claude, codex" when several take turns.
@@ -568,4 +440,22 @@ func agentsText(agents []agent.Agent) string {
 		return "agent " + names[0]
 	}
 	return "agents " + strings.Join(names, ", ")
+}
+
+// budgetNow is the run's budgets and spend for an event, nil without a
+// budget.
+func (lr *liveRun) budgetNow() *event.Budget {
+	if lr.sched == nil {
+		return nil
+	}
+	return lr.sched.BudgetNow()
+}
+
+// limitPolicy is the run's policy for providers' limits.
+func (c *Config) limitPolicy() schedule.LimitPolicy {
+	lp := schedule.LimitPolicy{WaitLimit: c.WaitLimit, RateCap: c.RateLimitCap, Now: c.Now, Jitter: schedule.Jitter}
+	if c.NoJitter {
+		lp.Jitter = nil
+	}
+	return lp
 }

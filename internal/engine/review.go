@@ -10,8 +10,10 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/line"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
+	"github.com/autobuild-sh/autobuild/internal/schedule"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -41,12 +43,12 @@ const (
 )
 
 // reviewMode is the run's review mode.
-func (r *phaseRunner) reviewMode() state.ReviewMode { return r.rec.runCopy().Review }
+func (r *phaseRunner) reviewMode() state.ReviewMode { return r.rec.RunCopy().Review }
 
 // reviewRef keeps the work of phase id while it awaits review.
 func (r *phaseRunner) reviewRef(id phaseid.ID) string {
 	ref := "refs/autobuild-review/"
-	if runID := r.rec.runCopy().RunID; runID != "" {
+	if runID := r.rec.RunCopy().RunID; runID != "" {
 		ref += runID + "/"
 	}
 	return ref + string(state.FileIDOf(id))
@@ -75,14 +77,14 @@ func (r *phaseRunner) holdForReview(ctx context.Context, t *attemptTrack, wt, ba
 	}
 	hold := state.ReviewHold{Since: r.cfg.Now(), Attempt: t.req.Number, Base: base, Tree: tree, Ref: ref,
 		Message: msg, DiffPath: r.rel(r.writeReviewDiff(ctx, p.ID, wt, base))}
-	r.rec.awaitingReview(p.ID, hold)
+	r.rec.AwaitingReview(p.ID, hold)
 	return r.awaitReview(ctx, t, hold)
 }
 
 // awaitReview announces the hold and waits for its decision. A request to
 // check the gates again (after a person changed the worktree) runs them
 // and holds the new change. The phase's slot goes to another phase while
-// it waits (reviewslots.go).
+// it waits (schedule/reviewslots.go).
 func (r *phaseRunner) awaitReview(ctx context.Context, t *attemptTrack, hold state.ReviewHold) (reviewEnd, *state.ReviewDecision, error) {
 	p := t.p
 	if t.req.Held != nil {
@@ -90,12 +92,12 @@ func (r *phaseRunner) awaitReview(ctx context.Context, t *attemptTrack, hold sta
 	}
 	var d *state.ReviewDecision
 	for {
-		r.rec.emit(phaseEvent(event.PhaseAwaitingReview, p, t.req.Number, event.Event{Agent: t.req.Agent.Name,
+		r.rec.Emit(phaseEvent(event.PhaseAwaitingReview, p, t.req.Number, event.Event{Agent: t.req.Agent.Name,
 			Line: fmt.Sprintf("review it with: autobuild review %s (--approve, or --reject --note TEXT)", p.DisplayID)}))
 		var err error
 		d, err = r.awaitDecision(ctx, p.ID, hold.Tree)
 		if err == nil && d.Decision == state.DecisionRecheck {
-			r.rec.emit(phaseEvent(event.PhaseReviewed, p, t.req.Number, event.Event{Line: event.ReviewRechecking}))
+			r.rec.Emit(phaseEvent(event.PhaseReviewed, p, t.req.Number, event.Event{Line: event.ReviewRechecking}))
 			var rep *failure.Report
 			hold, rep, err = r.recheck(ctx, t, hold)
 			if err == nil && rep != nil {
@@ -108,7 +110,7 @@ func (r *phaseRunner) awaitReview(ctx context.Context, t *attemptTrack, hold sta
 		}
 		if err != nil {
 			if ctx.Err() != nil {
-				r.rec.reviewStopped(p.ID, t.started, r.cfg.Now())
+				r.rec.ReviewStopped(p.ID, t.started, r.cfg.Now())
 				return reviewStopped, nil, nil
 			}
 			return reviewStopped, nil, err
@@ -116,11 +118,11 @@ func (r *phaseRunner) awaitReview(ctx context.Context, t *attemptTrack, hold sta
 		break
 	}
 	if d.Decision == state.DecisionReject {
-		r.rec.emit(phaseEvent(event.PhaseReviewed, p, t.req.Number, event.Event{Line: "rejected: " + sanitize.Line(d.Note)}))
+		r.rec.Emit(phaseEvent(event.PhaseReviewed, p, t.req.Number, event.Event{Line: "rejected: " + sanitize.Line(d.Note)}))
 		return reviewRejected, d, nil
 	}
-	r.rec.reviewApproved(p.ID)
-	r.rec.emit(phaseEvent(event.PhaseReviewed, p, t.req.Number, event.Event{Line: event.ReviewApproved}))
+	r.rec.ReviewApproved(p.ID)
+	r.rec.Emit(phaseEvent(event.PhaseReviewed, p, t.req.Number, event.Event{Line: event.ReviewApproved}))
 	return reviewApproved, d, nil
 }
 
@@ -189,7 +191,7 @@ func (r *phaseRunner) endHold(ctx context.Context, id phaseid.ID) {
 // resumeReview holds again a phase that awaited review when the run
 // stopped: its worktree is made again from the kept work, and nothing is
 // run before the decision.
-func (r *phaseRunner) resumeReview(ctx context.Context, t *attemptTrack, hold state.ReviewHold) attemptResult {
+func (r *phaseRunner) resumeReview(ctx context.Context, t *attemptTrack, hold state.ReviewHold) schedule.AttemptResult {
 	p := t.p
 	wt, err := r.spaces.prepareAt(ctx, p.ID, p.DisplayID, hold.Base)
 	if err == nil {
@@ -197,11 +199,11 @@ func (r *phaseRunner) resumeReview(ctx context.Context, t *attemptTrack, hold st
 	}
 	if err != nil {
 		if ctx.Err() != nil {
-			return attemptResult{Outcome: state.OutcomeInterrupted}
+			return schedule.AttemptResult{Outcome: state.OutcomeInterrupted}
 		}
 		return r.fail(t, infraFailure(t.req, fmt.Errorf("restoring the work awaiting review: %w", err)))
 	}
-	r.rec.phase(p.ID, func(ps *state.Phase) { ps.Worktree = r.rel(wt) })
+	r.rec.Phase(p.ID, func(ps *state.Phase) { ps.Worktree = r.rel(wt) })
 	// The new worktree is made ready as for an attempt (wtenv.go): the
 	// gates run again in review need its files and ports.
 	log, lerr := os.OpenFile(r.store.AttemptLogPath(p.ID, t.seq), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
@@ -213,30 +215,30 @@ func (r *phaseRunner) resumeReview(ctx context.Context, t *attemptTrack, hold st
 	defer env.release()
 	switch {
 	case env.interrupted:
-		return attemptResult{Outcome: state.OutcomeInterrupted}
+		return schedule.AttemptResult{Outcome: state.OutcomeInterrupted}
 	case env.failed != nil:
 		return r.fail(t, *env.failed)
 	}
 	t.workEnv = env.vars
 	t.landed = func() { r.wtenv.teardown(ctx, p.ID, append(r.phaseVars(p.ID), env.vars...), log) }
 	end, d, err := r.awaitReview(ctx, t, hold)
-	return r.afterReview(ctx, t, end, d, err, handover{wt: wt, base: hold.Base, agentMsg: hold.Message})
+	return r.afterReview(ctx, t, end, d, err, line.Handover{Workspace: wt, Base: hold.Base, AgentMessage: hold.Message})
 }
 
 // afterReview lands an approved change, or fails a rejected one.
-func (r *phaseRunner) afterReview(ctx context.Context, t *attemptTrack, end reviewEnd, d *state.ReviewDecision, err error, h handover) attemptResult {
+func (r *phaseRunner) afterReview(ctx context.Context, t *attemptTrack, end reviewEnd, d *state.ReviewDecision, err error, h line.Handover) schedule.AttemptResult {
 	switch {
 	case err != nil:
 		return r.fail(t, infraFailure(t.req, err))
 	case end == reviewStopped:
-		return attemptResult{Outcome: state.OutcomeInterrupted}
+		return schedule.AttemptResult{Outcome: state.OutcomeInterrupted}
 	case end == reviewGateFailed:
-		r.rec.phase(t.p.ID, func(ps *state.Phase) { ps.Review = nil })
+		r.rec.Phase(t.p.ID, func(ps *state.Phase) { ps.Review = nil })
 		res := r.fail(t, *t.recheckFailed)
 		r.endHold(ctx, t.p.ID)
 		return res
 	case end == reviewRejected:
-		r.rec.note(t.p.ID, state.Note{Time: r.cfg.Now(), Kind: "review", Attempt: t.req.Number, Text: sanitize.Text(d.Note)})
+		r.rec.Note(t.p.ID, state.Note{Time: r.cfg.Now(), Kind: "review", Attempt: t.req.Number, Text: sanitize.Text(d.Note)})
 		res := r.fail(t, rejected(d))
 		r.endHold(ctx, t.p.ID)
 		return res
@@ -244,8 +246,8 @@ func (r *phaseRunner) afterReview(ctx context.Context, t *attemptTrack, end revi
 	// The person may have looked a while, and may have changed the
 	// worktree: everything in it is staged, and your checkout is read
 	// again, so landing follows its rules as things are now.
-	h.known = gitx.Known{}
-	res := r.landAttempt(ctx, t, h, r.integ.snapshotOutside(ctx))
+	h.Known = gitx.Known{}
+	res := r.landAttempt(ctx, t, h, r.integ.Guard.Snapshot(ctx))
 	r.endHold(ctx, t.p.ID)
 	return res
 }

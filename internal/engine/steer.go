@@ -11,7 +11,9 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/agent/prompts"
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
+	"github.com/autobuild-sh/autobuild/internal/record"
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
+	"github.com/autobuild-sh/autobuild/internal/schedule"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -77,39 +79,39 @@ func (w *steerWatch) taken() *state.Steer {
 
 // steered records an attempt stopped by a note, and continues the phase
 // with it in a new attempt of the same number.
-func (r *phaseRunner) steered(ctx context.Context, t *attemptTrack, n *state.Steer, session string) attemptResult {
+func (r *phaseRunner) steered(ctx context.Context, t *attemptTrack, n *state.Steer, session string) schedule.AttemptResult {
 	p := t.p
 	note := sanitize.Text(n.Note)
 	now := r.cfg.Now()
-	r.rec.phase(p.ID, func(ps *state.Phase) {
-		endAttempt(ps, state.OutcomeInterrupted, t.started, now)
+	r.rec.Phase(p.ID, func(ps *state.Phase) {
+		record.EndAttempt(ps, state.OutcomeInterrupted, t.started, now)
 		ps.Notes = append(ps.Notes, state.Note{Time: now, Kind: "steer", Attempt: t.req.Number, Text: note})
 	})
-	r.rec.emit(phaseEvent(event.PhaseSteered, p, t.req.Number, event.Event{Line: sanitize.Line(note),
-		DurationSeconds: now.Sub(t.started).Seconds(), Usage: r.rec.attemptUsage(p.ID)}))
+	r.rec.Emit(phaseEvent(event.PhaseSteered, p, t.req.Number, event.Event{Line: sanitize.Line(note),
+		DurationSeconds: now.Sub(t.started).Seconds(), Usage: r.rec.AttemptUsage(p.ID)}))
 	req := t.req
 	req.Steer, req.Session, req.Compact = note, session, false
 	if r.nextRun != nil {
 		req.Run = r.nextRun(p.ID)
 	}
-	return r.attempt(ctx, req)
+	return r.Attempt(ctx, req)
 }
 
 // steerTooLate keeps a note that came as the attempt ended by itself: it
 // is in the phase file and the history, and said, but stops nothing.
 func (r *phaseRunner) steerTooLate(t *attemptTrack, n *state.Steer) {
 	note := sanitize.Text(n.Note)
-	r.rec.phase(t.p.ID, func(ps *state.Phase) {
+	r.rec.Phase(t.p.ID, func(ps *state.Phase) {
 		ps.Notes = append(ps.Notes, state.Note{Time: r.cfg.Now(), Kind: "steer", Attempt: t.req.Number, Text: note})
 	})
-	r.rec.emit(phaseEvent(event.PhaseSteered, t.p, t.req.Number, event.Event{
+	r.rec.Emit(phaseEvent(event.PhaseSteered, t.p, t.req.Number, event.Event{
 		Line: "too late, the attempt had ended: " + sanitize.Line(note)}))
 }
 
 // steerPrompt is the prompt and command line of an attempt that continues
 // with a person's note: the CLI's own session when it can go on, else the
 // full prompt with the note at its end.
-func (r *phaseRunner) steerPrompt(in prompts.Input, req attemptRequest, continues bool, log io.Writer) (string, []string) {
+func (r *phaseRunner) steerPrompt(in prompts.Input, req schedule.AttemptRequest, continues bool, log io.Writer) (string, []string) {
 	if req.Session != "" && continues {
 		if args := adapters.ResumeArgs(req.Agent, req.Session); args != nil {
 			fmt.Fprintf(log, "# autobuild: a person's note: continuing %s session %s with it\n", req.Agent.Name, req.Session)

@@ -17,6 +17,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
+	"github.com/autobuild-sh/autobuild/internal/runstart"
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/wtenv"
@@ -156,7 +157,7 @@ func (r *phaseRunner) readyWorktree(ctx context.Context, t *attemptTrack, wt str
 	}
 	if len(res.Entries) > 0 {
 		w.announce.Do(func() {
-			r.rec.emit(event.Event{Kind: event.WorktreeReady, Line: w.files.Choice()})
+			r.rec.Emit(event.Event{Kind: event.WorktreeReady, Line: w.files.Choice()})
 		})
 		line := fmt.Sprintf("%s: %s, %s (%d put, %d up to date, %d removed) in %s",
 			wtenv.List(res.Entries), countText(res.Stats.Files, "file"), sizeText(res.Stats.Bytes), res.Stats.Put, res.Stats.Kept,
@@ -170,12 +171,12 @@ func (r *phaseRunner) readyWorktree(ctx context.Context, t *attemptTrack, wt str
 			fmt.Fprintf(log, "# autobuild: not brought in, the worktree's .gitignore does not ignore them (they would be committed): %s\n",
 				strings.Join(res.Dropped, ", "))
 		}
-		r.rec.emit(phaseEvent(event.WorktreeReady, p, t.req.Number, event.Event{Line: line}))
+		r.rec.Emit(phaseEvent(event.WorktreeReady, p, t.req.Number, event.Event{Line: line}))
 	}
 	if w.cfg.Setup == "" {
 		return out
 	}
-	r.rec.emit(phaseEvent(event.WorktreeReady, p, t.req.Number, event.Event{Line: "setup: " + w.cfg.Setup}))
+	r.rec.Emit(phaseEvent(event.WorktreeReady, p, t.req.Number, event.Event{Line: "setup: " + w.cfg.Setup}))
 	fmt.Fprintf(log, "# autobuild: setup: %s\n", w.cfg.Setup)
 	w.mu.Lock()
 	w.setUp[p.ID] = wt
@@ -261,7 +262,7 @@ func (r *phaseRunner) checkSetupLeftNothing(ctx context.Context, wt string, out 
 	}
 	return fail(failure.Report{
 		Message: fmt.Sprintf("the worktree's setup command `%s` changed files git does not ignore (they would be committed as the phase's work): %s",
-			sanitize.Line(r.wtenv.cfg.Setup), sanitize.Line(joinMax(files, 5))),
+			sanitize.Line(r.wtenv.cfg.Setup), sanitize.Line(runstart.JoinMax(files, 5))),
 		FilesChanged: files, BlockedOn: "[worktree] setup",
 		Fix: "have the setup command write only files your .gitignore ignores (node_modules/, .venv/, build output), or ignore what it writes",
 	})
@@ -301,7 +302,7 @@ func (r *phaseRunner) teardownAll(ctx context.Context) {
 	w.mu.Unlock()
 	for _, id := range ids {
 		log := io.Discard
-		if n := len(r.rec.get(id).Attempts); n > 0 {
+		if n := len(r.rec.Get(id).Attempts); n > 0 {
 			if f, err := os.OpenFile(r.store.AttemptLogPath(id, n), os.O_WRONLY|os.O_APPEND, 0); err == nil {
 				defer f.Close()
 				log = f
@@ -346,7 +347,7 @@ func (r *phaseRunner) trash() string { return filepath.Join(r.store.Dir(), "work
 
 // phaseVars are the variables the setup and teardown get besides ports.
 func (r *phaseRunner) phaseVars(id phaseid.ID) []string {
-	return []string{agent.EnvPhaseID + "=" + string(id), agent.EnvPlan + "=" + planFile(r.cfg.Dir, r.cfg.Plan.Path)}
+	return []string{agent.EnvPhaseID + "=" + string(id), agent.EnvPlan + "=" + runstart.PlanFile(r.cfg.Dir, r.cfg.Plan.Path)}
 }
 
 // telling is the line of a command's output that says what went wrong:
