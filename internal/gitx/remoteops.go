@@ -1,6 +1,9 @@
 package gitx
 
-import "context"
+import (
+	"context"
+	"io"
+)
 
 // Git runs one git command in dir as every command of autobuild's runs (see
 // run: hooks off, no prompts, literal pathspecs, no inherited GIT_DIR, a
@@ -10,4 +13,9 @@ import "context"
 // otherwise need; env is appended to the cleaned environment.
 func Git(ctx context.Context, dir string, env []string, args ...string) (string, error) {
 	return run(ctx, dir, runOpts{env: env}, args...)
+}
+
+// GitInput is Git with stdin fed from in.
+func GitInput(ctx context.Context, dir string, in io.Reader, args ...string) (string, error) {
+	return run(ctx, dir, runOpts{stdin: in}, args...)
 }
