@@ -72,6 +72,11 @@ func (w *Worker) Attempt(ctx context.Context, req AttemptRequest) (AttemptResult
 	res.Worker = w.Identity
 	res.LogTail = clip.Tail(log.String(), logTailLines)
 	if res.Interrupted || ctx.Err() != nil {
+		if stopping(ctx) {
+			// This worker is shutting down, not the coordinator canceling:
+			// the attempt is made again elsewhere.
+			return AttemptResult{}, temporal.NewApplicationError(fmt.Sprintf("worker %s stopped during the attempt", w.Identity), ErrTypeSetup)
+		}
 		res.Interrupted = true
 		return res, nil
 	}
@@ -155,4 +160,14 @@ func (b *tailBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return strings.ToValidUTF8(string(b.buf), "")
+}
+
+// stopping says whether the worker running the activity is shutting down.
+func stopping(ctx context.Context) bool {
+	select {
+	case <-activity.GetWorkerStopChannel(ctx):
+		return true
+	default:
+		return false
+	}
 }

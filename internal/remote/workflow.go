@@ -122,20 +122,23 @@ func runAttempt(ctx workflow.Context, req AttemptRequest) AttemptResult {
 	if maxTries <= 0 {
 		maxTries = DefaultInfraAttempts
 	}
-	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+	opts := workflow.ActivityOptions{
 		StartToCloseTimeout: req.Timeout + setupSlack,
 		HeartbeatTimeout:    hb,
 		// The result of a canceled attempt (its evidence, the log's tail)
 		// is worth waiting for; the worker stops its processes at once.
 		WaitForCancellation: true,
 		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 1},
-	})
+	}
 	waited := time.Duration(0)
-	tries := 0
+	tries, started := 0, 0
 	var lastErr error
 	for tries < maxTries {
 		tries++
+		started++
 		var res AttemptResult
+		opts.ActivityID = ActivityID(req, started)
+		actx := workflow.WithActivityOptions(ctx, opts)
 		err := workflow.ExecuteActivity(actx, ActivityName, req).Get(actx, &res)
 		switch {
 		case err == nil:
@@ -171,6 +174,10 @@ func runAttempt(ctx workflow.Context, req AttemptRequest) AttemptResult {
 	}
 	return AttemptResult{InfraError: infraMessage(lastErr, tries), Tries: tries}
 }
+
+// ActivityID names the n-th activity of the attempt: the coordinator finds
+// its progress among the workflow's pending activities by it.
+func ActivityID(req AttemptRequest, n int) string { return fmt.Sprintf("%s#%d", req.Key(), n) }
 
 // backoff is the wait before an attempt is made again after try n of it
 // failed for its machinery: 1 s, 2 s, 4 s, at most 30 s.

@@ -1,0 +1,214 @@
+package remote
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/worker"
+)
+
+// Coordinator is the coordinator's side of a remote run: it starts (or
+// finds again) the run's workflow, sends attempts to it and fetches their
+// commits. Every method is safe for concurrent use.
+type Coordinator struct {
+	cl     client.Client
+	conn   Conn
+	shared Shared
+	wk     worker.Worker
+}
+
+// interruptWait bounds how long an interrupted attempt's result is waited
+// for after its cancellation was sent.
+const interruptWait = 30 * time.Second
+
+// progressEvery is how often a running attempt's progress is read.
+const progressEvery = time.Second
+
+// NewCoordinator connects to the server, checks the namespace and that the
+// remote takes the run's pushes (within PreflightLimit each), and starts
+// the run's workflow or finds it running (a resumed run).
+func NewCoordinator(ctx context.Context, c Conn, shared Shared, identity string) (*Coordinator, error) {
+	c = c.WithDefaults()
+	if err := CheckRunID(shared.RunID); err != nil {
+		return nil, err
+	}
+	cl, err := Dial(ctx, c, identity)
+	if err != nil {
+		return nil, err
+	}
+	if err := shared.CheckPush(ctx, PreflightLimit); err != nil {
+		cl.Close()
+		return nil, fmt.Errorf("%w: give a remote every worker can fetch from and this machine can push to (--remote, [executor] remote); autobuild pushes only refs under refs/autobuild/<run-id>/", err)
+	}
+	k := &Coordinator{cl: cl, conn: c, shared: shared}
+	// The coordinator runs the workflow too, so a run goes on while no
+	// worker is up yet; the attempts wait for one.
+	k.wk = newWorker(cl, c.TaskQueue, worker.Options{Identity: identity})
+	if err := k.wk.Start(); err != nil {
+		cl.Close()
+		return nil, fmt.Errorf("starting the run's workflow worker on %s: %w", c.Address, err)
+	}
+	_, err = cl.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID: WorkflowID(shared.RunID), TaskQueue: c.TaskQueue,
+		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE,
+	}, WorkflowName, RunInput{RunID: shared.RunID})
+	if err != nil {
+		k.Close()
+		return nil, fmt.Errorf("starting the run's workflow %s on %s: %w", WorkflowID(shared.RunID), c.Address, err)
+	}
+	return k, nil
+}
+
+// Pollers says how many workers poll the run's task queue for attempts
+// now: none means the attempts will wait for one.
+func (k *Coordinator) Pollers(ctx context.Context) (int, error) {
+	resp, err := k.cl.DescribeTaskQueue(ctx, k.conn.TaskQueue, enumspb.TASK_QUEUE_TYPE_ACTIVITY)
+	if err != nil {
+		return 0, fmt.Errorf("describing task queue %q on %s: %w", k.conn.TaskQueue, k.conn.Address, err)
+	}
+	return len(resp.GetPollers()), nil
+}
+
+// Attempt makes the attempt on a worker and returns its result, with its
+// commit fetched into the user's repository. Asking again for an attempt
+// (same run, phase and seq) re-attaches to it: a resumed coordinator gets
+// the result of an attempt that went on without it, and nothing runs
+// twice. When ctx ends (Ctrl-C), the attempt is canceled and its result,
+// marked interrupted, waited for a little. progress, when set, hears the
+// attempt's heartbeats.
+func (k *Coordinator) Attempt(ctx context.Context, req AttemptRequest, progress func(Progress)) (AttemptResult, error) {
+	if err := req.Validate(); err != nil {
+		return AttemptResult{}, err
+	}
+	if err := k.shared.PushBase(ctx, req.BaseCommit, req.BaseRef); err != nil {
+		return AttemptResult{}, err
+	}
+	h, err := k.cl.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+		WorkflowID: WorkflowID(req.RunID), UpdateID: req.Key(), UpdateName: UpdateAttempt,
+		Args: []any{req}, WaitForStage: client.WorkflowUpdateStageAccepted,
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return AttemptResult{Interrupted: true}, nil
+		}
+		return AttemptResult{}, fmt.Errorf("sending attempt %s to workflow %s: %w", req.Key(), WorkflowID(req.RunID), err)
+	}
+	if progress != nil {
+		stop := k.watch(ctx, req, progress)
+		defer stop()
+	}
+	var res AttemptResult
+	err = h.Get(ctx, &res)
+	if ctx.Err() != nil {
+		wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), interruptWait)
+		defer cancel()
+		_ = k.cl.SignalWorkflow(wctx, WorkflowID(req.RunID), "", SignalCancel, req.Key())
+		if err := h.Get(wctx, &res); err != nil {
+			return AttemptResult{Interrupted: true}, nil
+		}
+		res.Interrupted = true
+		return res, nil
+	}
+	if err != nil {
+		return AttemptResult{}, fmt.Errorf("attempt %s: %w", req.Key(), err)
+	}
+	if res.Commit != "" {
+		if err := k.shared.FetchResult(ctx, req.ResultRef, res.Commit); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+// watch reads the attempt's progress from its pending activity every
+// progressEvery until stop is called.
+func (k *Coordinator) watch(ctx context.Context, req AttemptRequest, progress func(Progress)) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(progressEvery)
+		defer t.Stop()
+		var last Progress
+		for {
+			if p, ok := k.progressOf(ctx, req); ok && p != last {
+				last = p
+				progress(p)
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() { cancel(); <-done }
+}
+
+// progressOf reads the last heartbeat of the attempt's running activity.
+func (k *Coordinator) progressOf(ctx context.Context, req AttemptRequest) (Progress, bool) {
+	resp, err := k.cl.DescribeWorkflowExecution(ctx, WorkflowID(req.RunID), "")
+	if err != nil {
+		return Progress{}, false
+	}
+	prefix := req.Key() + "#"
+	for _, pa := range resp.GetPendingActivities() {
+		if !strings.HasPrefix(pa.GetActivityId(), prefix) {
+			continue
+		}
+		var p Progress
+		if d := pa.GetHeartbeatDetails(); d != nil {
+			_ = converter.GetDefaultDataConverter().FromPayloads(d, &p)
+		}
+		if p.Worker == "" {
+			p.Worker = pa.GetLastWorkerIdentity()
+		}
+		return p, p.Worker != ""
+	}
+	return Progress{}, false
+}
+
+// Running lists the keys of the attempts the run's workflow is making now.
+func (k *Coordinator) Running(ctx context.Context, runID string) ([]string, error) {
+	v, err := k.cl.QueryWorkflow(ctx, WorkflowID(runID), "", QueryRunning)
+	if err != nil {
+		return nil, fmt.Errorf("asking workflow %s for its attempts: %w", WorkflowID(runID), err)
+	}
+	var keys []string
+	return keys, v.Get(&keys)
+}
+
+// Finish ends the run's workflow (once its attempts have ended) and
+// deletes the run's refs on the remote and the fetched ones here.
+func (k *Coordinator) Finish(ctx context.Context) error {
+	var errs []error
+	if err := k.cl.SignalWorkflow(ctx, WorkflowID(k.shared.RunID), "", SignalFinish, nil); err != nil && !isNotFound(err) {
+		errs = append(errs, fmt.Errorf("ending workflow %s: %w", WorkflowID(k.shared.RunID), err))
+	}
+	if err := k.shared.DeleteRefs(ctx); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// Close stops the coordinator's workflow worker and its connection; the
+// workflow and its attempts go on.
+func (k *Coordinator) Close() {
+	if k.wk != nil {
+		k.wk.Stop()
+	}
+	k.cl.Close()
+}
+
+func isNotFound(err error) bool {
+	var nf *serviceerror.NotFound
+	return errors.As(err, &nf)
+}
