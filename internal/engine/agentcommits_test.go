@@ -9,9 +9,11 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/autobuild-sh/autobuild/internal/checkout"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/record"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -31,16 +33,16 @@ func TestAgentCommitsCheckOfTheRunsOwnLandingTakesNoLock(t *testing.T) {
 	repo, err := gitx.Open(ctx, dir)
 	require.NoError(t, err)
 	run := &state.Run{RunID: "r1", Branch: "main"}
-	in := newIntegrator(repo, newRecorder(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), state.CommitAuto, dir, base)
+	in := newIntegrator(repo, record.New(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), state.CommitAuto, dir, base)
 	in.setTip(landed)
 
-	before := outsideState{refs: map[string]string{"refs/heads/main": base}}
-	after := outsideState{refs: map[string]string{"refs/heads/main": landed}}
+	before := checkout.State{Refs: map[string]string{"refs/heads/main": base}}
+	after := checkout.State{Refs: map[string]string{"refs/heads/main": landed}}
 	in.mu.Lock() // as a landing in collect holds it
 	defer in.mu.Unlock()
 	done := make(chan error, 1)
 	go func() {
-		if rep := in.agentCommits(ctx, &plan.Phase{ID: "2b", DisplayID: "2B"}, before, after, io.Discard); rep != nil {
+		if rep := in.guard.AgentCommits(ctx, &plan.Phase{ID: "2b", DisplayID: "2B"}, before, after, io.Discard); rep != nil {
 			done <- fmt.Errorf("a report: %s", rep.Message)
 			return
 		}

@@ -11,14 +11,18 @@ import (
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/checkout"
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/executor"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gates"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/localexec"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/proc"
+	"github.com/autobuild-sh/autobuild/internal/record"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -30,12 +34,12 @@ type phaseRunner struct {
 	cfg        *Config
 	root       string
 	store      *state.Store
-	rec        *recorder
+	rec        *record.Recorder
 	gates      []gates.Gate
 	classifier *failure.Classifier
 	integ      *integrator
 	spaces     *workspaces
-	exec       Executor
+	exec       executor.Executor
 	// wtenv makes each worktree ready: files, setup, ports (wtenv.go).
 	wtenv *worktreeEnv
 	// eager is set under the eager schedule: prompts speak of no batch.
@@ -50,7 +54,7 @@ type phaseRunner struct {
 func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptResult {
 	p := req.Phase
 	t := &attemptTrack{p: p, req: req, started: r.cfg.Now()}
-	prior := r.rec.get(p.ID)
+	prior := r.rec.Get(p.ID)
 	if prior.Status == state.PhaseAwaitingReview && prior.Review != nil {
 		// It awaited review when the run stopped: nothing runs again.
 		t.seq = len(prior.Attempts)
@@ -60,8 +64,8 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	logPath := r.store.AttemptLogPath(p.ID, t.seq)
 	wt := r.spaces.path(p.ID)
 
-	r.rec.attemptStarted(p.ID, req.Number, req.Agent.Name, t.started, r.rel(wt), r.rel(logPath))
-	r.rec.emit(phaseEvent(event.PhaseStarted, p, req.Number, event.Event{Batch: prior.Batch, Agent: req.Agent.Name}))
+	r.rec.AttemptStarted(p.ID, req.Number, MaxAttempts, req.Agent.Name, t.started, r.rel(wt), r.rel(logPath))
+	r.rec.Emit(phaseEvent(event.PhaseStarted, p, req.Number, event.Event{Batch: prior.Batch, Agent: req.Agent.Name}))
 
 	log, err := proc.CreateCapped(logPath, r.cfg.LogCap)
 	if err != nil {
@@ -71,8 +75,8 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 
 	// Your checkout is read while the worktree is made ready: the two
 	// touch different trees, and neither need wait for the other.
-	before := make(chan outsideState, 1)
-	go func() { before <- r.integ.snapshotOutside(ctx) }()
+	before := make(chan checkout.State, 1)
+	go func() { before <- r.integ.guard.Snapshot(ctx) }()
 	wt, base, continues, note, err := r.spaces.prepare(ctx, p.ID, p.DisplayID)
 	if err == nil && continues && afterIntegrationConflict(req.Previous) {
 		// Its change broke a gate on top of what landed meanwhile: the
@@ -139,7 +143,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	}
 	ev.Attempt = req.Number
 	ev.Duration = r.cfg.Now().Sub(t.started)
-	rep, after := r.integ.checkOutside(ctx, p, outside, ev.FilesChanged, log)
+	rep, after := r.integ.guard.Check(ctx, p, outside, ev.FilesChanged, log)
 	if rep != nil {
 		rep.Attempt, rep.DurationSeconds = req.Number, ev.Duration.Seconds()
 		return r.fail(t, *rep)
@@ -160,7 +164,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 }
 
 // landAttempt lands a phase whose gates passed, and records how it went.
-func (r *phaseRunner) landAttempt(ctx context.Context, t *attemptTrack, h handover, after outsideState) attemptResult {
+func (r *phaseRunner) landAttempt(ctx context.Context, t *attemptTrack, h handover, after checkout.State) attemptResult {
 	p, req := t.p, t.req
 	// Landing is a few short git commands; neither a Ctrl-C nor the hard
 	// stop interrupts them halfway through a pick or the fast-forward
@@ -204,11 +208,11 @@ type attemptTrack struct {
 
 // newAttempt is the executor's brief: the prompt, the agent's command line
 // and environment, the workspace and the limits.
-func (r *phaseRunner) newAttempt(t *attemptTrack, wt, base string, continues bool, log io.Writer) Attempt {
+func (r *phaseRunner) newAttempt(t *attemptTrack, wt, base string, continues bool, log io.Writer) executor.Attempt {
 	p, req := t.p, t.req
 	prompt, args := r.promptFor(p, req, continues, log)
 	absPlan := planFile(r.cfg.Dir, r.cfg.Plan.Path)
-	return Attempt{
+	return executor.Attempt{
 		PhaseID: p.ID, DisplayID: p.DisplayID, Number: req.Number, Seq: t.seq,
 		Agent: req.Agent, Args: args, Prompt: prompt, PromptPath: r.store.PromptPath(p.ID, t.seq),
 		Env: agent.EnvInput{PhaseID: p.ID, Attempt: req.Number, MaxAttempts: MaxAttempts,
@@ -231,14 +235,14 @@ func acpSession(req attemptRequest, continues bool) string {
 }
 
 // recordGates records the gates' results, when any gate was considered.
-func (r *phaseRunner) recordGates(id phaseid.ID, ev Evidence) {
+func (r *phaseRunner) recordGates(id phaseid.ID, ev executor.Evidence) {
 	switch {
 	case ev.Gates == nil:
 	case !ev.AgentRan && ev.Gate != nil:
 		// A declared gate's tool is missing: the agent was not started.
-		r.rec.gatesNotRun(id, ev.Gates)
+		r.rec.GatesNotRun(id, ev.Gates)
 	default:
-		r.rec.gatesChecked(id, ev.Gates, ev.Gate == nil)
+		r.rec.GatesChecked(id, ev.Gates, ev.Gate == nil)
 	}
 }
 
@@ -260,7 +264,7 @@ func (r *phaseRunner) classify(ev failure.Evidence, req attemptRequest) failure.
 // attemptObserver passes what an executor reports while it runs on as
 // events, and records what the agent spent and claimed.
 type attemptObserver struct {
-	rec    *recorder
+	rec    *record.Recorder
 	p      *plan.Phase
 	number int
 	// quotas hears the agent CLI's quota (quota.go); nil in tests.
@@ -270,29 +274,29 @@ type attemptObserver struct {
 }
 
 func (o *attemptObserver) Output(stream, line string) {
-	o.rec.emit(event.Event{Kind: event.PhaseOutput, PhaseID: o.p.ID, DisplayID: o.p.DisplayID,
+	o.rec.Emit(event.Event{Kind: event.PhaseOutput, PhaseID: o.p.ID, DisplayID: o.p.DisplayID,
 		Attempt: o.number, Stream: stream, Line: line})
 }
 
 func (o *attemptObserver) Action(tool, text string) {
-	o.rec.emit(event.Event{Kind: event.AgentAction, PhaseID: o.p.ID, DisplayID: o.p.DisplayID,
+	o.rec.Emit(event.Event{Kind: event.AgentAction, PhaseID: o.p.ID, DisplayID: o.p.DisplayID,
 		Attempt: o.number, Tool: tool, Line: text})
 }
 
-func (o *attemptObserver) AgentEnded(ev Evidence) {
-	o.rec.agentEnded(o.p.ID, ev)
-	if o.agentEnded != nil && !agentFailed(ev.Evidence) {
+func (o *attemptObserver) AgentEnded(ev executor.Evidence) {
+	o.rec.AgentEnded(o.p.ID, ev)
+	if o.agentEnded != nil && !executor.AgentFailed(ev.Evidence) {
 		o.agentEnded()
 	}
 }
 
 func (o *attemptObserver) GateEnded(kind string, gr state.GateResult) {
-	o.rec.emit(phaseEvent(event.GateResult, o.p, o.number, event.Event{
+	o.rec.Emit(phaseEvent(event.GateResult, o.p, o.number, event.Event{
 		Gate: &event.Gate{Kind: kind, Command: gr.Command, Status: gr.Status, ExitCode: gr.ExitCode,
 			DurationSeconds: gr.DurationSeconds}}))
 }
 
-func (o *attemptObserver) Lines() proc.LineMode { return o.rec.lineMode() }
+func (o *attemptObserver) Lines() proc.LineMode { return o.rec.LineMode() }
 
 // phaseEvent is e with the kind and the phase's identity and attempt set.
 func phaseEvent(kind event.Kind, p *plan.Phase, number int, e event.Event) event.Event {
@@ -321,26 +325,26 @@ func (r *phaseRunner) fail(t *attemptTrack, rep failure.Report) attemptResult {
 			diffPath = ""
 		}
 	}
-	r.rec.attemptFailed(p.ID, &rep, t.started, now, r.rel(diffPath))
-	r.rec.emit(phaseEvent(event.PhaseFailed, p, req.Number, event.Event{Agent: req.Agent.Name, Failure: &rep,
-		DurationSeconds: now.Sub(t.started).Seconds(), Usage: r.rec.attemptUsage(p.ID)}))
+	r.rec.AttemptFailed(p.ID, &rep, t.started, now, r.rel(diffPath))
+	r.rec.Emit(phaseEvent(event.PhaseFailed, p, req.Number, event.Event{Agent: req.Agent.Name, Failure: &rep,
+		DurationSeconds: now.Sub(t.started).Seconds(), Usage: r.rec.AttemptUsage(p.ID)}))
 	return attemptResult{Outcome: state.OutcomeFailed, Report: &rep}
 }
 
 // interrupted records an attempt stopped by Ctrl-C: not a failure, so resume
 // re-runs it without using up the retry.
 func (r *phaseRunner) interrupted(t *attemptTrack) attemptResult {
-	r.rec.attemptInterrupted(t.p.ID, t.started, r.cfg.Now())
-	r.rec.emit(phaseEvent(event.PhaseInterrupted, t.p, t.req.Number, event.Event{}))
+	r.rec.AttemptInterrupted(t.p.ID, t.started, r.cfg.Now())
+	r.rec.Emit(phaseEvent(event.PhaseInterrupted, t.p, t.req.Number, event.Event{}))
 	return attemptResult{Outcome: state.OutcomeInterrupted}
 }
 
 func (r *phaseRunner) complete(ctx context.Context, t *attemptTrack, commit *state.Commit) attemptResult {
 	p, req := t.p, t.req
 	now := r.cfg.Now()
-	r.rec.attemptCompleted(p.ID, commit, t.started, now)
-	r.rec.emit(phaseEvent(event.PhaseCompleted, p, req.Number, event.Event{Agent: req.Agent.Name,
-		DurationSeconds: now.Sub(t.started).Seconds(), Usage: r.rec.attemptUsage(p.ID)}))
+	r.rec.AttemptCompleted(p.ID, commit, t.started, now)
+	r.rec.Emit(phaseEvent(event.PhaseCompleted, p, req.Number, event.Event{Agent: req.Agent.Name,
+		DurationSeconds: now.Sub(t.started).Seconds(), Usage: r.rec.AttemptUsage(p.ID)}))
 	var line string
 	switch {
 	case commit.SHA != "":
@@ -350,14 +354,14 @@ func (r *phaseRunner) complete(ctx context.Context, t *attemptTrack, commit *sta
 	default:
 		line = "no changes to commit"
 	}
-	r.rec.emit(event.Event{Kind: event.PhaseIntegrated, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
+	r.rec.Emit(event.Event{Kind: event.PhaseIntegrated, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
 		Commit: commit, Line: line})
 	r.spaces.release(ctx, p.ID)
 	return attemptResult{Outcome: state.OutcomeComplete}
 }
 
 func (r *phaseRunner) previousDiff(id phaseid.ID) string {
-	ps := r.rec.get(id)
+	ps := r.rec.Get(id)
 	for i := len(ps.Attempts) - 1; i >= 0; i-- {
 		if ps.Attempts[i].DiffPath != "" {
 			return ps.Attempts[i].DiffPath
@@ -391,7 +395,7 @@ func (r *phaseRunner) abs(path string) string {
 
 // rel makes a path relative to the repository root for state files and
 // messages; the state directory moves with the repository.
-func (r *phaseRunner) rel(path string) string { return relTo(r.root, path) }
+func (r *phaseRunner) rel(path string) string { return localexec.RelTo(r.root, path) }
 
 // infraFailure reports a failure of autobuild's own machinery (git, the
 // file system) during an attempt as an agent_error, so it gets the retry.
@@ -416,27 +420,9 @@ func fixAttempts(reports []failure.Report) []failure.Report {
 }
 
 func failed(ev failure.Evidence) bool {
-	return agentFailed(ev) || ev.Gate != nil || ev.ResultStatus == "failed" ||
+	return executor.AgentFailed(ev) || ev.Gate != nil || ev.ResultStatus == "failed" ||
 		(ev.ResultRequired && (!ev.ResultFound || ev.ResultParseErr != "")) || ev.ResultOtherPhase != "" ||
 		(ev.TasksTotal > 0 && ev.TasksCompleted < ev.TasksTotal)
-}
-
-func agentFailed(ev failure.Evidence) bool {
-	return ev.TimedOut || ev.IdleTimedOut || ev.AgentNotFound || ev.AgentExitCode != 0
-}
-
-func claimed(ev failure.Evidence) string {
-	if ev.ResultFound {
-		return ev.ResultStatus
-	}
-	return ""
-}
-
-func agentCommand(a agent.Agent) string {
-	if a.Shell != "" {
-		return a.Shell
-	}
-	return strings.Join(a.Args, " ")
 }
 
 func gatePlan(gs []gates.Gate) []plan.Gate {

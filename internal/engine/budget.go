@@ -38,7 +38,7 @@ type budgetGuard struct {
 func (s *scheduler) spend() budget.Spend {
 	phases := make([]*state.Phase, 0, len(s.plan.Phases))
 	for _, p := range s.plan.Phases {
-		ps := s.rec.get(p.ID)
+		ps := s.rec.Get(p.ID)
 		phases = append(phases, &ps)
 	}
 	return budget.Of(phases)
@@ -59,7 +59,7 @@ func (s *scheduler) overBudget(p *plan.Phase) *budgetStop {
 		return nil
 	}
 	if l.Phase > 0 {
-		ps := s.rec.get(p.ID)
+		ps := s.rec.Get(p.ID)
 		if usd := budget.PhaseUSD(&ps); l.PhaseReached(usd) {
 			return &budgetStop{rep: budget.Report(l, s.spend(), p.DisplayID, usd), phase: true}
 		}
@@ -81,7 +81,7 @@ func (s *scheduler) refuse(p *plan.Phase, number int, b *budgetStop) attemptResu
 	rep.Attempt = number
 	rep.SuggestedActions = failure.Suggest(rep)
 	if b.phase {
-		s.rec.phase(p.ID, func(ps *state.Phase) {
+		s.rec.Phase(p.ID, func(ps *state.Phase) {
 			ps.Status = state.PhaseFailed
 			ps.Error = &rep
 		})
@@ -94,7 +94,7 @@ func (s *scheduler) refuse(p *plan.Phase, number int, b *budgetStop) attemptResu
 		if b.phase {
 			e.PhaseID, e.DisplayID, e.PhaseName = p.ID, p.DisplayID, p.Name
 		}
-		s.rec.emit(e)
+		s.rec.Emit(e)
 	}
 	return attemptResult{Outcome: outcomeNotStarted, Report: &rep, Halt: "budget_exceeded: " + rep.Message}
 }
@@ -121,7 +121,7 @@ func (s *scheduler) afterSpend() {
 	}
 	s.mu.Unlock()
 	if s.budget.reached.CompareAndSwap(false, true) {
-		s.rec.emit(event.Event{Kind: event.BudgetReached, Line: rep.Message, Failure: &rep, Budget: s.budgetNow()})
+		s.rec.Emit(event.Event{Kind: event.BudgetReached, Line: rep.Message, Failure: &rep, Budget: s.budgetNow()})
 	}
 	s.budget.stop()
 }

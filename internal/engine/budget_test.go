@@ -49,7 +49,7 @@ func TestBudgetReachedStartsNoNewAttempt(t *testing.T) {
 				require.Len(t, reached, 1)
 				require.Contains(t, reached[0].Failure.Details, "1: $3.50")
 				require.Equal(t, &event.Budget{MaxCostUSD: 3, SpentUSD: 3.5}, reached[0].Budget)
-				require.Equal(t, state.PhasePending, f.sched.rec.get("2").Status, "not blocked: it runs on resume")
+				require.Equal(t, state.PhasePending, f.sched.rec.Get("2").Status, "not blocked: it runs on resume")
 			})
 		})
 	}
@@ -76,12 +76,12 @@ func TestPhaseBudgetStopsTheRetry(t *testing.T) {
 		require.Equal(t, state.RunHalted, status)
 		require.Contains(t, reason, "phase 1 spent $2.00, reaching its budget of $2.00")
 		require.Equal(t, 1, f.runner.calls["1"], "no retry")
-		ps := f.sched.rec.get("1")
+		ps := f.sched.rec.Get("1")
 		require.Equal(t, state.PhaseFailed, ps.Status)
 		require.Equal(t, failure.BudgetExceeded, ps.Error.Type)
 		require.Equal(t, failure.TestFailure, ps.Attempts[0].Error.Type, "the attempt keeps its own failure")
 		require.Equal(t, "1", string(f.sched.haltPhase.ID))
-		require.Equal(t, state.PhaseBlocked, f.sched.rec.get("2").Status)
+		require.Equal(t, state.PhaseBlocked, f.sched.rec.Get("2").Status)
 	})
 }
 
@@ -101,7 +101,7 @@ func TestHardBudgetStopsRunningAttempts(t *testing.T) {
 		require.Contains(t, reason, "--max-cost-hard")
 		require.Less(t, time.Since(start), time.Hour, "2B and 2C were stopped")
 		require.Zero(t, f.runner.calls["3"])
-		require.Equal(t, state.PhasePending, f.sched.rec.get("3").Status)
+		require.Equal(t, state.PhasePending, f.sched.rec.Get("3").Status)
 	})
 }
 

@@ -78,9 +78,9 @@ func TestCtrlCStopsTheOutsideRead(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { time.Sleep(200 * time.Millisecond); cancel() }()
 	start := time.Now()
-	st := in.snapshotOutside(ctx)
+	st := in.guard.Snapshot(ctx)
 	require.Less(t, time.Since(start), 2*time.Second, "Ctrl-C stops waiting for git status")
-	require.False(t, st.ok, "nothing to compare")
+	require.False(t, st.OK, "nothing to compare")
 }
 
 // The plan restored (edited, committed, deleted, renamed), no gates: the

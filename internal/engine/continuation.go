@@ -18,7 +18,7 @@ import (
 // done instead of repeating everything (Compact).
 func (s *scheduler) continuation(id phaseid.ID, req *attemptRequest) {
 	req.Session, req.Compact = "", false
-	ps := s.rec.get(id)
+	ps := s.rec.Get(id)
 	var last *state.Attempt
 	for i := len(ps.Attempts) - 1; i >= 0; i-- {
 		if ps.Attempts[i].Outcome == state.OutcomeFailed {

@@ -238,7 +238,7 @@ func (s *scheduler) startEager(ctx context.Context, e *eagerRun, phases []*plan.
 		e.inPlanOrder(landed)
 		if number > 1 {
 			rep := s.failedReport(p.ID)
-			s.rec.emit(event.Event{Kind: event.PhaseRetrying, PhaseID: p.ID, DisplayID: p.DisplayID,
+			s.rec.Emit(event.Event{Kind: event.PhaseRetrying, PhaseID: p.ID, DisplayID: p.DisplayID,
 				PhaseName: p.Name, Attempt: number, MaxAttempts: MaxAttempts,
 				Line: "retrying after " + string(rep.Type) + " with the failure as context"})
 		}

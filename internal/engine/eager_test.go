@@ -159,11 +159,11 @@ func TestEagerHaltStartsNothingNew(t *testing.T) {
 		require.ElementsMatch(t, []string{"start a1#1", "start b1#1"}, r.log[:2], "two slots: C1 waits")
 		require.Equal(t, []string{"end a1#1", "end b1#1"}, r.log[2:], "B1 runs to its end; nothing starts after A1 failed")
 		rec := f.sched.rec
-		require.Equal(t, state.PhaseComplete, rec.get("b1").Status)
-		require.Equal(t, state.PhasePending, rec.get("b2").Status, "its dependency landed: pending, not blocked")
-		require.Equal(t, state.PhasePending, rec.get("c1").Status)
-		require.Equal(t, state.PhaseBlocked, rec.get("a2").Status)
-		require.Equal(t, []phaseid.Display{"A1"}, rec.get("a2").BlockedBy)
+		require.Equal(t, state.PhaseComplete, rec.Get("b1").Status)
+		require.Equal(t, state.PhasePending, rec.Get("b2").Status, "its dependency landed: pending, not blocked")
+		require.Equal(t, state.PhasePending, rec.Get("c1").Status)
+		require.Equal(t, state.PhaseBlocked, rec.Get("a2").Status)
+		require.Equal(t, []phaseid.Display{"A1"}, rec.Get("a2").BlockedBy)
 	})
 }
 
@@ -219,8 +219,8 @@ func TestEagerFailedRetryHalts(t *testing.T) {
 		require.Equal(t, "Phase A1 failed after retry (test_failure)", reason)
 		require.Equal(t, 2, f.runner.calls["a1"])
 		require.Zero(t, f.runner.calls["b2"], "B1 landed after the halt: B2 does not start")
-		require.Equal(t, state.PhaseComplete, f.sched.rec.get("b1").Status)
-		require.Equal(t, []phaseid.Display{"A1"}, f.sched.rec.get("a2").BlockedBy)
+		require.Equal(t, state.PhaseComplete, f.sched.rec.Get("b1").Status)
+		require.Equal(t, []phaseid.Display{"A1"}, f.sched.rec.Get("a2").BlockedBy)
 	})
 }
 
@@ -268,8 +268,8 @@ func TestEagerInterrupt(t *testing.T) {
 		require.Equal(t, state.RunInterrupted, status)
 		require.Equal(t, 1, f.runner.calls["a1"])
 		require.Zero(t, f.runner.calls["a2"])
-		require.Equal(t, state.PhaseComplete, f.sched.rec.get("b2").Status, "the other chain finished first")
-		require.Equal(t, state.PhasePending, f.sched.rec.get("a1").Status)
+		require.Equal(t, state.PhaseComplete, f.sched.rec.Get("b2").Status, "the other chain finished first")
+		require.Equal(t, state.PhasePending, f.sched.rec.Get("a1").Status)
 		require.Empty(t, kinds(*f.events, event.PhaseBlocked, event.PhaseRetrying))
 	})
 }

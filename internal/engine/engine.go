@@ -19,12 +19,15 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/budget"
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/executor"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gates"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/history"
+	"github.com/autobuild-sh/autobuild/internal/localexec"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/record"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/wtenv"
 )
@@ -79,7 +82,7 @@ type Config struct {
 	Sleep func(ctx context.Context, d time.Duration)
 	// Executor makes the attempts (executor.go); nil runs them as local
 	// processes in git worktrees.
-	Executor Executor
+	Executor executor.Executor
 	// Worktree is autobuild.toml's [worktree]: the ignored files, setup,
 	// teardown and ports of each phase's worktree (package wtenv).
 	Worktree wtenv.Config
@@ -275,8 +278,8 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 	}
 	started = true
 	res.CommitMode = run.CommitMode
-	rec := newRecorder(store, cfg.Sink, cfg.Now, run, phases)
-	rec.history = history.NewObserver(store.HistoryPath(), cfg.Now())
+	rec := record.New(store, cfg.Sink, cfg.Now, run, phases)
+	rec.History = history.NewObserver(store.HistoryPath(), cfg.Now())
 	st.at("checking the run's line against git")
 	tip, err := reconcile(ctx, &cfg, repo, rec, store, st)
 	if err != nil {
@@ -322,7 +325,7 @@ type liveRun struct {
 	cfg   *Config
 	repo  *gitx.Repo
 	store *state.Store
-	rec   *recorder
+	rec   *record.Recorder
 	integ *integrator
 	res   Result
 	sched *scheduler
@@ -332,7 +335,7 @@ type liveRun struct {
 // scheduler over it.
 func (lr *liveRun) wire() (*phaseRunner, *scheduler) {
 	cfg, root := lr.cfg, lr.repo.Root()
-	run := lr.rec.runCopy()
+	run := lr.rec.RunCopy()
 	runner := &phaseRunner{cfg: cfg, root: root, store: lr.store, rec: lr.rec, integ: lr.integ,
 		gates:      gates.Resolve(cfg.Plan.Gates, cfg.ConfigGates, root, exec.LookPath),
 		classifier: cfg.Classifier,
@@ -341,7 +344,7 @@ func (lr *liveRun) wire() (*phaseRunner, *scheduler) {
 		wtenv:      newWorktreeEnv(root, lr.store, cfg)}
 	runner.spaces.keep = runner.wtenv.keep
 	if runner.exec == nil {
-		runner.exec = &localExecutor{repo: lr.repo, root: root, grace: cfg.Grace, hardStop: cfg.HardStop, logCap: cfg.LogCap, now: cfg.Now}
+		runner.exec = &localexec.Executor{Repo: lr.repo, Root: root, Grace: cfg.Grace, HardStop: cfg.HardStop, LogCap: cfg.LogCap, Now: cfg.Now}
 	}
 	sched := &scheduler{plan: cfg.Plan, runner: runner, rec: lr.rec, maxParallel: cfg.MaxParallel, schedule: run.Schedule.OrDefault(),
 		timeout: cfg.PhaseTimeout, agents: cfg.Agents, backoff: cfg.Backoff, sleep: cfg.Sleep,
@@ -354,12 +357,12 @@ func (lr *liveRun) wire() (*phaseRunner, *scheduler) {
 	runner.eager = sched.schedule == ScheduleEager
 	lr.sched = sched
 	verify, _ := ParseVerify(string(cfg.Verify))
-	if verify == VerifyLanding && anyGateRuns(runner.gates) {
+	if verify == VerifyLanding && localexec.AnyGateRuns(runner.gates) {
 		lr.integ.verifier = &verifier{repo: lr.repo, gates: runner.gates, dir: lr.store.VerifyWorktreePath(),
 			logPath: lr.store.VerifyLogPath(), timeout: cfg.PhaseTimeout, grace: cfg.Grace, hardStop: cfg.HardStop,
 			parallel: cfg.MaxParallel, cache: map[string]verdict{}, ready: runner.wtenv.readyVerify}
 	}
-	lr.rec.updateRun(func(r *state.Run) { r.Verify = string(verify) })
+	lr.rec.UpdateRun(func(r *state.Run) { r.Verify = string(verify) })
 	return runner, sched
 }
 
@@ -367,7 +370,7 @@ func (lr *liveRun) wire() (*phaseRunner, *scheduler) {
 // before it (by the plan or an earlier run) as complete.
 func (lr *liveRun) announce(sched *scheduler) {
 	cfg, rec := lr.cfg, lr.rec
-	rec.updateRun(func(r *state.Run) {
+	rec.UpdateRun(func(r *state.Run) {
 		r.Status = state.RunRunning
 		r.PID = os.Getpid()
 		r.HaltReason = ""
@@ -376,7 +379,7 @@ func (lr *liveRun) announce(sched *scheduler) {
 		r.HaltType = ""
 		r.MaxCostUSD, r.MaxPhaseCostUSD = cfg.Budget.Run, cfg.Budget.Phase
 	})
-	run := rec.runCopy()
+	run := rec.RunCopy()
 	startLine := fmt.Sprintf("%s: %d phases, commit=%s, %s",
 		cfg.Plan.Path, len(cfg.Plan.Phases), run.CommitMode, agentsText(cfg.Agents))
 	if sched.schedule != ScheduleBatches {
@@ -385,17 +388,17 @@ func (lr *liveRun) announce(sched *scheduler) {
 		startLine += ", schedule " + string(sched.schedule)
 	}
 	startLine += budgetLine(cfg.Budget)
-	rec.emit(event.Event{Kind: event.RunStarted, Line: startLine, Budget: lr.budgetNow()})
+	rec.Emit(event.Event{Kind: event.RunStarted, Line: startLine, Budget: lr.budgetNow()})
 	for _, p := range cfg.Plan.Phases {
-		ps := rec.get(p.ID)
+		ps := rec.Get(p.ID)
 		switch {
 		case ps.Status == state.PhaseSkipped:
 			sched.complete[p.ID] = true
-			rec.emit(event.Event{Kind: event.PhaseSkipped, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
+			rec.Emit(event.Event{Kind: event.PhaseSkipped, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
 				Line: "the plan marks it " + string(p.Status)})
 		case ps.Status == state.PhaseComplete:
 			sched.complete[p.ID] = true
-			rec.emit(event.Event{Kind: event.PhaseSkipped, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
+			rec.Emit(event.Event{Kind: event.PhaseSkipped, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
 				Line: "completed in an earlier run", Commit: ps.Commit})
 		}
 	}
@@ -405,7 +408,7 @@ func (lr *liveRun) announce(sched *scheduler) {
 // commit modes, cleans up after a complete run and emits the terminal event.
 func (lr *liveRun) finish(ctx context.Context, status state.RunStatus, reason string, spaces *workspaces) (Result, error) {
 	cfg, repo, store, rec, res := lr.cfg, lr.repo, lr.store, lr.rec, lr.res
-	run := rec.runCopy()
+	run := rec.RunCopy()
 	finalCommit := ""
 	cleaned := false
 	if status == state.RunComplete {
@@ -444,7 +447,7 @@ func (lr *liveRun) finish(ctx context.Context, status state.RunStatus, reason st
 		_ = repo.MoveBranch(ctx, state.RefsOf(run).Integration(), tip, "")
 	}
 	now := cfg.Now().UTC()
-	rec.updateRun(func(r *state.Run) {
+	rec.UpdateRun(func(r *state.Run) {
 		r.Status, r.HaltReason, r.Finished = status, reason, &now
 		r.IntegrationCommit = tip
 		if finalCommit != "" {
@@ -463,8 +466,8 @@ func (lr *liveRun) finish(ctx context.Context, status state.RunStatus, reason st
 	if kind == "" {
 		kind = event.RunHalted
 	}
-	wall := rec.runCopy()
-	last := event.Event{Kind: kind, Line: reason, DurationSeconds: wall.WallSeconds(), Usage: rec.usage(), Budget: lr.budgetNow()}
+	wall := rec.RunCopy()
+	last := event.Event{Kind: kind, Line: reason, DurationSeconds: wall.WallSeconds(), Usage: rec.Usage(), Budget: lr.budgetNow()}
 	if kind == event.RunHalted && lr.sched != nil && lr.sched.haltReport != nil {
 		// What the halt is about: its failure, and its phase when one
 		// failed (a notification names both).
@@ -473,9 +476,9 @@ func (lr *liveRun) finish(ctx context.Context, status state.RunStatus, reason st
 			last.PhaseID, last.DisplayID, last.PhaseName = p.ID, p.DisplayID, p.Name
 		}
 	}
-	rec.emit(last)
+	rec.Emit(last)
 	res.Status, res.Reason = status, reason
-	if err := rec.failed(); err != nil {
+	if err := rec.Failed(); err != nil {
 		return res, fmt.Errorf("the run's state could not be written completely: %w", err)
 	}
 	return res, nil
@@ -513,10 +516,10 @@ func dirtyAdvice(store *state.Store) string {
 	return plain
 }
 
-func orderedPhases(pl *plan.Plan, rec *recorder) []*state.Phase {
+func orderedPhases(pl *plan.Plan, rec *record.Recorder) []*state.Phase {
 	out := make([]*state.Phase, 0, len(pl.Phases))
 	for _, p := range pl.Phases {
-		ps := rec.get(p.ID)
+		ps := rec.Get(p.ID)
 		out = append(out, &ps)
 	}
 	return out

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/executor"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -21,11 +22,11 @@ import (
 // attempt (in order), after writing work into the workspace.
 type scriptedExecutor struct {
 	mu       sync.Mutex
-	attempts []Attempt
-	results  []func(a Attempt) Evidence
+	attempts []executor.Attempt
+	results  []func(a executor.Attempt) executor.Evidence
 }
 
-func (x *scriptedExecutor) Execute(_ context.Context, a Attempt, obs AttemptObserver) Evidence {
+func (x *scriptedExecutor) Execute(_ context.Context, a executor.Attempt, obs executor.AttemptObserver) executor.Evidence {
 	x.mu.Lock()
 	n := len(x.attempts)
 	x.attempts = append(x.attempts, a)
@@ -36,12 +37,12 @@ func (x *scriptedExecutor) Execute(_ context.Context, a Attempt, obs AttemptObse
 	return ev
 }
 
-func wrote(name, text string) func(a Attempt) Evidence {
-	return func(a Attempt) Evidence {
+func wrote(name, text string) func(a executor.Attempt) executor.Evidence {
+	return func(a executor.Attempt) executor.Evidence {
 		if err := os.WriteFile(filepath.Join(a.Workspace, name), []byte(text), 0o644); err != nil {
 			panic(err)
 		}
-		return Evidence{Evidence: failure.Evidence{AgentRan: true, FilesChanged: []string{name}},
+		return executor.Evidence{Evidence: failure.Evidence{AgentRan: true, FilesChanged: []string{name}},
 			Gates: map[string]state.GateResult{"test": {Command: "true", Status: state.GatePassed, Passed: true}}}
 	}
 }
@@ -52,19 +53,21 @@ func wrote(name, text string) func(a Attempt) Evidence {
 // context), and the agent's own command is never run by the engine.
 func TestEngineRecordsClassifiesAndLandsAroundTheExecutor(t *testing.T) {
 	t.Parallel()
-	failingTests := func(a Attempt) Evidence {
+	failingTests := func(a executor.Attempt) executor.Evidence {
 		if err := os.WriteFile(filepath.Join(a.Workspace, "parse.go"), []byte("package parse\n"), 0o644); err != nil {
 			panic(err)
 		}
-		return Evidence{Evidence: failure.Evidence{AgentRan: true, FilesChanged: []string{"parse.go"},
+		return executor.Evidence{Evidence: failure.Evidence{AgentRan: true, FilesChanged: []string{"parse.go"},
 			Gate: &failure.GateEvidence{Kind: "test", Command: "true", ExitCode: 1, Output: "--- FAIL: TestParse (0.00s)\nFAIL"}},
 			Gates: map[string]state.GateResult{"test": {Command: "true", Status: state.GateFailed, ExitCode: 1}}}
 	}
-	machinery := func(Attempt) Evidence { return Evidence{Err: errors.New("the remote machine went away")} }
+	machinery := func(executor.Attempt) executor.Evidence {
+		return executor.Evidence{Err: errors.New("the remote machine went away")}
+	}
 
 	t.Run("success lands the workspace", func(t *testing.T) {
 		t.Parallel()
-		x := &scriptedExecutor{results: []func(Attempt) Evidence{wrote("remote.txt", "made elsewhere\n")}}
+		x := &scriptedExecutor{results: []func(executor.Attempt) executor.Evidence{wrote("remote.txt", "made elsewhere\n")}}
 		res, repo, sink := runPlanWith(t, onePhase, "exit 99", func(c *Config) { c.Executor = x })
 		require.Equal(t, state.RunComplete, res.Status, res.Reason)
 		require.Equal(t, "made elsewhere", runGit(t, repo, "show", "HEAD:remote.txt"))
@@ -84,7 +87,7 @@ func TestEngineRecordsClassifiesAndLandsAroundTheExecutor(t *testing.T) {
 	})
 	t.Run("a failure is classified and retried with its context", func(t *testing.T) {
 		t.Parallel()
-		x := &scriptedExecutor{results: []func(Attempt) Evidence{failingTests, failingTests}}
+		x := &scriptedExecutor{results: []func(executor.Attempt) executor.Evidence{failingTests, failingTests}}
 		res, repo, _ := runPlanWith(t, onePhase, "exit 99", func(c *Config) { c.Executor = x })
 		require.Equal(t, state.RunHalted, res.Status)
 		require.Len(t, x.attempts, 2, "exactly one retry")
@@ -96,7 +99,7 @@ func TestEngineRecordsClassifiesAndLandsAroundTheExecutor(t *testing.T) {
 	})
 	t.Run("the executor's own failure is autobuild's, retried", func(t *testing.T) {
 		t.Parallel()
-		x := &scriptedExecutor{results: []func(Attempt) Evidence{machinery, wrote("after.txt", "second try\n")}}
+		x := &scriptedExecutor{results: []func(executor.Attempt) executor.Evidence{machinery, wrote("after.txt", "second try\n")}}
 		res, repo, _ := runPlanWith(t, onePhase, "exit 99", func(c *Config) { c.Executor = x })
 		require.Equal(t, state.RunComplete, res.Status, res.Reason)
 		p, err := state.Open(repo).LoadPhase("1")

@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/autobuild-sh/autobuild/internal/checkout"
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -278,7 +279,7 @@ func TestAttackAgentCommitFoundByAnotherLandingIsNotFollowed(t *testing.T) {
 	// Yours, in your checkout: followed.
 	runGit(t, r.dir, "commit", "-q", "--allow-empty", "-m", "mine")
 	in.mu.Lock()
-	require.Nil(t, in.followUser(ctx, p, nil, outsideState{}))
+	require.Nil(t, in.followUser(ctx, p, nil, checkout.State{}))
 	in.mu.Unlock()
 	mine := runGit(t, r.dir, "rev-parse", "HEAD")
 
@@ -289,7 +290,7 @@ func TestAttackAgentCommitFoundByAnotherLandingIsNotFollowed(t *testing.T) {
 	runGit(t, wt, "commit", "-q", "--allow-empty", "-m", "sneaky")
 	sneaky := runGit(t, wt, "rev-parse", "HEAD")
 	in.mu.Lock()
-	rep := in.followUser(ctx, p, nil, outsideState{})
+	rep := in.followUser(ctx, p, nil, checkout.State{})
 	in.mu.Unlock()
 	require.NotNil(t, rep)
 	require.Contains(t, rep.Message, "from the run's worktree .autobuild/worktrees/phase-1")

@@ -10,18 +10,20 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/autobuild-sh/autobuild/internal/executor"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/localexec"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
 // handoverSpy is the local executor, keeping the evidence it hands over.
 type handoverSpy struct {
-	inner Executor
+	inner executor.Executor
 	mu    sync.Mutex
-	got   []Evidence
+	got   []executor.Evidence
 }
 
-func (s *handoverSpy) Execute(ctx context.Context, a Attempt, obs AttemptObserver) Evidence {
+func (s *handoverSpy) Execute(ctx context.Context, a executor.Attempt, obs executor.AttemptObserver) executor.Evidence {
 	ev := s.inner.Execute(ctx, a, obs)
 	s.mu.Lock()
 	s.got = append(s.got, ev)
@@ -67,7 +69,7 @@ func runSeededOnePhase(t *testing.T, gates, agentWork string) (string, *handover
 	runGit(t, repo, "commit", "-qm", "seed")
 	r, err := gitx.Open(context.Background(), repo)
 	require.NoError(t, err)
-	spy := &handoverSpy{inner: &localExecutor{repo: r, root: r.Root(), grace: time.Second, now: time.Now}}
+	spy := &handoverSpy{inner: &localexec.Executor{Repo: r, Root: r.Root(), Grace: time.Second, Now: time.Now}}
 	cfg := baseConfig(t, repo, planText, agentWork, &events{})
 	cfg.Executor = spy
 	res, err := Run(context.Background(), cfg)

@@ -11,10 +11,12 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/autobuild-sh/autobuild/internal/checkout"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/record"
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
 	"github.com/autobuild-sh/autobuild/internal/shell"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -30,7 +32,7 @@ const (
 // integrator brings completed phases onto the run's line, one at a time.
 type integrator struct {
 	repo    *gitx.Repo
-	rec     *recorder
+	rec     *record.Recorder
 	mode    state.CommitMode
 	mainDir string // the user's work tree
 	// refs names the run's branches; refs.Integration() is the run's line:
@@ -47,14 +49,9 @@ type integrator struct {
 	// the last of them (catchUp): phases that finish together move your
 	// checkout once.
 	waiting atomic.Int32
-	// outside shares reads of the outside state between attempts that
-	// start or finish together.
-	outside *sharedReads
-	// checkout guards your checkout's files and index: the fast-forward
-	// holds it for writing, a read of its status for reading, so a read
-	// never sees a landed phase's files half written, and waits for no
-	// other part of a landing.
-	checkout sync.RWMutex
+	// guard watches over your checkout (outside.go): the outside reads,
+	// the fast-forward, following your branch.
+	guard *checkout.Guard
 	// tipNow is tip, for Tip: a phase about to start reads it without
 	// waiting for the landings queued on mu.
 	tipNow atomic.Pointer[string]
@@ -83,9 +80,10 @@ type landedPhase struct {
 	tipIndex  int // index in tips of the tip this phase produced
 }
 
-func newIntegrator(repo *gitx.Repo, rec *recorder, mode state.CommitMode, mainDir, tip string) *integrator {
+func newIntegrator(repo *gitx.Repo, rec *record.Recorder, mode state.CommitMode, mainDir, tip string) *integrator {
 	in := &integrator{repo: repo, rec: rec, mode: mode, mainDir: mainDir, tips: []string{tip}, branchAt: tip,
-		refs: state.RefsOf(rec.runCopy()), outside: newSharedReads()}
+		refs: state.RefsOf(rec.RunCopy())}
+	in.guard = checkout.New(repo, rec, mainDir, in.refs, in)
 	in.setTip(tip)
 	return in
 }
@@ -119,7 +117,7 @@ type handover struct {
 // line (pick). outside is your checkout as the outside check read it just
 // before (ok false when it read none). Overlapping edits with a phase that landed since this one
 // started come back as a file_conflict report; nothing is merged then.
-func (in *integrator) land(ctx context.Context, p *plan.Phase, h handover, outside outsideState) (*state.Commit, *failure.Report, error) {
+func (in *integrator) land(ctx context.Context, p *plan.Phase, h handover, outside checkout.State) (*state.Commit, *failure.Report, error) {
 	// The message names what is committed: git add stages it, then the
 	// message is made (no status of its own first).
 	var msg string
@@ -188,7 +186,7 @@ func (in *integrator) admit(ctx context.Context, l *landing) *failure.Report {
 			return rep
 		}
 	}
-	return in.userFilesInTheWay(ctx, l.p, allFiles(l.ch))
+	return in.guard.UserFilesInTheWay(ctx, l.p, allFiles(l.ch))
 }
 
 // publish puts the links on the run's line, in order: the line's branch
@@ -219,7 +217,7 @@ func (in *integrator) publish(ctx context.Context, links []link) error {
 		l.tip = k.tip
 	}
 	if in.mode != CommitAuto {
-		in.rec.updateRun(func(r *state.Run) { r.IntegrationCommit = last })
+		in.rec.UpdateRun(func(r *state.Run) { r.IntegrationCommit = last })
 	}
 	return nil
 }
@@ -236,14 +234,11 @@ func (in *integrator) catchUp(ctx context.Context, p *plan.Phase, prevTip string
 	if rep := in.checkLock(p); rep != nil {
 		return rep // your checkout is not the run's to move any more
 	}
-	in.checkout.Lock()
-	err := in.repo.FastForward(ctx, in.mainDir, in.tip)
-	in.checkout.Unlock()
-	if err != nil {
+	if err := in.guard.FastForward(ctx, in.tip); err != nil {
 		if in.tip != prevTip {
 			return in.undoLanding(p, prevTip, err)
 		}
-		return branchReport(p, fmt.Sprintf("your branch refused the run's landed phases (%v): check your checkout "+
+		return checkout.BranchReport(p, fmt.Sprintf("your branch refused the run's landed phases (%v): check your checkout "+
 			"(git status, git log), then resume", err))
 	}
 	in.branchAt = in.tip
@@ -326,7 +321,7 @@ func (in *integrator) finish(ctx context.Context, title string, phases []*state.
 		}
 	}
 	if in.mode != CommitAuto {
-		if err := in.stillOnBranch(ctx); err != nil {
+		if err := in.guard.StillOnBranch(ctx); err != nil {
 			return "", err
 		}
 	}
@@ -411,7 +406,7 @@ type scriptStep struct {
 // its phase's work and the last one leaves nothing uncommitted.
 func (in *integrator) commitsScript(ctx context.Context, phases []*state.Phase, layout *state.Store) (string, error) {
 	patchDir := layout.PatchesDir()
-	base := in.rec.runCopy().BaseCommit
+	base := in.rec.RunCopy().BaseCommit
 	shas, err := in.repo.Commits(ctx, base, in.refs.Integration())
 	if err != nil {
 		return "", err

@@ -11,10 +11,12 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/autobuild-sh/autobuild/internal/checkout"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/record"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -58,7 +60,7 @@ func messageOnlyLine(t *testing.T) (*integrator, string) {
 
 	repo, err := gitx.Open(ctx, dir)
 	require.NoError(t, err)
-	rec := newRecorder(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{})
+	rec := record.New(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{})
 	return newIntegrator(repo, rec, state.CommitMessageOnly, dir, base), dir
 }
 
@@ -159,7 +161,7 @@ func TestConflictReportNamesBothSides(t *testing.T) {
 	repo, err := gitx.Open(ctx, dir)
 	require.NoError(t, err)
 	run := &state.Run{RunID: "r1"}
-	in := newIntegrator(repo, newRecorder(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), state.CommitAuto, dir, early)
+	in := newIntegrator(repo, record.New(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), state.CommitAuto, dir, early)
 	in.tips = []string{"root", early, shaA}
 	in.landed = []landedPhase{
 		{displayID: "1", base: "root", sha: early, files: []string{"f.txt"}, tipIndex: 1},
@@ -194,7 +196,7 @@ func TestConflictReportNamesTwoNewFilesOfOneName(t *testing.T) {
 	repo, err := gitx.Open(ctx, dir)
 	require.NoError(t, err)
 	run := &state.Run{RunID: "r1"}
-	in := newIntegrator(repo, newRecorder(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), state.CommitAuto, dir, base)
+	in := newIntegrator(repo, record.New(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), state.CommitAuto, dir, base)
 	in.tips = []string{base, shaA}
 	in.landed = []landedPhase{{displayID: "2A", base: base, sha: shaA, files: []string{"calc/x.go"}, tipIndex: 1}}
 	rep := in.conflictReport(ctx, &plan.Phase{ID: "2b", DisplayID: "2B"}, base, shaB, []string{"calc/x.go"})
@@ -216,10 +218,10 @@ func TestYourUncommittedChangesStopALanding(t *testing.T) {
 	require.NoError(t, err)
 	head := runGit(t, dir, "rev-parse", "HEAD")
 	run := &state.Run{RunID: "r1", Branch: "main"}
-	in := newIntegrator(repo, newRecorder(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), state.CommitAuto, dir, head)
+	in := newIntegrator(repo, record.New(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), state.CommitAuto, dir, head)
 	p := &plan.Phase{ID: "1", DisplayID: "1"}
 
-	read := outsideState{ok: true, status: statusEntries("?? notes.txt\x00R  new.go\x00old.go\x00")}
+	read := checkout.State{OK: true, Status: checkout.StatusEntries("?? notes.txt\x00R  new.go\x00old.go\x00")}
 	for files, want := range map[string]string{"notes.txt": "notes.txt", "old.go": "old.go", "new.go": "new.go"} {
 		rep := in.followUser(ctx, p, []string{files, "other.txt"}, read)
 		require.NotNil(t, rep, files)
@@ -229,7 +231,7 @@ func TestYourUncommittedChangesStopALanding(t *testing.T) {
 	require.Nil(t, in.followUser(ctx, p, []string{"other.txt"}, read), "no overlap: it lands")
 
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "mine.txt"), []byte("yours\n"), 0o644))
-	rep := in.followUser(ctx, p, []string{"mine.txt"}, outsideState{})
+	rep := in.followUser(ctx, p, []string{"mine.txt"}, checkout.State{})
 	require.NotNil(t, rep, "read anew without the outside check's status")
 	require.Equal(t, []string{"mine.txt"}, rep.FilesChanged)
 }
@@ -252,7 +254,7 @@ func newAutoRepo(t *testing.T) autoRepo {
 // integrator is an auto-mode integrator whose line is at your HEAD.
 func (a autoRepo) integrator(t *testing.T) *integrator {
 	run := &state.Run{RunID: "r1", Branch: "main", BaseCommit: a.base, CommitMode: state.CommitAuto}
-	return newIntegrator(a.repo, newRecorder(state.Open(a.dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}),
+	return newIntegrator(a.repo, record.New(state.Open(a.dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}),
 		state.CommitAuto, a.dir, runGit(t, a.dir, "rev-parse", "HEAD"))
 }
 
@@ -276,7 +278,7 @@ func TestLandingAfterTheLineWasTakenBack(t *testing.T) {
 	worktree := func(id, from, file string) string { return r.worktree(t, id, from, file) }
 
 	a := &plan.Phase{ID: "a", DisplayID: "A", Name: "A"}
-	_, rep, err := in.land(ctx, a, handover{wt: worktree("a", base, "a.txt"), base: base}, outsideState{})
+	_, rep, err := in.land(ctx, a, handover{wt: worktree("a", base, "a.txt"), base: base}, checkout.State{})
 	require.NoError(t, err)
 	require.Nil(t, rep)
 	tipA := in.Tip()
@@ -293,7 +295,7 @@ func TestLandingAfterTheLineWasTakenBack(t *testing.T) {
 	require.Equal(t, failure.BranchChanged, rep.Type)
 	require.Equal(t, base, in.Tip())
 
-	_, rep, err = in.land(ctx, &plan.Phase{ID: "b", DisplayID: "B", Name: "B"}, handover{wt: wtB, base: tipA}, outsideState{})
+	_, rep, err = in.land(ctx, &plan.Phase{ID: "b", DisplayID: "B", Name: "B"}, handover{wt: wtB, base: tipA}, checkout.State{})
 	require.NoError(t, err)
 	require.Nil(t, rep)
 	require.Equal(t, base, runGit(t, dir, "rev-parse", "HEAD^"))
@@ -315,7 +317,7 @@ func TestLandingLeavesOtherCommitsInTheWorktreeBehind(t *testing.T) {
 	runGit(t, wt, "commit", "-q", "-m", "a gate's commit")
 	require.NoError(t, os.WriteFile(filepath.Join(wt, "one.txt"), []byte("1\n"), 0o644))
 
-	_, rep, err := in.land(ctx, &plan.Phase{ID: "1", DisplayID: "1", Name: "One"}, handover{wt: wt, base: base}, outsideState{})
+	_, rep, err := in.land(ctx, &plan.Phase{ID: "1", DisplayID: "1", Name: "One"}, handover{wt: wt, base: base}, checkout.State{})
 	require.NoError(t, err)
 	require.Nil(t, rep)
 	require.Equal(t, base, runGit(t, dir, "rev-parse", "HEAD^"), "one commit on your branch")
@@ -338,14 +340,14 @@ func TestLandingsInAQueueMoveYourBranchOnce(t *testing.T) {
 	wtA, wtB := worktree("a", base), worktree("b", base)
 
 	in.waiting.Add(1) // a landing waits behind A's
-	commitA, rep, err := in.land(ctx, &plan.Phase{ID: "a", DisplayID: "A"}, handover{wt: wtA, base: base}, outsideState{})
+	commitA, rep, err := in.land(ctx, &plan.Phase{ID: "a", DisplayID: "A"}, handover{wt: wtA, base: base}, checkout.State{})
 	require.NoError(t, err)
 	require.Nil(t, rep)
 	require.Equal(t, base, runGit(t, dir, "rev-parse", "HEAD"), "your branch waits for the queue")
 	require.Equal(t, in.Tip(), commitA.SHA, "A's commit is the line's")
 	in.waiting.Add(-1)
 
-	commitB, rep, err := in.land(ctx, &plan.Phase{ID: "b", DisplayID: "B"}, handover{wt: wtB, base: base}, outsideState{})
+	commitB, rep, err := in.land(ctx, &plan.Phase{ID: "b", DisplayID: "B"}, handover{wt: wtB, base: base}, checkout.State{})
 	require.NoError(t, err)
 	require.Nil(t, rep)
 	require.Equal(t, commitB.SHA, runGit(t, dir, "rev-parse", "HEAD"), "the last landing moves your branch")
@@ -358,14 +360,14 @@ func TestLandingsInAQueueMoveYourBranchOnce(t *testing.T) {
 	head := runGit(t, dir, "rev-parse", "HEAD")
 	wtC, wtD := worktree("c", head), worktree("d", head)
 	in.waiting.Add(1)
-	_, rep, err = in.land(ctx, &plan.Phase{ID: "c", DisplayID: "C"}, handover{wt: wtC, base: head}, outsideState{})
+	_, rep, err = in.land(ctx, &plan.Phase{ID: "c", DisplayID: "C"}, handover{wt: wtC, base: head}, checkout.State{})
 	require.NoError(t, err)
 	require.Nil(t, rep)
 	in.waiting.Add(-1)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "mine.txt"), []byte("mine\n"), 0o644))
 	runGit(t, dir, "add", "mine.txt")
 	runGit(t, dir, "commit", "-q", "-m", "mine")
-	_, rep, err = in.land(ctx, &plan.Phase{ID: "d", DisplayID: "D"}, handover{wt: wtD, base: head}, outsideState{})
+	_, rep, err = in.land(ctx, &plan.Phase{ID: "d", DisplayID: "D"}, handover{wt: wtD, base: head}, checkout.State{})
 	require.NoError(t, err)
 	require.NotNil(t, rep)
 	require.Equal(t, failure.BranchChanged, rep.Type)

@@ -7,8 +7,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/autobuild-sh/autobuild/internal/checkout"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
+	"github.com/autobuild-sh/autobuild/internal/record"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -19,13 +21,14 @@ func lockTestIntegrator(t *testing.T) (*integrator, string) {
 	require.NoError(t, err)
 	base := runGit(t, dir, "rev-parse", "HEAD")
 	run := &state.Run{RunID: "r1", BaseCommit: base, CommitMode: state.CommitAuto}
-	rec := newRecorder(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{})
+	rec := record.New(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{})
 	return newIntegrator(repo, rec, state.CommitAuto, dir, base), base
 }
 
 // A phase about to start reads the line's tip, and the outside check reads
-// your checkout, while landings hold the integrator's lock; a read of your
-// checkout waits only for a fast-forward, which writes its files.
+// your checkout, while landings hold the integrator's lock (a read of your
+// checkout waits only for a fast-forward: package checkout's
+// TestReadsWaitForTheFastForward).
 func TestReadsWaitOnlyForWhatTheyMustNotSee(t *testing.T) {
 	t.Parallel()
 	in, base := lockTestIntegrator(t)
@@ -33,8 +36,8 @@ func TestReadsWaitOnlyForWhatTheyMustNotSee(t *testing.T) {
 	in.mu.Lock() // a landing under way
 	tip := make(chan string)
 	go func() { tip <- in.Tip() }()
-	read := make(chan outsideState)
-	go func() { read <- in.snapshotOutside(context.Background()) }()
+	read := make(chan checkout.State)
+	go func() { read <- in.guard.Snapshot(context.Background()) }()
 	select {
 	case got := <-tip:
 		require.Equal(t, base, got)
@@ -43,19 +46,9 @@ func TestReadsWaitOnlyForWhatTheyMustNotSee(t *testing.T) {
 	}
 	select {
 	case st := <-read:
-		require.True(t, st.ok)
+		require.True(t, st.OK)
 	case <-time.After(5 * time.Second):
 		t.Fatal("reading your checkout waited for a landing")
 	}
 	in.mu.Unlock()
-
-	in.checkout.Lock() // a fast-forward under way
-	go func() { read <- in.snapshotOutside(context.Background()) }()
-	select {
-	case <-read:
-		t.Fatal("your checkout was read while a fast-forward wrote it")
-	case <-time.After(200 * time.Millisecond):
-	}
-	in.checkout.Unlock()
-	require.True(t, (<-read).ok)
 }

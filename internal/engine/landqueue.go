@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/autobuild-sh/autobuild/internal/checkout"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/plan"
@@ -62,7 +63,7 @@ type landing struct {
 	base    string
 	made    gitx.Made
 	ch      gitx.Changes
-	outside outsideState
+	outside checkout.State
 
 	done bool
 	rep  *failure.Report

@@ -195,7 +195,7 @@ func (s *scheduler) agentFor(id phaseid.ID, number int) agent.Agent {
 	now := s.now()
 	last := s.agents[len(s.agents)-1] // so the search starts at the first
 	if number > 1 {
-		ps := s.rec.get(id)
+		ps := s.rec.Get(id)
 		for i := len(ps.Attempts) - 1; i >= 0; i-- {
 			if ps.Attempts[i].Outcome == state.OutcomeFailed {
 				for _, x := range s.agents {
@@ -243,7 +243,7 @@ func (s *scheduler) waitOut(ctx context.Context, p *plan.Phase, number int, step
 			line = fmt.Sprintf("rate limited: trying again in %s with %s (does not use up the retry)", roundWait(left), step.agent.Name)
 		}
 		u := until
-		s.rec.emit(event.Event{Kind: event.PhaseWaiting, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
+		s.rec.Emit(event.Event{Kind: event.PhaseWaiting, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
 			Attempt: number, MaxAttempts: MaxAttempts, Agent: step.agent.Name, Until: &u, Line: line})
 		s.sleep(ctx, min(left, waitTick))
 		if ctx.Err() != nil {

@@ -158,7 +158,7 @@ func TestSchedulerCtrlCDuringAWaitStartsNothing(t *testing.T) {
 		status, _ := f.sched.execute(canceledAfter(10 * time.Minute))
 		require.Equal(t, state.RunInterrupted, status)
 		require.Equal(t, 1, f.runner.calls["0"])
-		ps := f.sched.rec.get("0")
+		ps := f.sched.rec.Get("0")
 		require.Equal(t, state.PhasePending, ps.Status)
 		require.Len(t, ps.Attempts, 1)
 		require.Len(t, eventsOf(*f.events, event.PhaseWaiting), 2, "at the start and after 5 minutes")

@@ -8,9 +8,11 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/autobuild-sh/autobuild/internal/checkout"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/record"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -71,7 +73,7 @@ func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 	if err := checkCommitMode(cfg.CommitMode); err != nil {
 		return nil, nil, err
 	}
-	branch, err := checkTargetBranch(ctx, repo, nil)
+	branch, err := checkout.CheckTargetBranch(ctx, repo, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -128,7 +130,7 @@ func resumeRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.S
 	if cfg.CommitMode != "" && cfg.CommitMode != run.CommitMode {
 		return nil, nil, usage("this run was started with --commit=%s: resume it with the same mode, or start over with --fresh", run.CommitMode)
 	}
-	if _, err := checkTargetBranch(ctx, repo, run); err != nil {
+	if _, err := checkout.CheckTargetBranch(ctx, repo, run); err != nil {
 		return nil, nil, err
 	}
 	stored, err := store.LoadPhases()
@@ -152,7 +154,7 @@ func resumeRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.S
 			ps = &state.Phase{PhaseID: p.ID, Status: state.PhasePending}
 		}
 		refreshFromPlan(ps, cfg.Plan, p, batchOf[p.ID])
-		if held := keepReview(ps); ps.Status != state.PhaseComplete && ps.Status != state.PhaseSkipped && !held {
+		if held := record.KeepReview(ps); ps.Status != state.PhaseComplete && ps.Status != state.PhaseSkipped && !held {
 			// Failed, running, blocked and pending phases run again with a
 			// fresh attempt count; their history stays.
 			ps.Status, ps.Attempt, ps.Error, ps.BlockedBy, ps.Worktree = state.PhasePending, 0, nil, nil, ""

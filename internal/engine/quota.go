@@ -2,12 +2,12 @@ package engine
 
 import (
 	"math"
-	"strconv"
 	"sync"
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/record"
 )
 
 // Quota-aware parallelism (docs/limits.md#quota-headroom). An agent CLI
@@ -18,19 +18,12 @@ import (
 // from 95 % or once refused, rather than send every phase into the limit
 // together. The limit handling of limits.go stays for when it is hit.
 
-// QuotaObserver is an AttemptObserver that also hears what an agent CLI
-// reports of its quota. The local executor tells an observer that
-// implements it; other executors may.
-type QuotaObserver interface {
-	Quota(agentName string, q agent.Quota)
-}
-
 // quotaBook keeps each agent's latest quota and what it allows. Its lock
 // is a leaf: nothing is called while it is held.
 type quotaBook struct {
 	max int
 	now func() time.Time
-	rec *recorder
+	rec *record.Recorder
 
 	mu      sync.Mutex
 	byAgent map[string]agent.Quota
@@ -38,7 +31,7 @@ type quotaBook struct {
 	changed chan struct{}
 }
 
-func newQuotaBook(maxParallel int, now func() time.Time, rec *recorder) *quotaBook {
+func newQuotaBook(maxParallel int, now func() time.Time, rec *record.Recorder) *quotaBook {
 	return &quotaBook{max: max(1, maxParallel), now: now, rec: rec, byAgent: map[string]agent.Quota{}, changed: make(chan struct{})}
 }
 
@@ -68,7 +61,7 @@ func (b *quotaBook) note(name string, q agent.Quota) {
 		t := q.ResetsAt
 		eq.ResetsAt = &t
 	}
-	b.rec.emit(event.Event{Kind: event.AgentQuota, Agent: name, Quota: eq})
+	b.rec.Emit(event.Event{Kind: event.AgentQuota, Agent: name, Quota: eq})
 }
 
 // bucket is utilization in steps of 5 %, -1 when unknown.
@@ -127,17 +120,4 @@ func (o *attemptObserver) Quota(agentName string, q agent.Quota) {
 // --max-parallel, fewer while a quota runs low.
 func (s *scheduler) parallelNow() int {
 	return max(1, min(s.maxParallel, s.quotas.parallel()))
-}
-
-// quotaLogText is a quota in the attempt log: "five_hour allowed_warning,
-// 86% used, resets 2026-03-01T05:00:00Z".
-func quotaLogText(q agent.Quota) string {
-	out := q.Type + " " + q.Status
-	if q.Utilization >= 0 {
-		out += ", " + strconv.Itoa(int(math.Round(q.Utilization*100))) + "% used"
-	}
-	if !q.ResetsAt.IsZero() {
-		out += ", resets " + q.ResetsAt.UTC().Format(time.RFC3339)
-	}
-	return out
 }

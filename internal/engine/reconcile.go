@@ -10,6 +10,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/record"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -17,8 +18,8 @@ import (
 // kill -9 included. Git is the truth for what landed: a commit carrying a
 // phase's trailer means the phase is complete, even when its state file was
 // never written. It returns the integration tip to build on.
-func reconcile(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *recorder, store *state.Store, st *startup) (string, error) {
-	run := rec.runCopy()
+func reconcile(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *record.Recorder, store *state.Store, st *startup) (string, error) {
+	run := rec.RunCopy()
 	tip, err := lineTip(ctx, repo, run, store)
 	if err != nil {
 		return "", err
@@ -52,7 +53,7 @@ func reconcile(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *recorder,
 		}
 		tip = replayed
 	}
-	rec.updateRun(func(r *state.Run) { r.IntegrationCommit = tip })
+	rec.UpdateRun(func(r *state.Run) { r.IntegrationCommit = tip })
 	return tip, nil
 }
 
@@ -61,10 +62,10 @@ func reconcile(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *recorder,
 // a kill -9 skips that): the newest commit a complete phase recorded when
 // your branch no longer holds it (you reset it away, or it was never
 // fast-forwarded), so that followBranch puts it back or refuses; else tip.
-func landedTip(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *recorder, tip string) (string, error) {
+func landedTip(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *record.Recorder, tip string) (string, error) {
 	var landed []string
 	for _, p := range cfg.Plan.Phases {
-		if ps := rec.get(p.ID); ps.Status == state.PhaseComplete && ps.Commit != nil && ps.Commit.SHA != "" {
+		if ps := rec.Get(p.ID); ps.Status == state.PhaseComplete && ps.Commit != nil && ps.Commit.SHA != "" {
 			landed = append(landed, ps.Commit.SHA)
 		}
 	}
@@ -109,25 +110,25 @@ func followBranch(ctx context.Context, repo *gitx.Repo, tip string) (string, err
 
 // recoverLanded marks complete the phases that landed on the line but were
 // stopped before their state file said so (landedUnrecorded).
-func recoverLanded(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *recorder, run state.Run, tip string) error {
+func recoverLanded(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *record.Recorder, run state.Run, tip string) error {
 	landed, err := repo.PhaseCommits(ctx, run.BaseCommit, tip)
 	if err != nil {
 		return refused("reading the run's commits: %w", err)
 	}
 	for _, p := range cfg.Plan.Phases {
 		sha, ok := landed[p.ID]
-		if !ok || !stoppedMidAttempt(rec.get(p.ID)) {
+		if !ok || !stoppedMidAttempt(rec.Get(p.ID)) {
 			continue // asked first: only these phases cost a git command
 		}
 		authored, err := repo.AuthorTime(ctx, sha)
 		if err != nil {
 			return refused("reading when phase %s's commit %s was made: %w", p.DisplayID, clip.SHA(sha), err)
 		}
-		if !landedUnrecorded(rec.get(p.ID), authored) {
+		if !landedUnrecorded(rec.Get(p.ID), authored) {
 			continue
 		}
 		commit := recoveredCommit(ctx, repo, sha)
-		rec.phase(p.ID, func(ps *state.Phase) {
+		rec.Phase(p.ID, func(ps *state.Phase) {
 			ps.Status = state.PhaseComplete
 			ps.Commit = commit
 			if run.CommitMode != CommitAuto {
@@ -195,8 +196,8 @@ func removeOldLineWorktree(ctx context.Context, repo *gitx.Repo, store *state.St
 // as it was. ReplayFrom, written first, covers the one step that is not
 // atomic: a kill after the line moved but before run.json took the new
 // base; the next start puts the line back at ReplayFrom and replays again.
-func replayOnFixes(ctx context.Context, repo *gitx.Repo, rec *recorder, tip string, st *startup) (string, error) {
-	run := rec.runCopy()
+func replayOnFixes(ctx context.Context, repo *gitx.Repo, rec *record.Recorder, tip string, st *startup) (string, error) {
+	run := rec.RunCopy()
 	head, err := repo.Head(ctx, "")
 	if err != nil {
 		return "", refused("reading HEAD: %w", err)
@@ -213,12 +214,12 @@ func replayOnFixes(ctx context.Context, repo *gitx.Repo, rec *recorder, tip stri
 		return "", refused("reading the run's commits: %w", err)
 	}
 	st.at("replaying the run's completed phases onto your commits")
-	rec.updateRun(func(r *state.Run) { r.ReplayFrom = tip })
-	if err := rec.failed(); err != nil {
+	rec.UpdateRun(func(r *state.Run) { r.ReplayFrom = tip })
+	if err := rec.Failed(); err != nil {
 		return "", refused("%w", err)
 	}
 	// Nothing has moved until the end: giving up is forgetting ReplayFrom.
-	giveUp := func() { rec.updateRun(func(r *state.Run) { r.ReplayFrom = "" }) }
+	giveUp := func() { rec.UpdateRun(func(r *state.Run) { r.ReplayFrom = "" }) }
 	newTip := head
 	for i, c := range commits {
 		picked, conflicts, err := repo.Pick(ctx, newTip, c, false)
@@ -238,7 +239,7 @@ func replayOnFixes(ctx context.Context, repo *gitx.Repo, rec *recorder, tip stri
 		giveUp()
 		return "", refused("moving the run's line onto your branch: %w", err)
 	}
-	rec.updateRun(func(r *state.Run) { r.BaseCommit, r.IntegrationCommit, r.ReplayFrom = head, newTip, "" })
+	rec.UpdateRun(func(r *state.Run) { r.BaseCommit, r.IntegrationCommit, r.ReplayFrom = head, newTip, "" })
 	return newTip, nil
 }
 

@@ -13,13 +13,14 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/record"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
 // replaySetup makes a message-only run whose line holds one phase commit
 // (a.txt) on top of the commit the run started from; the user's branch is
 // still at that start.
-func replaySetup(t *testing.T) (repo *gitx.Repo, rec *recorder, dir, line, base, tip string) {
+func replaySetup(t *testing.T) (repo *gitx.Repo, rec *record.Recorder, dir, line, base, tip string) {
 	t.Helper()
 	dir = gitRepo(t, "# plan\n")
 	base = runGit(t, dir, "rev-parse", "HEAD")
@@ -28,7 +29,7 @@ func replaySetup(t *testing.T) (repo *gitx.Repo, rec *recorder, dir, line, base,
 	require.NoError(t, os.WriteFile(filepath.Join(dir, ".git", "info", "exclude"), []byte("/.autobuild\n"), 0o644))
 	run := &state.Run{RunID: "r1", BaseCommit: base, IntegrationCommit: base, CommitMode: state.CommitMessageOnly,
 		Status: state.RunRunning}
-	rec = newRecorder(store, nil, time.Now, run, map[phaseid.ID]*state.Phase{})
+	rec = record.New(store, nil, time.Now, run, map[phaseid.ID]*state.Phase{})
 	line = state.RefsOf(*run).Integration()
 	runGit(t, dir, "switch", "-q", "-c", line)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644))
@@ -64,7 +65,7 @@ func TestReplayOnFixesPutsTheRunOnTopOfYourFix(t *testing.T) {
 	require.NotEqual(t, tip, got)
 	require.Equal(t, fix, runGit(t, dir, "rev-parse", got+"^"), "the phase commit sits on the fix")
 	require.Equal(t, "feat: phase one", runGit(t, dir, "log", "-1", "--format=%s", got))
-	run := rec.runCopy()
+	run := rec.RunCopy()
 	require.Equal(t, fix, run.BaseCommit)
 	require.Equal(t, got, run.IntegrationCommit)
 	require.Equal(t, got, runGit(t, dir, "rev-parse", line), "the line moved to the replay")
@@ -88,7 +89,7 @@ func TestReplayOnFixesRefusesAConflictAndRestoresTheLine(t *testing.T) {
 	require.Contains(t, err.Error(), "conflict with the run's work")
 	require.Contains(t, err.Error(), "a.txt")
 	require.Equal(t, tip, runGit(t, dir, "rev-parse", line), "the line did not move")
-	require.Empty(t, rec.runCopy().ReplayFrom)
+	require.Empty(t, rec.RunCopy().ReplayFrom)
 
 	// A branch that no longer holds the run's start is refused too.
 	runGit(t, dir, "checkout", "-q", "--orphan", "rewritten")
@@ -106,7 +107,7 @@ func TestLineTip(t *testing.T) {
 	repo, rec, dir, line, base, tip := replaySetup(t)
 	store := state.Open(dir)
 	old := store.IntegrationWorktreePath()
-	run := rec.runCopy()
+	run := rec.RunCopy()
 
 	runGit(t, dir, "worktree", "add", "-q", old, line)
 	got, err := lineTip(ctx, repo, run, store)
@@ -162,7 +163,7 @@ func TestAutoModeBringsBackLandedPhasesYourBranchLost(t *testing.T) {
 	}
 	store := state.Open(dir)
 	require.NoError(t, store.Init())
-	rec := newRecorder(store, nil, time.Now, run, phases)
+	rec := record.New(store, nil, time.Now, run, phases)
 	repo, err := gitx.Open(ctx, dir)
 	require.NoError(t, err)
 	cfg := &Config{Plan: pl}

@@ -11,6 +11,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/record"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -23,7 +24,7 @@ import (
 // allowRedBase: then the run goes on, and a gate counts only the failing
 // tests the base did not have. It runs once per run: only while no phase
 // has made an attempt.
-func (v *verifier) checkBase(ctx context.Context, rec *recorder, pl *plan.Plan, base string, allowRedBase bool) error {
+func (v *verifier) checkBase(ctx context.Context, rec *record.Recorder, pl *plan.Plan, base string, allowRedBase bool) error {
 	if anyAttempted(rec, pl) {
 		v.markGreen(ctx, base) // the run checked it when it started
 		return nil
@@ -45,7 +46,7 @@ func (v *verifier) checkBase(ctx context.Context, rec *recorder, pl *plan.Plan, 
 	if len(failed) == 0 {
 		return nil
 	}
-	run := rec.runCopy()
+	run := rec.RunCopy()
 	var what, kinds []string
 	for _, g := range failed {
 		w := fmt.Sprintf("gate %s `%s` (failing tests: %s)", g.Kind, g.Command,
@@ -62,7 +63,7 @@ func (v *verifier) checkBase(ctx context.Context, rec *recorder, pl *plan.Plan, 
 	for _, g := range failed {
 		v.baseFailing[g.Kind] = failure.FailingTests(g.Output)
 	}
-	rec.updateRun(func(r *state.Run) { verification(r).RedBase = kinds })
+	rec.UpdateRun(func(r *state.Run) { verification(r).RedBase = kinds })
 	return nil
 }
 
@@ -112,9 +113,9 @@ func (v *verifier) baseline(ctx context.Context, commit string) ([]*failure.Gate
 }
 
 // anyAttempted reports whether any phase of the run has made an attempt.
-func anyAttempted(rec *recorder, pl *plan.Plan) bool {
+func anyAttempted(rec *record.Recorder, pl *plan.Plan) bool {
 	for _, p := range pl.Phases {
-		ps := rec.get(p.ID)
+		ps := rec.Get(p.ID)
 		if ps.Status == state.PhaseComplete {
 			return true
 		}
@@ -130,7 +131,7 @@ func anyAttempted(rec *recorder, pl *plan.Plan) bool {
 // startBaseCheck checks the run's base beside the first phases
 // (checkBase): a red base stops them (stop) before any is judged or
 // charged. awaitBase waits for the verdict.
-func (v *verifier) startBaseCheck(ctx context.Context, rec *recorder, pl *plan.Plan, base string, allowRedBase bool, stop func()) {
+func (v *verifier) startBaseCheck(ctx context.Context, rec *record.Recorder, pl *plan.Plan, base string, allowRedBase bool, stop func()) {
 	v.baseDone = make(chan struct{})
 	go func() {
 		defer close(v.baseDone)

@@ -10,6 +10,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/localexec"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -73,11 +74,11 @@ func TestRunStartedNamesEveryAgent(t *testing.T) {
 func TestForPhase(t *testing.T) {
 	t.Parallel()
 	for _, s := range []string{"2a", "2-A", "Phase 2-A", "2A", " 2a ", ""} {
-		require.True(t, forPhase(s, "2a"), "%q names phase 2a", s)
+		require.True(t, localexec.ForPhase(s, "2a"), "%q names phase 2a", s)
 	}
 	for _, s := range []string{"?", "2", "2b", "3", "phase ?"} {
-		require.False(t, forPhase(s, "2a"), "%q is another phase", s)
+		require.False(t, localexec.ForPhase(s, "2a"), "%q is another phase", s)
 	}
-	require.True(t, forPhase("0.5", "0.5"))
-	require.False(t, forPhase("05", "0.5"))
+	require.True(t, localexec.ForPhase("0.5", "0.5"))
+	require.False(t, localexec.ForPhase("05", "0.5"))
 }

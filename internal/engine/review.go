@@ -41,12 +41,12 @@ const (
 )
 
 // reviewMode is the run's review mode.
-func (r *phaseRunner) reviewMode() state.ReviewMode { return r.rec.runCopy().Review }
+func (r *phaseRunner) reviewMode() state.ReviewMode { return r.rec.RunCopy().Review }
 
 // reviewRef keeps the work of phase id while it awaits review.
 func (r *phaseRunner) reviewRef(id phaseid.ID) string {
 	ref := "refs/autobuild-review/"
-	if runID := r.rec.runCopy().RunID; runID != "" {
+	if runID := r.rec.RunCopy().RunID; runID != "" {
 		ref += runID + "/"
 	}
 	return ref + string(state.FileIDOf(id))
@@ -75,7 +75,7 @@ func (r *phaseRunner) holdForReview(ctx context.Context, t *attemptTrack, wt, ba
 	}
 	hold := state.ReviewHold{Since: r.cfg.Now(), Attempt: t.req.Number, Base: base, Tree: tree, Ref: ref,
 		Message: msg, DiffPath: r.rel(r.writeReviewDiff(ctx, p.ID, wt, base))}
-	r.rec.awaitingReview(p.ID, hold)
+	r.rec.AwaitingReview(p.ID, hold)
 	return r.awaitReview(ctx, t, hold)
 }
 
@@ -90,12 +90,12 @@ func (r *phaseRunner) awaitReview(ctx context.Context, t *attemptTrack, hold sta
 	}
 	var d *state.ReviewDecision
 	for {
-		r.rec.emit(phaseEvent(event.PhaseAwaitingReview, p, t.req.Number, event.Event{Agent: t.req.Agent.Name,
+		r.rec.Emit(phaseEvent(event.PhaseAwaitingReview, p, t.req.Number, event.Event{Agent: t.req.Agent.Name,
 			Line: fmt.Sprintf("review it with: autobuild review %s (--approve, or --reject --note TEXT)", p.DisplayID)}))
 		var err error
 		d, err = r.awaitDecision(ctx, p.ID, hold.Tree)
 		if err == nil && d.Decision == state.DecisionRecheck {
-			r.rec.emit(phaseEvent(event.PhaseReviewed, p, t.req.Number, event.Event{Line: event.ReviewRechecking}))
+			r.rec.Emit(phaseEvent(event.PhaseReviewed, p, t.req.Number, event.Event{Line: event.ReviewRechecking}))
 			var rep *failure.Report
 			hold, rep, err = r.recheck(ctx, t, hold)
 			if err == nil && rep != nil {
@@ -108,7 +108,7 @@ func (r *phaseRunner) awaitReview(ctx context.Context, t *attemptTrack, hold sta
 		}
 		if err != nil {
 			if ctx.Err() != nil {
-				r.rec.reviewStopped(p.ID, t.started, r.cfg.Now())
+				r.rec.ReviewStopped(p.ID, t.started, r.cfg.Now())
 				return reviewStopped, nil, nil
 			}
 			return reviewStopped, nil, err
@@ -116,11 +116,11 @@ func (r *phaseRunner) awaitReview(ctx context.Context, t *attemptTrack, hold sta
 		break
 	}
 	if d.Decision == state.DecisionReject {
-		r.rec.emit(phaseEvent(event.PhaseReviewed, p, t.req.Number, event.Event{Line: "rejected: " + sanitize.Line(d.Note)}))
+		r.rec.Emit(phaseEvent(event.PhaseReviewed, p, t.req.Number, event.Event{Line: "rejected: " + sanitize.Line(d.Note)}))
 		return reviewRejected, d, nil
 	}
-	r.rec.reviewApproved(p.ID)
-	r.rec.emit(phaseEvent(event.PhaseReviewed, p, t.req.Number, event.Event{Line: event.ReviewApproved}))
+	r.rec.ReviewApproved(p.ID)
+	r.rec.Emit(phaseEvent(event.PhaseReviewed, p, t.req.Number, event.Event{Line: event.ReviewApproved}))
 	return reviewApproved, d, nil
 }
 
@@ -201,7 +201,7 @@ func (r *phaseRunner) resumeReview(ctx context.Context, t *attemptTrack, hold st
 		}
 		return r.fail(t, infraFailure(t.req, fmt.Errorf("restoring the work awaiting review: %w", err)))
 	}
-	r.rec.phase(p.ID, func(ps *state.Phase) { ps.Worktree = r.rel(wt) })
+	r.rec.Phase(p.ID, func(ps *state.Phase) { ps.Worktree = r.rel(wt) })
 	// The new worktree is made ready as for an attempt (wtenv.go): the
 	// gates run again in review need its files and ports.
 	log, lerr := os.OpenFile(r.store.AttemptLogPath(p.ID, t.seq), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
@@ -231,12 +231,12 @@ func (r *phaseRunner) afterReview(ctx context.Context, t *attemptTrack, end revi
 	case end == reviewStopped:
 		return attemptResult{Outcome: state.OutcomeInterrupted}
 	case end == reviewGateFailed:
-		r.rec.phase(t.p.ID, func(ps *state.Phase) { ps.Review = nil })
+		r.rec.Phase(t.p.ID, func(ps *state.Phase) { ps.Review = nil })
 		res := r.fail(t, *t.recheckFailed)
 		r.endHold(ctx, t.p.ID)
 		return res
 	case end == reviewRejected:
-		r.rec.note(t.p.ID, state.Note{Time: r.cfg.Now(), Kind: "review", Attempt: t.req.Number, Text: sanitize.Text(d.Note)})
+		r.rec.Note(t.p.ID, state.Note{Time: r.cfg.Now(), Kind: "review", Attempt: t.req.Number, Text: sanitize.Text(d.Note)})
 		res := r.fail(t, rejected(d))
 		r.endHold(ctx, t.p.ID)
 		return res
@@ -245,7 +245,7 @@ func (r *phaseRunner) afterReview(ctx context.Context, t *attemptTrack, end revi
 	// worktree: everything in it is staged, and your checkout is read
 	// again, so landing follows its rules as things are now.
 	h.known = gitx.Known{}
-	res := r.landAttempt(ctx, t, h, r.integ.snapshotOutside(ctx))
+	res := r.landAttempt(ctx, t, h, r.integ.guard.Snapshot(ctx))
 	r.endHold(ctx, t.p.ID)
 	return res
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/localexec"
 	"github.com/autobuild-sh/autobuild/internal/proc"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -54,7 +55,7 @@ func (r *phaseRunner) recheck(ctx context.Context, t *attemptTrack, hold state.R
 			if res.ExitCode == 0 && !res.TimedOut && res.Err == nil {
 				gr.Status, gr.Passed = state.GatePassed, true
 				fmt.Fprintf(log, "# autobuild: gate %s passed in %s\n", g.Kind, res.Duration.Round(time.Millisecond))
-			} else if !res.TimedOut && onlyKnownFailures(r.integ.baseFailing()[g.Kind], res.Tail) {
+			} else if !res.TimedOut && localexec.OnlyKnownFailures(r.integ.baseFailing()[g.Kind], res.Tail) {
 				// --allow-red-base: as after the agent (localgates.go).
 				gr.Status, gr.Passed = state.GatePassed, true
 				gr.OutputSummary = "passed: it fails only with tests that failed on the run's base already\n" + gr.OutputSummary
@@ -72,14 +73,14 @@ func (r *phaseRunner) recheck(ctx context.Context, t *attemptTrack, hold state.R
 		results[g.Kind] = gr
 	}
 	// What the gates wrote does not land, as after the agent.
-	if err := restoreAfterGates(ctx, wt, tree, log); err != nil {
+	if err := localexec.RestoreAfterGates(ctx, wt, tree, log); err != nil {
 		return hold, nil, err
 	}
-	r.rec.gatesChecked(p.ID, results, failedGate == nil)
+	r.rec.GatesChecked(p.ID, results, failedGate == nil)
 	if failedGate != nil {
 		// The change is a person's, not an agent's claim: it is judged by
 		// the gate alone, with the files it holds.
-		files, _ := changedFiles(ctx, wt)
+		files, _ := localexec.ChangedFiles(ctx, wt)
 		if len(files) == 0 {
 			files = []string{"."}
 		}
@@ -92,6 +93,6 @@ func (r *phaseRunner) recheck(ctx context.Context, t *attemptTrack, hold state.R
 	}
 	hold.Tree, hold.Since = tree, r.cfg.Now()
 	hold.DiffPath = r.rel(r.writeReviewDiff(ctx, p.ID, wt, hold.Base))
-	r.rec.awaitingReview(p.ID, hold)
+	r.rec.AwaitingReview(p.ID, hold)
 	return hold, nil, nil
 }

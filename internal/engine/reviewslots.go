@@ -44,6 +44,6 @@ func (s *scheduler) heldHook(id phaseid.ID) func() {
 // done: resuming it spends nothing, so no budget keeps it from its
 // decision.
 func (s *scheduler) awaitsReview(id phaseid.ID) bool {
-	ps := s.rec.get(id)
+	ps := s.rec.Get(id)
 	return ps.Status == state.PhaseAwaitingReview && ps.Review != nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/record"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -73,7 +74,7 @@ type runner interface {
 type scheduler struct {
 	plan        *plan.Plan
 	runner      runner
-	rec         *recorder
+	rec         *record.Recorder
 	maxParallel int
 	// schedule is batches (the zero value runs them too) or eager.
 	schedule Schedule
@@ -128,8 +129,8 @@ func (s *scheduler) execute(ctx context.Context) (state.RunStatus, string) {
 	switch {
 	case ctx.Err() != nil:
 		return state.RunInterrupted, "interrupted (Ctrl-C or SIGTERM): running phases were stopped and will re-run on resume"
-	case s.rec.failed() != nil:
-		return state.RunHalted, s.rec.failed().Error()
+	case s.rec.Failed() != nil:
+		return state.RunHalted, s.rec.Failed().Error()
 	case s.halt != "":
 		return state.RunHalted, s.halt
 	}
@@ -154,7 +155,7 @@ func (s *scheduler) runBatches(ctx context.Context) {
 		if len(todo) == 0 {
 			continue
 		}
-		s.rec.emit(event.Event{Kind: event.BatchStarted, Batch: b.Index, Phases: todo, PhaseIDs: ids})
+		s.rec.Emit(event.Event{Kind: event.BatchStarted, Batch: b.Index, Phases: todo, PhaseIDs: ids})
 		for _, g := range b.Groups {
 			if s.stopping(ctx) {
 				break
@@ -188,7 +189,7 @@ func (s *scheduler) runGroup(ctx context.Context, group []*plan.Phase) {
 	}
 	for _, p := range retry {
 		rep := results[p.ID].Report
-		s.rec.emit(event.Event{Kind: event.PhaseRetrying, PhaseID: p.ID, DisplayID: p.DisplayID,
+		s.rec.Emit(event.Event{Kind: event.PhaseRetrying, PhaseID: p.ID, DisplayID: p.DisplayID,
 			PhaseName: p.Name, Attempt: 2, MaxAttempts: MaxAttempts,
 			Line: "retrying after " + string(rep.Type) + " with the failure as context"})
 	}
@@ -296,14 +297,14 @@ func (s *scheduler) attempt(ctx context.Context, p *plan.Phase, number int, sibl
 			break
 		}
 		if step.wait == 0 {
-			s.rec.emit(event.Event{Kind: event.PhaseRetrying, PhaseID: p.ID, DisplayID: p.DisplayID,
+			s.rec.Emit(event.Event{Kind: event.PhaseRetrying, PhaseID: p.ID, DisplayID: p.DisplayID,
 				PhaseName: p.Name, Attempt: number, MaxAttempts: MaxAttempts, Agent: step.agent.Name,
 				Line: fmt.Sprintf("%s is limited: moving to %s (does not use up the retry)", req.Agent.Name, step.agent.Name)})
 		} else if !s.waitOut(ctx, p, number, step) {
 			// Ctrl-C during the wait: no attempt follows; the phase
 			// runs again on resume.
-			s.rec.phase(p.ID, func(ps *state.Phase) { ps.Status = state.PhasePending })
-			s.rec.emit(event.Event{Kind: event.PhaseInterrupted, PhaseID: p.ID, DisplayID: p.DisplayID,
+			s.rec.Phase(p.ID, func(ps *state.Phase) { ps.Status = state.PhasePending })
+			s.rec.Emit(event.Event{Kind: event.PhaseInterrupted, PhaseID: p.ID, DisplayID: p.DisplayID,
 				PhaseName: p.Name, Attempt: number, MaxAttempts: MaxAttempts,
 				Line: "interrupted while waiting out a limit; the agent was not started again"})
 			res = attemptResult{Outcome: state.OutcomeInterrupted}
@@ -389,7 +390,7 @@ func (s *scheduler) markUnrun() {
 		}
 		roots := up.failedRoots(p.ID)
 		if len(roots) == 0 {
-			s.rec.phaseIf(p.ID, func(ps *state.Phase) bool {
+			s.rec.PhaseIf(p.ID, func(ps *state.Phase) bool {
 				changed := ps.BlockedBy != nil
 				if ps.Status == state.PhaseRunning || ps.Status == state.PhaseBlocked {
 					ps.Status, changed = state.PhasePending, true
@@ -406,18 +407,18 @@ func (s *scheduler) markUnrun() {
 	for i, p := range blocked {
 		ids[i] = p.ID
 	}
-	s.rec.phaseEach(ids, func(id phaseid.ID, ps *state.Phase) {
+	s.rec.PhaseEach(ids, func(id phaseid.ID, ps *state.Phase) {
 		ps.Status = state.PhaseBlocked
 		ps.BlockedBy = blockedBy[id]
 	})
 	for _, p := range blocked {
-		s.rec.emit(event.Event{Kind: event.PhaseBlocked, PhaseID: p.ID, DisplayID: p.DisplayID,
+		s.rec.Emit(event.Event{Kind: event.PhaseBlocked, PhaseID: p.ID, DisplayID: p.DisplayID,
 			PhaseName: p.Name, BlockedBy: blockedBy[p.ID]})
 	}
 }
 
 func (s *scheduler) stopping(ctx context.Context) bool {
-	if ctx.Err() != nil || s.rec.failed() != nil {
+	if ctx.Err() != nil || s.rec.Failed() != nil {
 		return true
 	}
 	s.mu.Lock()
@@ -434,7 +435,7 @@ func (s *scheduler) isComplete(id phaseid.ID) bool {
 // previousFailures lists the phase's failure reports of earlier attempts,
 // across resumes, oldest first.
 func (s *scheduler) previousFailures(id phaseid.ID) []failure.Report {
-	ps := s.rec.get(id)
+	ps := s.rec.Get(id)
 	var out []failure.Report
 	for _, a := range ps.Attempts {
 		if a.Error != nil {

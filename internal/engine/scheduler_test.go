@@ -17,6 +17,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/record"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -37,7 +38,7 @@ type fakeStep struct {
 // fakeRunner plays scripted attempts and records when each started and
 // ended, on the synctest bubble's fake clock.
 type fakeRunner struct {
-	rec    *recorder
+	rec    *record.Recorder
 	script map[string][]fakeStep
 	quotas *quotaBook
 
@@ -71,7 +72,7 @@ func (f *fakeRunner) attempt(ctx context.Context, req attemptRequest) attemptRes
 	f.running++
 	f.maxRunning = max(f.maxRunning, f.running)
 	f.mu.Unlock()
-	f.rec.phase(req.Phase.ID, func(p *state.Phase) { p.Status = state.PhaseRunning })
+	f.rec.Phase(req.Phase.ID, func(p *state.Phase) { p.Status = state.PhaseRunning })
 	if step.quota != nil && f.quotas != nil {
 		f.quotas.note(req.Agent.Name, *step.quota)
 	}
@@ -95,7 +96,7 @@ func (f *fakeRunner) attempt(ctx context.Context, req attemptRequest) attemptRes
 		usage = &state.Usage{CostUSD: step.cost}
 	}
 	if step.fail == "" {
-		f.rec.phase(req.Phase.ID, func(p *state.Phase) {
+		f.rec.Phase(req.Phase.ID, func(p *state.Phase) {
 			p.Status = state.PhaseComplete
 			if usage != nil {
 				p.Attempts = append(p.Attempts, state.Attempt{Number: req.Number, Agent: req.Agent.Name, Outcome: state.OutcomeComplete, Usage: usage})
@@ -109,7 +110,7 @@ func (f *fakeRunner) attempt(ctx context.Context, req attemptRequest) attemptRes
 		rep.UsageLimit, rep.ResetsAt = true, &at
 	}
 	rep.RetryAfterSeconds = step.retryAfter.Seconds()
-	f.rec.phase(req.Phase.ID, func(p *state.Phase) {
+	f.rec.Phase(req.Phase.ID, func(p *state.Phase) {
 		p.Status = state.PhaseFailed
 		p.Error = &rep
 		p.Attempts = append(p.Attempts, state.Attempt{Number: req.Number, Agent: req.Agent.Name, Outcome: state.OutcomeFailed, Error: &rep, Usage: usage})
@@ -159,7 +160,7 @@ func newSchedFixture(t *testing.T, src string, maxParallel int, script map[strin
 		*events = append(*events, e)
 		mu.Unlock()
 	})
-	rec := newRecorder(store, sink, time.Now, &state.Run{}, phases)
+	rec := record.New(store, sink, time.Now, &state.Run{}, phases)
 	fr := &fakeRunner{rec: rec, script: script, calls: map[string]int{},
 		start: map[string]time.Time{}, end: map[string]time.Time{}, timeouts: map[string]time.Duration{},
 		siblings: map[string][2][]string{}}
@@ -235,10 +236,10 @@ func TestSchedulerHaltsAfterFailedRetryAndBlocksDependents(t *testing.T) {
 		require.Equal(t, state.RunHalted, status)
 		require.Contains(t, reason, "Phase 2B failed after retry")
 		require.Zero(t, f.runner.calls["3"], "nothing downstream starts")
-		p3 := f.sched.rec.get("3")
+		p3 := f.sched.rec.Get("3")
 		require.Equal(t, state.PhaseBlocked, p3.Status)
 		require.Equal(t, []phaseid.Display{"2B"}, p3.BlockedBy)
-		require.Equal(t, state.PhaseComplete, f.sched.rec.get("2a").Status, "siblings keep their work")
+		require.Equal(t, state.PhaseComplete, f.sched.rec.Get("2a").Status, "siblings keep their work")
 		require.Equal(t, 2, f.runner.calls["2b"], "exactly one retry")
 	})
 }
@@ -253,7 +254,7 @@ func TestSchedulerNonRetryableHaltsAtOnceButLetsRunningFinish(t *testing.T) {
 		require.Equal(t, state.RunHalted, status)
 		require.Contains(t, reason, "not retryable")
 		require.Equal(t, 1, f.runner.calls["2a"], "dependency_missing is never retried")
-		require.Equal(t, state.PhaseComplete, f.sched.rec.get("2b").Status, "a running sibling finishes")
+		require.Equal(t, state.PhaseComplete, f.sched.rec.Get("2b").Status, "a running sibling finishes")
 	})
 }
 
@@ -265,7 +266,7 @@ func TestSchedulerDoesNotStartQueuedPhasesAfterHalt(t *testing.T) {
 		status, _ := f.sched.execute(context.Background())
 		require.Equal(t, state.RunHalted, status)
 		require.Zero(t, f.runner.calls["2b"]+f.runner.calls["2c"], "queued phases do not start once halting")
-		require.Equal(t, state.PhasePending, f.sched.rec.get("2b").Status)
+		require.Equal(t, state.PhasePending, f.sched.rec.Get("2b").Status)
 	})
 }
 
@@ -291,10 +292,10 @@ func TestSchedulerInterrupt(t *testing.T) {
 		require.Equal(t, state.RunInterrupted, status)
 		require.Zero(t, f.runner.calls["2a"])
 		require.Equal(t, 1, f.runner.calls["1"], "an interrupted attempt is not retried")
-		require.Equal(t, state.PhaseComplete, f.sched.rec.get("0").Status)
+		require.Equal(t, state.PhaseComplete, f.sched.rec.Get("0").Status)
 		for _, id := range []phaseid.ID{"1", "2a", "2b", "2c", "3"} {
-			require.Equal(t, state.PhasePending, f.sched.rec.get(id).Status, id)
-			require.Empty(t, f.sched.rec.get(id).BlockedBy, id)
+			require.Equal(t, state.PhasePending, f.sched.rec.Get(id).Status, id)
+			require.Empty(t, f.sched.rec.Get(id).BlockedBy, id)
 		}
 		require.Empty(t, kinds(*f.events, event.PhaseBlocked, event.PhaseRetrying))
 	})
@@ -407,9 +408,9 @@ func TestSchedulerDoesNotRetryOnceASiblingHalts(t *testing.T) {
 		require.Equal(t, state.RunHalted, status)
 		require.Equal(t, "Phase 2B failed with dependency_missing, which is not retryable", reason)
 		require.Equal(t, 1, f.runner.calls["2a"], "no retry once the run halts")
-		require.Equal(t, state.PhaseFailed, f.sched.rec.get("2a").Status)
-		require.Equal(t, state.PhaseComplete, f.sched.rec.get("2c").Status, "the running sibling finished")
-		require.Equal(t, []phaseid.Display{"2A", "2B"}, f.sched.rec.get("3").BlockedBy)
+		require.Equal(t, state.PhaseFailed, f.sched.rec.Get("2a").Status)
+		require.Equal(t, state.PhaseComplete, f.sched.rec.Get("2c").Status, "the running sibling finished")
+		require.Equal(t, []phaseid.Display{"2A", "2B"}, f.sched.rec.Get("3").BlockedBy)
 		require.Empty(t, kinds(*f.events, event.PhaseRetrying))
 	})
 }
@@ -429,7 +430,7 @@ func TestSchedulerHaltNamesEveryFailedRetry(t *testing.T) {
 		require.Equal(t, time.Minute, f.runner.timeouts["2a#1"])
 		require.Equal(t, 2*time.Minute, f.runner.timeouts["2a#2"], "a retry after a timeout gets twice the time")
 		require.Equal(t, time.Minute, f.runner.timeouts["2c#2"])
-		require.Equal(t, []phaseid.Display{"2A", "2C"}, f.sched.rec.get("3").BlockedBy)
+		require.Equal(t, []phaseid.Display{"2A", "2C"}, f.sched.rec.Get("3").BlockedBy)
 	})
 }
 
@@ -443,9 +444,9 @@ func TestSchedulerInterruptedRetryBlocksNothing(t *testing.T) {
 		status, _ := f.sched.execute(canceledAfter(time.Minute))
 		require.Equal(t, state.RunInterrupted, status)
 		require.Equal(t, 2, f.runner.calls["2a"], "the retry had started")
-		require.Equal(t, state.PhasePending, f.sched.rec.get("2a").Status)
-		require.Equal(t, state.PhasePending, f.sched.rec.get("3").Status)
-		require.Empty(t, f.sched.rec.get("3").BlockedBy)
+		require.Equal(t, state.PhasePending, f.sched.rec.Get("2a").Status)
+		require.Equal(t, state.PhasePending, f.sched.rec.Get("3").Status)
+		require.Empty(t, f.sched.rec.Get("3").BlockedBy)
 		require.Empty(t, kinds(*f.events, event.PhaseBlocked))
 	})
 }

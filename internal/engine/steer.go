@@ -10,6 +10,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
+	"github.com/autobuild-sh/autobuild/internal/record"
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -80,12 +81,12 @@ func (r *phaseRunner) steered(ctx context.Context, t *attemptTrack, n *state.Ste
 	p := t.p
 	note := sanitize.Text(n.Note)
 	now := r.cfg.Now()
-	r.rec.phase(p.ID, func(ps *state.Phase) {
-		endAttempt(ps, state.OutcomeInterrupted, t.started, now)
+	r.rec.Phase(p.ID, func(ps *state.Phase) {
+		record.EndAttempt(ps, state.OutcomeInterrupted, t.started, now)
 		ps.Notes = append(ps.Notes, state.Note{Time: now, Kind: "steer", Attempt: t.req.Number, Text: note})
 	})
-	r.rec.emit(phaseEvent(event.PhaseSteered, p, t.req.Number, event.Event{Line: sanitize.Line(note),
-		DurationSeconds: now.Sub(t.started).Seconds(), Usage: r.rec.attemptUsage(p.ID)}))
+	r.rec.Emit(phaseEvent(event.PhaseSteered, p, t.req.Number, event.Event{Line: sanitize.Line(note),
+		DurationSeconds: now.Sub(t.started).Seconds(), Usage: r.rec.AttemptUsage(p.ID)}))
 	req := t.req
 	req.Steer, req.Session, req.Compact = note, session, false
 	if r.nextRun != nil {
@@ -98,10 +99,10 @@ func (r *phaseRunner) steered(ctx context.Context, t *attemptTrack, n *state.Ste
 // is in the phase file and the history, and said, but stops nothing.
 func (r *phaseRunner) steerTooLate(t *attemptTrack, n *state.Steer) {
 	note := sanitize.Text(n.Note)
-	r.rec.phase(t.p.ID, func(ps *state.Phase) {
+	r.rec.Phase(t.p.ID, func(ps *state.Phase) {
 		ps.Notes = append(ps.Notes, state.Note{Time: r.cfg.Now(), Kind: "steer", Attempt: t.req.Number, Text: note})
 	})
-	r.rec.emit(phaseEvent(event.PhaseSteered, t.p, t.req.Number, event.Event{
+	r.rec.Emit(phaseEvent(event.PhaseSteered, t.p, t.req.Number, event.Event{
 		Line: "too late, the attempt had ended: " + sanitize.Line(note)}))
 }
 

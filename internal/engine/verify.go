@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,6 +15,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gates"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/localexec"
 	"github.com/autobuild-sh/autobuild/internal/proc"
 )
 
@@ -327,25 +327,7 @@ func (v *verifier) runGateTimed(ctx context.Context, g gates.Gate, dir string, e
 // failed on the base too. A failure that names no test is never tolerated:
 // nothing says it is the same.
 func (v *verifier) tolerated(kind, output string) bool {
-	return onlyKnownFailures(v.baseFailing[kind], output)
-}
-
-// onlyKnownFailures reports whether output names failing tests and every
-// one of them is in known.
-func onlyKnownFailures(known []string, output string) bool {
-	if len(known) == 0 {
-		return false
-	}
-	names := failure.FailingTests(output)
-	if len(names) == 0 {
-		return false
-	}
-	for _, n := range names {
-		if !slices.Contains(known, n) {
-			return false
-		}
-	}
-	return true
+	return localexec.OnlyKnownFailures(v.baseFailing[kind], output)
 }
 
 // openAppend opens the verification log for appending, made if missing.

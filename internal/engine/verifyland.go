@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/autobuild-sh/autobuild/internal/checkout"
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/failure"
@@ -43,7 +44,7 @@ func (in *integrator) verifyGroup(ctx context.Context, group []link) []*landing 
 			}
 		}
 		with = append(shortNames(in.landedSince(k.l.base)), with...)
-		in.rec.emit(event.Event{Kind: event.PhaseVerifying, PhaseID: k.l.p.ID, DisplayID: k.l.p.DisplayID, PhaseName: k.l.p.Name,
+		in.rec.Emit(event.Event{Kind: event.PhaseVerifying, PhaseID: k.l.p.ID, DisplayID: k.l.p.DisplayID, PhaseName: k.l.p.Name,
 			Line: "on top of " + cmp.Or(strings.Join(with, ", "), "the run's line "+clip.SHA(in.tip))})
 	}
 	crashAt("verifying", group[0].l.p.ID)
@@ -58,7 +59,7 @@ func (in *integrator) verifyGroup(ctx context.Context, group []link) []*landing 
 	if err != nil {
 		return fail(err)
 	}
-	in.rec.updateRun(func(r *state.Run) { verification(r).Groups++ })
+	in.rec.UpdateRun(func(r *state.Run) { verification(r).Groups++ })
 	if vd.failed == nil {
 		if err := in.publish(ctx, group); err != nil {
 			return fail(err)
@@ -86,7 +87,7 @@ func (in *integrator) verifyGroup(ctx context.Context, group []link) []*landing 
 		return nil
 	}
 	c := group[culprit].l
-	in.rec.updateRun(func(r *state.Run) { verification(r).Conflicts++ })
+	in.rec.UpdateRun(func(r *state.Run) { verification(r).Conflicts++ })
 	c.settle(integrationReport(c.p, allFiles(c.ch), in.landedSince(c.base), gate), nil)
 	var rest []*landing
 	for _, k := range group[culprit+1:] {
@@ -165,8 +166,8 @@ func integrationReport(p *plan.Phase, files []string, others []landedPhase, gate
 // line's tip fails alone: not the phase's failure but the tip's, which
 // only your own commits can have made red (every landing is verified).
 func (in *integrator) redTipReport(p *plan.Phase, gate *failure.GateEvidence) *failure.Report {
-	run := in.rec.runCopy()
-	rep := branchReport(p, fmt.Sprintf("the run's line (%s on %s) fails `%s` without phase %s: %s; your commits since the run "+
+	run := in.rec.RunCopy()
+	rep := checkout.BranchReport(p, fmt.Sprintf("the run's line (%s on %s) fails `%s` without phase %s: %s; your commits since the run "+
 		"started broke it; fix them on %s, then resume (phase %s was not committed)", clip.SHA(in.tip), cmp.Or(run.Branch, "HEAD"),
 		gate.Command, p.DisplayID, cmp.Or(failure.Blocker(gate.Output), "see .autobuild/logs/verify.log"), cmp.Or(run.Branch, "HEAD"), p.DisplayID))
 	rep.Gate, rep.GateCommand, rep.GateOutput = gate.Kind, gate.Command, clip.Tail(gate.Output, 30)

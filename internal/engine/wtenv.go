@@ -109,7 +109,7 @@ func (r *phaseRunner) readyWorktree(ctx context.Context, t *attemptTrack, wt str
 	}
 	if len(res.Entries) > 0 {
 		w.announce.Do(func() {
-			r.rec.emit(event.Event{Kind: event.WorktreeReady, Line: w.files.Choice()})
+			r.rec.Emit(event.Event{Kind: event.WorktreeReady, Line: w.files.Choice()})
 		})
 		line := fmt.Sprintf("%s: %s, %s (%d put, %d up to date, %d removed) in %s",
 			wtenv.List(res.Entries), countText(res.Stats.Files, "file"), sizeText(res.Stats.Bytes), res.Stats.Put, res.Stats.Kept,
@@ -119,12 +119,12 @@ func (r *phaseRunner) readyWorktree(ctx context.Context, t *attemptTrack, wt str
 			fmt.Fprintf(log, "# autobuild: not brought in, the worktree's .gitignore does not ignore them (they would be committed): %s\n",
 				strings.Join(res.Dropped, ", "))
 		}
-		r.rec.emit(phaseEvent(event.WorktreeReady, p, t.req.Number, event.Event{Line: line}))
+		r.rec.Emit(phaseEvent(event.WorktreeReady, p, t.req.Number, event.Event{Line: line}))
 	}
 	if w.cfg.Setup == "" {
 		return out
 	}
-	r.rec.emit(phaseEvent(event.WorktreeReady, p, t.req.Number, event.Event{Line: "setup: " + w.cfg.Setup}))
+	r.rec.Emit(phaseEvent(event.WorktreeReady, p, t.req.Number, event.Event{Line: "setup: " + w.cfg.Setup}))
 	fmt.Fprintf(log, "# autobuild: setup: %s\n", w.cfg.Setup)
 	w.mu.Lock()
 	w.setUp[p.ID] = wt
@@ -250,7 +250,7 @@ func (r *phaseRunner) teardownAll(ctx context.Context) {
 	w.mu.Unlock()
 	for _, id := range ids {
 		log := io.Discard
-		if n := len(r.rec.get(id).Attempts); n > 0 {
+		if n := len(r.rec.Get(id).Attempts); n > 0 {
 			if f, err := os.OpenFile(r.store.AttemptLogPath(id, n), os.O_WRONLY|os.O_APPEND, 0); err == nil {
 				defer f.Close()
 				log = f

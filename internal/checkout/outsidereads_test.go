@@ -1,4 +1,4 @@
-package engine
+package checkout
 
 import (
 	"context"
@@ -18,10 +18,10 @@ func TestSharedReadsOneAfterTheOther(t *testing.T) {
 	s := newSharedReads()
 	var n atomic.Int32
 	for i := 1; i <= 3; i++ {
-		st := s.read(context.Background(), func(context.Context) outsideState {
-			return outsideState{status: []string{strconv.Itoa(int(n.Add(1)))}}
+		st := s.read(context.Background(), func(context.Context) State {
+			return State{Status: []string{strconv.Itoa(int(n.Add(1)))}}
 		})
-		require.Equal(t, []string{strconv.Itoa(i)}, st.status)
+		require.Equal(t, []string{strconv.Itoa(i)}, st.Status)
 	}
 }
 
@@ -33,21 +33,21 @@ func TestSharedReadsServeWaitersWithTheNextRead(t *testing.T) {
 	var reads atomic.Int32
 	release := make(chan struct{})
 	entered := make(chan struct{})
-	read := func(context.Context) outsideState {
+	read := func(context.Context) State {
 		n := reads.Add(1)
 		if n == 1 {
 			close(entered)
 			<-release
 		}
-		return outsideState{status: []string{strconv.Itoa(int(n))}, ok: true}
+		return State{Status: []string{strconv.Itoa(int(n))}, OK: true}
 	}
-	first := make(chan outsideState)
+	first := make(chan State)
 	go func() { first <- s.read(context.Background(), read) }()
 	<-entered
 
 	const waiters = 5
 	var wg sync.WaitGroup
-	got := make([]outsideState, waiters)
+	got := make([]State, waiters)
 	for i := range waiters {
 		wg.Add(1)
 		go func() {
@@ -59,11 +59,11 @@ func TestSharedReadsServeWaitersWithTheNextRead(t *testing.T) {
 		runtime.Gosched()
 	}
 	close(release)
-	require.Equal(t, []string{"1"}, (<-first).status)
+	require.Equal(t, []string{"1"}, (<-first).Status)
 	wg.Wait()
 	require.EqualValues(t, 2, reads.Load(), "the waiters shared one read")
 	for _, st := range got {
-		require.Equal(t, []string{"2"}, st.status)
+		require.Equal(t, []string{"2"}, st.Status)
 	}
 }
 
@@ -74,22 +74,22 @@ func TestSharedReadsLetACancelledCallerGo(t *testing.T) {
 	s := newSharedReads()
 	stopped := make(chan struct{})
 	release := make(chan struct{})
-	slow := func(ctx context.Context) outsideState {
+	slow := func(ctx context.Context) State {
 		select {
 		case <-ctx.Done():
 			close(stopped)
-			return outsideState{}
+			return State{}
 		case <-release:
-			return outsideState{status: []string{"read"}, ok: true}
+			return State{Status: []string{"read"}, OK: true}
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	other := make(chan outsideState)
+	other := make(chan State)
 	go func() { other <- s.read(context.Background(), slow) }()
 	for s.waitingFor() < 1 {
 		runtime.Gosched()
 	}
-	mine := make(chan outsideState)
+	mine := make(chan State)
 	go func() { mine <- s.read(ctx, slow) }()
 	for s.waitingFor() < 2 {
 		runtime.Gosched()
@@ -97,23 +97,23 @@ func TestSharedReadsLetACancelledCallerGo(t *testing.T) {
 	cancel()
 	select {
 	case st := <-mine:
-		require.False(t, st.ok, "nothing to compare")
+		require.False(t, st.OK, "nothing to compare")
 	case <-time.After(5 * time.Second):
 		t.Fatal("a cancelled caller still waits for the read")
 	}
 	close(release)
-	require.Equal(t, []string{"read"}, (<-other).status, "the read went on for the caller still waiting")
+	require.Equal(t, []string{"read"}, (<-other).Status, "the read went on for the caller still waiting")
 
 	// Alone, the cancelled caller's read is stopped.
 	ctx, cancel = context.WithCancel(context.Background())
-	done := make(chan outsideState)
+	done := make(chan State)
 	release = make(chan struct{})
 	go func() { done <- s.read(ctx, slow) }()
 	for s.waitingFor() < 1 {
 		runtime.Gosched()
 	}
 	cancel()
-	require.False(t, (<-done).ok)
+	require.False(t, (<-done).OK)
 	select {
 	case <-stopped:
 	case <-time.After(5 * time.Second):
@@ -127,13 +127,13 @@ func TestSharedReadsNeverServeAnOlderRead(t *testing.T) {
 	s := newSharedReads()
 	var mu sync.Mutex
 	begun := 0
-	do := func(context.Context) outsideState {
+	do := func(context.Context) State {
 		mu.Lock()
 		begun++
 		n := begun
 		mu.Unlock()
 		time.Sleep(time.Duration(n%3) * 100 * time.Microsecond)
-		return outsideState{status: []string{strconv.Itoa(n)}, ok: true}
+		return State{Status: []string{strconv.Itoa(n)}, OK: true}
 	}
 	var wg sync.WaitGroup
 	var stale atomic.Int32
@@ -146,7 +146,7 @@ func TestSharedReadsNeverServeAnOlderRead(t *testing.T) {
 				asked := begun
 				mu.Unlock()
 				st := s.read(context.Background(), do)
-				if got, _ := strconv.Atoi(st.status[0]); got <= asked {
+				if got, _ := strconv.Atoi(st.Status[0]); got <= asked {
 					stale.Add(1)
 				}
 			}

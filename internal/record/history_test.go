@@ -1,4 +1,4 @@
-package engine
+package record
 
 import (
 	"testing"
@@ -31,35 +31,35 @@ func TestRecorderTellsTheHistory(t *testing.T) {
 	t.Parallel()
 	store := state.Open(t.TempDir())
 	require.NoError(t, store.Init())
-	rec := newRecorder(store, nil, time.Now, &state.Run{Status: state.RunHalted, HistoryNote: "old"},
+	rec := New(store, nil, time.Now, &state.Run{Status: state.RunHalted, HistoryNote: "old"},
 		map[phaseid.ID]*state.Phase{"1": {PhaseID: "1"}})
 	h := &fakeHistory{}
-	rec.history = h
+	rec.History = h
 
-	rec.updateRun(func(r *state.Run) { r.Status = state.RunRunning })
+	rec.UpdateRun(func(r *state.Run) { r.Status = state.RunRunning })
 	require.Empty(t, h.ends, "starting is no end")
-	require.Empty(t, rec.runCopy().HistoryNote, "a run that starts again drops the last note")
+	require.Empty(t, rec.RunCopy().HistoryNote, "a run that starts again drops the last note")
 
 	start := func() {
-		rec.phase("1", func(p *state.Phase) {
+		rec.Phase("1", func(p *state.Phase) {
 			p.Attempts = append(p.Attempts, state.Attempt{Number: len(p.Attempts) + 1, Outcome: state.OutcomeRunning})
 		})
 	}
 	end := func(outcome string) {
-		rec.phase("1", func(p *state.Phase) { p.Attempts[len(p.Attempts)-1].Outcome = outcome })
+		rec.Phase("1", func(p *state.Phase) { p.Attempts[len(p.Attempts)-1].Outcome = outcome })
 	}
 	start()
-	rec.phase("1", func(p *state.Phase) { p.LastOutput = "working" })
+	rec.Phase("1", func(p *state.Phase) { p.LastOutput = "working" })
 	require.Empty(t, h.attempts, "a running attempt has not ended")
 	end(state.OutcomeFailed)
-	rec.phase("1", func(p *state.Phase) { p.Status = state.PhaseFailed })
+	rec.Phase("1", func(p *state.Phase) { p.Status = state.PhaseFailed })
 	start()
 	end(state.OutcomeComplete)
-	rec.phase("1", func(p *state.Phase) { p.Status = state.PhaseComplete })
+	rec.Phase("1", func(p *state.Phase) { p.Status = state.PhaseComplete })
 	require.Equal(t, []string{"1:failed", "1:complete"}, h.attempts, "once per attempt, when it ends")
 
-	rec.updateRun(func(r *state.Run) { r.Status = state.RunComplete })
-	rec.updateRun(func(r *state.Run) { r.Status = state.RunComplete })
+	rec.UpdateRun(func(r *state.Run) { r.Status = state.RunComplete })
+	rec.UpdateRun(func(r *state.Run) { r.Status = state.RunComplete })
 	require.Equal(t, []state.RunStatus{state.RunComplete}, h.ends, "once per end")
 	run, err := store.LoadRun()
 	require.NoError(t, err)

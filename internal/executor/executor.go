@@ -1,14 +1,18 @@
-package engine
+// Package executor is the seam between the engine and whatever makes an
+// attempt: the Executor interface, the Attempt it is given, the Evidence
+// it returns and the observer that hears it run. Package localexec is the
+// executor of this machine.
+package executor
 
 import (
 	"context"
-	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"io"
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gates"
+	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/proc"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -17,9 +21,9 @@ import (
 // Executor makes one attempt of a phase and returns its evidence. It runs
 // the agent and then the quality gates in the attempt's workspace; it keeps
 // no state, classifies nothing and lands nothing: the phase runner
-// (attempt.go) records, classifies and lands around it. The scheduler never
+// (engine/attempt.go) records, classifies and lands around it. The scheduler never
 // sees an executor, so one that runs attempts elsewhere (another machine, a
-// durable workflow engine) replaces localExecutor and nothing else.
+// durable workflow engine) replaces localexec.Executor and nothing else.
 //
 // An executor that works away from this machine must leave the attempt's
 // work in Attempt.Workspace before it returns (for example by fetching the
@@ -120,4 +124,17 @@ type AttemptObserver interface {
 	GateEnded(kind string, r state.GateResult)
 	// Lines says which output lines are worth turning into strings.
 	Lines() proc.LineMode
+}
+
+// QuotaObserver is an AttemptObserver that also hears what an agent CLI
+// reports of its quota. The local executor tells an observer that
+// implements it; other executors may.
+type QuotaObserver interface {
+	Quota(agentName string, q agent.Quota)
+}
+
+// AgentFailed says whether the agent itself failed: it timed out, was not
+// found or exited non-zero.
+func AgentFailed(ev failure.Evidence) bool {
+	return ev.TimedOut || ev.IdleTimedOut || ev.AgentNotFound || ev.AgentExitCode != 0
 }

@@ -1,8 +1,9 @@
-package engine
+package record
 
 import (
 	"time"
 
+	"github.com/autobuild-sh/autobuild/internal/executor"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -11,12 +12,12 @@ import (
 // The recorder's changes of a phase over one attempt, in the order they
 // happen. Each writes the phase file (recorder.phase).
 
-// attemptStarted marks the phase running with a new attempt.
-func (r *recorder) attemptStarted(id phaseid.ID, number int, agentName string, started time.Time, worktree, logPath string) {
-	r.phase(id, func(ps *state.Phase) {
+// AttemptStarted marks the phase running with a new attempt.
+func (r *Recorder) AttemptStarted(id phaseid.ID, number, maxAttempts int, agentName string, started time.Time, worktree, logPath string) {
+	r.Phase(id, func(ps *state.Phase) {
 		ps.Status = state.PhaseRunning
 		ps.Attempt = number
-		ps.MaxAttempts = MaxAttempts
+		ps.MaxAttempts = maxAttempts
 		ps.Agent = agentName
 		ps.Timestamps = state.Timestamps{Started: &started}
 		ps.Error = nil
@@ -29,12 +30,12 @@ func (r *recorder) attemptStarted(id phaseid.ID, number int, agentName string, s
 	})
 }
 
-// agentEnded records what the agent spent and claimed, before the gates.
-func (r *recorder) agentEnded(id phaseid.ID, ev Evidence) {
+// AgentEnded records what the agent spent and claimed, before the gates.
+func (r *Recorder) AgentEnded(id phaseid.ID, ev executor.Evidence) {
 	if ev.Interrupted && ev.Usage == nil && ev.Session == "" {
 		return
 	}
-	r.phase(id, func(ps *state.Phase) {
+	r.Phase(id, func(ps *state.Phase) {
 		if n := len(ps.Attempts); n > 0 {
 			ps.Attempts[n-1].Usage = ev.Usage
 			ps.Attempts[n-1].Session = ev.Session
@@ -49,9 +50,9 @@ func (r *recorder) agentEnded(id phaseid.ID, ev Evidence) {
 	})
 }
 
-// gatesChecked records the gates' results: the engine's own verification.
-func (r *recorder) gatesChecked(id phaseid.ID, results map[string]state.GateResult, passed bool) {
-	r.phase(id, func(ps *state.Phase) {
+// GatesChecked records the gates' results: the engine's own verification.
+func (r *Recorder) GatesChecked(id phaseid.ID, results map[string]state.GateResult, passed bool) {
+	r.Phase(id, func(ps *state.Phase) {
 		ps.QualityGates = results
 		ps.Verification.FreshVerification = state.GatePassed
 		if !passed {
@@ -60,18 +61,18 @@ func (r *recorder) gatesChecked(id phaseid.ID, results map[string]state.GateResu
 	})
 }
 
-// gatesNotRun records gate results when the gates themselves did not run
+// GatesNotRun records gate results when the gates themselves did not run
 // (a declared gate's tool is missing).
-func (r *recorder) gatesNotRun(id phaseid.ID, results map[string]state.GateResult) {
-	r.phase(id, func(ps *state.Phase) { ps.QualityGates = results })
+func (r *Recorder) GatesNotRun(id phaseid.ID, results map[string]state.GateResult) {
+	r.Phase(id, func(ps *state.Phase) { ps.QualityGates = results })
 }
 
-// attemptFailed ends the attempt as failed with its report and diff.
-func (r *recorder) attemptFailed(id phaseid.ID, rep *failure.Report, started, now time.Time, diffPath string) {
-	r.phase(id, func(ps *state.Phase) {
+// AttemptFailed ends the attempt as failed with its report and diff.
+func (r *Recorder) AttemptFailed(id phaseid.ID, rep *failure.Report, started, now time.Time, diffPath string) {
+	r.Phase(id, func(ps *state.Phase) {
 		ps.Status = state.PhaseFailed
 		ps.Error = rep
-		endAttempt(ps, state.OutcomeFailed, started, now)
+		EndAttempt(ps, state.OutcomeFailed, started, now)
 		if n := len(ps.Attempts); n > 0 {
 			ps.Attempts[n-1].Error = rep
 			ps.Attempts[n-1].DiffPath = diffPath
@@ -79,18 +80,18 @@ func (r *recorder) attemptFailed(id phaseid.ID, rep *failure.Report, started, no
 	})
 }
 
-// attemptInterrupted ends the attempt stopped by Ctrl-C: the phase is
+// AttemptInterrupted ends the attempt stopped by Ctrl-C: the phase is
 // pending again, and resume re-runs it without using up the retry.
-func (r *recorder) attemptInterrupted(id phaseid.ID, started, now time.Time) {
-	r.phase(id, func(ps *state.Phase) {
+func (r *Recorder) AttemptInterrupted(id phaseid.ID, started, now time.Time) {
+	r.Phase(id, func(ps *state.Phase) {
 		ps.Status = state.PhasePending
-		endAttempt(ps, state.OutcomeInterrupted, started, now)
+		EndAttempt(ps, state.OutcomeInterrupted, started, now)
 	})
 }
 
-// attemptCompleted ends the attempt with the phase complete and landed.
-func (r *recorder) attemptCompleted(id phaseid.ID, commit *state.Commit, started, now time.Time) {
-	r.phase(id, func(ps *state.Phase) {
+// AttemptCompleted ends the attempt with the phase complete and landed.
+func (r *Recorder) AttemptCompleted(id phaseid.ID, commit *state.Commit, started, now time.Time) {
+	r.Phase(id, func(ps *state.Phase) {
 		ps.Status = state.PhaseComplete
 		ps.Commit = commit
 		ps.Error = nil
@@ -98,12 +99,12 @@ func (r *recorder) attemptCompleted(id phaseid.ID, commit *state.Commit, started
 		if ps.Tasks.Total > 0 && ps.Tasks.Completed == 0 {
 			ps.Tasks.Completed = ps.Tasks.Total
 		}
-		endAttempt(ps, state.OutcomeComplete, started, now)
+		EndAttempt(ps, state.OutcomeComplete, started, now)
 	})
 }
 
-// endAttempt stamps the phase's and its latest attempt's end.
-func endAttempt(ps *state.Phase, outcome string, started, now time.Time) {
+// EndAttempt stamps the phase's and its latest attempt's end.
+func EndAttempt(ps *state.Phase, outcome string, started, now time.Time) {
 	ps.Timestamps.Completed = &now
 	ps.Timestamps.DurationSeconds = now.Sub(started).Seconds()
 	if n := len(ps.Attempts); n > 0 {
@@ -111,4 +112,12 @@ func endAttempt(ps *state.Phase, outcome string, started, now time.Time) {
 		a.Outcome, a.Completed = outcome, &now
 		a.DurationSeconds = now.Sub(started).Seconds()
 	}
+}
+
+// claimed is the status the agent's result object claims, "" without one.
+func claimed(ev failure.Evidence) string {
+	if ev.ResultFound {
+		return ev.ResultStatus
+	}
+	return ""
 }

@@ -1,4 +1,4 @@
-package engine
+package checkout
 
 import (
 	"context"
@@ -9,24 +9,24 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/plan"
 )
 
-// userFilesInTheWay halts the landing of phase p, before anything moves,
+// UserFilesInTheWay halts the landing of phase p, before anything moves,
 // when a file of yours that git does not track (an ignored one: git refuses
 // to overwrite any other) sits where the phase's change would be written
 // in your checkout: the fast-forward (auto) or the squash at the end
 // (message-only, single) would replace it without a copy. An agent that
 // empties .gitignore and writes config.local, or adds it with
-// `git add -f`, is the case. Called with in.mu held.
-func (in *integrator) userFilesInTheWay(ctx context.Context, p *plan.Phase, phaseFiles []string) *failure.Report {
-	theirs, err := in.repo.UntrackedInTheWay(ctx, phaseFiles)
+// `git add -f`, is the case. Called with the line's lock held.
+func (g *Guard) UserFilesInTheWay(ctx context.Context, p *plan.Phase, phaseFiles []string) *failure.Report {
+	theirs, err := g.repo.UntrackedInTheWay(ctx, phaseFiles)
 	if err != nil {
-		return branchReport(p, fmt.Sprintf("phase %s was not committed: reading which of its files your checkout holds "+
+		return BranchReport(p, fmt.Sprintf("phase %s was not committed: reading which of its files your checkout holds "+
 			"untracked: %v", p.DisplayID, err))
 	}
 	if len(theirs) == 0 {
 		return nil
 	}
 	files := strings.Join(theirs, ", ")
-	rep := branchReport(p, fmt.Sprintf("your checkout holds %s, which git does not track (ignored), where phase %s's "+
+	rep := BranchReport(p, fmt.Sprintf("your checkout holds %s, which git does not track (ignored), where phase %s's "+
 		"change writes: landing it would overwrite your file without a copy, so nothing was landed", files, p.DisplayID))
 	rep.Type, rep.FilesChanged, rep.BlockedOn = failure.FileConflict, theirs, "your ignored files"
 	rep.SuggestedActions = []string{

@@ -1,4 +1,11 @@
-package engine
+// Package localexec makes an attempt on this machine: it runs the agent in
+// the attempt's workspace (RunAgent), tidies what the agent left
+// (TidyWorkspace), runs the gates (RunGates) and puts back what they wrote
+// (RestoreAfterGates, FoldGateCommits). Executor does all of it for the
+// engine; a worker on another machine imports it to do the same there. The
+// commit of the attempt's own work is gitx.Repo.CommitOwn, made from the
+// Evidence.Change this package hands over.
+package localexec
 
 import (
 	"context"
@@ -13,6 +20,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/clip"
+	"github.com/autobuild-sh/autobuild/internal/executor"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gates"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
@@ -23,31 +31,31 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
-// localExecutor runs attempts as processes on this machine, in a git
+// Executor runs attempts as processes on this machine, in a git
 // worktree of the user's repository.
-type localExecutor struct {
-	repo *gitx.Repo
-	// root is the repository root: messages name paths relative to it.
-	root string
-	// grace is how long a stopped process gets before it is killed;
+type Executor struct {
+	Repo *gitx.Repo
+	// Root is the repository root: messages name paths relative to it.
+	Root string
+	// Grace is how long a stopped process gets before it is killed;
 	// hardStop, once closed, kills at once (the second Ctrl-C).
-	grace    time.Duration
-	hardStop <-chan struct{}
-	logCap   int64
-	now      func() time.Time
+	Grace    time.Duration
+	HardStop <-chan struct{}
+	LogCap   int64
+	Now      func() time.Time
 }
 
 // Execute runs the agent, then (if it succeeded) the gates, and gathers the
 // evidence. The attempt's time limit covers the agent and the gates
 // together.
-func (x *localExecutor) Execute(ctx context.Context, a Attempt, obs AttemptObserver) (ev Evidence) {
+func (x *Executor) Execute(ctx context.Context, a executor.Attempt, obs executor.AttemptObserver) (ev executor.Evidence) {
 	if g := missingDeclaredGate(a.Gates); g != nil {
 		// Running the agent first would spend a whole attempt on work that
 		// cannot be verified.
 		fmt.Fprintf(a.Log, "# autobuild: the %s gate `%s` needs %s, which is not on PATH: the agent was not started\n", g.Kind, g.Command, g.Tool)
 		ev.Gates = map[string]state.GateResult{g.Kind: {Command: g.Command, Status: state.GateMissing,
 			ExitCode: 127, OutputSummary: "not run: " + g.Tool + " is not installed"}}
-		ev.AgentCommand = agentCommand(a.Agent)
+		ev.AgentCommand = a.Agent.Command()
 		ev.Gate = &failure.GateEvidence{Kind: g.Kind, Command: g.Command, ExitCode: 127, Declared: true,
 			Output: g.Tool + ": not found (checked before the agent was started)"}
 		return ev
@@ -60,17 +68,17 @@ func (x *localExecutor) Execute(ctx context.Context, a Attempt, obs AttemptObser
 		Args: a.Args, Shell: a.Agent.Shell, Dir: a.Workspace,
 		Env:   append(append(agent.Env(a.Env), a.WorkEnv...), a.Agent.Env...),
 		Stdin: strings.NewReader(a.Prompt), Timeout: a.Timeout, IdleTimeout: a.IdleTimeout,
-		Grace: x.grace, HardStop: x.hardStop, Output: a.Log,
+		Grace: x.Grace, HardStop: x.HardStop, Output: a.Log,
 		OnLine: func(line string) { obs.Output("agent", line) }, Lines: obs.Lines,
 	}
-	run := x.runAgent(ctx, a, spec, obs)
-	if u := run.usage; u != nil && u.Model == "" {
+	run := x.RunAgent(ctx, a, spec, obs)
+	if u := run.Usage; u != nil && u.Model == "" {
 		// The CLI named no model (codex): the one the user chose prices
 		// its tokens (package budget).
 		u.Model = agent.ModelArg(a.Agent.Extra)
 	}
-	ev.Usage, ev.Session = run.usage, run.session
-	if run.res.Canceled {
+	ev.Usage, ev.Session = run.Usage, run.Session
+	if run.Result.Canceled {
 		ev.Interrupted = true
 		obs.AgentEnded(ev)
 		return ev
@@ -78,7 +86,7 @@ func (x *localExecutor) Execute(ctx context.Context, a Attempt, obs AttemptObser
 	x.agentEvidence(&ev, a, run)
 	obs.AgentEnded(ev)
 
-	files, exact, err := x.tidyWorkspace(ctx, a)
+	files, exact, err := x.TidyWorkspace(ctx, a)
 	if err != nil {
 		ev.Interrupted = ctx.Err() != nil
 		ev.Err = err
@@ -86,14 +94,14 @@ func (x *localExecutor) Execute(ctx context.Context, a Attempt, obs AttemptObser
 	}
 	ev.FilesChanged = files
 	ev.Worktree = a.Workspace
-	if agentFailed(ev.Evidence) {
+	if executor.AgentFailed(ev.Evidence) {
 		return ev
 	}
 	// What the gates create or change (a binary, a coverage file, a
 	// formatter's rewrite) is no part of the phase's work: the worktree is
 	// put back as the agent left it before anything is committed.
 	// Without a gate to run there is nothing to put back.
-	snapshot := anyGateRuns(a.Gates)
+	snapshot := AnyGateRuns(a.Gates)
 	var agentTree string
 	var snapErr error
 	if snapshot {
@@ -103,13 +111,13 @@ func (x *localExecutor) Execute(ctx context.Context, a Attempt, obs AttemptObser
 		ev.Err = fmt.Errorf("recording phase %s's worktree before the gates: %w", a.DisplayID, snapErr)
 		return ev
 	}
-	gate, timedOut, results, interrupted := x.runGates(ctx, a, obs, a.Started.Add(a.Timeout))
+	gate, timedOut, results, interrupted := x.RunGates(ctx, a, obs, a.Started.Add(a.Timeout))
 	if snapshot && snapErr == nil {
-		if err := restoreAfterGates(context.WithoutCancel(ctx), a.Workspace, agentTree, a.Log); err != nil {
+		if err := RestoreAfterGates(context.WithoutCancel(ctx), a.Workspace, agentTree, a.Log); err != nil {
 			ev.Err = fmt.Errorf("phase %s: %w", a.DisplayID, err)
 			return ev
 		}
-		if err := foldGateCommits(context.WithoutCancel(ctx), x.repo, a.Workspace, a.Base, a.Log); err != nil {
+		if err := FoldGateCommits(context.WithoutCancel(ctx), x.Repo, a.Workspace, a.Base, a.Log); err != nil {
 			ev.Err = fmt.Errorf("phase %s: %w", a.DisplayID, err)
 			return ev
 		}
@@ -128,22 +136,22 @@ func (x *localExecutor) Execute(ctx context.Context, a Attempt, obs AttemptObser
 		// The failure report names the files as the gates left them (they
 		// may format or generate files). A passing phase's files are read
 		// where they are committed.
-		ev.FilesChanged, _ = changedFiles(ctx, a.Workspace)
+		ev.FilesChanged, _ = ChangedFiles(ctx, a.Workspace)
 	}
 	return ev
 }
 
 // agentEvidence fills in how the agent's process ended and what its result
 // object claims.
-func (x *localExecutor) agentEvidence(ev *Evidence, a Attempt, run agentRun) {
-	res := run.res
+func (x *Executor) agentEvidence(ev *executor.Evidence, a executor.Attempt, run AgentRun) {
+	res := run.Result
 	logAgentEnd(a.Log, res, a.Timeout, a.IdleTimeout)
 	ev.TimedOut, ev.IdleTimedOut = res.TimedOut, res.IdleTimedOut
 	ev.AgentExitCode, ev.AgentNotFound = res.ExitCode, res.NotFound
 	ev.AgentRan = !res.NotFound
-	ev.AgentCommand = agentCommand(a.Agent)
-	ev.AgentOutput = run.output
-	ev.AgentSignal = run.signal
+	ev.AgentCommand = a.Agent.Command()
+	ev.AgentOutput = run.Output
+	ev.AgentSignal = run.Signal
 	if res.Err != nil && !res.NotFound {
 		ev.AgentOutput += "\n" + res.Err.Error()
 		if ev.AgentExitCode == 0 {
@@ -151,9 +159,9 @@ func (x *localExecutor) agentEvidence(ev *Evidence, a Attempt, run agentRun) {
 		}
 	}
 	ev.ResultRequired = a.Agent.RequiresResult
-	result, err := agent.ParseResult(run.final)
+	result, err := agent.ParseResult(run.Final)
 	switch {
-	case err == nil && !forPhase(result.PhaseID, a.PhaseID):
+	case err == nil && !ForPhase(result.PhaseID, a.PhaseID):
 		// Another phase's result (or "?"): none of its claims, and never
 		// its commit message, are this phase's.
 		ev.ResultFound = true
@@ -164,7 +172,7 @@ func (x *localExecutor) agentEvidence(ev *Evidence, a Attempt, run agentRun) {
 		ev.ResultStatus = result.Status
 		ev.TasksTotal, ev.TasksCompleted = result.Tasks.Total, result.Tasks.Completed
 		ev.CommitMessage = result.CommitMessage
-		if run.usage == nil {
+		if run.Usage == nil {
 			// What the CLI itself counted beats what its message claims.
 			ev.Usage = result.Usage
 		}
@@ -176,7 +184,7 @@ func (x *localExecutor) agentEvidence(ev *Evidence, a Attempt, run agentRun) {
 	}
 }
 
-// tidyWorkspace undoes what the agent must not do, before the gates judge
+// TidyWorkspace undoes what the agent must not do, before the gates judge
 // the work: a merge or the like it left in progress is forgotten, commits
 // it made are folded back into uncommitted changes (they
 // would otherwise never reach the run's line), and edits of the plan, the
@@ -186,16 +194,16 @@ func (x *localExecutor) agentEvidence(ev *Evidence, a Attempt, run agentRun) {
 // which repository the worktree belongs to, and the status that also
 // gives HEAD and says whether the plan changed. exact says that the
 // files were read after the last change of the worktree (see gitx.Known).
-func (x *localExecutor) tidyWorkspace(ctx context.Context, a Attempt) (files []string, exact bool, err error) {
+func (x *Executor) TidyWorkspace(ctx context.Context, a executor.Attempt) (files []string, exact bool, err error) {
 	wt := a.Workspace
 	// A worktree's .git is a file naming its own git dir. Without it (the
 	// agent removed it, or ran git init), or pointing elsewhere, git here
 	// would act on another repository or worktree: a reset below would
 	// move the user's branch.
-	if err := x.repo.CheckOwnWorktree(ctx, wt); err != nil {
-		return nil, false, fmt.Errorf("the agent removed or replaced the .git file of phase %s's worktree (%s), so its work cannot be read; nothing of it was committed (%v)", a.DisplayID, relTo(x.root, wt), err)
+	if err := x.Repo.CheckOwnWorktree(ctx, wt); err != nil {
+		return nil, false, fmt.Errorf("the agent removed or replaced the .git file of phase %s's worktree (%s), so its work cannot be read; nothing of it was committed (%v)", a.DisplayID, RelTo(x.Root, wt), err)
 	}
-	done, err := x.repo.ForgetOperations(ctx, wt, a.KeepBranch)
+	done, err := x.Repo.ForgetOperations(ctx, wt, a.KeepBranch)
 	for _, note := range done {
 		fmt.Fprintf(a.Log, "# autobuild: %s\n", note)
 	}
@@ -204,7 +212,7 @@ func (x *localExecutor) tidyWorkspace(ctx context.Context, a Attempt) (files []s
 	}
 	// The reset below and the phase's commit move the branch HEAD names:
 	// it must be the phase's own.
-	note, err := x.repo.AttachHead(ctx, wt, a.Branch, a.Base)
+	note, err := x.Repo.AttachHead(ctx, wt, a.Branch, a.Base)
 	if err != nil {
 		return nil, false, fmt.Errorf("putting HEAD of phase %s's worktree back on its branch: %w", a.DisplayID, err)
 	}
@@ -218,35 +226,35 @@ func (x *localExecutor) tidyWorkspace(ctx context.Context, a Attempt) (files []s
 	exact = true
 	if head != a.Base {
 		// The reset refuses to run while files are in conflict.
-		conflicted, err := x.repo.StageConflicted(ctx, wt)
+		conflicted, err := x.Repo.StageConflicted(ctx, wt)
 		if err != nil {
 			return nil, false, fmt.Errorf("staging the files the agent left in conflict in phase %s's worktree: %w", a.DisplayID, err)
 		}
 		if len(conflicted) > 0 {
 			fmt.Fprintf(a.Log, "# autobuild: the agent left %s in conflict; staged as they are, for the gates to judge\n", strings.Join(conflicted, ", "))
 		}
-		if err := x.repo.ResetSoft(ctx, wt, a.Base); err != nil {
+		if err := x.Repo.ResetSoft(ctx, wt, a.Base); err != nil {
 			return nil, false, fmt.Errorf("folding the agent's commits into phase %s's work: %w", a.DisplayID, err)
 		}
 		fmt.Fprintf(a.Log, "# autobuild: the agent committed (HEAD was %s); its commits are folded into the phase's one commit\n", clip.SHA(head))
-		files, exact = changedFiles(ctx, wt)
+		files, exact = ChangedFiles(ctx, wt)
 	}
 	if a.PlanInRepo != "" && slices.Contains(files, a.PlanInRepo) {
-		undone, err := x.repo.RestoreFile(ctx, wt, a.Base, a.PlanInRepo)
+		undone, err := x.Repo.RestoreFile(ctx, wt, a.Base, a.PlanInRepo)
 		if err != nil {
 			return nil, false, fmt.Errorf("restoring the plan in phase %s's worktree: %w", a.DisplayID, err)
 		}
 		if undone {
 			fmt.Fprintf(a.Log, "# autobuild: the agent changed the plan (%s); the change is undone: the plan is the user's record\n", a.PlanInRepo)
-			files, exact = changedFiles(ctx, wt)
+			files, exact = ChangedFiles(ctx, wt)
 		}
 	}
 	return files, exact, nil
 }
 
-// anyGateRuns reports whether a gate will run: without one there is
+// AnyGateRuns reports whether a gate will run: without one there is
 // nothing to snapshot the worktree against.
-func anyGateRuns(gs []gates.Gate) bool {
+func AnyGateRuns(gs []gates.Gate) bool {
 	for _, g := range gs {
 		if !g.Skipped() {
 			return true
@@ -286,16 +294,16 @@ func logAgentEnd(log io.Writer, res proc.Result, limit, idle time.Duration) {
 	}
 }
 
-// changedFiles lists the files the worktree's work changes; ok is false
+// ChangedFiles lists the files the worktree's work changes; ok is false
 // (and the list nil) when git cannot say.
-func changedFiles(ctx context.Context, wt string) (files []string, ok bool) {
+func ChangedFiles(ctx context.Context, wt string) (files []string, ok bool) {
 	files, err := gitx.StatusFiles(ctx, wt)
 	return files, err == nil
 }
 
-// relTo makes a path relative to root for state files and messages; the
+// RelTo makes a path relative to root for state files and messages; the
 // state directory moves with the repository.
-func relTo(root, path string) string {
+func RelTo(root, path string) string {
 	if path == "" {
 		return ""
 	}
@@ -305,9 +313,9 @@ func relTo(root, path string) string {
 	return path
 }
 
-// forPhase says whether a result object's phase_id names phase id: as the
+// ForPhase says whether a result object's phase_id names phase id: as the
 // plan writes it or as its key ("2-A", "Phase 2a", "2a"); a result
 // without a phase_id is taken as this phase's.
-func forPhase(resultID string, id phaseid.ID) bool {
+func ForPhase(resultID string, id phaseid.ID) bool {
 	return strings.TrimSpace(resultID) == "" || plan.NormalizeID(resultID) == id
 }

@@ -1,4 +1,8 @@
-package engine
+// Package record is where a run's truth changes: the Recorder writes every
+// change of a phase or of the run to its state file at once (one named
+// method per change of an attempt, attemptstate.go; of a review hold,
+// reviewstate.go), emits the events and tells the history.
+package record
 
 import (
 	"fmt"
@@ -11,17 +15,17 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
-// recorder is the single place where the run's truth changes: every update
+// Recorder is the single place where the run's truth changes: every update
 // of a phase or of the run is written to its state file at once, and every
 // event goes to the execution log and to the sink, in that order.
-type recorder struct {
+type Recorder struct {
 	store *state.Store
 	sink  event.Sink
 	now   func() time.Time
 
-	// history, when set, is told of every attempt's end and of the run's
+	// History, when set, is told of every attempt's end and of the run's
 	// end (package history); written once before the run starts.
-	history historyHook
+	History historyHook
 
 	mu     sync.Mutex // guards everything below
 	run    *state.Run
@@ -37,21 +41,21 @@ type historyHook interface {
 	RunEnded(run state.Run, phases []state.Phase) string
 }
 
-func newRecorder(store *state.Store, sink event.Sink, now func() time.Time, run *state.Run, phases map[phaseid.ID]*state.Phase) *recorder {
+func New(store *state.Store, sink event.Sink, now func() time.Time, run *state.Run, phases map[phaseid.ID]*state.Phase) *Recorder {
 	if sink == nil {
 		sink = event.Discard
 	}
-	return &recorder{store: store, sink: sink, now: now, run: run, phases: phases}
+	return &Recorder{store: store, sink: sink, now: now, run: run, phases: phases}
 }
 
-// phase applies f to the phase's state and writes the phase file.
-func (r *recorder) phase(id phaseid.ID, f func(p *state.Phase)) {
-	r.phaseIf(id, func(p *state.Phase) bool { f(p); return true })
+// Phase applies f to the phase's state and writes the phase file.
+func (r *Recorder) Phase(id phaseid.ID, f func(p *state.Phase)) {
+	r.PhaseIf(id, func(p *state.Phase) bool { f(p); return true })
 }
 
-// phaseIf is phase for an update that may change nothing: f reports
+// PhaseIf is phase for an update that may change nothing: f reports
 // whether it changed the state, and the file is written only then.
-func (r *recorder) phaseIf(id phaseid.ID, f func(p *state.Phase) bool) {
+func (r *Recorder) PhaseIf(id phaseid.ID, f func(p *state.Phase) bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	p := r.phases[id]
@@ -62,14 +66,14 @@ func (r *recorder) phaseIf(id phaseid.ID, f func(p *state.Phase) bool) {
 	if err := r.store.SavePhase(p); err != nil && r.err == nil {
 		r.err = fmt.Errorf("writing state of phase %s: %w", p.DisplayID, err)
 	}
-	if r.history != nil && attemptEnded(before, p) {
-		r.history.AttemptEnded(*r.run, *p)
+	if r.History != nil && attemptEnded(before, p) {
+		r.History.AttemptEnded(*r.run, *p)
 	}
 }
 
-// phaseEach applies f to the state of each phase of ids and writes their
+// PhaseEach applies f to the state of each phase of ids and writes their
 // files together (state.SavePhases): a halt may block thousands of phases.
-func (r *recorder) phaseEach(ids []phaseid.ID, f func(id phaseid.ID, p *state.Phase)) {
+func (r *Recorder) PhaseEach(ids []phaseid.ID, f func(id phaseid.ID, p *state.Phase)) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	list := make([]*state.Phase, len(ids))
@@ -83,21 +87,21 @@ func (r *recorder) phaseEach(ids []phaseid.ID, f func(id phaseid.ID, p *state.Ph
 		r.err = fmt.Errorf("writing state of phases: %w", err)
 	}
 	for i, p := range list {
-		if r.history != nil && attemptEnded(before[i], p) {
-			r.history.AttemptEnded(*r.run, *p)
+		if r.History != nil && attemptEnded(before[i], p) {
+			r.History.AttemptEnded(*r.run, *p)
 		}
 	}
 }
 
-// get returns a copy of the phase's state.
-func (r *recorder) get(id phaseid.ID) state.Phase {
+// Get returns a copy of the phase's state.
+func (r *Recorder) Get(id phaseid.ID) state.Phase {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return *r.phases[id]
 }
 
-// updateRun applies f to run.json's content and writes it.
-func (r *recorder) updateRun(f func(run *state.Run)) {
+// UpdateRun applies f to run.json's content and writes it.
+func (r *Recorder) UpdateRun(f func(run *state.Run)) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	wasRunning := r.run.Status == state.RunRunning
@@ -109,20 +113,20 @@ func (r *recorder) updateRun(f func(run *state.Run)) {
 	}
 }
 
-func (r *recorder) runCopy() state.Run {
+func (r *Recorder) RunCopy() state.Run {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return *r.run
 }
 
 // outputInterest is what the run's consumers show of output lines.
-func (r *recorder) outputInterest() event.OutputInterest { return event.InterestOf(r.sink) }
+func (r *Recorder) outputInterest() event.OutputInterest { return event.InterestOf(r.sink) }
 
-// lineMode is outputInterest for proc: which lines of a read of a
+// LineMode is outputInterest for proc: which lines of a read of a
 // process's output become PhaseOutput events. Output lines are not in the
 // execution log (the attempt logs have them), so a line nobody shows is
 // not worth a string and an event.
-func (r *recorder) lineMode() proc.LineMode {
+func (r *Recorder) LineMode() proc.LineMode {
 	switch r.outputInterest() {
 	case event.OutputNone:
 		return proc.LinesNone
@@ -132,8 +136,8 @@ func (r *recorder) lineMode() proc.LineMode {
 	return proc.LinesAll
 }
 
-// emit stamps the event, logs it and hands it to the sink.
-func (r *recorder) emit(e event.Event) {
+// Emit stamps the event, logs it and hands it to the sink.
+func (r *Recorder) Emit(e event.Event) {
 	if e.Time.IsZero() {
 		e.Time = r.now()
 	}
@@ -151,16 +155,16 @@ func (r *recorder) emit(e event.Event) {
 	r.sink.Emit(e)
 }
 
-// failed returns the first state write error, if any.
-func (r *recorder) failed() error {
+// Failed returns the first state write error, if any.
+func (r *Recorder) Failed() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.err
 }
 
-// usage returns the run's usage so far: the sum over every phase's
+// Usage returns the run's usage so far: the sum over every phase's
 // attempts, nil when no agent reported any.
-func (r *recorder) usage() *state.Usage {
+func (r *Recorder) Usage() *state.Usage {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var sum *state.Usage
@@ -170,8 +174,8 @@ func (r *recorder) usage() *state.Usage {
 	return sum
 }
 
-// attemptUsage is the usage of the phase's latest attempt.
-func (r *recorder) attemptUsage(id phaseid.ID) *state.Usage {
+// AttemptUsage is the usage of the phase's latest attempt.
+func (r *Recorder) AttemptUsage(id phaseid.ID) *state.Usage {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if p := r.phases[id]; p != nil && len(p.Attempts) > 0 {

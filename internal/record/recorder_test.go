@@ -1,4 +1,4 @@
-package engine
+package record
 
 import (
 	"testing"
@@ -16,13 +16,13 @@ func TestRecorderPhaseIfWritesOnlyChanges(t *testing.T) {
 	store := state.Open(t.TempDir())
 	require.NoError(t, store.Init())
 	ps := &state.Phase{PhaseID: "1", Status: state.PhasePending}
-	rec := newRecorder(store, nil, time.Now, &state.Run{}, map[phaseid.ID]*state.Phase{"1": ps})
+	rec := New(store, nil, time.Now, &state.Run{}, map[phaseid.ID]*state.Phase{"1": ps})
 
-	rec.phaseIf("1", func(p *state.Phase) bool { return false })
+	rec.PhaseIf("1", func(p *state.Phase) bool { return false })
 	_, err := store.LoadPhase("1")
 	require.ErrorIs(t, err, state.ErrNoPhase, "an unchanged phase is not written")
 
-	rec.phaseIf("1", func(p *state.Phase) bool { p.Status = state.PhaseBlocked; return true })
+	rec.PhaseIf("1", func(p *state.Phase) bool { p.Status = state.PhaseBlocked; return true })
 	got, err := store.LoadPhase("1")
 	require.NoError(t, err)
 	require.Equal(t, state.PhaseBlocked, got.Status)

@@ -1,4 +1,4 @@
-package engine
+package checkout
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/localexec"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
 	"github.com/autobuild-sh/autobuild/internal/shell"
@@ -24,24 +25,24 @@ import (
 // worktree has checked out is being worked on there; your branch is
 // checked by agentCommits. A branch or tag the agent created is not named:
 // nothing of yours changed.
-func (in *integrator) gitDirChanges(before, after outsideState) []string {
+func (g *Guard) gitDirChanges(before, after State) []string {
 	var changed []string
 	// A read that failed (nil) has nothing to compare.
-	for _, rel := range slices.Sorted(maps.Keys(unionKeys(before.files, after.files))) {
-		if rel == "config" || before.files == nil || after.files == nil || before.files[rel] == after.files[rel] {
+	for _, rel := range slices.Sorted(maps.Keys(unionKeys(before.Files, after.Files))) {
+		if rel == "config" || before.Files == nil || after.Files == nil || before.Files[rel] == after.Files[rel] {
 			continue
 		}
-		changed = append(changed, in.repo.CommonPath(rel))
+		changed = append(changed, g.repo.CommonPath(rel))
 	}
-	branch := in.rec.runCopy().Branch
+	branch := g.rec.RunCopy().Branch
 	var checkedOut map[string]bool
-	for _, name := range slices.Sorted(maps.Keys(before.refs)) {
-		was, now := before.refs[name], after.refs[name]
-		if after.refs == nil || was == now || !yoursToCheck(name) || (branch != "" && name == "refs/heads/"+branch) {
+	for _, name := range slices.Sorted(maps.Keys(before.Refs)) {
+		was, now := before.Refs[name], after.Refs[name]
+		if after.Refs == nil || was == now || !yoursToCheck(name) || (branch != "" && name == "refs/heads/"+branch) {
 			continue
 		}
 		if checkedOut == nil {
-			checkedOut = in.repo.CheckedOut()
+			checkedOut = g.repo.CheckedOut()
 		}
 		if checkedOut[name] {
 			continue // someone works on it in another worktree (or another run lands on it)
@@ -77,33 +78,32 @@ func unionKeys(a, b map[string]string) map[string]bool {
 	return out
 }
 
-// agentCommits checks your branch after an attempt: commits on it that
+// AgentCommits checks your branch after an attempt: commits on it that
 // autobuild did not put there (its landings, and your own commits it
 // followed) and that a worktree of the run made (its HEAD reflog names
 // them: an agent that ran `git checkout --ignore-other-worktrees main &&
 // git commit` there) are taken off it (takeBackAgentCommits). Commits made
 // in your checkout are yours and left to landing (followUser). nil when
 // there is nothing to say.
-func (in *integrator) agentCommits(ctx context.Context, p *plan.Phase, before, after outsideState, log io.Writer) *failure.Report {
-	branch := in.rec.runCopy().Branch
+func (g *Guard) AgentCommits(ctx context.Context, p *plan.Phase, before, after State, log io.Writer) *failure.Report {
+	branch := g.rec.RunCopy().Branch
 	if branch == "" {
 		return nil
 	}
 	ref := "refs/heads/" + branch
-	was, now := before.refs[ref], after.refs[ref]
+	was, now := before.Refs[ref], after.Refs[ref]
 	if was == "" || now == "" || was == now {
 		return nil
 	}
-	if now == in.Tip() {
+	if now == g.line.Tip() {
 		// Your branch moved by a landing of the run's (in auto mode it is
 		// the line): nothing of an agent's on it. Checked before taking mu,
 		// which a landing about to verify holds while it waits for this
 		// attempt to queue (landqueue.go collect).
 		return nil
 	}
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	rep := in.takeBackAgentCommits(ctx, p, now, was)
+	var rep *failure.Report
+	g.line.WithTips(func(tips []string) { rep = g.takeBackAgentCommits(ctx, p, now, tips, was) })
 	if rep != nil {
 		fmt.Fprintf(log, "# autobuild: %s\n", rep.Message)
 	}
@@ -115,17 +115,18 @@ func (in *integrator) agentCommits(ctx context.Context, p *plan.Phase, before, a
 // when a worktree of the run made any of them, your branch goes back to
 // that commit (your checkout's files and index never moved with them, so
 // they match it again), the commits are kept on a branch of their own,
-// and the returned halt names both. Called with in.mu held.
-func (in *integrator) takeBackAgentCommits(ctx context.Context, p *plan.Phase, now string, also ...string) *failure.Report {
-	branch := in.rec.runCopy().Branch
+// and the returned halt names both. tips are the line's, read under its
+// lock, which the caller holds.
+func (g *Guard) takeBackAgentCommits(ctx context.Context, p *plan.Phase, now string, tips []string, also ...string) *failure.Report {
+	branch := g.rec.RunCopy().Branch
 	allowed := map[string]bool{}
-	for _, t := range append(slices.Clone(in.tips), also...) {
+	for _, t := range append(slices.Clone(tips), also...) {
 		allowed[t] = true
 	}
 	if allowed[now] {
 		return nil
 	}
-	chain, err := in.repo.FirstParents(ctx, now, 1000)
+	chain, err := g.repo.FirstParents(ctx, now, 1000)
 	if err != nil {
 		return nil
 	}
@@ -138,14 +139,14 @@ func (in *integrator) takeBackAgentCommits(ctx context.Context, p *plan.Phase, n
 		}
 		foreign = append(foreign, c)
 	}
-	made, err := in.repo.WorktreeCommits(state.Open(in.mainDir).WorktreesDir())
+	made, err := g.repo.WorktreeCommits(state.Open(g.mainDir).WorktreesDir())
 	if err != nil {
 		return nil
 	}
 	var where []string
 	for _, c := range foreign {
-		if wt, ok := made[c]; ok && !slices.Contains(where, relTo(in.mainDir, wt)) {
-			where = append(where, relTo(in.mainDir, wt))
+		if wt, ok := made[c]; ok && !slices.Contains(where, localexec.RelTo(g.mainDir, wt)) {
+			where = append(where, localexec.RelTo(g.mainDir, wt))
 		}
 	}
 	if len(where) == 0 {
@@ -153,22 +154,22 @@ func (in *integrator) takeBackAgentCommits(ctx context.Context, p *plan.Phase, n
 	}
 	names := make([]string, 0, len(foreign))
 	for _, c := range foreign {
-		subject, _ := in.repo.Message(ctx, c)
+		subject, _ := g.repo.Message(ctx, c)
 		names = append(names, fmt.Sprintf("%s %q", clip.SHA(c), sanitize.Text(clip.FirstLine(subject))))
 	}
 	ref := "refs/heads/" + branch
 	what := fmt.Sprintf("an agent committed on your branch %s from the run's worktree %s (%s)", branch,
 		strings.Join(where, ", "), strings.Join(names, ", "))
-	kept := "autobuild-kept/" + strings.TrimPrefix(in.refs.Phase(p.ID), "autobuild/") + "-on-" + branch
+	kept := "autobuild-kept/" + strings.TrimPrefix(g.refs.Phase(p.ID), "autobuild/") + "-on-" + branch
 	var msg string
-	keptMade := back != "" && in.repo.MoveBranch(ctx, kept, now, "") == nil
+	keptMade := back != "" && g.repo.MoveBranch(ctx, kept, now, "") == nil
 	switch {
 	case back == "":
 		msg = fmt.Sprintf("%s, and %s no longer holds the run's last commit: left as it is; look at it (git log %s), then resume",
 			what, branch, branch)
 	case !keptMade:
 		msg = fmt.Sprintf("%s: left as it is; %s takes them back off it, then resume", what, shell.Join("git", "update-ref", ref, back, now))
-	case in.repo.MoveBranch(ctx, branch, back, now) != nil:
+	case g.repo.MoveBranch(ctx, branch, back, now) != nil:
 		msg = fmt.Sprintf("%s: kept on branch %s, but %s moved again meanwhile: %s takes them back off it, then resume",
 			what, kept, branch, shell.Join("git", "update-ref", ref, back))
 	default:

@@ -1,4 +1,12 @@
-package engine
+// Package checkout guards your checkout while a run lands on it: what an
+// attempt must not change outside its worktree, read before and after it
+// (outside.go, shared between attempts that ask together:
+// outsidereads.go; the git dir's shared files and your branches:
+// gitdir.go), the fast-forward of your branch, the check of your branch
+// and your uncommitted and ignored files before a landing (target.go,
+// ignored.go). The run's line (package engine's integrator) holds its own
+// lock and takes Guard's after it.
+package checkout
 
 import (
 	"bytes"
@@ -9,48 +17,94 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/record"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
+
+// Guard watches over your checkout while the run lands on it: it reads
+// what an attempt must not change (outside the phase's worktree) before
+// and after the attempt, fast-forwards your branch for the line, and
+// follows what you commit on it meanwhile. Its lock is files; the line's
+// lock (integrator.mu) is taken before it, never after.
+type Guard struct {
+	repo    *gitx.Repo
+	rec     *record.Recorder
+	mainDir string // the user's work tree
+	refs    state.Refs
+	// line is the run's line as the guard sees it: its tip and every tip
+	// it had (a commit on your branch that the run put there is not an
+	// agent's).
+	line Line
+	// files guards your checkout's files and index: the fast-forward
+	// holds it for writing, a read of its status for reading, so a read
+	// never sees a landed phase's files half written, and waits for no
+	// other part of a landing.
+	files sync.RWMutex
+	// reads shares reads of the outside state between attempts that
+	// start or finish together.
+	reads *sharedReads
+}
+
+// Line is what the guard reads of the run's line.
+type Line interface {
+	Tip() string
+	// WithTips calls f with every tip the line has had, under the line's
+	// lock.
+	WithTips(f func(tips []string))
+}
+
+func New(repo *gitx.Repo, rec *record.Recorder, mainDir string, refs state.Refs, line Line) *Guard {
+	return &Guard{repo: repo, rec: rec, mainDir: mainDir, refs: refs, line: line, reads: newSharedReads()}
+}
+
+// FastForward moves your branch to tip, holding your checkout's files for
+// writing.
+func (g *Guard) FastForward(ctx context.Context, tip string) error {
+	g.files.Lock()
+	defer g.files.Unlock()
+	return g.repo.FastForward(ctx, g.mainDir, tip)
+}
 
 // outsideState is what an attempt must not change: the status of the
 // user's work tree and the repository's config file. An agent is told to
 // work in its worktree only; one that writes into your checkout or edits
 // .git/config (a remote, an alias, a hooks path) is caught here.
-type outsideState struct {
-	status []string // the work tree's status entries, sorted
-	config []byte   // .git/config, nil when unreadable
-	// files fingerprints the common git dir's shared files (info/exclude,
+type State struct {
+	Status []string // the work tree's status entries, sorted
+	Config []byte   // .git/config, nil when unreadable
+	// Files fingerprints the common git dir's shared files (info/exclude,
 	// hooks, …: gitx.CommonFiles) and your global git files
 	// (gitx.Repo.UserFiles, keyed by full path); refs holds every branch and tag
 	// (gitx.Repo.Refs); nil when unreadable.
-	files, refs map[string]string
-	ok          bool // false when the status could not be read: nothing to compare
+	Files, Refs map[string]string
+	OK          bool // false when the status could not be read: nothing to compare
 }
 
 // snapshotOutside reads the outside state, before or after an attempt;
 // attempts that ask together share one read (sharedReads). The read holds
-// in.checkout for reading: the fast-forward, which holds it for writing,
+// g.files for reading: the fast-forward, which holds it for writing,
 // does not move your checkout under it (a status read while another
 // phase's commit is being checked out in your checkout would see its files
 // half updated), and the rest of a landing goes on meanwhile.
-func (in *integrator) snapshotOutside(ctx context.Context) outsideState {
-	return in.outside.read(ctx, func(ctx context.Context) outsideState {
-		in.checkout.RLock()
-		defer in.checkout.RUnlock()
-		return readOutside(ctx, in.repo)
+func (g *Guard) Snapshot(ctx context.Context) State {
+	return g.reads.read(ctx, func(ctx context.Context) State {
+		g.files.RLock()
+		defer g.files.RUnlock()
+		return readOutside(ctx, g.repo)
 	})
 }
 
-// readOutside reads the outside state; the caller holds in.checkout (or
+// readOutside reads the outside state; the caller holds g.files (or
 // nothing else runs).
-func readOutside(ctx context.Context, repo *gitx.Repo) outsideState {
+func readOutside(ctx context.Context, repo *gitx.Repo) State {
 	out, err := repo.MainStatus(ctx)
 	if err != nil {
-		return outsideState{}
+		return State{}
 	}
 	cfg, _ := os.ReadFile(repo.ConfigPath())
 	files, _ := repo.CommonFiles()
@@ -58,12 +112,12 @@ func readOutside(ctx context.Context, repo *gitx.Repo) outsideState {
 		maps.Copy(files, repo.UserFiles(ctx))
 	}
 	refs, _ := repo.Refs(ctx)
-	return outsideState{status: statusEntries(out), config: cfg, files: files, refs: refs, ok: true}
+	return State{Status: StatusEntries(out), Config: cfg, Files: files, Refs: refs, OK: true}
 }
 
-// statusEntries splits `status -z` output into entries; a rename's source
+// StatusEntries splits `status -z` output into entries; a rename's source
 // stays with its entry.
-func statusEntries(out string) []string {
+func StatusEntries(out string) []string {
 	var entries []string
 	fields := strings.Split(out, "\x00")
 	for i := 0; i < len(fields); i++ {
@@ -93,8 +147,8 @@ func statusEntries(out string) []string {
 // What the phase's agent committed on your branch from its worktree is
 // taken off it first (agentCommits); the common git dir's files and your
 // other branches and tags are compared as your checkout is.
-func (in *integrator) checkOutside(ctx context.Context, p *plan.Phase, before outsideState, files []string, log io.Writer) (*failure.Report, outsideState) {
-	repo := in.repo
+func (g *Guard) Check(ctx context.Context, p *plan.Phase, before State, files []string, log io.Writer) (*failure.Report, State) {
+	repo := g.repo
 	var nested []string
 	for _, f := range files {
 		if f == state.DirName || strings.HasPrefix(f, state.DirName+"/") {
@@ -104,7 +158,7 @@ func (in *integrator) checkOutside(ctx context.Context, p *plan.Phase, before ou
 			fmt.Fprintf(log, "# autobuild: %s\n", msg)
 			rep := failure.Report{Type: failure.OutsideWorktree, Message: msg, Retryable: true, FilesChanged: []string{f}}
 			rep.SuggestedActions = failure.Suggest(rep)
-			return &rep, outsideState{}
+			return &rep, State{}
 		}
 		if strings.HasSuffix(f, "/") {
 			nested = append(nested, strings.TrimSuffix(f, "/"))
@@ -117,28 +171,28 @@ func (in *integrator) checkOutside(ctx context.Context, p *plan.Phase, before ou
 		fmt.Fprintf(log, "# autobuild: %s\n", msg)
 		rep := failure.Report{Type: failure.NestedRepository, Message: msg, Retryable: true, FilesChanged: nested}
 		rep.SuggestedActions = failure.Suggest(rep)
-		return &rep, outsideState{}
+		return &rep, State{}
 	}
-	if !before.ok {
-		return nil, outsideState{}
+	if !before.OK {
+		return nil, State{}
 	}
-	after := in.snapshotOutside(ctx)
-	if !after.ok {
+	after := g.Snapshot(ctx)
+	if !after.OK {
 		return nil, after
 	}
-	if rep := in.agentCommits(ctx, p, before, after, log); rep != nil {
-		return rep, outsideState{}
+	if rep := g.AgentCommits(ctx, p, before, after, log); rep != nil {
+		return rep, State{}
 	}
 	var changed []string
-	for _, e := range symmetricDiff(before.status, after.status) {
+	for _, e := range symmetricDiff(before.Status, after.Status) {
 		changed = append(changed, strings.TrimSpace(e[3:]))
 	}
 	slices.Sort(changed)
 	changed = slices.Compact(changed)
-	if !bytes.Equal(before.config, after.config) {
+	if !bytes.Equal(before.Config, after.Config) {
 		changed = append(changed, ".git/config")
 	}
-	changed = append(changed, in.gitDirChanges(before, after)...)
+	changed = append(changed, g.gitDirChanges(before, after)...)
 	if len(changed) == 0 {
 		return nil, after
 	}
@@ -157,9 +211,9 @@ func (in *integrator) checkOutside(ctx context.Context, p *plan.Phase, before ou
 
 // paths are the paths of the status entries (both sides of a rename): your
 // uncommitted changes, untracked files one by one.
-func (o outsideState) paths() []string {
+func (o State) paths() []string {
 	var out []string
-	for _, e := range o.status {
+	for _, e := range o.Status {
 		to, from, renamed := strings.Cut(e[3:], " <- ")
 		out = append(out, to)
 		if renamed {

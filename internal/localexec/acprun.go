@@ -1,4 +1,4 @@
-package engine
+package localexec
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/executor"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/proc"
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
@@ -25,7 +26,7 @@ const acpDrainWait = 5 * time.Second
 // calls, plans and message lines. When the turn ends the process is
 // stopped (an ACP agent is a server and does not exit); a timeout or
 // Ctrl-C sends session/cancel before the process group is stopped.
-func (x *localExecutor) runACP(ctx context.Context, a Attempt, spec proc.Spec, obs AttemptObserver, ad *agent.ACPAdapter) agentRun {
+func (x *Executor) runACP(ctx context.Context, a executor.Attempt, spec proc.Spec, obs executor.AttemptObserver, ad *agent.ACPAdapter) AgentRun {
 	log := a.Log
 	showLines := obs.Lines() != proc.LinesNone
 	var mu sync.Mutex // keeps the log's lines whole
@@ -56,17 +57,17 @@ func (x *localExecutor) runACP(ctx context.Context, a Attempt, spec proc.Spec, o
 
 	inR, inW, err := os.Pipe()
 	if err != nil {
-		return agentRun{res: proc.Result{ExitCode: -1, Err: fmt.Errorf("creating the agent's input pipe: %w", err)}}
+		return AgentRun{Result: proc.Result{ExitCode: -1, Err: fmt.Errorf("creating the agent's input pipe: %w", err)}}
 	}
 	defer inR.Close()
 	defer inW.Close()
 	outR, outW := io.Pipe()
 
 	var streamOut io.Writer = outW
-	if stream, err := proc.CreateCapped(a.StreamPath, x.logCap); err == nil {
+	if stream, err := proc.CreateCapped(a.StreamPath, x.LogCap); err == nil {
 		defer stream.Close()
 		streamOut = io.MultiWriter(stream, outW)
-		fmt.Fprintf(log, "# autobuild: %s speaks ACP; its side of the conversation is in %s\n", a.Agent.Name, relTo(x.root, a.StreamPath))
+		fmt.Fprintf(log, "# autobuild: %s speaks ACP; its side of the conversation is in %s\n", a.Agent.Name, RelTo(x.Root, a.StreamPath))
 	} else {
 		fmt.Fprintf(log, "# autobuild: the agent's side of the ACP conversation is not kept: %v\n", err)
 	}
@@ -102,9 +103,9 @@ func (x *localExecutor) runACP(ctx context.Context, a Attempt, spec proc.Spec, o
 		fmt.Fprintf(log, "# autobuild: the agent's turn ended; its process was stopped\n")
 	}
 	res.ExitCode = code
-	run := agentRun{res: res, output: out.Said, final: out.Final, usage: out.Usage, session: out.Session}
+	run := AgentRun{Result: res, Output: out.Said, Final: out.Final, Usage: out.Usage, Session: out.Session}
 	if s := out.Signal; s != nil {
-		run.signal = &failure.AgentSignal{Type: s.Type, Message: s.Message, Fix: s.Fix}
+		run.Signal = &failure.AgentSignal{Type: s.Type, Message: s.Message, Fix: s.Fix}
 		fmt.Fprintf(log, "# autobuild: %s reported: %s: %s\n", a.Agent.Name, s.Type, s.Message)
 	}
 	if u := out.Usage; u != nil {

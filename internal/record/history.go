@@ -1,4 +1,4 @@
-package engine
+package record
 
 import (
 	"sort"
@@ -22,7 +22,7 @@ func attemptEnded(before string, p *state.Phase) bool {
 }
 
 // phaseList returns copies of the phases, by id; the caller holds r.mu.
-func (r *recorder) phaseList() []state.Phase {
+func (r *Recorder) phaseList() []state.Phase {
 	out := make([]state.Phase, 0, len(r.phases))
 	for _, p := range r.phases {
 		out = append(out, *p)
@@ -34,12 +34,12 @@ func (r *recorder) phaseList() []state.Phase {
 // historyRunEnd tells the history of the run's end, when this update ended
 // it, and keeps the line it returns for the summary; a run that starts again
 // drops the last one. The caller holds r.mu.
-func (r *recorder) historyRunEnd(wasRunning bool) {
+func (r *Recorder) historyRunEnd(wasRunning bool) {
 	switch {
-	case r.history == nil:
+	case r.History == nil:
 	case r.run.Status == state.RunRunning:
 		r.run.HistoryNote = ""
 	case wasRunning:
-		r.run.HistoryNote = r.history.RunEnded(*r.run, r.phaseList())
+		r.run.HistoryNote = r.History.RunEnded(*r.run, r.phaseList())
 	}
 }

@@ -1,4 +1,4 @@
-package engine
+package checkout
 
 import (
 	"context"
@@ -27,7 +27,7 @@ type sharedReads struct {
 // readRound is one read and the callers waiting for it.
 type readRound struct {
 	done    chan struct{} // closed when st is set
-	st      outsideState
+	st      State
 	ctx     context.Context
 	cancel  context.CancelFunc
 	callers int
@@ -43,7 +43,7 @@ func newReadRound() *readRound {
 // read returns the result of a read by do that started after the call.
 // do runs in a goroutine of its own, one read at a time, with a context
 // that ends when every caller waiting for that read has left.
-func (s *sharedReads) read(ctx context.Context, do func(context.Context) outsideState) outsideState {
+func (s *sharedReads) read(ctx context.Context, do func(context.Context) State) State {
 	s.mu.Lock()
 	var r *readRound
 	start := false
@@ -68,7 +68,7 @@ func (s *sharedReads) read(ctx context.Context, do func(context.Context) outside
 		return r.st
 	case <-ctx.Done():
 		s.leave(r, true)
-		return outsideState{}
+		return State{}
 	}
 }
 
@@ -91,7 +91,7 @@ func (s *sharedReads) leave(r *readRound, gaveUp bool) {
 
 // run does round r and then each round callers came to wait for while the
 // one before was under way.
-func (s *sharedReads) run(r *readRound, do func(context.Context) outsideState) {
+func (s *sharedReads) run(r *readRound, do func(context.Context) State) {
 	for r != nil {
 		r.st = do(r.ctx)
 		r.cancel()

@@ -1,21 +1,23 @@
-package engine
+package localexec
 
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
+	"github.com/autobuild-sh/autobuild/internal/executor"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/proc"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
-// runGates runs the quality gates in order and stops at the first failure,
+// RunGates runs the quality gates in order and stops at the first failure,
 // whose evidence it returns with every gate's result. The gates share what
 // is left of the attempt's time until deadline; a gate still running then
 // is stopped, and the attempt has timed out (timedOut).
-func (x *localExecutor) runGates(ctx context.Context, a Attempt, obs AttemptObserver, deadline time.Time) (
+func (x *Executor) RunGates(ctx context.Context, a executor.Attempt, obs executor.AttemptObserver, deadline time.Time) (
 	failedGate *failure.GateEvidence, timedOut bool, results map[string]state.GateResult, interrupted bool) {
 	results = map[string]state.GateResult{}
 	for _, g := range a.Gates {
@@ -29,7 +31,7 @@ func (x *localExecutor) runGates(ctx context.Context, a Attempt, obs AttemptObse
 			fmt.Fprintf(a.Log, "\n# autobuild: gate %s not run (tool missing: %s): %s\n", g.Kind, g.Tool, g.Command)
 			obs.GateEnded(g.Kind, gr)
 		default:
-			left := deadline.Sub(x.now())
+			left := deadline.Sub(x.Now())
 			if left <= 0 {
 				// The attempt's time is used up (by the agent, or by the gates
 				// before this one): this gate cannot run, and is not to blame.
@@ -42,8 +44,8 @@ func (x *localExecutor) runGates(ctx context.Context, a Attempt, obs AttemptObse
 			}
 			fmt.Fprintf(a.Log, "\n# autobuild: gate %s: %s\n", g.Kind, g.Command)
 			stream := "gate:" + g.Kind
-			res := proc.Run(ctx, proc.Spec{Shell: g.Command, Dir: a.Workspace, Env: a.WorkEnv, Timeout: left, Grace: x.grace,
-				HardStop: x.hardStop, Output: a.Log, OnLine: func(line string) { obs.Output(stream, line) },
+			res := proc.Run(ctx, proc.Spec{Shell: g.Command, Dir: a.Workspace, Env: a.WorkEnv, Timeout: left, Grace: x.Grace,
+				HardStop: x.HardStop, Output: a.Log, OnLine: func(line string) { obs.Output(stream, line) },
 				Lines: obs.Lines})
 			if res.Canceled {
 				return nil, false, nil, true
@@ -54,7 +56,7 @@ func (x *localExecutor) runGates(ctx context.Context, a Attempt, obs AttemptObse
 			case res.ExitCode == 0 && !res.TimedOut && res.Err == nil:
 				gr.Status, gr.Passed = state.GatePassed, true
 				fmt.Fprintf(a.Log, "# autobuild: gate %s passed in %s\n", g.Kind, res.Duration.Round(time.Millisecond))
-			case !res.TimedOut && a.BaseFailing != nil && onlyKnownFailures(a.BaseFailing()[g.Kind], res.Tail):
+			case !res.TimedOut && a.BaseFailing != nil && OnlyKnownFailures(a.BaseFailing()[g.Kind], res.Tail):
 				// --allow-red-base: these tests failed on the base already.
 				gr.Status, gr.Passed = state.GatePassed, true
 				gr.OutputSummary = "passed: it fails only with tests that failed on the run's base already\n" + gr.OutputSummary
@@ -80,4 +82,22 @@ func (x *localExecutor) runGates(ctx context.Context, a Attempt, obs AttemptObse
 		results[g.Kind] = gr
 	}
 	return failedGate, timedOut, results, false
+}
+
+// OnlyKnownFailures reports whether output names failing tests and every
+// one of them is in known.
+func OnlyKnownFailures(known []string, output string) bool {
+	if len(known) == 0 {
+		return false
+	}
+	names := failure.FailingTests(output)
+	if len(names) == 0 {
+		return false
+	}
+	for _, n := range names {
+		if !slices.Contains(known, n) {
+			return false
+		}
+	}
+	return true
 }

@@ -1,38 +1,42 @@
-package engine
+package localexec
 
 import (
 	"context"
 	"fmt"
+	"math"
+	"strconv"
 	"sync"
+	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/executor"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/proc"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
-// agentRun is what running the agent produced, read the way its kind of
+// AgentRun is what running the agent produced, read the way its kind of
 // agent is read.
-type agentRun struct {
-	res proc.Result
-	// output is the agent's text for the classifier's patterns; final, the
+type AgentRun struct {
+	Result proc.Result
+	// Output is the agent's text for the classifier's patterns; final, the
 	// text its result object is read from. For a plain command both are
 	// its whole output's tail; for a preset CLI, output is what the CLI
 	// said about a failure and final its final message only.
-	output, final string
-	signal        *failure.AgentSignal
-	usage         *state.Usage
-	// session is the CLI's session or thread id, "" when it named none.
-	session string
+	Output, Final string
+	Signal        *failure.AgentSignal
+	Usage         *state.Usage
+	// Session is the CLI's session or thread id, "" when it named none.
+	Session string
 }
 
-// runAgent runs the agent described by spec. A plain command (or the sim)
+// RunAgent runs the agent described by spec. A plain command (or the sim)
 // runs as it always did, its stdout and stderr merged. A preset agent CLI
 // runs through its adapter: its stdout and stderr are kept apart and fed to
 // its parser; the raw stdout (the CLI's event stream) goes to the attempt's
 // .stream file, and the attempt log and the UI get what the parser shows:
 // one line per tool call and the agent's message lines.
-func (x *localExecutor) runAgent(ctx context.Context, a Attempt, spec proc.Spec, obs AttemptObserver) agentRun {
+func (x *Executor) RunAgent(ctx context.Context, a executor.Attempt, spec proc.Spec, obs executor.AttemptObserver) AgentRun {
 	log := a.Log
 	if acp := agent.ACPAdapterFor(a.Agent); acp != nil {
 		return x.runACP(ctx, a, spec, obs, acp)
@@ -40,18 +44,18 @@ func (x *localExecutor) runAgent(ctx context.Context, a Attempt, spec proc.Spec,
 	ad := agent.AdapterFor(a.Agent)
 	if ad == nil {
 		res := proc.Run(ctx, spec)
-		return agentRun{res: res, output: res.Tail, final: res.Tail}
+		return AgentRun{Result: res, Output: res.Tail, Final: res.Tail}
 	}
 	parser := ad.NewParser(a.Prompt, a.Workspace)
 	// The parser reads every line of the CLI's stream whoever shows them;
 	// only the lines it shows are subject to the consumers' interest.
 	spec.Lines = nil
 	showLines := obs.Lines() != proc.LinesNone
-	stream, err := proc.CreateCapped(a.StreamPath, x.logCap)
+	stream, err := proc.CreateCapped(a.StreamPath, x.LogCap)
 	if err == nil {
 		defer stream.Close()
 		spec.Output = stream
-		fmt.Fprintf(log, "# autobuild: the agent's raw output stream is in %s\n", relTo(x.root, a.StreamPath))
+		fmt.Fprintf(log, "# autobuild: the agent's raw output stream is in %s\n", RelTo(x.Root, a.StreamPath))
 	} else {
 		spec.Output = nil
 		fmt.Fprintf(log, "# autobuild: the agent's raw output stream is not kept: %v\n", err)
@@ -70,7 +74,7 @@ func (x *localExecutor) runAgent(ctx context.Context, a Attempt, spec proc.Spec,
 				// The provider's quota, as the CLI reported it: the
 				// scheduler's headroom (quota.go), not a line to show.
 				fmt.Fprintf(log, "# autobuild: %s quota: %s\n", a.Agent.Name, quotaLogText(*n.Quota))
-				if qo, ok := obs.(QuotaObserver); ok {
+				if qo, ok := obs.(executor.QuotaObserver); ok {
 					qo.Quota(a.Agent.Name, *n.Quota)
 				}
 				continue
@@ -108,9 +112,9 @@ func (x *localExecutor) runAgent(ctx context.Context, a Attempt, spec proc.Spec,
 		out.Signal = stopped
 	}
 	mu.Unlock()
-	run := agentRun{res: res, output: out.Said, final: out.Final, usage: out.Usage, session: out.Session}
+	run := AgentRun{Result: res, Output: out.Said, Final: out.Final, Usage: out.Usage, Session: out.Session}
 	if s := out.Signal; s != nil {
-		run.signal = &failure.AgentSignal{Type: s.Type, Message: s.Message, Fix: s.Fix, ResetsAt: s.ResetsAt}
+		run.Signal = &failure.AgentSignal{Type: s.Type, Message: s.Message, Fix: s.Fix, ResetsAt: s.ResetsAt}
 		fmt.Fprintf(log, "# autobuild: %s reported: %s: %s\n", a.Agent.Name, s.Type, s.Message)
 	}
 	if out.Session != "" {
@@ -120,4 +124,17 @@ func (x *localExecutor) runAgent(ctx context.Context, a Attempt, spec proc.Spec,
 		fmt.Fprintf(log, "# autobuild: usage: %s\n", u.Summary())
 	}
 	return run
+}
+
+// quotaLogText is a quota in the attempt log: "five_hour allowed_warning,
+// 86% used, resets 2026-03-01T05:00:00Z".
+func quotaLogText(q agent.Quota) string {
+	out := q.Type + " " + q.Status
+	if q.Utilization >= 0 {
+		out += ", " + strconv.Itoa(int(math.Round(q.Utilization*100))) + "% used"
+	}
+	if !q.ResetsAt.IsZero() {
+		out += ", resets " + q.ResetsAt.UTC().Format(time.RFC3339)
+	}
+	return out
 }

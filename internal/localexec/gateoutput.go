@@ -1,4 +1,4 @@
-package engine
+package localexec
 
 import (
 	"context"
@@ -10,11 +10,11 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 )
 
-// restoreAfterGates puts the worktree back to tree, as the agent left it,
+// RestoreAfterGates puts the worktree back to tree, as the agent left it,
 // and says in the attempt log what the gates had changed, so a binary
 // written by `go build` or a report written by a test runner never lands in
 // the phase's commit.
-func restoreAfterGates(ctx context.Context, wt, tree string, log io.Writer) error {
+func RestoreAfterGates(ctx context.Context, wt, tree string, log io.Writer) error {
 	back, err := gitx.RestoreTree(ctx, wt, tree)
 	if err != nil {
 		return fmt.Errorf("putting the worktree back as the agent left it after the gates: %w", err)
@@ -30,12 +30,12 @@ func restoreAfterGates(ctx context.Context, wt, tree string, log io.Writer) erro
 	return nil
 }
 
-// foldGateCommits takes back commits a gate made in the worktree (`reset
+// FoldGateCommits takes back commits a gate made in the worktree (`reset
 // --soft` to base, the commit the phase's work is on), as the agent's are
 // folded: the files stay as restoreAfterGates put them, so the phase's
 // commit holds the agent's work, and nothing a gate committed, or swallowed
 // into its commit, is lost or lands.
-func foldGateCommits(ctx context.Context, repo *gitx.Repo, wt, base string, log io.Writer) error {
+func FoldGateCommits(ctx context.Context, repo *gitx.Repo, wt, base string, log io.Writer) error {
 	head, err := repo.Head(ctx, wt)
 	if err != nil || head == base {
 		return err

@@ -1,4 +1,4 @@
-package engine
+package record
 
 import (
 	"time"
@@ -11,37 +11,37 @@ import (
 // writes the phase file before the run goes on: a kill -9 then leaves it
 // awaiting review, and a resume holds it again.
 
-// awaitingReview marks the phase awaiting review, with where its work is kept.
-func (r *recorder) awaitingReview(id phaseid.ID, hold state.ReviewHold) {
-	r.phase(id, func(ps *state.Phase) {
+// AwaitingReview marks the phase awaiting review, with where its work is kept.
+func (r *Recorder) AwaitingReview(id phaseid.ID, hold state.ReviewHold) {
+	r.Phase(id, func(ps *state.Phase) {
 		ps.Status = state.PhaseAwaitingReview
 		ps.Review = &hold
 	})
 }
 
-// reviewStopped ends the attempt stopped (Ctrl-C) while it awaited
+// ReviewStopped ends the attempt stopped (Ctrl-C) while it awaited
 // review: the phase still awaits it.
-func (r *recorder) reviewStopped(id phaseid.ID, started, now time.Time) {
-	r.phase(id, func(ps *state.Phase) {
+func (r *Recorder) ReviewStopped(id phaseid.ID, started, now time.Time) {
+	r.Phase(id, func(ps *state.Phase) {
 		if n := len(ps.Attempts); n > 0 && ps.Attempts[n-1].Outcome == state.OutcomeRunning {
-			endAttempt(ps, state.OutcomeInterrupted, started, now)
+			EndAttempt(ps, state.OutcomeInterrupted, started, now)
 		}
 		ps.Status = state.PhaseAwaitingReview
 	})
 }
 
-// reviewApproved records the approval; the phase lands next.
-func (r *recorder) reviewApproved(id phaseid.ID) {
-	r.phase(id, func(ps *state.Phase) {
+// ReviewApproved records the approval; the phase lands next.
+func (r *Recorder) ReviewApproved(id phaseid.ID) {
+	r.Phase(id, func(ps *state.Phase) {
 		ps.Status = state.PhaseRunning
 		ps.Review = nil
 	})
 }
 
-// note keeps a person's note in the phase file (and the phase's history);
+// Note keeps a person's note in the phase file (and the phase's history);
 // a review note ends the hold.
-func (r *recorder) note(id phaseid.ID, n state.Note) {
-	r.phase(id, func(ps *state.Phase) {
+func (r *Recorder) Note(id phaseid.ID, n state.Note) {
+	r.Phase(id, func(ps *state.Phase) {
 		ps.Notes = append(ps.Notes, n)
 		if n.Kind == "review" {
 			ps.Review = nil
@@ -49,11 +49,11 @@ func (r *recorder) note(id phaseid.ID, n state.Note) {
 	})
 }
 
-// keepReview reports whether a phase being resumed still awaits review,
+// KeepReview reports whether a phase being resumed still awaits review,
 // with its work kept, and readies it for the hold: its attempt that was
 // running when the run stopped is interrupted. A hold record left on a
 // phase that does not await review is dropped.
-func keepReview(ps *state.Phase) bool {
+func KeepReview(ps *state.Phase) bool {
 	if ps.Status != state.PhaseAwaitingReview || ps.Review == nil {
 		ps.Review = nil
 		return false
