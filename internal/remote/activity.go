@@ -80,6 +80,9 @@ func (w *Worker) Attempt(ctx context.Context, req AttemptRequest) (AttemptResult
 		res.Interrupted = true
 		return res, nil
 	}
+	if res.InfraError != "" {
+		return AttemptResult{}, temporal.NewApplicationError(fmt.Sprintf("worker %s: %s", w.Identity, res.InfraError), ErrTypeSetup)
+	}
 	if s := res.AgentSignal; s != nil && s.Type == failure.RateLimited && !s.ResetsAt.IsZero() {
 		return AttemptResult{}, UsageLimitError(Limit{ResetsAt: s.ResetsAt, Message: s.Message, Result: &res})
 	}
