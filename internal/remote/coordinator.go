@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -12,6 +13,9 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/worker"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
+	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
 // Coordinator is the coordinator's side of a remote run: it starts (or
@@ -22,6 +26,8 @@ type Coordinator struct {
 	conn   Conn
 	shared Shared
 	wk     worker.Worker
+	// inFlight holds a place per attempt being made (MaxInFlight).
+	inFlight chan struct{}
 }
 
 // interruptWait bounds how long an interrupted attempt's result is waited
@@ -47,7 +53,7 @@ func NewCoordinator(ctx context.Context, c Conn, shared Shared, identity string)
 		cl.Close()
 		return nil, fmt.Errorf("%w: give a remote every worker can fetch from and this machine can push to (--remote, [executor] remote); autobuild pushes only refs under refs/autobuild/<run-id>/", err)
 	}
-	k := &Coordinator{cl: cl, conn: c, shared: shared}
+	k := &Coordinator{cl: cl, conn: c, shared: shared, inFlight: make(chan struct{}, MaxInFlight)}
 	// The coordinator runs the workflow too, so a run goes on while no
 	// worker is up yet; the attempts wait for one.
 	k.wk = newWorker(cl, c.TaskQueue, worker.Options{Identity: identity})
@@ -91,15 +97,39 @@ func (k *Coordinator) Attempt(ctx context.Context, req AttemptRequest, progress 
 	if err := k.shared.PushBase(ctx, req.BaseCommit, req.BaseRef); err != nil {
 		return AttemptResult{}, err
 	}
+	return k.await(ctx, req.Key(), req, progress)
+}
+
+// Reattach waits for the attempt key the run's workflow made or is making
+// (Unclaimed) and returns its result, as Attempt does; req is the attempt
+// as this coordinator would make it now (its refs name the result).
+func (k *Coordinator) Reattach(ctx context.Context, key string, req AttemptRequest, progress func(Progress)) (AttemptResult, error) {
+	phase, seq, ok := strings.Cut(key, "/")
+	n, err := strconv.Atoi(seq)
+	if !ok || err != nil || phase != string(state.FileIDOf(req.PhaseID)) {
+		return AttemptResult{}, fmt.Errorf("attempt %q is not one of phase %s's", key, req.DisplayID)
+	}
+	req.Seq = n
+	req.BaseRef, req.ResultRef = BaseRef(req.RunID, req.PhaseID, n), ResultRef(req.RunID, req.PhaseID, n)
+	return k.await(ctx, key, req, progress)
+}
+
+// await sends (or finds again) the update key and waits for its result.
+func (k *Coordinator) await(ctx context.Context, key string, req AttemptRequest, progress func(Progress)) (AttemptResult, error) {
+	release, err := k.slot(ctx)
+	if err != nil {
+		return AttemptResult{Interrupted: true}, nil
+	}
+	defer release()
 	h, err := k.cl.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
-		WorkflowID: WorkflowID(req.RunID), UpdateID: req.Key(), UpdateName: UpdateAttempt,
+		WorkflowID: WorkflowID(req.RunID), UpdateID: key, UpdateName: UpdateAttempt,
 		Args: []any{req}, WaitForStage: client.WorkflowUpdateStageAccepted,
 	})
 	if err != nil {
 		if ctx.Err() != nil {
 			return AttemptResult{Interrupted: true}, nil
 		}
-		return AttemptResult{}, fmt.Errorf("sending attempt %s to workflow %s: %w", req.Key(), WorkflowID(req.RunID), err)
+		return AttemptResult{}, fmt.Errorf("sending attempt %s to workflow %s: %w", key, WorkflowID(req.RunID), err)
 	}
 	if progress != nil {
 		stop := k.watch(ctx, req, progress)
@@ -110,7 +140,7 @@ func (k *Coordinator) Attempt(ctx context.Context, req AttemptRequest, progress 
 	if ctx.Err() != nil {
 		wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), interruptWait)
 		defer cancel()
-		_ = k.cl.SignalWorkflow(wctx, WorkflowID(req.RunID), "", SignalCancel, req.Key())
+		_ = k.cl.SignalWorkflow(wctx, WorkflowID(req.RunID), "", SignalCancel, key)
 		if err := h.Get(wctx, &res); err != nil {
 			return AttemptResult{Interrupted: true}, nil
 		}
@@ -118,14 +148,35 @@ func (k *Coordinator) Attempt(ctx context.Context, req AttemptRequest, progress 
 		return res, nil
 	}
 	if err != nil {
-		return AttemptResult{}, fmt.Errorf("attempt %s: %w", req.Key(), err)
+		return AttemptResult{}, fmt.Errorf("attempt %s: %w", key, err)
 	}
 	if res.Commit != "" {
 		if err := k.shared.FetchResult(ctx, req.ResultRef, res.Commit); err != nil {
 			return res, err
 		}
 	}
+	// The result is the coordinator's now: a later resume does not
+	// re-attach to it.
+	if err := k.cl.SignalWorkflow(ctx, WorkflowID(req.RunID), "", SignalClaim, key); err != nil {
+		return res, fmt.Errorf("claiming attempt %s: %w", key, err)
+	}
 	return res, nil
+}
+
+// MaxInFlight is how many attempts of one run a coordinator has the
+// workflow make at once: a Temporal server admits 10 updates in flight per
+// workflow by default (history.maxInFlightUpdates), and each running
+// attempt is one.
+const MaxInFlight = 10
+
+// slot waits for one of MaxInFlight places.
+func (k *Coordinator) slot(ctx context.Context) (func(), error) {
+	select {
+	case k.inFlight <- struct{}{}:
+		return func() { <-k.inFlight }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // watch reads the attempt's progress from its pending activity every
@@ -176,14 +227,26 @@ func (k *Coordinator) progressOf(ctx context.Context, req AttemptRequest) (Progr
 	return Progress{}, false
 }
 
-// Running lists the keys of the attempts the run's workflow is making now.
-func (k *Coordinator) Running(ctx context.Context, runID string) ([]string, error) {
-	v, err := k.cl.QueryWorkflow(ctx, WorkflowID(runID), "", QueryRunning)
+// Unclaimed lists the keys of phase's attempts the run's workflow made or
+// is making whose results no coordinator took: after a crash, the resumed
+// coordinator re-attaches to them (Reattach).
+func (k *Coordinator) Unclaimed(ctx context.Context, phase phaseid.ID) ([]string, error) {
+	v, err := k.cl.QueryWorkflow(ctx, WorkflowID(k.shared.RunID), "", QueryUnclaimed)
 	if err != nil {
-		return nil, fmt.Errorf("asking workflow %s for its attempts: %w", WorkflowID(runID), err)
+		return nil, fmt.Errorf("asking workflow %s for its attempts: %w", WorkflowID(k.shared.RunID), err)
 	}
 	var keys []string
-	return keys, v.Get(&keys)
+	if err := v.Get(&keys); err != nil {
+		return nil, err
+	}
+	prefix := string(state.FileIDOf(phase)) + "/"
+	var mine []string
+	for _, key := range keys {
+		if strings.HasPrefix(key, prefix) {
+			mine = append(mine, key)
+		}
+	}
+	return mine, nil
 }
 
 // Finish ends the run's workflow (once its attempts have ended) and

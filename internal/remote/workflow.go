@@ -3,6 +3,7 @@ package remote
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
@@ -25,8 +26,13 @@ const (
 	SignalCancel = "cancel-attempt"
 	// SignalFinish ends the workflow once its attempts have ended.
 	SignalFinish = "finish"
-	// QueryRunning lists the keys of the attempts running now.
-	QueryRunning = "running"
+	// SignalClaim tells the workflow the coordinator has the result of the
+	// attempt whose key it carries.
+	SignalClaim = "claim"
+	// QueryUnclaimed lists the keys of the attempts running or ended whose
+	// results the coordinator has not claimed: a resumed coordinator
+	// re-attaches to them instead of starting them again.
+	QueryUnclaimed = "unclaimed"
 )
 
 // WorkflowID is the id of run runID's workflow.
@@ -48,10 +54,12 @@ const setupSlack = 10 * time.Minute
 // the record.
 func RunWorkflow(ctx workflow.Context, in RunInput) error {
 	cancels := map[string]workflow.CancelFunc{}
+	unclaimed := map[string]bool{}
 	err := workflow.SetUpdateHandlerWithOptions(ctx, UpdateAttempt,
 		func(ctx workflow.Context, req AttemptRequest) (AttemptResult, error) {
 			actx, cancel := workflow.WithCancel(ctx)
 			cancels[req.Key()] = cancel
+			unclaimed[req.Key()] = true
 			defer delete(cancels, req.Key())
 			return runAttempt(actx, req), nil
 		},
@@ -64,16 +72,18 @@ func RunWorkflow(ctx workflow.Context, in RunInput) error {
 	if err != nil {
 		return fmt.Errorf("registering the attempt update: %w", err)
 	}
-	if err := workflow.SetQueryHandler(ctx, QueryRunning, func() ([]string, error) {
-		keys := make([]string, 0, len(cancels))
-		for k := range cancels {
+	if err := workflow.SetQueryHandler(ctx, QueryUnclaimed, func() ([]string, error) {
+		keys := make([]string, 0, len(unclaimed))
+		for k := range unclaimed {
 			keys = append(keys, k)
 		}
+		slices.Sort(keys)
 		return keys, nil
 	}); err != nil {
-		return fmt.Errorf("registering the running query: %w", err)
+		return fmt.Errorf("registering the unclaimed query: %w", err)
 	}
 	cancelCh := workflow.GetSignalChannel(ctx, SignalCancel)
+	claimCh := workflow.GetSignalChannel(ctx, SignalClaim)
 	finishCh := workflow.GetSignalChannel(ctx, SignalFinish)
 	finished := false
 	for !finished && ctx.Err() == nil {
@@ -84,6 +94,11 @@ func RunWorkflow(ctx workflow.Context, in RunInput) error {
 			if cancel, ok := cancels[key]; ok {
 				cancel()
 			}
+		})
+		sel.AddReceive(claimCh, func(c workflow.ReceiveChannel, _ bool) {
+			var key string
+			c.Receive(ctx, &key)
+			delete(unclaimed, key)
 		})
 		sel.AddReceive(finishCh, func(c workflow.ReceiveChannel, _ bool) {
 			c.Receive(ctx, nil)

@@ -215,3 +215,36 @@ func TestBadRequestsAreRejected(t *testing.T) {
 		t.Fatalf("rejected %v, %d calls", h.rejected, h.calls.Load())
 	}
 }
+
+// An attempt's result stays listed as unclaimed until the coordinator
+// claims it: a coordinator resumed after a crash finds it there.
+func TestUnclaimedAttemptsAreListedUntilClaimed(t *testing.T) {
+	h := newHarness(t, func(ctx context.Context, req AttemptRequest) (AttemptResult, error) {
+		return AttemptResult{Worker: "w1"}, nil
+	})
+	req := testRequest()
+	var before, after []string
+	h.env.RegisterDelayedCallback(func() {
+		h.env.UpdateWorkflow(UpdateAttempt, req.Key(), &testsuite.TestUpdateCallback{
+			OnReject: func(err error) { t.Errorf("rejected: %v", err) },
+			OnComplete: func(any, error) {
+				v, err := h.env.QueryWorkflow(QueryUnclaimed)
+				if err == nil {
+					_ = v.Get(&before)
+				}
+				h.env.SignalWorkflow(SignalClaim, req.Key())
+			},
+		}, req)
+	}, 0)
+	h.env.RegisterDelayedCallback(func() {
+		v, err := h.env.QueryWorkflow(QueryUnclaimed)
+		if err == nil {
+			_ = v.Get(&after)
+		}
+		h.env.SignalWorkflow(SignalFinish, nil)
+	}, time.Minute)
+	h.env.ExecuteWorkflow(WorkflowName, RunInput{RunID: testRun})
+	if len(before) != 1 || before[0] != req.Key() || len(after) != 0 {
+		t.Fatalf("unclaimed before the claim %v, after %v", before, after)
+	}
+}
