@@ -213,6 +213,7 @@ func (r *phaseRunner) newAttempt(t *attemptTrack, wt, base string, continues boo
 	prompt, args := r.promptFor(p, req, continues, log)
 	absPlan := planFile(r.cfg.Dir, r.cfg.Plan.Path)
 	return executor.Attempt{
+		RunID:   r.rec.RunCopy().RunID,
 		PhaseID: p.ID, DisplayID: p.DisplayID, Number: req.Number, Seq: t.seq,
 		Agent: req.Agent, Args: args, Prompt: prompt, PromptPath: r.store.PromptPath(p.ID, t.seq),
 		Env: agent.EnvInput{PhaseID: p.ID, Attempt: req.Number, MaxAttempts: MaxAttempts,
@@ -288,6 +289,11 @@ func (o *attemptObserver) AgentEnded(ev executor.Evidence) {
 	if o.agentEnded != nil && !executor.AgentFailed(ev.Evidence) {
 		o.agentEnded()
 	}
+}
+
+// Worker tells the front ends which worker took the attempt.
+func (o *attemptObserver) Worker(name string) {
+	o.rec.Emit(phaseEvent(event.PhaseWorker, o.p, o.number, event.Event{Line: name}))
 }
 
 func (o *attemptObserver) GateEnded(kind string, gr state.GateResult) {

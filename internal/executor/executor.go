@@ -35,6 +35,9 @@ type Executor interface {
 
 // Attempt is everything an executor needs to make one attempt.
 type Attempt struct {
+	// RunID is run.json's run_id: an executor that works away from this
+	// machine names the run's refs and workflow by it.
+	RunID     string
 	PhaseID   phaseid.ID
 	DisplayID phaseid.Display
 	// Number is the attempt within this run (1 or 2); Seq counts every
@@ -124,6 +127,13 @@ type AttemptObserver interface {
 	GateEnded(kind string, r state.GateResult)
 	// Lines says which output lines are worth turning into strings.
 	Lines() proc.LineMode
+}
+
+// WorkerObserver is an AttemptObserver that also hears which worker (another
+// machine) took the attempt; an executor that runs attempts elsewhere tells
+// an observer that implements it.
+type WorkerObserver interface {
+	Worker(name string)
 }
 
 // QuotaObserver is an AttemptObserver that also hears what an agent CLI
