@@ -116,39 +116,48 @@ func (k *Coordinator) Reattach(ctx context.Context, key string, req AttemptReque
 
 // await sends (or finds again) the update key and waits for its result.
 func (k *Coordinator) await(ctx context.Context, key string, req AttemptRequest, progress func(Progress)) (AttemptResult, error) {
+	started := time.Now()
 	release, err := k.slot(ctx)
 	if err != nil {
 		return AttemptResult{Interrupted: true}, nil
 	}
 	defer release()
-	h, err := k.cl.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
-		WorkflowID: WorkflowID(req.RunID), UpdateID: key, UpdateName: UpdateAttempt,
-		Args: []any{req}, WaitForStage: client.WorkflowUpdateStageAccepted,
-	})
-	if err != nil {
-		if ctx.Err() != nil {
-			return AttemptResult{Interrupted: true}, nil
-		}
-		return AttemptResult{}, fmt.Errorf("sending attempt %s to workflow %s: %w", key, WorkflowID(req.RunID), err)
-	}
 	if progress != nil {
 		stop := k.watch(ctx, req, progress)
 		defer stop()
 	}
 	var res AttemptResult
-	err = h.Get(ctx, &res)
+	var h client.WorkflowUpdateHandle
+	// A server that restarts or a network that drops the call is waited
+	// for: the update's id finds the same attempt again.
+	for wait := time.Second; ; wait = min(2*wait, 15*time.Second) {
+		h, err = k.cl.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+			WorkflowID: WorkflowID(req.RunID), UpdateID: key, UpdateName: UpdateAttempt,
+			Args: []any{req}, WaitForStage: client.WorkflowUpdateStageAccepted,
+		})
+		if err == nil {
+			err = h.Get(ctx, &res)
+		}
+		if err == nil || ctx.Err() != nil || !transient(err) || time.Since(started) > reachWait {
+			break
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(wait):
+		}
+	}
 	if ctx.Err() != nil {
 		wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), interruptWait)
 		defer cancel()
 		_ = k.cl.SignalWorkflow(wctx, WorkflowID(req.RunID), "", SignalCancel, key)
-		if err := h.Get(wctx, &res); err != nil {
+		if h == nil || h.Get(wctx, &res) != nil {
 			return AttemptResult{Interrupted: true}, nil
 		}
 		res.Interrupted = true
 		return res, nil
 	}
 	if err != nil {
-		return AttemptResult{}, fmt.Errorf("attempt %s: %w", key, err)
+		return AttemptResult{}, fmt.Errorf("attempt %s of workflow %s on %s: %w", key, WorkflowID(req.RunID), k.conn.Address, err)
 	}
 	if res.Commit != "" {
 		if err := k.shared.FetchResult(ctx, req.ResultRef, res.Commit); err != nil {
@@ -161,6 +170,19 @@ func (k *Coordinator) await(ctx context.Context, key string, req AttemptRequest,
 		return res, fmt.Errorf("claiming attempt %s: %w", key, err)
 	}
 	return res, nil
+}
+
+// reachWait is how long an attempt's coordinator waits for a server it
+// cannot reach before the attempt fails as the machinery's.
+const reachWait = 30 * time.Minute
+
+// transient says whether a call failed for want of the server (it
+// restarts, the network drops), not for what was asked.
+func transient(err error) bool {
+	var unavailable *serviceerror.Unavailable
+	var timeout *client.WorkflowUpdateServiceTimeoutOrCanceledError
+	var deadline *serviceerror.DeadlineExceeded
+	return errors.As(err, &unavailable) || errors.As(err, &timeout) || errors.As(err, &deadline)
 }
 
 // MaxInFlight is how many attempts of one run a coordinator has the
