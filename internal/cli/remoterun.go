@@ -81,6 +81,7 @@ func (r *remoteOptions) executor(ctx context.Context, fc config.Executor, root, 
 			return remote.NewCoordinator(ctx, conn, remote.Shared{Repo: root, Remote: url, RunID: runID}, identity)
 		},
 		Request: func(req *remote.AttemptRequest) {
+			req.HeartbeatTimeout = fc.HeartbeatTimeout.Duration
 			if agents == 1 {
 				req.WaitLimit = waitLimit
 			}

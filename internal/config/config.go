@@ -353,7 +353,7 @@ func knownKeys(k toml.Key) string {
 	case len(k) >= 2 && k[0] == "notify":
 		return "terminal, desktop, webhook, command, events, limit_wait"
 	case len(k) >= 2 && k[0] == "executor":
-		return "kind, address, namespace, task_queue, remote"
+		return "kind, address, namespace, task_queue, remote, heartbeat_timeout"
 	}
 	return "agent, max_parallel, phase_timeout, idle_timeout, wait_limit, commit, schedule, verify, review, scenario, max_cost, max_phase_cost, max_cost_hard, [gates], [agents.NAME], [worktree], [[classify]], [notify], [executor]"
 }

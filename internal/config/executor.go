@@ -16,6 +16,9 @@ type Executor struct {
 	// Remote is the git URL the coordinator pushes attempts' bases to and
 	// the workers fetch from and push to.
 	Remote string
+	// HeartbeatTimeout is how long a worker may go without a heartbeat
+	// before its attempt is made again elsewhere (zero: the default, 30s).
+	HeartbeatTimeout Duration
 }
 
 // Executor kinds.
@@ -31,6 +34,7 @@ type executorFile struct {
 	Namespace string `toml:"namespace"`
 	TaskQueue string `toml:"task_queue"`
 	Remote    string `toml:"remote"`
+	Heartbeat string `toml:"heartbeat_timeout"`
 }
 
 // executor checks [executor].
@@ -49,5 +53,6 @@ func (c *checker) executor(f *executorFile) Executor {
 	if strings.HasPrefix(strings.TrimSpace(f.Remote), "-") {
 		c.fail("executor.remote", "must be a git URL or path, not %q", f.Remote)
 	}
-	return Executor{Kind: f.Kind, Address: f.Address, Namespace: f.Namespace, TaskQueue: f.TaskQueue, Remote: f.Remote}
+	return Executor{Kind: f.Kind, Address: f.Address, Namespace: f.Namespace, TaskQueue: f.TaskQueue, Remote: f.Remote,
+		HeartbeatTimeout: c.duration("executor.heartbeat_timeout", f.Heartbeat)}
 }

@@ -2,6 +2,7 @@ package config
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -13,10 +14,11 @@ address = "temporal.internal:7233"
 namespace = "builds"
 task_queue = "gpu"
 remote = "ssh://git@git.internal/app.git"
+heartbeat_timeout = "10s"
 `))
 	require.NoError(t, err)
 	require.Equal(t, Executor{Kind: "temporal", Address: "temporal.internal:7233", Namespace: "builds",
-		TaskQueue: "gpu", Remote: "ssh://git@git.internal/app.git"}, cfg.Executor)
+		TaskQueue: "gpu", Remote: "ssh://git@git.internal/app.git", HeartbeatTimeout: Duration{10 * time.Second}}, cfg.Executor)
 
 	cfg, err = Load(write(t, "max_parallel = 2\n"))
 	require.NoError(t, err)
