@@ -80,6 +80,7 @@ func (x *Executor) Execute(ctx context.Context, a executor.Attempt, obs executor
 		key := keys[len(keys)-1]
 		fmt.Fprintf(a.Log, "# autobuild: re-attaching to attempt %s, sent to the workers before autobuild stopped\n", key)
 		res, err = k.Reattach(ctx, key, req, progress)
+		base = "" // made on its own coordinator's base
 	} else {
 		res, err = k.Attempt(ctx, req, progress)
 	}
@@ -87,12 +88,12 @@ func (x *Executor) Execute(ctx context.Context, a executor.Attempt, obs executor
 		ev.Err, ev.Interrupted = err, ctx.Err() != nil
 		return ev
 	}
-	return x.evidence(ctx, a, obs, res)
+	return x.evidence(ctx, a, obs, res, base)
 }
 
 // evidence turns the worker's result into the engine's evidence, with the
 // work checked out in the workspace.
-func (x *Executor) evidence(ctx context.Context, a executor.Attempt, obs executor.AttemptObserver, res AttemptResult) (ev executor.Evidence) {
+func (x *Executor) evidence(ctx context.Context, a executor.Attempt, obs executor.AttemptObserver, res AttemptResult, base string) (ev executor.Evidence) {
 	if res.Limit != nil && res.Limit.Result != nil {
 		limit := res.Limit
 		res = *limit.Result
@@ -126,7 +127,7 @@ func (x *Executor) evidence(ctx context.Context, a executor.Attempt, obs executo
 		obs.GateEnded(kind, res.Gates[kind])
 	}
 	if res.Commit != "" {
-		if err := checkoutResult(ctx, a.Workspace, res.Commit); err != nil {
+		if err := checkoutResult(ctx, a.Workspace, res.Commit, base); err != nil {
 			ev.Err = fmt.Errorf("phase %s: %w", a.DisplayID, err)
 			return ev
 		}

@@ -39,7 +39,7 @@ func TestWorkspaceSnapshotAndCheckout(t *testing.T) {
 	commit := gitT(t, other, "rev-parse", "HEAD")
 	gitT(t, ws, "fetch", "--quiet", other, commit)
 
-	if err := checkoutResult(ctx, ws, commit); err != nil {
+	if err := checkoutResult(ctx, ws, commit, base); err != nil {
 		t.Fatal(err)
 	}
 	if got := gitT(t, ws, "rev-parse", "HEAD"); got != head {
@@ -50,5 +50,35 @@ func TestWorkspaceSnapshotAndCheckout(t *testing.T) {
 	}
 	if got := gitT(t, ws, "status", "--porcelain"); got != "D  a.txt\nA  earlier.txt\nA  new.txt" {
 		t.Errorf("status after the checkout:\n%s", got)
+	}
+}
+
+// An attempt re-attached after a crash was made on an older base: its
+// change is merged onto what landed since.
+func TestCheckoutResultMergesOntoAMovedBase(t *testing.T) {
+	ctx := context.Background()
+	ws, _, old := newRepos(t)
+	other := t.TempDir()
+	gitT(t, other, "init", "--quiet")
+	gitT(t, other, "fetch", "--quiet", ws, old)
+	gitT(t, other, "checkout", "--quiet", "FETCH_HEAD")
+	_ = os.WriteFile(filepath.Join(other, "worker.txt"), []byte("worker\n"), 0o644)
+	gitT(t, other, "add", "-A")
+	gitT(t, other, "commit", "--quiet", "-m", "worker")
+	commit := gitT(t, other, "rev-parse", "HEAD")
+	gitT(t, ws, "fetch", "--quiet", other, commit)
+	// Another phase landed meanwhile.
+	_ = os.WriteFile(filepath.Join(ws, "landed.txt"), []byte("landed\n"), 0o644)
+	gitT(t, ws, "add", "-A")
+	gitT(t, ws, "commit", "--quiet", "-m", "landed")
+
+	if err := checkoutResult(ctx, ws, commit, ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := gitT(t, ws, "status", "--porcelain"); got != "A  worker.txt" {
+		t.Fatalf("status after the merge:\n%s", got)
+	}
+	if _, err := os.Stat(filepath.Join(ws, "landed.txt")); err != nil {
+		t.Fatalf("what landed meanwhile is gone: %v", err)
 	}
 }
