@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -84,7 +85,7 @@ func (e remoteEnv) startWorker(t *testing.T, name string) *worker {
 	home := t.TempDir()
 	w := &worker{name: name, dir: filepath.Join(home, "work"), out: &syncBuffer{}}
 	w.cmd = command(home, "worker", "--temporal", e.addr, "--task-queue", e.queue,
-		"--dir", w.dir, "--name", name, "--max-parallel", "2")
+		"--dir", w.dir, "--name", name, "--max-parallel", "1")
 	w.cmd.Env = append(w.cmd.Env, "HOME="+home, "WORKER_NAME="+name)
 	w.cmd.Stdout, w.cmd.Stderr = w.out, w.out
 	w.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -136,7 +137,13 @@ func TestRemoteRunUsesBothWorkers(t *testing.T) {
 	e := newRemoteEnv(t)
 	repo := newRepo(t, fivePhases)
 	calls := filepath.Join(t.TempDir(), "calls")
-	agent := remoteAgent(t, calls, "sleep 1")
+	// 2A and 2B wait for each other: with one attempt at a time per
+	// worker, they run on both workers at once.
+	marks := t.TempDir()
+	agent := remoteAgent(t, calls, `touch `+marks+`/$AUTOBUILD_PHASE_ID
+case $AUTOBUILD_PHASE_ID in 2a|2b)
+  n=0; while [ ! -e `+marks+`/2a ] || [ ! -e `+marks+`/2b ]; do sleep 0.1; n=$((n+1)); [ $n -gt 600 ] && break; done;;
+esac`)
 	e.startWorker(t, "w1")
 	e.startWorker(t, "w2")
 	r := autobuild(t, repo, e.runArgs("--agent", agent, "--max-parallel", "2")...)
@@ -169,14 +176,18 @@ func TestRemoteWorkerKilledMidAttempt(t *testing.T) {
 	git(t, repo, "commit", "-q", "-m", "config")
 	calls := filepath.Join(t.TempDir(), "calls")
 	started := filepath.Join(t.TempDir(), "started")
-	agent := remoteAgent(t, calls, `if [ ! -e `+started+` ]; then touch `+started+`; sleep 120; fi`)
+	agent := remoteAgent(t, calls, `if [ ! -e `+started+` ]; then echo $$ > `+started+`; sleep 120; fi`)
 	w1 := e.startWorker(t, "w1")
 	run := command(repo, e.runArgs("--agent", agent)...)
 	var out syncBuffer
 	run.Stdout, run.Stderr = &out, &out
 	require.NoError(t, run.Start())
-	waitFor(t, "the first attempt to start", 60*time.Second, func() bool { _, err := os.Stat(started); return err == nil })
+	waitFor(t, "the first attempt to start", 60*time.Second, func() bool { b, _ := os.ReadFile(started); return len(b) > 0 })
 	w1.kill9()
+	// The machine died: its agent too (it runs in a process group of its own).
+	pid, err := strconv.Atoi(strings.TrimSpace(string(must(os.ReadFile(started)))))
+	require.NoError(t, err)
+	_ = syscall.Kill(-pid, syscall.SIGKILL)
 	e.startWorker(t, "w2")
 	require.NoError(t, run.Wait(), out.String())
 	lines := callLines(t, calls)
@@ -196,7 +207,7 @@ func TestRemoteCoordinatorKilledThenResumed(t *testing.T) {
 	calls := filepath.Join(t.TempDir(), "calls")
 	started := filepath.Join(t.TempDir(), "started")
 	release := filepath.Join(t.TempDir(), "release")
-	agent := remoteAgent(t, calls, `touch `+started+`; while [ ! -e `+release+` ]; do sleep 0.2; done`)
+	agent := remoteAgent(t, calls, `touch `+started+`; n=0; while [ ! -e `+release+` ] && [ $n -lt 600 ]; do sleep 0.2; n=$((n+1)); done`)
 	e.startWorker(t, "w1")
 	run := command(repo, e.runArgs("--agent", agent)...)
 	run.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -231,6 +242,13 @@ func TestRemotePhaseFailingTwiceHalts(t *testing.T) {
 	r = autobuild(t, repo, e.runArgs("--agent", agent, "--resume")...)
 	require.Equal(t, 0, r.code, r.String())
 	require.Equal(t, map[string]int{"1": 1}, phaseCommits(t, repo))
+}
+
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
 }
 
 // syncBuffer is a bytes.Buffer safe for a process's two output pipes.
