@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"sync"
 
@@ -39,6 +41,12 @@ type Executor struct {
 // checked out in the workspace, staged.
 func (x *Executor) Execute(ctx context.Context, a executor.Attempt, obs executor.AttemptObserver) (ev executor.Evidence) {
 	ev.AgentCommand = a.Agent.Command()
+	if a.PromptPath != "" {
+		// .autobuild/ keeps the prompt as for a local attempt.
+		if err := os.MkdirAll(filepath.Dir(a.PromptPath), 0o755); err == nil {
+			_ = os.WriteFile(a.PromptPath, []byte(a.Prompt), 0o644)
+		}
+	}
 	k, err := x.coordinator(ctx, a.RunID)
 	if err != nil {
 		ev.Err = err
