@@ -19,6 +19,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/schedule"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -109,7 +110,7 @@ func runACPEngine(t *testing.T, a agent.Agent, interrupt <-chan struct{}) (engin
 	c := newClock()
 	res, err := engine.Run(ctx, engine.Config{Dir: repo, Plan: pl, CommitMode: "auto", Agents: []agent.Agent{a},
 		Grace: time.Second, PhaseTimeout: 2 * time.Minute, Now: c.now, Sleep: c.sleep, NoJitter: true,
-		WaitLimit: engine.DefaultWaitLimit, Sink: acpSink{cancel}})
+		WaitLimit: schedule.DefaultWaitLimit, Sink: acpSink{cancel}})
 	require.NoError(t, err)
 	ps, err := state.Open(repo).LoadPhase("1")
 	require.NoError(t, err)

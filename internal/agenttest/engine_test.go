@@ -17,6 +17,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/agenttest/mockapi"
 	"github.com/autobuild-sh/autobuild/internal/engine"
 	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/schedule"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -78,7 +79,7 @@ func runEngine(t *testing.T, c *clock, agents ...agent.Agent) (engine.Result, *s
 	require.NoError(t, err)
 	res, err := engine.Run(context.Background(), engine.Config{Dir: repo, Plan: pl, CommitMode: "auto", Agents: agents,
 		Grace: time.Second, PhaseTimeout: 2 * time.Minute, Now: c.now, Sleep: c.sleep, NoJitter: true,
-		WaitLimit: engine.DefaultWaitLimit})
+		WaitLimit: schedule.DefaultWaitLimit})
 	require.NoError(t, err)
 	ps, err := state.Open(repo).LoadPhase("1")
 	require.NoError(t, err)

@@ -15,6 +15,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/agenttest/mockapi"
 	"github.com/autobuild-sh/autobuild/internal/engine"
 	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/schedule"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -48,7 +49,7 @@ func TestSteerContinuesTheClaudeSession(t *testing.T) {
 	go func() {
 		res, err := engine.Run(context.Background(), engine.Config{Dir: repo, Plan: pl, CommitMode: "auto",
 			Agents: []agent.Agent{cliAgent(t, "claude", srv)}, Grace: 2 * time.Second, PhaseTimeout: 3 * time.Minute,
-			Now: c.now, Sleep: c.sleep, NoJitter: true, WaitLimit: engine.DefaultWaitLimit, ReviewPoll: 20 * time.Millisecond})
+			Now: c.now, Sleep: c.sleep, NoJitter: true, WaitLimit: schedule.DefaultWaitLimit, ReviewPoll: 20 * time.Millisecond})
 		if err != nil {
 			t.Error(err)
 		}

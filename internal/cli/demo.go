@@ -15,6 +15,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/engine"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/shell"
+	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
 func newDemo(s Streams) *cobra.Command {
@@ -84,7 +85,7 @@ so you can fix it by hand and resume.`,
 			if err != nil {
 				return fmt.Errorf("the demo's own autobuild.toml is invalid (a bug): %w", err)
 			}
-			cfg := engine.Config{Dir: proj.Repo, Plan: pl, CommitMode: engine.CommitAuto, Agents: []agent.Agent{sim},
+			cfg := engine.Config{Dir: proj.Repo, Plan: pl, CommitMode: state.CommitAuto, Agents: []agent.Agent{sim},
 				MaxParallel: 3, PhaseTimeout: 5 * time.Minute, SimScenario: proj.Scenario, Worktree: fc.Worktree}
 			fmt.Fprintf(s.Err, "autobuild demo: sample repository in %s\n", proj.Repo)
 			var runErr error

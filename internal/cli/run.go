@@ -24,9 +24,11 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/line"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/printer"
 	"github.com/autobuild-sh/autobuild/internal/runctl"
+	"github.com/autobuild-sh/autobuild/internal/schedule"
 	"github.com/autobuild-sh/autobuild/internal/shell"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/summary"
@@ -104,7 +106,7 @@ func (o *runOptions) register(cmd *cobra.Command) {
 	f.StringVar(&o.review, "review", "", "none (the default: phases land once their gates pass), phase (each phase waits for autobuild review or the UI to approve it) or batch (the phases of a batch wait, and are decided together); a resume keeps the run's")
 	f.DurationVar(&o.phaseTimeout, "phase-timeout", 0, "time limit per attempt (default 30m); a retry after a timeout gets twice as long")
 	f.DurationVar(&o.idleTimeout, "idle-timeout", 0, "fail an attempt that prints nothing for this long (default: no limit)")
-	f.DurationVar(&o.waitLimit, "wait-limit", engine.DefaultWaitLimit, "wait up to this long for a provider's usage limit to reset, then go on without using the retry; past it the run halts with the reset time (0: never wait)")
+	f.DurationVar(&o.waitLimit, "wait-limit", schedule.DefaultWaitLimit, "wait up to this long for a provider's usage limit to reset, then go on without using the retry; past it the run halts with the reset time (0: never wait)")
 	f.BoolVar(&o.noTUI, "no-tui", false, "print plain log lines instead of the terminal UI")
 	f.BoolVar(&o.json, "json", false, "print one JSON event per line on stdout")
 	f.BoolVarP(&o.verbose, "verbose", "v", false, "with --no-tui: also print the agents' and gates' output lines")
@@ -131,7 +133,7 @@ func runPlan(ctx context.Context, s Streams, o *runOptions) error {
 		}
 	}
 	if o.flags != nil && o.flags.Changed("verify") {
-		if _, err := engine.ParseVerify(o.verify); err != nil {
+		if _, err := line.ParseVerify(o.verify); err != nil {
 			return usageErr("--verify: %w", err)
 		}
 	}
@@ -283,8 +285,8 @@ func (o *runOptions) engineConfig(pl *plan.Plan, repo *gitx.Repo, root string, p
 	if o.idleTimeout > 0 {
 		cfg.IdleTimeout = o.idleTimeout
 	}
-	cfg.Verify, cfg.AllowRedBase = engine.Verify(cmp.Or(o.verify, fc.Verify)), o.allowRedBase
-	cfg.WaitLimit = engine.DefaultWaitLimit
+	cfg.Verify, cfg.AllowRedBase = line.Verify(cmp.Or(o.verify, fc.Verify)), o.allowRedBase
+	cfg.WaitLimit = schedule.DefaultWaitLimit
 	if fc.WaitLimit != nil {
 		cfg.WaitLimit = fc.WaitLimit.Duration
 	}

@@ -134,7 +134,7 @@ func TestACPAgentInterruptCancelsTheTurn(t *testing.T) {
 					time.Sleep(20 * time.Millisecond)
 				}
 			}()
-			res, err := Run(ctx, Config{Dir: repo, Plan: pl, CommitMode: CommitAuto, Agents: []agent.Agent{a},
+			res, err := Run(ctx, Config{Dir: repo, Plan: pl, CommitMode: state.CommitAuto, Agents: []agent.Agent{a},
 				Grace: time.Second, Sink: &events{}, Backoff: func(int) time.Duration { return 0 }})
 			require.NoError(t, err)
 			require.Equal(t, state.RunInterrupted, res.Status)

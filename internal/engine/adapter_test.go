@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/budget"
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/plan"
@@ -45,7 +46,7 @@ func runPreset(t *testing.T, a agent.Agent, cfg func(*Config)) (Result, string, 
 	pl, err := plan.Parse(filepath.Join(repo, "plan.md"), []byte(onePhase))
 	require.NoError(t, err)
 	sink := &events{}
-	c := Config{Dir: repo, Plan: pl, CommitMode: CommitAuto, Agents: []agent.Agent{a},
+	c := Config{Dir: repo, Plan: pl, CommitMode: state.CommitAuto, Agents: []agent.Agent{a},
 		Grace: time.Second, Sink: sink, Backoff: func(int) time.Duration { return 0 }}
 	if cfg != nil {
 		cfg(&c)
@@ -192,4 +193,45 @@ done
 	require.Equal(t, state.RunComplete, res.Status, res.Reason)
 	require.GreaterOrEqual(t, len(sink.of(event.AgentAction)), 8)
 	require.Equal(t, "Bash go test ./...", sink.of(event.AgentAction)[0].Line)
+}
+
+// A claude run whose stream reports its quota (a rate_limit_event line
+// before the recorded run): the run hears it as an agent_quota event,
+// and the attempt log says it; nothing of it is an output line.
+func TestClaudeRateLimitEventReachesTheRun(t *testing.T) {
+	t.Parallel()
+	line := `{"type":"rate_limit_event","rate_limit_info":{"status":"allowed_warning","resetsAt":4102444800,"rateLimitType":"five_hour","utilization":0.91}}`
+	a := fakePreset(t, "claude", "echo '"+line+"'\nprintf 'hello\\n' > hello.txt\n"+replay("claude", "success"))
+	res, repo, sink := runPreset(t, a, func(c *Config) { c.MaxParallel = 4 })
+	require.Equal(t, state.RunComplete, res.Status, res.Reason)
+	q := sink.of(event.AgentQuota)
+	require.Len(t, q, 1)
+	require.Equal(t, "claude", q[0].Agent)
+	require.Equal(t, "allowed_warning", q[0].Quota.Status)
+	require.Equal(t, 2, q[0].Quota.Parallel, "half of --max-parallel 4")
+	for _, o := range sink.of(event.PhaseOutput) {
+		require.NotContains(t, o.Line, "rate_limit")
+	}
+	p, err := state.Open(repo).LoadPhase("1")
+	require.NoError(t, err)
+	log, err := os.ReadFile(filepath.Join(repo, p.Attempts[0].LogPath))
+	require.NoError(t, err)
+	require.Contains(t, string(log), "# autobuild: claude quota: five_hour allowed_warning, 91% used, resets 2100-01-01T00:00:00Z")
+}
+
+// codex names no model in its stream: the one given in --agent prices its
+// tokens, so a budget counts them.
+func TestCodexTokensArePricedByTheChosenModel(t *testing.T) {
+	t.Parallel()
+	a := fakePreset(t, "codex", "printf 'hello\\n' > hello.txt\n"+replay("codex", "success"))
+	a.Extra = []string{"-m", "gpt-5-codex"}
+	res, repo, _ := runPreset(t, a, nil)
+	require.Equal(t, state.RunComplete, res.Status, res.Reason)
+	p, err := state.Open(repo).LoadPhase("1")
+	require.NoError(t, err)
+	u := p.Attempts[0].Usage
+	require.Equal(t, "gpt-5-codex", u.Model)
+	usd, priced := budget.Price(u)
+	require.True(t, priced)
+	require.Positive(t, usd)
 }

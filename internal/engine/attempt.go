@@ -18,11 +18,13 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gates"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/line"
 	"github.com/autobuild-sh/autobuild/internal/localexec"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/proc"
 	"github.com/autobuild-sh/autobuild/internal/record"
+	"github.com/autobuild-sh/autobuild/internal/schedule"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -37,7 +39,7 @@ type phaseRunner struct {
 	rec        *record.Recorder
 	gates      []gates.Gate
 	classifier *failure.Classifier
-	integ      *integrator
+	integ      *line.Integrator
 	spaces     *workspaces
 	exec       executor.Executor
 	// wtenv makes each worktree ready: files, setup, ports (wtenv.go).
@@ -45,13 +47,13 @@ type phaseRunner struct {
 	// eager is set under the eager schedule: prompts speak of no batch.
 	eager bool
 	// quotas is the agents' quotas, shared with the scheduler.
-	quotas *quotaBook
+	quotas *schedule.QuotaBook
 	// nextRun counts a run of a phase's agent that the runner starts by
 	// itself (a steered attempt's continuation); the scheduler's count.
 	nextRun func(phaseid.ID) int
 }
 
-func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptResult {
+func (r *phaseRunner) Attempt(ctx context.Context, req schedule.AttemptRequest) schedule.AttemptResult {
 	p := req.Phase
 	t := &attemptTrack{p: p, req: req, started: r.cfg.Now()}
 	prior := r.rec.Get(p.ID)
@@ -64,7 +66,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	logPath := r.store.AttemptLogPath(p.ID, t.seq)
 	wt := r.spaces.path(p.ID)
 
-	r.rec.AttemptStarted(p.ID, req.Number, MaxAttempts, req.Agent.Name, t.started, r.rel(wt), r.rel(logPath))
+	r.rec.AttemptStarted(p.ID, req.Number, schedule.MaxAttempts, req.Agent.Name, t.started, r.rel(wt), r.rel(logPath))
 	r.rec.Emit(phaseEvent(event.PhaseStarted, p, req.Number, event.Event{Batch: prior.Batch, Agent: req.Agent.Name}))
 
 	log, err := proc.CreateCapped(logPath, r.cfg.LogCap)
@@ -76,9 +78,9 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	// Your checkout is read while the worktree is made ready: the two
 	// touch different trees, and neither need wait for the other.
 	before := make(chan checkout.State, 1)
-	go func() { before <- r.integ.guard.Snapshot(ctx) }()
+	go func() { before <- r.integ.Guard.Snapshot(ctx) }()
 	wt, base, continues, note, err := r.spaces.prepare(ctx, p.ID, p.DisplayID)
-	if err == nil && continues && afterIntegrationConflict(req.Previous) {
+	if err == nil && continues && line.AfterIntegrationConflict(req.Previous) {
 		// Its change broke a gate on top of what landed meanwhile: the
 		// retry starts from the line's current tip, the change on top.
 		base, err = r.spaces.moveOnto(ctx, p.ID, r.integ.Tip(), log)
@@ -94,7 +96,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 		return r.fail(t, workspaceFailure(req, err))
 	}
 	fmt.Fprintf(log, "# autobuild: phase %s attempt %d/%d, agent %s, worktree %s, base %s, time limit %s\n",
-		p.DisplayID, req.Number, MaxAttempts, req.Agent.Name, r.rel(wt), clip.SHA(base), req.Timeout)
+		p.DisplayID, req.Number, schedule.MaxAttempts, req.Agent.Name, r.rel(wt), clip.SHA(base), req.Timeout)
 
 	env := r.readyWorktree(ctx, t, wt, continues, log)
 	defer env.release()
@@ -112,18 +114,18 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	t.workEnv = env.vars
 	// From its agent's end to its landing the attempt may be about to land:
 	// a landing that verifies waits a moment for it (landqueue.go).
-	gating := r.integ.gating.track()
-	defer gating.done()
+	gating := r.integ.Gating.Track()
+	defer gating.Done()
 	// A person's note stops the attempt as a Ctrl-C would (steer.go).
 	actx, stopAttempt := context.WithCancel(ctx)
 	defer stopAttempt()
 	steer, stopWatch := r.watchSteer(ctx, p.ID, t.started, stopAttempt)
-	ev := r.exec.Execute(actx, a, &attemptObserver{rec: r.rec, p: p, number: req.Number, quotas: r.quotas, agentEnded: gating.start})
+	ev := r.exec.Execute(actx, a, &attemptObserver{rec: r.rec, p: p, number: req.Number, quotas: r.quotas, agentEnded: gating.Start})
 	stopWatch()
 	if n := steer.taken(); n != nil {
 		if ev.Interrupted && ctx.Err() == nil {
 			// Not about to land: the continuation is an attempt of its own.
-			gating.done()
+			gating.Done()
 			return r.steered(ctx, t, n, ev.Session)
 		}
 		r.steerTooLate(t, n)
@@ -131,7 +133,7 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	if ev.Interrupted {
 		return r.interrupted(t)
 	}
-	if r.integ.verifier.awaitBase(ctx) != nil {
+	if r.integ.Verifier.AwaitBase(ctx) != nil {
 		// The run's base is red: the run stops, and no attempt is charged.
 		return r.interrupted(t)
 	}
@@ -143,20 +145,20 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 	}
 	ev.Attempt = req.Number
 	ev.Duration = r.cfg.Now().Sub(t.started)
-	rep, after := r.integ.guard.Check(ctx, p, outside, ev.FilesChanged, log)
+	rep, after := r.integ.Guard.Check(ctx, p, outside, ev.FilesChanged, log)
 	if rep != nil {
 		rep.Attempt, rep.DurationSeconds = req.Number, ev.Duration.Seconds()
 		return r.fail(t, *rep)
 	}
 	if failed(ev.Evidence) {
-		return r.fail(t, stillConflicting(r.classify(ev.Evidence, req), ev.Evidence, req.Previous))
+		return r.fail(t, line.StillConflicting(r.classify(ev.Evidence, req), ev.Evidence, req.Previous))
 	}
 
-	h := handover{wt: wt, base: base, agentMsg: ev.CommitMessage, known: ev.Change, queued: gating.done}
+	h := line.Handover{Workspace: wt, Base: base, AgentMessage: ev.CommitMessage, Known: ev.Change, Queued: gating.Done}
 	if r.reviewMode().Holds() {
 		// A person decides before it lands (review.go): no landing
 		// waits for it meanwhile.
-		gating.done()
+		gating.Done()
 		end, d, err := r.holdForReview(ctx, t, wt, base, ev.CommitMessage)
 		return r.afterReview(ctx, t, end, d, err, h)
 	}
@@ -164,12 +166,12 @@ func (r *phaseRunner) attempt(ctx context.Context, req attemptRequest) attemptRe
 }
 
 // landAttempt lands a phase whose gates passed, and records how it went.
-func (r *phaseRunner) landAttempt(ctx context.Context, t *attemptTrack, h handover, after checkout.State) attemptResult {
+func (r *phaseRunner) landAttempt(ctx context.Context, t *attemptTrack, h line.Handover, after checkout.State) schedule.AttemptResult {
 	p, req := t.p, t.req
 	// Landing is a few short git commands; neither a Ctrl-C nor the hard
 	// stop interrupts them halfway through a pick or the fast-forward
 	// of the user's branch: they run to the end, then the run stops.
-	commit, conflict, err := r.integ.land(context.WithoutCancel(ctx), p, h, after)
+	commit, conflict, err := r.integ.Land(context.WithoutCancel(ctx), p, h, after)
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, context.Canceled) {
 			// A Ctrl-C stopped the verification of its landing: nothing
@@ -192,7 +194,7 @@ func (r *phaseRunner) landAttempt(ctx context.Context, t *attemptTrack, h handov
 // attemptTrack is what the phase runner knows of an attempt in progress.
 type attemptTrack struct {
 	p       *plan.Phase
-	req     attemptRequest
+	req     schedule.AttemptRequest
 	started time.Time
 	// seq counts every attempt of the phase ever; it names the files.
 	seq int
@@ -216,19 +218,19 @@ func (r *phaseRunner) newAttempt(t *attemptTrack, wt, base string, continues boo
 		RunID:   r.rec.RunCopy().RunID,
 		PhaseID: p.ID, DisplayID: p.DisplayID, Number: req.Number, Seq: t.seq,
 		Agent: req.Agent, Args: args, Prompt: prompt, PromptPath: r.store.PromptPath(p.ID, t.seq),
-		Env: agent.EnvInput{PhaseID: p.ID, Attempt: req.Number, MaxAttempts: MaxAttempts,
+		Env: agent.EnvInput{PhaseID: p.ID, Attempt: req.Number, MaxAttempts: schedule.MaxAttempts,
 			PlanPath: absPlan, SimScenario: r.cfg.SimScenario, AgentRun: req.Run},
 		Workspace: wt, Base: base, Branch: r.spaces.refs.Phase(p.ID), KeepBranch: r.spaces.refs.KeptAutostash(p.ID), Gates: r.gates,
 		Started: t.started, Timeout: req.Timeout, IdleTimeout: r.cfg.IdleTimeout,
 		Log: log, StreamPath: r.store.AttemptStreamPath(p.ID, t.seq), PlanInRepo: r.planInRepo(),
-		BaseFailing: r.integ.baseFailing,
+		BaseFailing: r.integ.BaseFailing,
 		Session:     acpSession(req, continues),
 	}
 }
 
 // acpSession is the session an ACP agent loads to continue after its
 // context ran out, "" for a new session.
-func acpSession(req attemptRequest, continues bool) string {
+func acpSession(req schedule.AttemptRequest, continues bool) string {
 	if continues && req.Session != "" && agent.LoadsSession(req.Agent) {
 		return req.Session
 	}
@@ -249,10 +251,10 @@ func (r *phaseRunner) recordGates(id phaseid.ID, ev executor.Evidence) {
 
 // classify turns a failed attempt's evidence into its report: its type,
 // whether the retry may fix it, and whether it repeats an earlier failure.
-func (r *phaseRunner) classify(ev failure.Evidence, req attemptRequest) failure.Report {
+func (r *phaseRunner) classify(ev failure.Evidence, req schedule.AttemptRequest) failure.Report {
 	rep := r.classifier.Classify(ev)
 	rep.Retryable = rep.Type.Retryable()
-	noteLimit(&rep, ev.AgentSignal, ev.AgentOutput, r.cfg.Now())
+	schedule.NoteLimit(&rep, ev.AgentSignal, ev.AgentOutput, r.cfg.Now())
 	// A rate-limited attempt is repeated, not fixed: its repeats are
 	// neither a circular fix nor history a fix could repeat.
 	if rep.Retryable && rep.Type.ConsumesRetry() && failure.IsCircular(rep, fixAttempts(req.Previous)) {
@@ -269,7 +271,7 @@ type attemptObserver struct {
 	p      *plan.Phase
 	number int
 	// quotas hears the agent CLI's quota (quota.go); nil in tests.
-	quotas *quotaBook
+	quotas *schedule.QuotaBook
 	// agentEnded, when set, is called as the agent ends.
 	agentEnded func()
 }
@@ -307,12 +309,12 @@ func (o *attemptObserver) Lines() proc.LineMode { return o.rec.LineMode() }
 // phaseEvent is e with the kind and the phase's identity and attempt set.
 func phaseEvent(kind event.Kind, p *plan.Phase, number int, e event.Event) event.Event {
 	e.Kind, e.PhaseID, e.DisplayID, e.PhaseName = kind, p.ID, p.DisplayID, p.Name
-	e.Attempt, e.MaxAttempts = number, MaxAttempts
+	e.Attempt, e.MaxAttempts = number, schedule.MaxAttempts
 	return e
 }
 
 // fail records a failed attempt: its report, its diff, and the phase's status.
-func (r *phaseRunner) fail(t *attemptTrack, rep failure.Report) attemptResult {
+func (r *phaseRunner) fail(t *attemptTrack, rep failure.Report) schedule.AttemptResult {
 	p, req := t.p, t.req
 	now := r.cfg.Now()
 	if rep.DurationSeconds == 0 {
@@ -334,18 +336,18 @@ func (r *phaseRunner) fail(t *attemptTrack, rep failure.Report) attemptResult {
 	r.rec.AttemptFailed(p.ID, &rep, t.started, now, r.rel(diffPath))
 	r.rec.Emit(phaseEvent(event.PhaseFailed, p, req.Number, event.Event{Agent: req.Agent.Name, Failure: &rep,
 		DurationSeconds: now.Sub(t.started).Seconds(), Usage: r.rec.AttemptUsage(p.ID)}))
-	return attemptResult{Outcome: state.OutcomeFailed, Report: &rep}
+	return schedule.AttemptResult{Outcome: state.OutcomeFailed, Report: &rep}
 }
 
 // interrupted records an attempt stopped by Ctrl-C: not a failure, so resume
 // re-runs it without using up the retry.
-func (r *phaseRunner) interrupted(t *attemptTrack) attemptResult {
+func (r *phaseRunner) interrupted(t *attemptTrack) schedule.AttemptResult {
 	r.rec.AttemptInterrupted(t.p.ID, t.started, r.cfg.Now())
 	r.rec.Emit(phaseEvent(event.PhaseInterrupted, t.p, t.req.Number, event.Event{}))
-	return attemptResult{Outcome: state.OutcomeInterrupted}
+	return schedule.AttemptResult{Outcome: state.OutcomeInterrupted}
 }
 
-func (r *phaseRunner) complete(ctx context.Context, t *attemptTrack, commit *state.Commit) attemptResult {
+func (r *phaseRunner) complete(ctx context.Context, t *attemptTrack, commit *state.Commit) schedule.AttemptResult {
 	p, req := t.p, t.req
 	now := r.cfg.Now()
 	r.rec.AttemptCompleted(p.ID, commit, t.started, now)
@@ -363,7 +365,7 @@ func (r *phaseRunner) complete(ctx context.Context, t *attemptTrack, commit *sta
 	r.rec.Emit(event.Event{Kind: event.PhaseIntegrated, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
 		Commit: commit, Line: line})
 	r.spaces.release(ctx, p.ID)
-	return attemptResult{Outcome: state.OutcomeComplete}
+	return schedule.AttemptResult{Outcome: state.OutcomeComplete}
 }
 
 func (r *phaseRunner) previousDiff(id phaseid.ID) string {
@@ -405,7 +407,7 @@ func (r *phaseRunner) rel(path string) string { return localexec.RelTo(r.root, p
 
 // infraFailure reports a failure of autobuild's own machinery (git, the
 // file system) during an attempt as an agent_error, so it gets the retry.
-func infraFailure(req attemptRequest, err error) failure.Report {
+func infraFailure(req schedule.AttemptRequest, err error) failure.Report {
 	if rep, ok := diskFullReport(err); ok {
 		rep.Attempt = req.Number
 		return rep
@@ -439,4 +441,11 @@ func gatePlan(gs []gates.Gate) []plan.Gate {
 		}
 	}
 	return out
+}
+
+// Quota passes an agent CLI's quota to the run's book.
+func (o *attemptObserver) Quota(agentName string, q agent.Quota) {
+	if o.quotas != nil {
+		o.quotas.Note(agentName, q)
+	}
 }

@@ -60,7 +60,7 @@ func baseConfig(t *testing.T, repo, planText, agentShell string, sink event.Sink
 	pl, err := plan.Parse(filepath.Join(repo, "plan.md"), []byte(planText))
 	require.NoError(t, err)
 	return Config{
-		Dir: repo, Plan: pl, CommitMode: CommitAuto,
+		Dir: repo, Plan: pl, CommitMode: state.CommitAuto,
 		Agents: []agent.Agent{{Name: "script", Shell: agentShell}},
 		Grace:  time.Second,
 		Sink:   sink,
@@ -88,7 +88,7 @@ func runPlan(t *testing.T, planText, agentShell string) (Result, string, *events
 	require.NoError(t, err)
 	sink := &events{}
 	res, err := Run(context.Background(), Config{
-		Dir: repo, Plan: pl, CommitMode: CommitAuto,
+		Dir: repo, Plan: pl, CommitMode: state.CommitAuto,
 		Agents:  []agent.Agent{{Name: "script", Shell: agentShell}},
 		Grace:   time.Second,
 		Sink:    sink,
@@ -176,7 +176,7 @@ func TestAgentUsingTheWholeTimeLeavesTheGatesNotRun(t *testing.T) {
 		return time.Now()
 	}
 	res, err := Run(context.Background(), Config{
-		Dir: repo, Plan: pl, CommitMode: CommitAuto, Grace: time.Second, Now: now,
+		Dir: repo, Plan: pl, CommitMode: state.CommitAuto, Grace: time.Second, Now: now,
 		Agents: []agent.Agent{{Name: "script", Shell: "echo work > work.txt; touch " + marker}},
 	})
 	require.NoError(t, err)

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/line"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -25,7 +26,7 @@ func TestZeroExitWithoutChangeIsAVerificationMismatch(t *testing.T) {
 	// The gate fails whatever the tree holds, the base too, which the red
 	// base check (verify.go) would refuse before the agent: off here.
 	res, repo, _ := runPlanWith(t, planWithTestGate(`echo "--- FAIL: TestAdd (0.00s)"; exit 1`),
-		`cp "$AUTOBUILD_PROMPT_FILE" `+prompt+`; echo "all done"`, func(c *Config) { c.Verify = VerifyOff })
+		`cp "$AUTOBUILD_PROMPT_FILE" `+prompt+`; echo "all done"`, func(c *Config) { c.Verify = line.VerifyOff })
 	require.Equal(t, state.RunHalted, res.Status)
 	p, err := state.Open(repo).LoadPhase("1")
 	require.NoError(t, err)

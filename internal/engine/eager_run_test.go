@@ -23,7 +23,7 @@ a1) i=0; while [ ! -f '` + flag + `' ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+
 b2) touch '` + flag + `' ;;
 esac
 echo x > "$AUTOBUILD_PHASE_ID.txt"`
-	res, repo, sink := runPlanWith(t, twoChains, agent, func(c *Config) { c.Schedule = ScheduleEager })
+	res, repo, sink := runPlanWith(t, twoChains, agent, func(c *Config) { c.Schedule = state.ScheduleEager })
 	require.Equal(t, state.RunComplete, res.Status, res.Reason)
 
 	var order []string
@@ -57,13 +57,13 @@ func TestResumeKeepsTheSchedule(t *testing.T) {
 	t.Parallel()
 	repo := gitRepo(t, twoChains)
 	for _, c := range []struct {
-		given Schedule
+		given state.Schedule
 		want  state.Schedule
 		agent string
 	}{
-		{ScheduleEager, state.ScheduleEager, "exit 3"}, // halts: something to resume
+		{state.ScheduleEager, state.ScheduleEager, "exit 3"}, // halts: something to resume
 		{"", state.ScheduleEager, "exit 3"},
-		{ScheduleBatches, state.ScheduleBatches, "exit 3"},
+		{state.ScheduleBatches, state.ScheduleBatches, "exit 3"},
 		{"", state.ScheduleBatches, `echo x > "$AUTOBUILD_PHASE_ID.txt"`},
 	} {
 		sink := &events{}

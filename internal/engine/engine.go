@@ -18,16 +18,19 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/budget"
 	"github.com/autobuild-sh/autobuild/internal/clip"
+	"github.com/autobuild-sh/autobuild/internal/crashpoint"
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/executor"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gates"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/history"
+	"github.com/autobuild-sh/autobuild/internal/line"
 	"github.com/autobuild-sh/autobuild/internal/localexec"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/record"
+	"github.com/autobuild-sh/autobuild/internal/schedule"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/wtenv"
 )
@@ -49,7 +52,7 @@ type Config struct {
 	MaxParallel int
 	// Schedule is batches or eager; "" takes the resumed run's, else
 	// batches.
-	Schedule     Schedule
+	Schedule     state.Schedule
 	PhaseTimeout time.Duration
 	IdleTimeout  time.Duration
 	// Grace is how long a stopped process gets between SIGTERM and SIGKILL.
@@ -96,7 +99,7 @@ type Config struct {
 	BudgetHard bool
 	// Verify is --verify: landing (the default, "") verifies what lands
 	// together, off does not (docs/running.md, "The line stays green").
-	Verify Verify
+	Verify line.Verify
 	// AllowRedBase is --allow-red-base: a base whose gates fail does not
 	// stop the run; a gate then counts only failures the base did not have.
 	AllowRedBase bool
@@ -150,13 +153,13 @@ func (c *Config) defaults() error {
 		c.LogCap = 16 << 20
 	}
 	if c.Backoff == nil {
-		c.Backoff = DefaultBackoff
+		c.Backoff = schedule.DefaultBackoff
 	}
 	if c.RateLimitCap <= 0 {
-		c.RateLimitCap = RateLimitWaitCap
+		c.RateLimitCap = schedule.RateLimitWaitCap
 	}
 	if c.Sleep == nil {
-		c.Sleep = sleepCtx
+		c.Sleep = schedule.Sleep
 	}
 	if c.Sink == nil {
 		c.Sink = event.Discard
@@ -181,7 +184,7 @@ func (c *Config) defaults() error {
 			return usage("--schedule: %v", err)
 		}
 	}
-	if _, err := ParseVerify(string(c.Verify)); err != nil {
+	if _, err := line.ParseVerify(string(c.Verify)); err != nil {
 		return usage("--verify: %v", err)
 	}
 	if c.Resume && c.Fresh {
@@ -287,19 +290,19 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 	}
 
 	lr := &liveRun{cfg: &cfg, repo: repo, store: store, rec: rec, res: res,
-		integ: newIntegrator(repo, rec, run.CommitMode, root, tip)}
-	lr.integ.lockHeld = lock.Held
+		integ: line.New(repo, rec, run.CommitMode, root, tip)}
+	lr.integ.LockHeld = lock.Held
 	runner, sched := lr.wire()
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
-	v := lr.integ.verifier
+	v := lr.integ.Verifier
 	if v != nil {
-		v.stop = runCtx
-		v.startBaseCheck(runCtx, rec, cfg.Plan, tip, cfg.AllowRedBase, stop)
+		v.Stop = runCtx
+		v.StartBaseCheck(runCtx, rec, cfg.Plan, tip, cfg.AllowRedBase, stop)
 	}
 	lr.announce(sched)
-	status, reason := sched.execute(runCtx)
-	redBase := v.awaitBase(context.WithoutCancel(ctx))
+	status, reason := sched.Execute(runCtx)
+	redBase := v.AwaitBase(context.WithoutCancel(ctx))
 	if redBase != nil && ctx.Err() == nil {
 		// The base check stopped the run: a refusal, not an interrupt.
 		status, reason = state.RunHalted, redBase.Error()
@@ -326,41 +329,41 @@ type liveRun struct {
 	repo  *gitx.Repo
 	store *state.Store
 	rec   *record.Recorder
-	integ *integrator
+	integ *line.Integrator
 	res   Result
-	sched *scheduler
+	sched *schedule.Scheduler
 }
 
 // wire builds the phase runner (its executor, its workspaces) and the
 // scheduler over it.
-func (lr *liveRun) wire() (*phaseRunner, *scheduler) {
+func (lr *liveRun) wire() (*phaseRunner, *schedule.Scheduler) {
 	cfg, root := lr.cfg, lr.repo.Root()
 	run := lr.rec.RunCopy()
 	runner := &phaseRunner{cfg: cfg, root: root, store: lr.store, rec: lr.rec, integ: lr.integ,
 		gates:      gates.Resolve(cfg.Plan.Gates, cfg.ConfigGates, root, exec.LookPath),
 		classifier: cfg.Classifier,
-		spaces:     newWorkspaces(lr.repo, lr.store, lr.integ.refs, lr.integ.Tip),
+		spaces:     newWorkspaces(lr.repo, lr.store, lr.integ.Refs, lr.integ.Tip),
 		exec:       cfg.Executor,
 		wtenv:      newWorktreeEnv(root, lr.store, cfg)}
 	runner.spaces.keep = runner.wtenv.keep
 	if runner.exec == nil {
 		runner.exec = &localexec.Executor{Repo: lr.repo, Root: root, Grace: cfg.Grace, HardStop: cfg.HardStop, LogCap: cfg.LogCap, Now: cfg.Now}
 	}
-	sched := &scheduler{plan: cfg.Plan, runner: runner, rec: lr.rec, maxParallel: cfg.MaxParallel, schedule: run.Schedule.OrDefault(),
-		timeout: cfg.PhaseTimeout, agents: cfg.Agents, backoff: cfg.Backoff, sleep: cfg.Sleep,
-		limits:   cfg.limitPolicy(),
-		complete: map[phaseid.ID]bool{}, failed: map[phaseid.ID]*failure.Report{},
-		budget: budgetGuard{limits: cfg.Budget, hard: cfg.BudgetHard},
-		quotas: newQuotaBook(cfg.MaxParallel, cfg.Now, lr.rec)}
-	runner.quotas = sched.quotas
-	runner.nextRun = sched.nextRun
-	runner.eager = sched.schedule == ScheduleEager
+	sched := &schedule.Scheduler{Plan: cfg.Plan, Runner: runner, Rec: lr.rec, MaxParallel: cfg.MaxParallel, Schedule: run.Schedule.OrDefault(),
+		Timeout: cfg.PhaseTimeout, Agents: cfg.Agents, Backoff: cfg.Backoff, Sleep: cfg.Sleep,
+		Limits:   cfg.limitPolicy(),
+		Complete: map[phaseid.ID]bool{}, Failed: map[phaseid.ID]*failure.Report{},
+		Budget: schedule.BudgetGuard{Limits: cfg.Budget, Hard: cfg.BudgetHard},
+		Quotas: schedule.NewQuotaBook(cfg.MaxParallel, cfg.Now, lr.rec)}
+	runner.quotas = sched.Quotas
+	runner.nextRun = sched.NextRun
+	runner.eager = sched.Schedule == state.ScheduleEager
 	lr.sched = sched
-	verify, _ := ParseVerify(string(cfg.Verify))
-	if verify == VerifyLanding && localexec.AnyGateRuns(runner.gates) {
-		lr.integ.verifier = &verifier{repo: lr.repo, gates: runner.gates, dir: lr.store.VerifyWorktreePath(),
-			logPath: lr.store.VerifyLogPath(), timeout: cfg.PhaseTimeout, grace: cfg.Grace, hardStop: cfg.HardStop,
-			parallel: cfg.MaxParallel, cache: map[string]verdict{}, ready: runner.wtenv.readyVerify}
+	verify, _ := line.ParseVerify(string(cfg.Verify))
+	if verify == line.VerifyLanding && localexec.AnyGateRuns(runner.gates) {
+		lr.integ.Verifier = &line.Verifier{Repo: lr.repo, Gates: runner.gates, Dir: lr.store.VerifyWorktreePath(),
+			LogPath: lr.store.VerifyLogPath(), Timeout: cfg.PhaseTimeout, Grace: cfg.Grace, HardStop: cfg.HardStop,
+			Parallel: cfg.MaxParallel, Ready: runner.wtenv.readyVerify}
 	}
 	lr.rec.UpdateRun(func(r *state.Run) { r.Verify = string(verify) })
 	return runner, sched
@@ -368,7 +371,7 @@ func (lr *liveRun) wire() (*phaseRunner, *scheduler) {
 
 // announce marks the run running, says so, and counts the phases done
 // before it (by the plan or an earlier run) as complete.
-func (lr *liveRun) announce(sched *scheduler) {
+func (lr *liveRun) announce(sched *schedule.Scheduler) {
 	cfg, rec := lr.cfg, lr.rec
 	rec.UpdateRun(func(r *state.Run) {
 		r.Status = state.RunRunning
@@ -382,22 +385,22 @@ func (lr *liveRun) announce(sched *scheduler) {
 	run := rec.RunCopy()
 	startLine := fmt.Sprintf("%s: %d phases, commit=%s, %s",
 		cfg.Plan.Path, len(cfg.Plan.Phases), run.CommitMode, agentsText(cfg.Agents))
-	if sched.schedule != ScheduleBatches {
+	if sched.Schedule != state.ScheduleBatches {
 		// Said only when it is not the default, so batch runs print as
 		// they always did.
-		startLine += ", schedule " + string(sched.schedule)
+		startLine += ", schedule " + string(sched.Schedule)
 	}
-	startLine += budgetLine(cfg.Budget)
+	startLine += schedule.BudgetLine(cfg.Budget)
 	rec.Emit(event.Event{Kind: event.RunStarted, Line: startLine, Budget: lr.budgetNow()})
 	for _, p := range cfg.Plan.Phases {
 		ps := rec.Get(p.ID)
 		switch {
 		case ps.Status == state.PhaseSkipped:
-			sched.complete[p.ID] = true
+			sched.Complete[p.ID] = true
 			rec.Emit(event.Event{Kind: event.PhaseSkipped, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
 				Line: "the plan marks it " + string(p.Status)})
 		case ps.Status == state.PhaseComplete:
-			sched.complete[p.ID] = true
+			sched.Complete[p.ID] = true
 			rec.Emit(event.Event{Kind: event.PhaseSkipped, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
 				Line: "completed in an earlier run", Commit: ps.Commit})
 		}
@@ -413,14 +416,14 @@ func (lr *liveRun) finish(ctx context.Context, status state.RunStatus, reason st
 	cleaned := false
 	if status == state.RunComplete {
 		phases := orderedPhases(cfg.Plan, rec)
-		sha, err := lr.integ.finish(ctx, cfg.Plan.Title, phases, store)
+		sha, err := lr.integ.Finish(ctx, cfg.Plan.Title, phases, store)
 		switch {
 		case err != nil:
 			status, reason = state.RunHalted, "all phases completed, but landing them failed: "+err.Error()
 		case sha != "":
 			finalCommit = sha
 			reason = fmt.Sprintf("all phases complete; single commit %s on %s", clip.SHA(sha), orDefault(run.Branch, "HEAD"))
-		case run.CommitMode == CommitMessageOnly:
+		case run.CommitMode == state.CommitMessageOnly:
 			reason = "all phases complete; changes are uncommitted in the work tree, commit them with: sh .autobuild/commits.sh"
 		}
 		if err == nil {
@@ -441,7 +444,7 @@ func (lr *liveRun) finish(ctx context.Context, status state.RunStatus, reason st
 		spaces.removeSpares(ctx)
 	}
 	tip := lr.integ.Tip()
-	if run.CommitMode == CommitAuto && !cleaned {
+	if run.CommitMode == state.CommitAuto && !cleaned {
 		// Your branch was the line while phases landed; the line's branch
 		// takes it up once, as the session ends.
 		_ = repo.MoveBranch(ctx, state.RefsOf(run).Integration(), tip, "")
@@ -456,11 +459,11 @@ func (lr *liveRun) finish(ctx context.Context, status state.RunStatus, reason st
 		if status == state.RunComplete {
 			r.HaltReason = ""
 		}
-		if status == state.RunHalted && lr.sched != nil && lr.sched.haltReport != nil {
-			r.HaltType = lr.sched.haltReport.Type
+		if status == state.RunHalted && lr.sched != nil && lr.sched.HaltReport != nil {
+			r.HaltType = lr.sched.HaltReport.Type
 		}
 	})
-	crashAt("run-recorded", string(status))
+	crashpoint.At("run-recorded", string(status))
 	kind := map[state.RunStatus]event.Kind{state.RunComplete: event.RunComplete,
 		state.RunInterrupted: event.RunInterrupted}[status]
 	if kind == "" {
@@ -468,11 +471,11 @@ func (lr *liveRun) finish(ctx context.Context, status state.RunStatus, reason st
 	}
 	wall := rec.RunCopy()
 	last := event.Event{Kind: kind, Line: reason, DurationSeconds: wall.WallSeconds(), Usage: rec.Usage(), Budget: lr.budgetNow()}
-	if kind == event.RunHalted && lr.sched != nil && lr.sched.haltReport != nil {
+	if kind == event.RunHalted && lr.sched != nil && lr.sched.HaltReport != nil {
 		// What the halt is about: its failure, and its phase when one
 		// failed (a notification names both).
-		last.Failure = lr.sched.haltReport
-		if p := lr.sched.haltPhase; p != nil {
+		last.Failure = lr.sched.HaltReport
+		if p := lr.sched.HaltPhase; p != nil {
 			last.PhaseID, last.DisplayID, last.PhaseName = p.ID, p.DisplayID, p.Name
 		}
 	}
@@ -491,12 +494,12 @@ func (lr *liveRun) finish(ctx context.Context, status state.RunStatus, reason st
 func dirtyAdvice(store *state.Store) string {
 	const plain = plainDirtyAdvice
 	run, err := store.LoadRun()
-	if err != nil || run.CommitMode == CommitAuto {
+	if err != nil || run.CommitMode == state.CommitAuto {
 		return plain
 	}
 	switch run.Status {
 	case state.RunComplete:
-		if run.CommitMode == CommitMessageOnly {
+		if run.CommitMode == state.CommitMessageOnly {
 			return "the run in .autobuild/ is complete and left its changes uncommitted, as --commit=message-only does: " +
 				"commit them (sh .autobuild/commits.sh makes one commit per phase) or put them aside (git stash -u) before another run"
 		}
@@ -523,15 +526,6 @@ func orderedPhases(pl *plan.Plan, rec *record.Recorder) []*state.Phase {
 		out = append(out, &ps)
 	}
 	return out
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-ctx.Done():
-	}
 }
 
 func joinMax(lines []string, n int) string {
@@ -569,4 +563,22 @@ func agentsText(agents []agent.Agent) string {
 		return "agent " + names[0]
 	}
 	return "agents " + strings.Join(names, ", ")
+}
+
+// budgetNow is the run's budgets and spend for an event, nil without a
+// budget.
+func (lr *liveRun) budgetNow() *event.Budget {
+	if lr.sched == nil {
+		return nil
+	}
+	return lr.sched.BudgetNow()
+}
+
+// limitPolicy is the run's policy for providers' limits.
+func (c *Config) limitPolicy() schedule.LimitPolicy {
+	lp := schedule.LimitPolicy{WaitLimit: c.WaitLimit, RateCap: c.RateLimitCap, Now: c.Now, Jitter: schedule.Jitter}
+	if c.NoJitter {
+		lp.Jitter = nil
+	}
+	return lp
 }

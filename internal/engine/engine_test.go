@@ -22,7 +22,7 @@ func TestRunInterruptedWhileStartingExits130(t *testing.T) {
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = Run(ctx, Config{Dir: dir, Plan: pl, CommitMode: CommitAuto, Agents: []agent.Agent{{Name: "true", Args: []string{"true"}}}})
+	_, err = Run(ctx, Config{Dir: dir, Plan: pl, CommitMode: state.CommitAuto, Agents: []agent.Agent{{Name: "true", Args: []string{"true"}}}})
 	require.Error(t, err)
 	require.Equal(t, ExitInterrupted, ExitCode(err), "%v", err)
 	require.Equal(t, "interrupted before any phase started, while opening the repository: run the same command again to continue", err.Error())

@@ -11,9 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/autobuild-sh/autobuild/internal/checkout"
 	"github.com/autobuild-sh/autobuild/internal/event"
-	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -40,7 +38,7 @@ func TestAttackIgnoredFileOfYoursIsNotOverwritten(t *testing.T) {
 		"empties .gitignore": `: > .gitignore && echo agent > config.local`,
 		"git add -f":         `echo agent > config.local && git add -f config.local`,
 	}
-	for _, mode := range []state.CommitMode{CommitAuto, CommitMessageOnly, CommitSingle} {
+	for _, mode := range []state.CommitMode{state.CommitAuto, state.CommitMessageOnly, state.CommitSingle} {
 		for name, agentWork := range agents {
 			t.Run(string(mode)+"/"+name, func(t *testing.T) {
 				t.Parallel()
@@ -230,7 +228,7 @@ func TestAttackPathspecMagicFileNamesAreLiteral(t *testing.T) {
 	const twoPhases = "# Two\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n| 2 | 1 |\n\n## Phase 1: A\n\n## Phase 2: B\n"
 	agentWork := `if [ "$AUTOBUILD_PHASE_ID" = 1 ]; then mkdir -p src && echo a > src/a.go && echo x > ':(exclude)src'; ` +
 		`else echo b > src/b.go && echo y > ':!src' && echo z > '*.go'; fi`
-	res, repo, _ := runPlanWith(t, twoPhases, agentWork, func(c *Config) { c.CommitMode = CommitMessageOnly })
+	res, repo, _ := runPlanWith(t, twoPhases, agentWork, func(c *Config) { c.CommitMode = state.CommitMessageOnly })
 	require.Equal(t, "complete", string(res.Status), res.Reason)
 	cmd := exec.Command("sh", ".autobuild/commits.sh")
 	cmd.Dir = repo
@@ -262,41 +260,6 @@ func TestAttackRefusedStartWritesNoStateDir(t *testing.T) {
 	_, err = Run(context.Background(), baseConfig(t, repo, onePhasePlan, "true", &events{}))
 	require.ErrorContains(t, err, "HEAD is detached")
 	require.NoDirExists(t, filepath.Join(repo, ".autobuild"))
-}
-
-// Attack 4, the race (issue 25): an agent's commit on your branch that
-// another phase's landing finds first (its own attempt has not ended yet)
-// is not followed as one of yours: the landing halts, your branch goes back
-// and the commit is kept aside. A commit of yours made in your checkout is
-// still followed.
-func TestAttackAgentCommitFoundByAnotherLandingIsNotFollowed(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	r := newAutoRepo(t)
-	in := r.integrator(t)
-	p := &plan.Phase{ID: "2", DisplayID: "2", Name: "Two"}
-
-	// Yours, in your checkout: followed.
-	runGit(t, r.dir, "commit", "-q", "--allow-empty", "-m", "mine")
-	in.mu.Lock()
-	require.Nil(t, in.followUser(ctx, p, nil, checkout.State{}))
-	in.mu.Unlock()
-	mine := runGit(t, r.dir, "rev-parse", "HEAD")
-
-	// An agent's, from a worktree of the run (under .autobuild/worktrees).
-	wt := filepath.Join(r.dir, ".autobuild", "worktrees", "phase-1")
-	runGit(t, r.dir, "worktree", "add", "-q", "-b", "autobuild/r1/phase-1", wt, "HEAD")
-	runGit(t, wt, "checkout", "-q", "--ignore-other-worktrees", "main")
-	runGit(t, wt, "commit", "-q", "--allow-empty", "-m", "sneaky")
-	sneaky := runGit(t, wt, "rev-parse", "HEAD")
-	in.mu.Lock()
-	rep := in.followUser(ctx, p, nil, checkout.State{})
-	in.mu.Unlock()
-	require.NotNil(t, rep)
-	require.Contains(t, rep.Message, "from the run's worktree .autobuild/worktrees/phase-1")
-	require.Contains(t, rep.Message, `"sneaky"`)
-	require.Equal(t, mine, runGit(t, r.dir, "rev-parse", "main"), "your branch is back where you left it")
-	require.Equal(t, sneaky, runGit(t, r.dir, "rev-parse", "autobuild-kept/r1/phase-2-on-main"))
 }
 
 // Attack 3, outside the repository (issue 25): the agent adds src/ to your

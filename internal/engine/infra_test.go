@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/schedule"
 )
 
 // A full disk under autobuild's own work is disk_full with its cause, not a
@@ -20,12 +21,12 @@ func TestDiskFullIsNamed(t *testing.T) {
 		fmt.Errorf("creating the attempt log: %w", &os.PathError{Op: "open", Path: "x.log", Err: syscall.ENOSPC}),
 		errors.New("creating the worktree of phase 1: git worktree add: exit status 128: fatal: could not write index: No space left on device"),
 	} {
-		rep := infraFailure(attemptRequest{Number: 1}, err)
+		rep := infraFailure(schedule.AttemptRequest{Number: 1}, err)
 		require.Equal(t, failure.DiskFull, rep.Type, "%v", err)
 		require.False(t, rep.Retryable)
 		require.Contains(t, rep.Message, "the disk is full")
 		require.Contains(t, rep.Message, err.Error(), "the cause stays")
 	}
-	rep := infraFailure(attemptRequest{Number: 1}, errors.New("git worktree add: exit status 128: fatal: bad object"))
+	rep := infraFailure(schedule.AttemptRequest{Number: 1}, errors.New("git worktree add: exit status 128: fatal: bad object"))
 	require.Equal(t, failure.AgentError, rep.Type)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/schedule"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -39,7 +40,7 @@ func TestRunWaitsOutAUsageLimit(t *testing.T) {
 	t.Parallel()
 	clock := newFakeClock()
 	res, repo, sink := runPlanWith(t, onePhase, limitedOnce("You have hit your usage limit. Try again in 5 seconds."), func(c *Config) {
-		c.Now, c.Sleep, c.WaitLimit = clock.now, clock.sleep, DefaultWaitLimit
+		c.Now, c.Sleep, c.WaitLimit = clock.now, clock.sleep, schedule.DefaultWaitLimit
 	})
 	require.Equal(t, state.RunComplete, res.Status, res.Reason)
 	require.Equal(t, []time.Duration{5 * time.Second}, clock.waits())
@@ -61,7 +62,7 @@ func TestRunHaltsOnAUsageLimitPastTheWaitLimit(t *testing.T) {
 	t.Parallel()
 	clock := newFakeClock()
 	res, repo, _ := runPlanWith(t, onePhase, limitedOnce("You have hit your weekly limit · resets Jan 15, 8:00am (UTC)"), func(c *Config) {
-		c.Now, c.Sleep, c.WaitLimit = clock.now, clock.sleep, DefaultWaitLimit
+		c.Now, c.Sleep, c.WaitLimit = clock.now, clock.sleep, schedule.DefaultWaitLimit
 	})
 	require.Equal(t, state.RunHalted, res.Status)
 	require.Contains(t, res.Reason, "script's weekly limit resets at "+time.Unix(1800000000+60, 0).Local().Format("Mon 2 Jan 15:04 MST"))

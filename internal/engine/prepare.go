@@ -13,6 +13,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/record"
+	"github.com/autobuild-sh/autobuild/internal/schedule"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -103,7 +104,7 @@ func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 	initial := make([]*state.Phase, 0, len(cfg.Plan.Phases))
 	batchOf := batchIndex(cfg.Plan)
 	for _, p := range cfg.Plan.Phases {
-		ps := &state.Phase{PhaseID: p.ID, Status: state.PhasePending, MaxAttempts: MaxAttempts}
+		ps := &state.Phase{PhaseID: p.ID, Status: state.PhasePending, MaxAttempts: schedule.MaxAttempts}
 		refreshFromPlan(ps, cfg.Plan, p, batchOf[p.ID])
 		if old, dup := phases[p.ID]; dup {
 			*old = *ps // The last phase of an id wins, as when each had its file.
@@ -164,7 +165,7 @@ func resumeRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.S
 				}
 			}
 		}
-		ps.MaxAttempts = MaxAttempts
+		ps.MaxAttempts = schedule.MaxAttempts
 		phases[p.ID] = ps
 		// A file that would not change is not written again: a resumed
 		// large plan is mostly pending phases that never ran.

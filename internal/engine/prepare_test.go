@@ -28,7 +28,7 @@ func TestNewRunWritesOneFileOfInitialStates(t *testing.T) {
 	require.NoError(t, err)
 	store := state.Open(repo.Root())
 	require.NoError(t, store.Init())
-	cfg := &Config{Dir: dir, Plan: pl, CommitMode: CommitAuto, Now: time.Now}
+	cfg := &Config{Dir: dir, Plan: pl, CommitMode: state.CommitAuto, Now: time.Now}
 
 	run, phases, err := newRun(ctx, cfg, repo, store)
 	require.NoError(t, err)

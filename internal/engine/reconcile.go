@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
+	"github.com/autobuild-sh/autobuild/internal/crashpoint"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/record"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -27,7 +28,7 @@ func reconcile(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *record.Re
 
 	// In auto mode your branch is the line: it is read first, so that the
 	// phases that landed on it are found.
-	if run.CommitMode == CommitAuto {
+	if run.CommitMode == state.CommitAuto {
 		lineAt := tip
 		if tip, err = landedTip(ctx, cfg, repo, rec, tip); err != nil {
 			return "", err
@@ -46,7 +47,7 @@ func reconcile(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *record.Re
 			return "", err
 		}
 	}
-	if run.CommitMode != CommitAuto {
+	if run.CommitMode != state.CommitAuto {
 		replayed, err := replayOnFixes(ctx, repo, rec, tip, st)
 		if err != nil {
 			return "", err
@@ -131,7 +132,7 @@ func recoverLanded(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *recor
 		rec.Phase(p.ID, func(ps *state.Phase) {
 			ps.Status = state.PhaseComplete
 			ps.Commit = commit
-			if run.CommitMode != CommitAuto {
+			if run.CommitMode != state.CommitAuto {
 				ps.Commit.SHA = "" // the run's line, not your branch: it lands at the end
 			}
 			last := &ps.Attempts[len(ps.Attempts)-1]
@@ -225,7 +226,7 @@ func replayOnFixes(ctx context.Context, repo *gitx.Repo, rec *record.Recorder, t
 		picked, conflicts, err := repo.Pick(ctx, newTip, c, false)
 		if err == nil && len(conflicts) == 0 {
 			newTip = picked
-			crashAt("replayed", strconv.Itoa(i+1))
+			crashpoint.At("replayed", strconv.Itoa(i+1))
 			continue
 		}
 		giveUp()

@@ -10,8 +10,10 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/line"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
+	"github.com/autobuild-sh/autobuild/internal/schedule"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -189,7 +191,7 @@ func (r *phaseRunner) endHold(ctx context.Context, id phaseid.ID) {
 // resumeReview holds again a phase that awaited review when the run
 // stopped: its worktree is made again from the kept work, and nothing is
 // run before the decision.
-func (r *phaseRunner) resumeReview(ctx context.Context, t *attemptTrack, hold state.ReviewHold) attemptResult {
+func (r *phaseRunner) resumeReview(ctx context.Context, t *attemptTrack, hold state.ReviewHold) schedule.AttemptResult {
 	p := t.p
 	wt, err := r.spaces.prepareAt(ctx, p.ID, p.DisplayID, hold.Base)
 	if err == nil {
@@ -197,7 +199,7 @@ func (r *phaseRunner) resumeReview(ctx context.Context, t *attemptTrack, hold st
 	}
 	if err != nil {
 		if ctx.Err() != nil {
-			return attemptResult{Outcome: state.OutcomeInterrupted}
+			return schedule.AttemptResult{Outcome: state.OutcomeInterrupted}
 		}
 		return r.fail(t, infraFailure(t.req, fmt.Errorf("restoring the work awaiting review: %w", err)))
 	}
@@ -213,23 +215,23 @@ func (r *phaseRunner) resumeReview(ctx context.Context, t *attemptTrack, hold st
 	defer env.release()
 	switch {
 	case env.interrupted:
-		return attemptResult{Outcome: state.OutcomeInterrupted}
+		return schedule.AttemptResult{Outcome: state.OutcomeInterrupted}
 	case env.failed != nil:
 		return r.fail(t, *env.failed)
 	}
 	t.workEnv = env.vars
 	t.landed = func() { r.wtenv.teardown(ctx, p.ID, append(r.phaseVars(p.ID), env.vars...), log) }
 	end, d, err := r.awaitReview(ctx, t, hold)
-	return r.afterReview(ctx, t, end, d, err, handover{wt: wt, base: hold.Base, agentMsg: hold.Message})
+	return r.afterReview(ctx, t, end, d, err, line.Handover{Workspace: wt, Base: hold.Base, AgentMessage: hold.Message})
 }
 
 // afterReview lands an approved change, or fails a rejected one.
-func (r *phaseRunner) afterReview(ctx context.Context, t *attemptTrack, end reviewEnd, d *state.ReviewDecision, err error, h handover) attemptResult {
+func (r *phaseRunner) afterReview(ctx context.Context, t *attemptTrack, end reviewEnd, d *state.ReviewDecision, err error, h line.Handover) schedule.AttemptResult {
 	switch {
 	case err != nil:
 		return r.fail(t, infraFailure(t.req, err))
 	case end == reviewStopped:
-		return attemptResult{Outcome: state.OutcomeInterrupted}
+		return schedule.AttemptResult{Outcome: state.OutcomeInterrupted}
 	case end == reviewGateFailed:
 		r.rec.Phase(t.p.ID, func(ps *state.Phase) { ps.Review = nil })
 		res := r.fail(t, *t.recheckFailed)
@@ -244,8 +246,8 @@ func (r *phaseRunner) afterReview(ctx context.Context, t *attemptTrack, end revi
 	// The person may have looked a while, and may have changed the
 	// worktree: everything in it is staged, and your checkout is read
 	// again, so landing follows its rules as things are now.
-	h.known = gitx.Known{}
-	res := r.landAttempt(ctx, t, h, r.integ.guard.Snapshot(ctx))
+	h.Known = gitx.Known{}
+	res := r.landAttempt(ctx, t, h, r.integ.Guard.Snapshot(ctx))
 	r.endHold(ctx, t.p.ID)
 	return res
 }

@@ -264,7 +264,7 @@ func TestNotesReachTheHistory(t *testing.T) {
 func TestReviewHoldFreesItsSlot(t *testing.T) {
 	t.Parallel()
 	const twoPhases = "# Two\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n| 2 | - |\n\n## Phase 1: One\n\n## Phase 2: Two\n\n## Quality Gates\n\n- test: `true`\n"
-	for _, sched := range []Schedule{ScheduleBatches, ScheduleEager} {
+	for _, sched := range []state.Schedule{state.ScheduleBatches, state.ScheduleEager} {
 		t.Run(string(sched), func(t *testing.T) {
 			t.Parallel()
 			repo := gitRepo(t, twoPhases)

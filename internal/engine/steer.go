@@ -12,6 +12,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/record"
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
+	"github.com/autobuild-sh/autobuild/internal/schedule"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -77,7 +78,7 @@ func (w *steerWatch) taken() *state.Steer {
 
 // steered records an attempt stopped by a note, and continues the phase
 // with it in a new attempt of the same number.
-func (r *phaseRunner) steered(ctx context.Context, t *attemptTrack, n *state.Steer, session string) attemptResult {
+func (r *phaseRunner) steered(ctx context.Context, t *attemptTrack, n *state.Steer, session string) schedule.AttemptResult {
 	p := t.p
 	note := sanitize.Text(n.Note)
 	now := r.cfg.Now()
@@ -92,7 +93,7 @@ func (r *phaseRunner) steered(ctx context.Context, t *attemptTrack, n *state.Ste
 	if r.nextRun != nil {
 		req.Run = r.nextRun(p.ID)
 	}
-	return r.attempt(ctx, req)
+	return r.Attempt(ctx, req)
 }
 
 // steerTooLate keeps a note that came as the attempt ended by itself: it
@@ -109,7 +110,7 @@ func (r *phaseRunner) steerTooLate(t *attemptTrack, n *state.Steer) {
 // steerPrompt is the prompt and command line of an attempt that continues
 // with a person's note: the CLI's own session when it can go on, else the
 // full prompt with the note at its end.
-func (r *phaseRunner) steerPrompt(in agent.PromptInput, req attemptRequest, continues bool, log io.Writer) (string, []string) {
+func (r *phaseRunner) steerPrompt(in agent.PromptInput, req schedule.AttemptRequest, continues bool, log io.Writer) (string, []string) {
 	if req.Session != "" && continues {
 		if args := agent.ResumeArgs(req.Agent, req.Session); args != nil {
 			fmt.Fprintf(log, "# autobuild: a person's note: continuing %s session %s with it\n", req.Agent.Name, req.Session)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/schedule"
 )
 
 // notOwnWorktree is a phase's workspace path that holds something else
@@ -95,7 +96,7 @@ func provePath(root, dir string) error {
 // be made ready: a path that is not the phase's own worktree halts the
 // run (a retry would find it as it is), anything else is autobuild's own
 // trouble, retried.
-func workspaceFailure(req attemptRequest, err error) failure.Report {
+func workspaceFailure(req schedule.AttemptRequest, err error) failure.Report {
 	var not *notOwnWorktree
 	if !errors.As(err, &not) {
 		return infraFailure(req, err)

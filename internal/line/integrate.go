@@ -1,4 +1,11 @@
-package engine
+// Package line is the run's line and landing: a phase's commit made from
+// its workspace (CommitOwn), picked onto the line in git's objects, the
+// landings queued and verified together (landqueue.go, verify.go,
+// verifyland.go; the run's base: redbase.go), conflicts named by file and
+// line range, and the end of the modes that land once (finish: the single
+// commit, or commits.sh). Your branch is the line in auto mode: the
+// Integrator fast-forwards it through package checkout's Guard.
+package line
 
 import (
 	"cmp"
@@ -12,6 +19,7 @@ import (
 	"sync/atomic"
 
 	"github.com/autobuild-sh/autobuild/internal/checkout"
+	"github.com/autobuild-sh/autobuild/internal/crashpoint"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
@@ -22,46 +30,39 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
-// Commit modes (docs/running.md); the type lives in package state.
-const (
-	CommitAuto        = state.CommitAuto
-	CommitMessageOnly = state.CommitMessageOnly
-	CommitSingle      = state.CommitSingle
-)
-
-// integrator brings completed phases onto the run's line, one at a time.
-type integrator struct {
+// Integrator brings completed phases onto the run's line, one at a time.
+type Integrator struct {
 	repo    *gitx.Repo
 	rec     *record.Recorder
 	mode    state.CommitMode
 	mainDir string // the user's work tree
-	// refs names the run's branches; refs.Integration() is the run's line:
+	// Refs names the run's branches; refs.Integration() is the run's line:
 	// completed phases are picked onto it in completion order, in git's
 	// objects (gitx.Repo.Pick), and the branch moved. No worktree holds
 	// it. In auto mode your branch is the line, fast-forwarded as phases
 	// land, and the line's branch only follows it when a session ends.
-	refs state.Refs
-	// lockHeld reports whether the run still holds its lock; nil in tests
+	Refs state.Refs
+	// LockHeld reports whether the run still holds its lock; nil in tests
 	// that run an integrator without one. Written once before the run.
-	lockHeld func() error
+	LockHeld func() error
 	// waiting counts the landings waiting for mu. In auto mode a landing
 	// that others wait behind leaves the fast-forward of your checkout to
 	// the last of them (catchUp): phases that finish together move your
 	// checkout once.
 	waiting atomic.Int32
-	// guard watches over your checkout (outside.go): the outside reads,
+	// Guard watches over your checkout (outside.go): the outside reads,
 	// the fast-forward, following your branch.
-	guard *checkout.Guard
+	Guard *checkout.Guard
 	// tipNow is tip, for Tip: a phase about to start reads it without
 	// waiting for the landings queued on mu.
 	tipNow atomic.Pointer[string]
-	// verifier verifies a landing picked onto a line that moved since the
+	// Verifier verifies a landing picked onto a line that moved since the
 	// phase started (verifyland.go); nil under --verify=off.
-	verifier *verifier
+	Verifier *Verifier
 	// queue holds the landings waiting for mu (landqueue.go); gating
 	// counts the attempts between their agent's end and their landing.
 	queue  landQueue
-	gating gatingCount
+	Gating gatingCount
 
 	mu       sync.Mutex // guards the fields below
 	tip      string
@@ -80,16 +81,16 @@ type landedPhase struct {
 	tipIndex  int // index in tips of the tip this phase produced
 }
 
-func newIntegrator(repo *gitx.Repo, rec *record.Recorder, mode state.CommitMode, mainDir, tip string) *integrator {
-	in := &integrator{repo: repo, rec: rec, mode: mode, mainDir: mainDir, tips: []string{tip}, branchAt: tip,
-		refs: state.RefsOf(rec.RunCopy())}
-	in.guard = checkout.New(repo, rec, mainDir, in.refs, in)
+func New(repo *gitx.Repo, rec *record.Recorder, mode state.CommitMode, mainDir, tip string) *Integrator {
+	in := &Integrator{repo: repo, rec: rec, mode: mode, mainDir: mainDir, tips: []string{tip}, branchAt: tip,
+		Refs: state.RefsOf(rec.RunCopy())}
+	in.Guard = checkout.New(repo, rec, mainDir, in.Refs, in)
 	in.setTip(tip)
 	return in
 }
 
 // setTip moves the line's tip. Called with mu held (or before the run).
-func (in *integrator) setTip(sha string) {
+func (in *Integrator) setTip(sha string) {
 	in.tip = sha
 	in.tipNow.Store(&sha)
 }
@@ -98,31 +99,31 @@ func (in *integrator) setTip(sha string) {
 // from it may see a tip a failed fast-forward then takes back
 // (undoLanding); the run halts then, and a landing of that phase would
 // pick only its own change.
-func (in *integrator) Tip() string {
+func (in *Integrator) Tip() string {
 	return *in.tipNow.Load()
 }
 
-// handover is what an attempt hands to landing: the phase's worktree, the
+// Handover is what an attempt hands to landing: the phase's worktree, the
 // commit it started from, the agent's commit message and what the
 // executor knows of the change (which spares the commit a walk of the
 // whole tree).
-type handover struct {
-	wt, base, agentMsg string
-	known              gitx.Known
-	// queued, when set, is called once the landing is queued.
-	queued func()
+type Handover struct {
+	Workspace, Base, AgentMessage string
+	Known                         gitx.Known
+	// Queued, when set, is called once the landing is queued.
+	Queued func()
 }
 
-// land commits the phase's work in its worktree and puts it on the run's
+// Land commits the phase's work in its worktree and puts it on the run's
 // line (pick). outside is your checkout as the outside check read it just
 // before (ok false when it read none). Overlapping edits with a phase that landed since this one
 // started come back as a file_conflict report; nothing is merged then.
-func (in *integrator) land(ctx context.Context, p *plan.Phase, h handover, outside checkout.State) (*state.Commit, *failure.Report, error) {
+func (in *Integrator) Land(ctx context.Context, p *plan.Phase, h Handover, outside checkout.State) (*state.Commit, *failure.Report, error) {
 	// The message names what is committed: git add stages it, then the
 	// message is made (no status of its own first).
 	var msg string
-	base, agentMsg := h.base, h.agentMsg
-	made, ch, err := in.repo.CommitOwn(ctx, h.wt, h.known, func(ch gitx.Changes) string {
+	base, agentMsg := h.Base, h.AgentMessage
+	made, ch, err := in.repo.CommitOwn(ctx, h.Workspace, h.Known, func(ch gitx.Changes) string {
 		msg = commitMessage(p, agentMsg, ch.Files())
 		return msg
 	})
@@ -134,13 +135,13 @@ func (in *integrator) land(ctx context.Context, p *plan.Phase, h handover, outsi
 		return &state.Commit{Message: commitMessage(p, agentMsg, nil)}, nil, nil
 	}
 	commit := &state.Commit{Message: msg, FilesCreated: ch.Created, FilesModified: ch.Modified, FilesDeleted: ch.Deleted}
-	crashAt("after-commit", p.ID)
+	crashpoint.At("after-commit", p.ID)
 
 	l := &landing{p: p, base: base, made: made, ch: ch, outside: outside}
 	in.waiting.Add(1)
 	in.enqueue(l)
-	if h.queued != nil {
-		h.queued()
+	if h.Queued != nil {
+		h.Queued()
 	}
 	in.mu.Lock()
 	in.waiting.Add(-1)
@@ -152,7 +153,7 @@ func (in *integrator) land(ctx context.Context, p *plan.Phase, h handover, outsi
 		in.landQueued(ctx)
 	}
 	rep, err := l.rep, l.err
-	if in.mode == CommitAuto {
+	if in.mode == state.CommitAuto {
 		// Every landing ends here, landed or not: the last of a queue of
 		// them brings your checkout up to the line.
 		if ffRep := in.catchUp(ctx, p, prevTip); ffRep != nil && rep == nil && err == nil {
@@ -165,11 +166,11 @@ func (in *integrator) land(ctx context.Context, p *plan.Phase, h handover, outsi
 	case rep != nil:
 		return nil, rep, nil
 	}
-	if in.mode == CommitAuto {
+	if in.mode == state.CommitAuto {
 		// The commit is on the line, and your branch has it or gets it
 		// from the landing queued behind this one.
 		commit.SHA = l.tip
-		crashAt("after-fastforward", p.ID)
+		crashpoint.At("after-fastforward", p.ID)
 	}
 	return commit, nil, nil
 }
@@ -177,23 +178,23 @@ func (in *integrator) land(ctx context.Context, p *plan.Phase, h handover, outsi
 // admit checks that the phase may land now: a report when it cannot (the
 // lock lost, your branch changed, a file of yours in the way). In auto mode the line moves onto your
 // commits made since the last landing (followUser). Called with mu held.
-func (in *integrator) admit(ctx context.Context, l *landing) *failure.Report {
+func (in *Integrator) admit(ctx context.Context, l *landing) *failure.Report {
 	if rep := in.checkLock(l.p); rep != nil {
 		return rep
 	}
-	if in.mode == CommitAuto {
+	if in.mode == state.CommitAuto {
 		if rep := in.followUser(ctx, l.p, allFiles(l.ch), l.outside); rep != nil {
 			return rep
 		}
 	}
-	return in.guard.UserFilesInTheWay(ctx, l.p, allFiles(l.ch))
+	return in.Guard.UserFilesInTheWay(ctx, l.p, allFiles(l.ch))
 }
 
 // publish puts the links on the run's line, in order: the line's branch
 // moved once to the last of them (not in auto mode, where your branch is
 // the line and catchUp moves it), and each phase remembered as landed.
 // Called with mu held.
-func (in *integrator) publish(ctx context.Context, links []link) error {
+func (in *Integrator) publish(ctx context.Context, links []link) error {
 	if len(links) == 0 {
 		return nil
 	}
@@ -201,14 +202,14 @@ func (in *integrator) publish(ctx context.Context, links []link) error {
 	// In auto mode your branch is the run's line: the fast-forward
 	// (catchUp) lands the phase, and the line's branch is set from yours
 	// when a session ends. The other modes keep the line in its branch.
-	if in.mode != CommitAuto {
-		if err := in.repo.MoveBranch(ctx, in.refs.Integration(), last, in.tip); err != nil {
+	if in.mode != state.CommitAuto {
+		if err := in.repo.MoveBranch(ctx, in.Refs.Integration(), last, in.tip); err != nil {
 			return fmt.Errorf("integrating phase %s: %w", links[len(links)-1].l.p.DisplayID, err)
 		}
 	}
 	for _, k := range links {
 		l := k.l
-		crashAt("after-integrate", l.p.ID)
+		crashpoint.At("after-integrate", l.p.ID)
 		in.setTip(k.tip)
 		in.tips = append(in.tips, k.tip)
 		in.landed = append(in.landed, landedPhase{displayID: l.p.DisplayID, base: l.base, sha: l.made.SHA,
@@ -216,7 +217,7 @@ func (in *integrator) publish(ctx context.Context, links []link) error {
 		l.settle(nil, nil)
 		l.tip = k.tip
 	}
-	if in.mode != CommitAuto {
+	if in.mode != state.CommitAuto {
 		in.rec.UpdateRun(func(r *state.Run) { r.IntegrationCommit = last })
 	}
 	return nil
@@ -227,14 +228,14 @@ func (in *integrator) publish(ctx context.Context, links []link) error {
 // phase that has just landed (its landing moved the tip from prevTip) is
 // taken back off the line and the halt says why. Called with mu held, in
 // auto mode.
-func (in *integrator) catchUp(ctx context.Context, p *plan.Phase, prevTip string) *failure.Report {
+func (in *Integrator) catchUp(ctx context.Context, p *plan.Phase, prevTip string) *failure.Report {
 	if in.branchAt == in.tip || in.waiting.Load() > 0 {
 		return nil
 	}
 	if rep := in.checkLock(p); rep != nil {
 		return rep // your checkout is not the run's to move any more
 	}
-	if err := in.guard.FastForward(ctx, in.tip); err != nil {
+	if err := in.Guard.FastForward(ctx, in.tip); err != nil {
 		if in.tip != prevTip {
 			return in.undoLanding(p, prevTip, err)
 		}
@@ -252,7 +253,7 @@ func (in *integrator) catchUp(ctx context.Context, p *plan.Phase, prevTip string
 // taken back past it while the phase ran (undoLanding) or an executor made
 // it on another commit: then only the phase's commit is picked, as
 // cherry-pick would. Called with mu held.
-func (in *integrator) pick(ctx context.Context, c gitx.Made) (string, []string, error) {
+func (in *Integrator) pick(ctx context.Context, c gitx.Made) (string, []string, error) {
 	if c.Parent == in.tip {
 		return c.SHA, nil, nil
 	}
@@ -261,7 +262,7 @@ func (in *integrator) pick(ctx context.Context, c gitx.Made) (string, []string, 
 
 // conflictReport names each conflicted file and the line ranges both phases
 // changed in it. Called with mu held.
-func (in *integrator) conflictReport(ctx context.Context, p *plan.Phase, base, sha string, files []string) *failure.Report {
+func (in *Integrator) conflictReport(ctx context.Context, p *plan.Phase, base, sha string, files []string) *failure.Report {
 	since := 0
 	if i := slices.Index(in.tips, base); i >= 0 {
 		since = i + 1
@@ -310,24 +311,24 @@ func (in *integrator) conflictReport(ctx context.Context, p *plan.Phase, base, s
 	return &rep
 }
 
-// finish lands the run's line for the modes that wait for the end: single
+// Finish lands the run's line for the modes that wait for the end: single
 // makes one commit, message-only leaves the changes in the work tree and
 // writes commits.sh. It returns the single commit's sha, if one was made.
-func (in *integrator) finish(ctx context.Context, title string, phases []*state.Phase, layout *state.Store) (string, error) {
+func (in *Integrator) Finish(ctx context.Context, title string, phases []*state.Phase, layout *state.Store) (string, error) {
 	scriptPath := layout.CommitsScriptPath()
-	if in.lockHeld != nil {
-		if err := in.lockHeld(); err != nil {
+	if in.LockHeld != nil {
+		if err := in.LockHeld(); err != nil {
 			return "", err
 		}
 	}
-	if in.mode != CommitAuto {
-		if err := in.guard.StillOnBranch(ctx); err != nil {
+	if in.mode != state.CommitAuto {
+		if err := in.Guard.StillOnBranch(ctx); err != nil {
 			return "", err
 		}
 	}
 	switch in.mode {
-	case CommitSingle:
-		if err := in.repo.SquashMerge(ctx, in.mainDir, in.refs.Integration()); err != nil {
+	case state.CommitSingle:
+		if err := in.repo.SquashMerge(ctx, in.mainDir, in.Refs.Integration()); err != nil {
 			return "", fmt.Errorf("bringing the run's changes onto your branch: %w", err)
 		}
 		sha, _, err := in.repo.CommitAll(ctx, in.mainDir, singleMessage(title, phases))
@@ -335,13 +336,13 @@ func (in *integrator) finish(ctx context.Context, title string, phases []*state.
 			return "", fmt.Errorf("making the single commit: %w", err)
 		}
 		return sha, nil
-	case CommitMessageOnly:
+	case state.CommitMessageOnly:
 		// The script is made from the run's line before the changes leave it.
 		script, err := in.commitsScript(ctx, phases, layout)
 		if err != nil {
 			return "", fmt.Errorf("writing the commands of %s: %w", scriptPath, err)
 		}
-		if err := in.repo.SquashMerge(ctx, in.mainDir, in.refs.Integration()); err != nil {
+		if err := in.repo.SquashMerge(ctx, in.mainDir, in.Refs.Integration()); err != nil {
 			return "", fmt.Errorf("bringing the run's changes into your work tree: %w", err)
 		}
 		if err := in.repo.UnstageAll(ctx, in.mainDir); err != nil {
@@ -404,14 +405,14 @@ type scriptStep struct {
 // phases' changes): the earlier phase stages its own change from a patch
 // written to patchDir (`git apply --cached`), so each commit holds exactly
 // its phase's work and the last one leaves nothing uncommitted.
-func (in *integrator) commitsScript(ctx context.Context, phases []*state.Phase, layout *state.Store) (string, error) {
+func (in *Integrator) commitsScript(ctx context.Context, phases []*state.Phase, layout *state.Store) (string, error) {
 	patchDir := layout.PatchesDir()
 	base := in.rec.RunCopy().BaseCommit
-	shas, err := in.repo.Commits(ctx, base, in.refs.Integration())
+	shas, err := in.repo.Commits(ctx, base, in.Refs.Integration())
 	if err != nil {
 		return "", err
 	}
-	byPhase, err := in.repo.PhaseCommits(ctx, base, in.refs.Integration())
+	byPhase, err := in.repo.PhaseCommits(ctx, base, in.Refs.Integration())
 	if err != nil {
 		return "", err
 	}
@@ -480,7 +481,7 @@ func (in *integrator) commitsScript(ctx context.Context, phases []*state.Phase, 
 			cmds = append(cmds, shell.Join(append([]string{"git", "--literal-pathspecs", "add", "-A", "--"}, staged...)...))
 		}
 		cmds = append(cmds, "git commit -m "+shell.Quote(st.message))
-		fmt.Fprintf(&b, "\n# %s\n%s\n", orDefault(names[st.id], "a commit of the run"), strings.Join(cmds, " && "))
+		fmt.Fprintf(&b, "\n# %s\n%s\n", cmp.Or(names[st.id], "a commit of the run"), strings.Join(cmds, " && "))
 	}
 	return b.String(), nil
 }

@@ -1,4 +1,4 @@
-package engine
+package line
 
 import (
 	"context"
@@ -52,7 +52,7 @@ type verdict struct {
 	flaky []string
 }
 
-// verifier runs the plan's gates on trees no phase's gates ran on: a
+// Verifier runs the plan's gates on trees no phase's gates ran on: a
 // combination of landings, and the run's base. It checks each tree out
 // in one detached worktree of its own (never your checkout, never a
 // phase's worktree) and remembers each tree's verdict by its hash, so no
@@ -60,19 +60,19 @@ type verdict struct {
 // counts (a flaky gate is not a conflict). Its fields after the first are
 // guarded by integrator.mu (every verification runs under it, or before
 // the run's first phase starts).
-type verifier struct {
-	repo     *gitx.Repo
-	gates    []gates.Gate
-	dir      string // the verification worktree
-	logPath  string
-	timeout  time.Duration
-	grace    time.Duration
-	hardStop <-chan struct{}
-	// stop is the run's context, set before its first phase starts: a
+type Verifier struct {
+	Repo     *gitx.Repo
+	Gates    []gates.Gate
+	Dir      string // the verification worktree
+	LogPath  string
+	Timeout  time.Duration
+	Grace    time.Duration
+	HardStop <-chan struct{}
+	// Stop is the run's context, set before its first phase starts: a
 	// Ctrl-C or SIGTERM ends it, and with it the gates of a verification
 	// (a landing's own context is not canceled, so that its git commands
 	// run to the end; a verification's gates can take minutes).
-	stop context.Context
+	Stop context.Context
 	// baseFailing holds, per gate kind, the failing tests the run's base
 	// already had (--allow-red-base): a gate that fails with only those
 	// counts as passed.
@@ -82,13 +82,13 @@ type verifier struct {
 	baseDone chan struct{}
 	baseErr  error
 
-	// parallel is how many verifications a bisection runs side by side
+	// Parallel is how many verifications a bisection runs side by side
 	// (--max-parallel), each in a worktree of its own.
-	parallel int
-	// ready makes a verification worktree ready for the gates as a
+	Parallel int
+	// Ready makes a verification worktree ready for the gates as a
 	// phase's is ([worktree]: its files, setup, ports; engine/wtenv.go)
 	// and returns the gates' environment; nil leaves it as checked out.
-	ready func(ctx context.Context, dir string, log io.Writer) (env []string, release func(), err error)
+	Ready func(ctx context.Context, dir string, log io.Writer) (env []string, release func(), err error)
 
 	mu    sync.Mutex         // guards cache and last
 	cache map[string]verdict // tree → verdict
@@ -96,14 +96,14 @@ type verifier struct {
 }
 
 // lastRun is how long the last run of the gates on a tree took.
-func (v *verifier) lastRun() time.Duration {
+func (v *Verifier) lastRun() time.Duration {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	return v.last
 }
 
 // ran records how long a run of the gates took.
-func (v *verifier) ran(d time.Duration) {
+func (v *Verifier) ran(d time.Duration) {
 	v.mu.Lock()
 	v.last = d
 	v.mu.Unlock()
@@ -111,29 +111,32 @@ func (v *verifier) ran(d time.Duration) {
 
 // markGreen records that commit's tree passed the gates (a phase's gates
 // ran on exactly that tree).
-func (v *verifier) markGreen(ctx context.Context, commit string) {
-	if tree, err := v.repo.TreeOf(ctx, commit); err == nil {
+func (v *Verifier) markGreen(ctx context.Context, commit string) {
+	if tree, err := v.Repo.TreeOf(ctx, commit); err == nil {
 		v.remember(tree, verdict{}, false)
 	}
 }
 
 // remember records tree's verdict; an earlier one wins unless replace.
-func (v *verifier) remember(tree string, vd verdict, replace bool) {
+func (v *Verifier) remember(tree string, vd verdict, replace bool) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	if v.cache == nil {
+		v.cache = map[string]verdict{}
+	}
 	if _, ok := v.cache[tree]; !ok || replace {
 		v.cache[tree] = vd
 	}
 }
 
 // verify runs the gates on commit's tree, or returns its known verdict.
-func (v *verifier) verify(ctx context.Context, commit string) (verdict, error) {
-	return v.verifyIn(ctx, commit, v.dir)
+func (v *Verifier) verify(ctx context.Context, commit string) (verdict, error) {
+	return v.verifyIn(ctx, commit, v.Dir)
 }
 
 // verifyIn is verify in the verification worktree dir.
-func (v *verifier) verifyIn(ctx context.Context, commit, dir string) (verdict, error) {
-	tree, err := v.repo.TreeOf(ctx, commit)
+func (v *Verifier) verifyIn(ctx context.Context, commit, dir string) (verdict, error) {
+	tree, err := v.Repo.TreeOf(ctx, commit)
 	if err != nil {
 		return verdict{}, err
 	}
@@ -143,7 +146,7 @@ func (v *verifier) verifyIn(ctx context.Context, commit, dir string) (verdict, e
 	if ok {
 		return vd, nil
 	}
-	if err := v.repo.CheckoutDetached(ctx, dir, commit); err != nil {
+	if err := v.Repo.CheckoutDetached(ctx, dir, commit); err != nil {
 		return verdict{}, err
 	}
 	ctx, cancel := v.stoppable(ctx)
@@ -158,7 +161,7 @@ func (v *verifier) verifyIn(ctx context.Context, commit, dir string) (verdict, e
 	began := time.Now()
 	defer func() { v.ran(time.Since(began)) }()
 	fmt.Fprintf(&out, "\n# autobuild: verifying tree %s (commit %s) in %s\n", tree, commit, filepath.Base(dir))
-	for _, g := range v.gates {
+	for _, g := range v.Gates {
 		if g.Skipped() {
 			continue
 		}
@@ -185,18 +188,18 @@ func (v *verifier) verifyIn(ctx context.Context, commit, dir string) (verdict, e
 }
 
 // stoppable is ctx, also ended when the run's context ends (stop).
-func (v *verifier) stoppable(ctx context.Context) (context.Context, context.CancelFunc) {
+func (v *Verifier) stoppable(ctx context.Context) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(ctx)
-	if v.stop == nil {
+	if v.Stop == nil {
 		return ctx, cancel
 	}
-	unhook := context.AfterFunc(v.stop, cancel)
+	unhook := context.AfterFunc(v.Stop, cancel)
 	return ctx, func() { unhook(); cancel() }
 }
 
 // verifyAll verifies commits side by side, each in a verification
 // worktree of its own.
-func (v *verifier) verifyAll(ctx context.Context, commits []string) ([]verdict, error) {
+func (v *Verifier) verifyAll(ctx context.Context, commits []string) ([]verdict, error) {
 	vds := make([]verdict, len(commits))
 	errs := make([]error, len(commits))
 	var wg sync.WaitGroup
@@ -212,11 +215,11 @@ func (v *verifier) verifyAll(ctx context.Context, commits []string) ([]verdict, 
 }
 
 // worktree is the i-th verification worktree: verify, verify-2, …
-func (v *verifier) worktree(i int) string {
+func (v *Verifier) worktree(i int) string {
 	if i == 0 {
-		return v.dir
+		return v.Dir
 	}
-	return v.dir + "-" + strconv.Itoa(i+1)
+	return v.Dir + "-" + strconv.Itoa(i+1)
 }
 
 // bisect finds the first link of group whose prefix fails, knowing that
@@ -225,13 +228,13 @@ func (v *verifier) worktree(i int) string {
 // between the longest prefix known to pass and the shortest known to
 // fail. It returns the culprit's index, the gate that failed with it, and
 // the rounds of gate runs it took after the group's own.
-func (v *verifier) bisect(ctx context.Context, group []link, last *failure.GateEvidence) (int, *failure.GateEvidence, int, error) {
+func (v *Verifier) bisect(ctx context.Context, group []link, last *failure.GateEvidence) (int, *failure.GateEvidence, int, error) {
 	lo, hi := 0, len(group) // prefix lengths: lo passes, hi fails
 	failedAt := map[int]*failure.GateEvidence{hi: last}
 	rounds := 0
 	for round := 2; hi-lo > 1; round++ {
 		rounds++
-		points := spread(lo, hi, max(1, v.parallel))
+		points := spread(lo, hi, max(1, v.Parallel))
 		commits := make([]string, len(points))
 		for i, k := range points {
 			commits[i] = group[k-1].tip
@@ -279,8 +282,8 @@ func spread(lo, hi, n int) []int {
 
 // appendLog adds text to the verification log; a log that cannot be
 // written loses the text, not the verification.
-func (v *verifier) appendLog(text string) {
-	f, err := openAppend(v.logPath)
+func (v *Verifier) appendLog(text string) {
+	f, err := openAppend(v.LogPath)
 	if err != nil {
 		return
 	}
@@ -289,24 +292,24 @@ func (v *verifier) appendLog(text string) {
 }
 
 // runGate runs one gate in the verification worktree: nil when it passed.
-func (v *verifier) runGate(ctx context.Context, g gates.Gate, dir string, env []string, log io.Writer) (*failure.GateEvidence, error) {
+func (v *Verifier) runGate(ctx context.Context, g gates.Gate, dir string, env []string, log io.Writer) (*failure.GateEvidence, error) {
 	ev, _, err := v.runGateTimed(ctx, g, dir, env, log)
 	return ev, err
 }
 
 // readyDir is ready, or nothing to do without it.
-func (v *verifier) readyDir(ctx context.Context, dir string, log io.Writer) ([]string, func(), error) {
-	if v.ready == nil {
+func (v *Verifier) readyDir(ctx context.Context, dir string, log io.Writer) ([]string, func(), error) {
+	if v.Ready == nil {
 		return nil, func() {}, nil
 	}
-	return v.ready(ctx, dir, log)
+	return v.Ready(ctx, dir, log)
 }
 
 // runGateTimed is runGate that also says whether the gate ran out of time.
-func (v *verifier) runGateTimed(ctx context.Context, g gates.Gate, dir string, env []string, log io.Writer) (*failure.GateEvidence, bool, error) {
+func (v *Verifier) runGateTimed(ctx context.Context, g gates.Gate, dir string, env []string, log io.Writer) (*failure.GateEvidence, bool, error) {
 	fmt.Fprintf(log, "# autobuild: gate %s: %s\n", g.Kind, g.Command)
-	res := proc.Run(ctx, proc.Spec{Shell: g.Command, Dir: dir, Env: env, Timeout: v.timeout, Grace: v.grace,
-		HardStop: v.hardStop, Output: log})
+	res := proc.Run(ctx, proc.Spec{Shell: g.Command, Dir: dir, Env: env, Timeout: v.Timeout, Grace: v.Grace,
+		HardStop: v.HardStop, Output: log})
 	if res.Canceled {
 		return nil, false, fmt.Errorf("verifying: gate %s: %w", g.Kind, context.Canceled)
 	}
@@ -326,7 +329,7 @@ func (v *verifier) runGateTimed(ctx context.Context, g gates.Gate, dir string, e
 // run's base already had (--allow-red-base): every failing test it names
 // failed on the base too. A failure that names no test is never tolerated:
 // nothing says it is the same.
-func (v *verifier) tolerated(kind, output string) bool {
+func (v *Verifier) tolerated(kind, output string) bool {
 	return localexec.OnlyKnownFailures(v.baseFailing[kind], output)
 }
 

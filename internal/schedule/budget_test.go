@@ -1,4 +1,4 @@
-package engine
+package schedule
 
 import (
 	"context"
@@ -32,24 +32,24 @@ const chainPlan = `# Chain
 // the run halts with budget_exceeded, and one BudgetReached event names
 // the spend per phase. Under both schedules.
 func TestBudgetReachedStartsNoNewAttempt(t *testing.T) {
-	for _, schedule := range []Schedule{ScheduleBatches, ScheduleEager} {
+	for _, schedule := range []state.Schedule{state.ScheduleBatches, state.ScheduleEager} {
 		t.Run(string(schedule), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				f := newSchedFixture(t, chainPlan, 2, map[string][]fakeStep{"1": {{dur: time.Second, cost: 3.5}}})
-				f.sched.schedule = schedule
-				f.sched.budget = budgetGuard{limits: budget.Limits{Run: 3}}
-				status, reason := f.sched.execute(context.Background())
+				f.sched.Schedule = schedule
+				f.sched.Budget = BudgetGuard{Limits: budget.Limits{Run: 3}}
+				status, reason := f.sched.Execute(context.Background())
 				require.Equal(t, state.RunHalted, status)
 				require.True(t, strings.HasPrefix(reason, "budget_exceeded: the run spent $3.50, reaching its budget of $3.00"), reason)
 				require.Equal(t, 1, f.runner.calls["1"])
 				require.Zero(t, f.runner.calls["2"], "no new attempt starts")
-				require.Equal(t, failure.BudgetExceeded, f.sched.haltReport.Type)
-				require.Nil(t, f.sched.haltPhase, "the run's budget is no phase's failure")
+				require.Equal(t, failure.BudgetExceeded, f.sched.HaltReport.Type)
+				require.Nil(t, f.sched.HaltPhase, "the run's budget is no phase's failure")
 				reached := eventsOf(*f.events, event.BudgetReached)
 				require.Len(t, reached, 1)
 				require.Contains(t, reached[0].Failure.Details, "1: $3.50")
 				require.Equal(t, &event.Budget{MaxCostUSD: 3, SpentUSD: 3.5}, reached[0].Budget)
-				require.Equal(t, state.PhasePending, f.sched.rec.Get("2").Status, "not blocked: it runs on resume")
+				require.Equal(t, state.PhasePending, f.sched.Rec.Get("2").Status, "not blocked: it runs on resume")
 			})
 		})
 	}
@@ -59,8 +59,8 @@ func TestBudgetReachedStartsNoNewAttempt(t *testing.T) {
 func TestBudgetNotReachedRunsEverything(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newSchedFixture(t, chainPlan, 2, map[string][]fakeStep{"1": {{dur: time.Second, cost: 1}}, "2": {{dur: time.Second, cost: 1}}})
-		f.sched.budget = budgetGuard{limits: budget.Limits{Run: 5, Phase: 2}}
-		status, _ := f.sched.execute(context.Background())
+		f.sched.Budget = BudgetGuard{Limits: budget.Limits{Run: 5, Phase: 2}}
+		status, _ := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunComplete, status)
 		require.Empty(t, eventsOf(*f.events, event.BudgetReached))
 	})
@@ -71,17 +71,17 @@ func TestBudgetNotReachedRunsEverything(t *testing.T) {
 func TestPhaseBudgetStopsTheRetry(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newSchedFixture(t, chainPlan, 2, map[string][]fakeStep{"1": {{dur: time.Second, fail: failure.TestFailure, cost: 2}}})
-		f.sched.budget = budgetGuard{limits: budget.Limits{Phase: 2}}
-		status, reason := f.sched.execute(context.Background())
+		f.sched.Budget = BudgetGuard{Limits: budget.Limits{Phase: 2}}
+		status, reason := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunHalted, status)
 		require.Contains(t, reason, "phase 1 spent $2.00, reaching its budget of $2.00")
 		require.Equal(t, 1, f.runner.calls["1"], "no retry")
-		ps := f.sched.rec.Get("1")
+		ps := f.sched.Rec.Get("1")
 		require.Equal(t, state.PhaseFailed, ps.Status)
 		require.Equal(t, failure.BudgetExceeded, ps.Error.Type)
 		require.Equal(t, failure.TestFailure, ps.Attempts[0].Error.Type, "the attempt keeps its own failure")
-		require.Equal(t, "1", string(f.sched.haltPhase.ID))
-		require.Equal(t, state.PhaseBlocked, f.sched.rec.Get("2").Status)
+		require.Equal(t, "1", string(f.sched.HaltPhase.ID))
+		require.Equal(t, state.PhaseBlocked, f.sched.Rec.Get("2").Status)
 	})
 }
 
@@ -94,30 +94,13 @@ func TestHardBudgetStopsRunningAttempts(t *testing.T) {
 			"2b": {{dur: time.Hour}},
 			"2c": {{dur: time.Hour}},
 		})
-		f.sched.budget = budgetGuard{limits: budget.Limits{Run: 4}, hard: true}
+		f.sched.Budget = BudgetGuard{Limits: budget.Limits{Run: 4}, Hard: true}
 		start := time.Now()
-		status, reason := f.sched.execute(context.Background())
+		status, reason := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunHalted, status)
 		require.Contains(t, reason, "--max-cost-hard")
 		require.Less(t, time.Since(start), time.Hour, "2B and 2C were stopped")
 		require.Zero(t, f.runner.calls["3"])
-		require.Equal(t, state.PhasePending, f.sched.rec.Get("3").Status)
+		require.Equal(t, state.PhasePending, f.sched.Rec.Get("3").Status)
 	})
-}
-
-// codex names no model in its stream: the one given in --agent prices its
-// tokens, so a budget counts them.
-func TestCodexTokensArePricedByTheChosenModel(t *testing.T) {
-	t.Parallel()
-	a := fakePreset(t, "codex", "printf 'hello\\n' > hello.txt\n"+replay("codex", "success"))
-	a.Extra = []string{"-m", "gpt-5-codex"}
-	res, repo, _ := runPreset(t, a, nil)
-	require.Equal(t, state.RunComplete, res.Status, res.Reason)
-	p, err := state.Open(repo).LoadPhase("1")
-	require.NoError(t, err)
-	u := p.Attempts[0].Usage
-	require.Equal(t, "gpt-5-codex", u.Model)
-	usd, priced := budget.Price(u)
-	require.True(t, priced)
-	require.Positive(t, usd)
 }

@@ -1,7 +1,10 @@
-package engine
+package line
 
 import (
 	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -14,7 +17,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
-func lockTestIntegrator(t *testing.T) (*integrator, string) {
+func lockTestIntegrator(t *testing.T) (*Integrator, string) {
 	t.Helper()
 	dir := gitRepo(t, "# plan\n")
 	repo, err := gitx.Open(context.Background(), dir)
@@ -22,7 +25,7 @@ func lockTestIntegrator(t *testing.T) (*integrator, string) {
 	base := runGit(t, dir, "rev-parse", "HEAD")
 	run := &state.Run{RunID: "r1", BaseCommit: base, CommitMode: state.CommitAuto}
 	rec := record.New(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{})
-	return newIntegrator(repo, rec, state.CommitAuto, dir, base), base
+	return New(repo, rec, state.CommitAuto, dir, base), base
 }
 
 // A phase about to start reads the line's tip, and the outside check reads
@@ -37,7 +40,7 @@ func TestReadsWaitOnlyForWhatTheyMustNotSee(t *testing.T) {
 	tip := make(chan string)
 	go func() { tip <- in.Tip() }()
 	read := make(chan checkout.State)
-	go func() { read <- in.guard.Snapshot(context.Background()) }()
+	go func() { read <- in.Guard.Snapshot(context.Background()) }()
 	select {
 	case got := <-tip:
 		require.Equal(t, base, got)
@@ -51,4 +54,22 @@ func TestReadsWaitOnlyForWhatTheyMustNotSee(t *testing.T) {
 		t.Fatal("reading your checkout waited for a landing")
 	}
 	in.mu.Unlock()
+}
+
+// Ctrl-C (the attempt's context ends) stops the wait for the outside read,
+// even when git status hangs (a slow fsmonitor hook, a huge tree).
+func TestCtrlCStopsTheOutsideRead(t *testing.T) {
+	in, _ := lockTestIntegrator(t)
+	bin := t.TempDir()
+	real, err := exec.LookPath("git")
+	require.NoError(t, err)
+	script := "#!/bin/sh\ncase \"$*\" in *'status --porcelain=v1 -z --untracked-files=all'*) sleep 3;; esac\nexec " + real + " \"$@\"\n"
+	require.NoError(t, os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755))
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { time.Sleep(200 * time.Millisecond); cancel() }()
+	start := time.Now()
+	st := in.Guard.Snapshot(ctx)
+	require.Less(t, time.Since(start), 2*time.Second, "Ctrl-C stops waiting for git status")
+	require.False(t, st.OK, "nothing to compare")
 }

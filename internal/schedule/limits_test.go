@@ -1,4 +1,4 @@
-package engine
+package schedule
 
 import (
 	"context"
@@ -31,8 +31,8 @@ func eventsOf(evs []event.Event, kind event.Kind) []event.Event {
 func TestSchedulerWaitsOutAUsageLimit(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newSchedFixture(t, singlePlan, 1, map[string][]fakeStep{"0": {{dur: time.Second, fail: failure.RateLimited, resetIn: 5 * time.Second}}})
-		f.sched.agents = f.sched.agents[:1]
-		status, _ := f.sched.execute(context.Background())
+		f.sched.Agents = f.sched.Agents[:1]
+		status, _ := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunComplete, status)
 		r := f.runner
 		require.Equal(t, 2, r.calls["0"], "the attempt ran again once")
@@ -52,9 +52,9 @@ func TestSchedulerWaitsOutAUsageLimit(t *testing.T) {
 func TestSchedulerHaltsOnAUsageLimitPastTheWaitLimit(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newSchedFixture(t, singlePlan, 1, map[string][]fakeStep{"0": {{dur: time.Second, fail: failure.RateLimited, resetIn: 8 * time.Hour}}})
-		f.sched.agents = f.sched.agents[:1]
+		f.sched.Agents = f.sched.Agents[:1]
 		reset := time.Now().Add(time.Second + 8*time.Hour)
-		status, reason := f.sched.execute(context.Background())
+		status, reason := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunHalted, status)
 		require.Equal(t, 1, f.runner.calls["0"])
 		require.Contains(t, reason, "Phase 0: one's usage limit resets at "+localClock(reset, time.Now().Add(time.Second)))
@@ -68,9 +68,9 @@ func TestSchedulerHaltsOnAUsageLimitPastTheWaitLimit(t *testing.T) {
 func TestSchedulerWaitLimitZeroNeverWaits(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newSchedFixture(t, singlePlan, 1, map[string][]fakeStep{"0": {{dur: time.Second, fail: failure.RateLimited, resetIn: 5 * time.Second}}})
-		f.sched.agents = f.sched.agents[:1]
-		f.sched.limits.waitLimit = 0
-		status, reason := f.sched.execute(context.Background())
+		f.sched.Agents = f.sched.Agents[:1]
+		f.sched.Limits.WaitLimit = 0
+		status, reason := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunHalted, status)
 		require.Contains(t, reason, "past --wait-limit 0 (never wait)")
 	})
@@ -85,10 +85,10 @@ func TestSchedulerSurvivesARateLimitStorm(t *testing.T) {
 		slow := limited
 		slow.retryAfter = 90 * time.Second
 		f := newSchedFixture(t, singlePlan, 1, map[string][]fakeStep{"0": {limited, limited, slow, limited, limited, limited}})
-		f.sched.agents = f.sched.agents[:1]
-		f.sched.backoff = DefaultBackoff
+		f.sched.Agents = f.sched.Agents[:1]
+		f.sched.Backoff = DefaultBackoff
 		start := time.Now()
-		status, _ := f.sched.execute(context.Background())
+		status, _ := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunComplete, status)
 		require.Equal(t, 7, f.runner.calls["0"], "6 limited runs and the one that succeeds")
 		_, retried := f.runner.start["0#2"]
@@ -105,7 +105,7 @@ func TestSchedulerSurvivesARateLimitStorm(t *testing.T) {
 // Jitter spreads a back-off over ±20 %.
 func TestJitterStaysWithinTwentyPercent(t *testing.T) {
 	for range 200 {
-		d := jitter(100 * time.Second)
+		d := Jitter(100 * time.Second)
 		require.GreaterOrEqual(t, d, 80*time.Second)
 		require.LessOrEqual(t, d, 120*time.Second)
 	}
@@ -117,7 +117,7 @@ func TestJitterStaysWithinTwentyPercent(t *testing.T) {
 func TestSchedulerMovesALimitedPhaseToTheNextAgent(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newSchedFixture(t, diamondPlan, 1, map[string][]fakeStep{"0": {{dur: time.Second, fail: failure.RateLimited, resetIn: time.Hour}}})
-		status, _ := f.sched.execute(context.Background())
+		status, _ := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunComplete, status)
 		r := f.runner
 		require.Equal(t, []string{"0:one", "0:two", "1:two"}, r.agents[:3])
@@ -139,7 +139,7 @@ func TestSchedulerWaitsForTheFirstAgentFreed(t *testing.T) {
 			{dur: time.Second, fail: failure.RateLimited, resetIn: 2 * time.Hour},
 			{dur: time.Second, fail: failure.RateLimited, resetIn: time.Hour},
 		}})
-		status, _ := f.sched.execute(context.Background())
+		status, _ := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunComplete, status)
 		require.Equal(t, []string{"0:one", "0:two", "0:two"}, f.runner.agents)
 		waits := eventsOf(*f.events, event.PhaseWaiting)
@@ -154,11 +154,11 @@ func TestSchedulerWaitsForTheFirstAgentFreed(t *testing.T) {
 func TestSchedulerCtrlCDuringAWaitStartsNothing(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newSchedFixture(t, singlePlan, 1, map[string][]fakeStep{"0": {{dur: time.Second, fail: failure.RateLimited, resetIn: time.Hour}}})
-		f.sched.agents = f.sched.agents[:1]
-		status, _ := f.sched.execute(canceledAfter(10 * time.Minute))
+		f.sched.Agents = f.sched.Agents[:1]
+		status, _ := f.sched.Execute(canceledAfter(10 * time.Minute))
 		require.Equal(t, state.RunInterrupted, status)
 		require.Equal(t, 1, f.runner.calls["0"])
-		ps := f.sched.rec.Get("0")
+		ps := f.sched.Rec.Get("0")
 		require.Equal(t, state.PhasePending, ps.Status)
 		require.Len(t, ps.Attempts, 1)
 		require.Len(t, eventsOf(*f.events, event.PhaseWaiting), 2, "at the start and after 5 minutes")
@@ -174,8 +174,8 @@ func TestSchedulerRetryGoesToTheAgentAfterTheOneThatFailed(t *testing.T) {
 			{dur: time.Second, fail: failure.RateLimited, resetIn: time.Hour}, // one is limited: two takes over
 			{dur: time.Second, fail: failure.TestFailure},                     // two fails: the retry goes to three
 		}})
-		f.sched.agents = []agent.Agent{{Name: "one"}, {Name: "two"}, {Name: "three"}}
-		status, _ := f.sched.execute(context.Background())
+		f.sched.Agents = []agent.Agent{{Name: "one"}, {Name: "two"}, {Name: "three"}}
+		status, _ := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunComplete, status)
 		require.Equal(t, []string{"0:one", "0:two", "0:three"}, f.runner.agents)
 	})
@@ -186,10 +186,10 @@ func TestSchedulerRetryGoesToTheAgentAfterTheOneThatFailed(t *testing.T) {
 func TestSchedulerBacksOffAResetInThePast(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newSchedFixture(t, singlePlan, 1, map[string][]fakeStep{"0": {{dur: time.Second, fail: failure.RateLimited, resetIn: -time.Hour}}})
-		f.sched.agents = f.sched.agents[:1]
-		f.sched.backoff = DefaultBackoff
+		f.sched.Agents = f.sched.Agents[:1]
+		f.sched.Backoff = DefaultBackoff
 		start := time.Now()
-		status, _ := f.sched.execute(context.Background())
+		status, _ := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunComplete, status)
 		require.Equal(t, 2*time.Second+15*time.Second, time.Since(start))
 	})
@@ -204,8 +204,8 @@ func TestSchedulerStopsEndlessInstantLimits(t *testing.T) {
 			steps[i] = fakeStep{dur: time.Second, fail: failure.RateLimited}
 		}
 		f := newSchedFixture(t, singlePlan, 1, map[string][]fakeStep{"0": steps})
-		f.sched.backoff = func(int) time.Duration { return 0 }
-		status, reason := f.sched.execute(context.Background())
+		f.sched.Backoff = func(int) time.Duration { return 0 }
+		status, reason := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunHalted, status)
 		require.Equal(t, maxLimitRepeats+1, f.runner.calls["0"])
 		require.Contains(t, reason, "still limited by")
@@ -220,13 +220,13 @@ func TestNoteLimitReadsTheSignalsResetFirst(t *testing.T) {
 	exact := time.Date(2026, 11, 26, 22, 10, 2, 0, time.UTC)
 	said := "You've hit your 5-hour limit · resets 10:10pm (UTC)"
 	rep := failure.Report{Type: failure.RateLimited, Message: "rate limited by the model provider: API error 429: " + said}
-	noteLimit(&rep, &failure.AgentSignal{Type: failure.RateLimited, ResetsAt: exact}, said, now)
+	NoteLimit(&rep, &failure.AgentSignal{Type: failure.RateLimited, ResetsAt: exact}, said, now)
 	require.True(t, rep.UsageLimit)
 	require.True(t, exact.Equal(*rep.ResetsAt), "resets at %s", rep.ResetsAt)
 
 	// Without it, the words: the end of the printed minute.
 	rep = failure.Report{Type: failure.RateLimited, Message: said}
-	noteLimit(&rep, &failure.AgentSignal{Type: failure.RateLimited}, said, now)
+	NoteLimit(&rep, &failure.AgentSignal{Type: failure.RateLimited}, said, now)
 	require.True(t, rep.UsageLimit)
 	require.True(t, time.Date(2026, 11, 26, 22, 11, 0, 0, time.UTC).Equal(*rep.ResetsAt), "resets at %s", rep.ResetsAt)
 }

@@ -1,4 +1,4 @@
-package engine
+package schedule
 
 import (
 	"context"
@@ -34,7 +34,7 @@ const twoChains = `# Two chains
 func newEagerFixture(t *testing.T, src string, maxParallel int, script map[string][]fakeStep) schedFixture {
 	t.Helper()
 	f := newSchedFixture(t, src, maxParallel, script)
-	f.sched.schedule = ScheduleEager
+	f.sched.Schedule = state.ScheduleEager
 	return f
 }
 
@@ -44,7 +44,7 @@ func TestEagerStartsAPhaseOnceItsDependenciesLand(t *testing.T) {
 	script := map[string][]fakeStep{"a1": {{dur: 10 * time.Second}}, "b1": {{dur: time.Second}}}
 	synctest.Test(t, func(t *testing.T) {
 		f := newEagerFixture(t, twoChains, 4, script)
-		status, _ := f.sched.execute(context.Background())
+		status, _ := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunComplete, status)
 		r := f.runner
 		require.True(t, r.start["b2#1"].Before(r.end["a1#1"]), "B2 starts while A1 of the layer before still runs")
@@ -58,7 +58,7 @@ func TestEagerStartsAPhaseOnceItsDependenciesLand(t *testing.T) {
 	// The same plan under batches: B2 waits for the barrier.
 	synctest.Test(t, func(t *testing.T) {
 		f := newSchedFixture(t, twoChains, 4, script)
-		status, _ := f.sched.execute(context.Background())
+		status, _ := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunComplete, status)
 		require.False(t, f.runner.start["b2#1"].Before(f.runner.end["a1#1"]))
 	})
@@ -87,7 +87,7 @@ func TestEagerPrefersTheLongestChain(t *testing.T) {
 `
 	synctest.Test(t, func(t *testing.T) {
 		f := newEagerFixture(t, plan, 1, nil)
-		status, _ := f.sched.execute(context.Background())
+		status, _ := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunComplete, status)
 		require.Equal(t, []string{
 			"start y1#1", "end y1#1", // 3 phases on its chain
@@ -120,8 +120,8 @@ func TestEagerRanksOnlyPhasesStillToRun(t *testing.T) {
 `
 	synctest.Test(t, func(t *testing.T) {
 		f := newEagerFixture(t, plan, 1, nil)
-		f.sched.complete["y2"] = true
-		status, _ := f.sched.execute(context.Background())
+		f.sched.Complete["y2"] = true
+		status, _ := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunComplete, status)
 		require.Equal(t, []string{"start z1#1", "end z1#1", "start y1#1", "end y1#1", "start z2#1", "end z2#1"}, f.runner.log)
 	})
@@ -152,13 +152,13 @@ func TestEagerHaltStartsNothingNew(t *testing.T) {
 			"a1": {{dur: time.Second, fail: failure.DependencyMissing}},
 			"b1": {{dur: 5 * time.Second}},
 		})
-		status, reason := f.sched.execute(context.Background())
+		status, reason := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunHalted, status)
 		require.Equal(t, "Phase A1 failed with dependency_missing, which is not retryable", reason)
 		r := f.runner
 		require.ElementsMatch(t, []string{"start a1#1", "start b1#1"}, r.log[:2], "two slots: C1 waits")
 		require.Equal(t, []string{"end a1#1", "end b1#1"}, r.log[2:], "B1 runs to its end; nothing starts after A1 failed")
-		rec := f.sched.rec
+		rec := f.sched.Rec
 		require.Equal(t, state.PhaseComplete, rec.Get("b1").Status)
 		require.Equal(t, state.PhasePending, rec.Get("b2").Status, "its dependency landed: pending, not blocked")
 		require.Equal(t, state.PhasePending, rec.Get("c1").Status)
@@ -191,7 +191,7 @@ func TestEagerRetriesAtOnce(t *testing.T) {
 			"b1": {{dur: 20 * time.Second}},
 			"c1": {{dur: 2 * time.Second}},
 		})
-		status, _ := f.sched.execute(context.Background())
+		status, _ := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunComplete, status)
 		r := f.runner
 		require.Equal(t, r.end["a1#1"], r.start["a1#2"], "no batch to wait for")
@@ -214,13 +214,13 @@ func TestEagerFailedRetryHalts(t *testing.T) {
 			"a1": {{dur: time.Second, fail: failure.TestFailure}, {dur: time.Second, fail: failure.TestFailure}},
 			"b1": {{dur: 10 * time.Second}},
 		})
-		status, reason := f.sched.execute(context.Background())
+		status, reason := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunHalted, status)
 		require.Equal(t, "Phase A1 failed after retry (test_failure)", reason)
 		require.Equal(t, 2, f.runner.calls["a1"])
 		require.Zero(t, f.runner.calls["b2"], "B1 landed after the halt: B2 does not start")
-		require.Equal(t, state.PhaseComplete, f.sched.rec.Get("b1").Status)
-		require.Equal(t, []phaseid.Display{"A1"}, f.sched.rec.Get("a2").BlockedBy)
+		require.Equal(t, state.PhaseComplete, f.sched.Rec.Get("b1").Status)
+		require.Equal(t, []phaseid.Display{"A1"}, f.sched.Rec.Get("a2").BlockedBy)
 	})
 }
 
@@ -248,7 +248,7 @@ func TestEagerKeepsParallelWithGroups(t *testing.T) {
 			"2a": {{dur: time.Second}},
 			"2b": {{dur: 5 * time.Second}},
 		})
-		status, _ := f.sched.execute(context.Background())
+		status, _ := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunComplete, status)
 		r := f.runner
 		require.Equal(t, r.start["2a#1"], r.start["2b#1"])
@@ -264,12 +264,12 @@ func TestEagerKeepsParallelWithGroups(t *testing.T) {
 func TestEagerInterrupt(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newEagerFixture(t, twoChains, 4, map[string][]fakeStep{"a1": {{dur: time.Hour}}})
-		status, _ := f.sched.execute(canceledAfter(5 * time.Second))
+		status, _ := f.sched.Execute(canceledAfter(5 * time.Second))
 		require.Equal(t, state.RunInterrupted, status)
 		require.Equal(t, 1, f.runner.calls["a1"])
 		require.Zero(t, f.runner.calls["a2"])
-		require.Equal(t, state.PhaseComplete, f.sched.rec.Get("b2").Status, "the other chain finished first")
-		require.Equal(t, state.PhasePending, f.sched.rec.Get("a1").Status)
+		require.Equal(t, state.PhaseComplete, f.sched.Rec.Get("b2").Status, "the other chain finished first")
+		require.Equal(t, state.PhasePending, f.sched.Rec.Get("a1").Status)
 		require.Empty(t, kinds(*f.events, event.PhaseBlocked, event.PhaseRetrying))
 	})
 }

@@ -1,4 +1,12 @@
-package engine
+// Package schedule decides what runs when: the Scheduler walks the plan's
+// batches (or, under --schedule=eager, starts each phase once its
+// dependencies landed: eager.go), keeps --max-parallel (fewer while an
+// agent's quota runs low: quota.go), picks the agent and waits out or
+// moves past providers' limits (limits.go), enforces the budgets
+// (budget.go), gives a held phase's slot away (reviewslots.go), and
+// settles each attempt: retry, halt, or block dependents (upstream.go). It
+// sees attempts only through the Runner interface.
+package schedule
 
 import (
 	"context"
@@ -20,8 +28,8 @@ import (
 // MaxAttempts is the single-retry rule: one attempt and exactly one retry.
 const MaxAttempts = 2
 
-// attemptRequest is one attempt the scheduler asks the runner to make.
-type attemptRequest struct {
+// AttemptRequest is one attempt the scheduler asks the runner to make.
+type AttemptRequest struct {
 	Phase  *plan.Phase
 	Number int // 1 or 2 within this run
 	// Siblings are the phases of its group still to finish; Landed those
@@ -49,8 +57,8 @@ type attemptRequest struct {
 	Run int
 }
 
-// attemptResult is how an attempt ended.
-type attemptResult struct {
+// AttemptResult is how an attempt ended.
+type AttemptResult struct {
 	// Outcome is state.OutcomeComplete, OutcomeFailed or OutcomeInterrupted.
 	Outcome string
 	Report  *failure.Report // set when Outcome is failed
@@ -59,68 +67,68 @@ type attemptResult struct {
 	Halt string
 }
 
-// runner makes attempts. The real one runs agents and gates in worktrees; the
+// Runner makes attempts. The real one runs agents and gates in worktrees; the
 // scheduler's tests use a fake. It records the attempt's own state and events
 // (started, output, gates, failed, completed, integrated).
-type runner interface {
-	attempt(ctx context.Context, req attemptRequest) attemptResult
+type Runner interface {
+	Attempt(ctx context.Context, req AttemptRequest) AttemptResult
 }
 
-// scheduler walks the plan's batches: phases of a group run concurrently up
+// Scheduler walks the plan's batches: phases of a group run concurrently up
 // to maxParallel, failed phases retry once after their running siblings have
 // finished, and an unrecoverable failure halts the run: nothing new starts,
 // running phases finish. Under the eager schedule (eager.go) there are no
 // batches: a phase starts once its dependencies have landed.
-type scheduler struct {
-	plan        *plan.Plan
-	runner      runner
-	rec         *record.Recorder
-	maxParallel int
-	// schedule is batches (the zero value runs them too) or eager.
-	schedule Schedule
-	timeout  time.Duration
-	agents   []agent.Agent
-	// backoff returns the wait before the n-th repeat (0-based) of a
+type Scheduler struct {
+	Plan        *plan.Plan
+	Runner      Runner
+	Rec         *record.Recorder
+	MaxParallel int
+	// Schedule is batches (the zero value runs them too) or eager.
+	Schedule state.Schedule
+	Timeout  time.Duration
+	Agents   []agent.Agent
+	// Backoff returns the wait before the n-th repeat (0-based) of a
 	// rate-limited attempt; sleep waits for it or for ctx.
-	backoff func(n int) time.Duration
-	sleep   func(ctx context.Context, d time.Duration)
-	limits  limitPolicy
+	Backoff func(n int) time.Duration
+	Sleep   func(ctx context.Context, d time.Duration)
+	Limits  LimitPolicy
 
 	mu       sync.Mutex // guards the fields below
-	complete map[phaseid.ID]bool
-	failed   map[phaseid.ID]*failure.Report
+	Complete map[phaseid.ID]bool
+	Failed   map[phaseid.ID]*failure.Report
 	halt     string // why the run halts; "" while it goes on
 	// blocked holds each agent's provider limit (by agent name) until it
 	// lifts.
 	blocked map[string]block
 	// runs counts each phase's agent runs in this run of autobuild.
 	runs map[phaseid.ID]int
-	// haltReport is the failure the run halts for, the first one, and
+	// HaltReport is the failure the run halts for, the first one, and
 	// haltPhase the phase it failed (nil for the run's budget).
-	haltReport *failure.Report
-	haltPhase  *plan.Phase
+	HaltReport *failure.Report
+	HaltPhase  *plan.Phase
 
-	// budget is the run's budgets (budget.go); attemptCtx, when set, is
+	// Budget is the run's budgets (budget.go); attemptCtx, when set, is
 	// the context attempts run in, ended by a hard budget stop.
-	budget     budgetGuard
+	Budget     BudgetGuard
 	attemptCtx context.Context
-	// quotas lowers the phases at once while an agent's quota is low
+	// Quotas lowers the phases at once while an agent's quota is low
 	// (quota.go); nil: --max-parallel always.
-	quotas *quotaBook
+	Quotas *QuotaBook
 	// frees gives back the slot of a phase that waits for review
 	// (reviewslots.go), by phase.
 	frees map[phaseid.ID]func()
 }
 
-// execute runs the plan by the run's schedule and returns the run's final
+// Execute runs the plan by the run's schedule and returns the run's final
 // status and reason.
-func (s *scheduler) execute(ctx context.Context) (state.RunStatus, string) {
-	if s.budget.hard && s.budget.limits.Run > 0 {
+func (s *Scheduler) Execute(ctx context.Context) (state.RunStatus, string) {
+	if s.Budget.Hard && s.Budget.Limits.Run > 0 {
 		actx, stop := context.WithCancel(ctx)
 		defer stop()
-		s.attemptCtx, s.budget.stop = actx, stop
+		s.attemptCtx, s.Budget.stop = actx, stop
 	}
-	if s.schedule == ScheduleEager {
+	if s.Schedule == state.ScheduleEager {
 		s.runEager(ctx)
 	} else {
 		s.runBatches(ctx)
@@ -129,8 +137,8 @@ func (s *scheduler) execute(ctx context.Context) (state.RunStatus, string) {
 	switch {
 	case ctx.Err() != nil:
 		return state.RunInterrupted, "interrupted (Ctrl-C or SIGTERM): running phases were stopped and will re-run on resume"
-	case s.rec.Failed() != nil:
-		return state.RunHalted, s.rec.Failed().Error()
+	case s.Rec.Failed() != nil:
+		return state.RunHalted, s.Rec.Failed().Error()
 	case s.halt != "":
 		return state.RunHalted, s.halt
 	}
@@ -138,8 +146,8 @@ func (s *scheduler) execute(ctx context.Context) (state.RunStatus, string) {
 }
 
 // runBatches runs the batches one after another.
-func (s *scheduler) runBatches(ctx context.Context) {
-	for _, b := range s.plan.Batches() {
+func (s *Scheduler) runBatches(ctx context.Context) {
+	for _, b := range s.Plan.Batches() {
 		if s.stopping(ctx) {
 			break
 		}
@@ -155,7 +163,7 @@ func (s *scheduler) runBatches(ctx context.Context) {
 		if len(todo) == 0 {
 			continue
 		}
-		s.rec.Emit(event.Event{Kind: event.BatchStarted, Batch: b.Index, Phases: todo, PhaseIDs: ids})
+		s.Rec.Emit(event.Event{Kind: event.BatchStarted, Batch: b.Index, Phases: todo, PhaseIDs: ids})
 		for _, g := range b.Groups {
 			if s.stopping(ctx) {
 				break
@@ -167,7 +175,7 @@ func (s *scheduler) runBatches(ctx context.Context) {
 
 // runGroup runs the first attempts of a group's phases, then retries the
 // retryable failures together once every first attempt has ended.
-func (s *scheduler) runGroup(ctx context.Context, group []*plan.Phase) {
+func (s *Scheduler) runGroup(ctx context.Context, group []*plan.Phase) {
 	var phases []*plan.Phase
 	for _, p := range group {
 		if !s.isComplete(p.ID) {
@@ -189,7 +197,7 @@ func (s *scheduler) runGroup(ctx context.Context, group []*plan.Phase) {
 	}
 	for _, p := range retry {
 		rep := results[p.ID].Report
-		s.rec.Emit(event.Event{Kind: event.PhaseRetrying, PhaseID: p.ID, DisplayID: p.DisplayID,
+		s.Rec.Emit(event.Event{Kind: event.PhaseRetrying, PhaseID: p.ID, DisplayID: p.DisplayID,
 			PhaseName: p.Name, Attempt: 2, MaxAttempts: MaxAttempts,
 			Line: "retrying after " + string(rep.Type) + " with the failure as context"})
 	}
@@ -199,12 +207,12 @@ func (s *scheduler) runGroup(ctx context.Context, group []*plan.Phase) {
 // runAll starts one attempt per phase, at most maxParallel at a time, and
 // waits for all of them. A phase still waiting for a slot when the run starts
 // halting is not started.
-func (s *scheduler) runAll(ctx context.Context, phases, group []*plan.Phase, number int) map[phaseid.ID]attemptResult {
-	sem := make(chan struct{}, max(1, s.maxParallel))
+func (s *Scheduler) runAll(ctx context.Context, phases, group []*plan.Phase, number int) map[phaseid.ID]AttemptResult {
+	sem := make(chan struct{}, max(1, s.MaxParallel))
 	var (
 		wg      sync.WaitGroup
 		mu      sync.Mutex
-		results = map[phaseid.ID]attemptResult{}
+		results = map[phaseid.ID]AttemptResult{}
 		// active counts the attempts started here and not ended; ended
 		// wakes a start held back by a low quota (quota.go).
 		active atomic.Int32
@@ -220,7 +228,7 @@ func (s *scheduler) runAll(ctx context.Context, phases, group []*plan.Phase, num
 		for int(active.Load()) >= s.parallelNow() && !s.stopping(ctx) {
 			select {
 			case <-ended:
-			case <-s.quotas.changes():
+			case <-s.Quotas.changes():
 			case <-ctx.Done():
 			}
 		}
@@ -260,33 +268,33 @@ func (s *scheduler) runAll(ctx context.Context, phases, group []*plan.Phase, num
 // siblings and landed are what its prompt names (attemptRequest).
 // A rate-limited attempt is repeated without using up the retry: on another
 // agent free of limits, or after waiting the limit out (afterLimit).
-func (s *scheduler) attempt(ctx context.Context, p *plan.Phase, number int, siblings, landed []*plan.Phase) attemptResult {
+func (s *Scheduler) attempt(ctx context.Context, p *plan.Phase, number int, siblings, landed []*plan.Phase) AttemptResult {
 	prev := s.previousFailures(p.ID)
-	req := attemptRequest{
+	req := AttemptRequest{
 		Phase:    p,
 		Number:   number,
 		Siblings: siblings,
 		Landed:   landed,
 		Agent:    s.agentFor(p.ID, number),
-		Timeout:  s.timeout,
+		Timeout:  s.Timeout,
 		Previous: prev,
 		Held:     s.heldHook(p.ID),
 	}
 	if number > 1 && len(prev) > 0 && prev[len(prev)-1].Type == failure.Timeout {
-		req.Timeout = 2 * s.timeout
+		req.Timeout = 2 * s.Timeout
 	}
 	s.continuation(p.ID, &req)
-	var res attemptResult
+	var res AttemptResult
 	var waited time.Duration
 	for repeat := 0; ; repeat++ {
 		if b := s.overBudget(p); b != nil && !s.awaitsReview(p.ID) {
 			res = s.refuse(p, number, b)
 			break
 		}
-		req.Run = s.nextRun(p.ID)
-		s.budget.running.Add(1)
-		res = s.runner.attempt(s.attemptContext(ctx), req)
-		s.budget.running.Add(-1)
+		req.Run = s.NextRun(p.ID)
+		s.Budget.running.Add(1)
+		res = s.Runner.Attempt(s.attemptContext(ctx), req)
+		s.Budget.running.Add(-1)
 		s.afterSpend()
 		if res.Outcome != state.OutcomeFailed || res.Report.Type != failure.RateLimited || ctx.Err() != nil {
 			break
@@ -297,17 +305,17 @@ func (s *scheduler) attempt(ctx context.Context, p *plan.Phase, number int, sibl
 			break
 		}
 		if step.wait == 0 {
-			s.rec.Emit(event.Event{Kind: event.PhaseRetrying, PhaseID: p.ID, DisplayID: p.DisplayID,
+			s.Rec.Emit(event.Event{Kind: event.PhaseRetrying, PhaseID: p.ID, DisplayID: p.DisplayID,
 				PhaseName: p.Name, Attempt: number, MaxAttempts: MaxAttempts, Agent: step.agent.Name,
 				Line: fmt.Sprintf("%s is limited: moving to %s (does not use up the retry)", req.Agent.Name, step.agent.Name)})
 		} else if !s.waitOut(ctx, p, number, step) {
 			// Ctrl-C during the wait: no attempt follows; the phase
 			// runs again on resume.
-			s.rec.Phase(p.ID, func(ps *state.Phase) { ps.Status = state.PhasePending })
-			s.rec.Emit(event.Event{Kind: event.PhaseInterrupted, PhaseID: p.ID, DisplayID: p.DisplayID,
+			s.Rec.Phase(p.ID, func(ps *state.Phase) { ps.Status = state.PhasePending })
+			s.Rec.Emit(event.Event{Kind: event.PhaseInterrupted, PhaseID: p.ID, DisplayID: p.DisplayID,
 				PhaseName: p.Name, Attempt: number, MaxAttempts: MaxAttempts,
 				Line: "interrupted while waiting out a limit; the agent was not started again"})
-			res = attemptResult{Outcome: state.OutcomeInterrupted}
+			res = AttemptResult{Outcome: state.OutcomeInterrupted}
 			break
 		}
 		if !step.usage {
@@ -323,28 +331,28 @@ func (s *scheduler) attempt(ctx context.Context, p *plan.Phase, number int, sibl
 
 // settle records an attempt's end in the scheduler's books and decides
 // whether it halts the run.
-func (s *scheduler) settle(p *plan.Phase, number int, res attemptResult) {
+func (s *Scheduler) settle(p *plan.Phase, number int, res AttemptResult) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch res.Outcome {
 	case state.OutcomeComplete:
-		s.complete[p.ID] = true
-		delete(s.failed, p.ID)
+		s.Complete[p.ID] = true
+		delete(s.Failed, p.ID)
 	case outcomeNotStarted:
 		// A budget kept the attempt from starting (budget.go): the run
 		// halts, with the phase failed when it was its own budget.
 		if s.halt == "" {
-			s.halt, s.haltReport = res.Halt, res.Report
-			if s.failed[p.ID] == res.Report {
-				s.haltPhase = p
+			s.halt, s.HaltReport = res.Halt, res.Report
+			if s.Failed[p.ID] == res.Report {
+				s.HaltPhase = p
 			}
 		}
 	case state.OutcomeInterrupted:
 		// A retry stopped by Ctrl-C leaves the phase pending, not failed:
 		// nothing downstream is blocked by it, resume runs it again.
-		delete(s.failed, p.ID)
+		delete(s.Failed, p.ID)
 	case state.OutcomeFailed:
-		s.failed[p.ID] = res.Report
+		s.Failed[p.ID] = res.Report
 		r := res.Report
 		var why string
 		switch {
@@ -360,7 +368,7 @@ func (s *scheduler) settle(p *plan.Phase, number int, res attemptResult) {
 		if why != "" {
 			if s.halt == "" {
 				s.halt = why
-				s.haltReport, s.haltPhase = r, p
+				s.HaltReport, s.HaltPhase = r, p
 			} else if !strings.Contains(s.halt, "Phase "+string(p.DisplayID)+" ") {
 				s.halt += "; " + why
 			}
@@ -373,24 +381,24 @@ func (s *scheduler) settle(p *plan.Phase, number int, res attemptResult) {
 // whose file already says so is not written again: at a Ctrl-C of a large
 // plan most phases are pending and were never touched. The blocked phases'
 // files are written together, then their events go out.
-func (s *scheduler) markUnrun() {
+func (s *Scheduler) markUnrun() {
 	s.mu.Lock()
-	failed := make(map[phaseid.ID]bool, len(s.failed))
-	for id := range s.failed {
+	failed := make(map[phaseid.ID]bool, len(s.Failed))
+	for id := range s.Failed {
 		failed[id] = true
 	}
-	complete := s.complete
+	complete := s.Complete
 	s.mu.Unlock()
-	up := newUpstream(s.plan, failed)
+	up := newUpstream(s.Plan, failed)
 	var blocked []*plan.Phase
 	blockedBy := map[phaseid.ID][]phaseid.Display{}
-	for _, p := range s.plan.Phases {
+	for _, p := range s.Plan.Phases {
 		if complete[p.ID] || failed[p.ID] {
 			continue
 		}
 		roots := up.failedRoots(p.ID)
 		if len(roots) == 0 {
-			s.rec.PhaseIf(p.ID, func(ps *state.Phase) bool {
+			s.Rec.PhaseIf(p.ID, func(ps *state.Phase) bool {
 				changed := ps.BlockedBy != nil
 				if ps.Status == state.PhaseRunning || ps.Status == state.PhaseBlocked {
 					ps.Status, changed = state.PhasePending, true
@@ -407,18 +415,18 @@ func (s *scheduler) markUnrun() {
 	for i, p := range blocked {
 		ids[i] = p.ID
 	}
-	s.rec.PhaseEach(ids, func(id phaseid.ID, ps *state.Phase) {
+	s.Rec.PhaseEach(ids, func(id phaseid.ID, ps *state.Phase) {
 		ps.Status = state.PhaseBlocked
 		ps.BlockedBy = blockedBy[id]
 	})
 	for _, p := range blocked {
-		s.rec.Emit(event.Event{Kind: event.PhaseBlocked, PhaseID: p.ID, DisplayID: p.DisplayID,
+		s.Rec.Emit(event.Event{Kind: event.PhaseBlocked, PhaseID: p.ID, DisplayID: p.DisplayID,
 			PhaseName: p.Name, BlockedBy: blockedBy[p.ID]})
 	}
 }
 
-func (s *scheduler) stopping(ctx context.Context) bool {
-	if ctx.Err() != nil || s.rec.Failed() != nil {
+func (s *Scheduler) stopping(ctx context.Context) bool {
+	if ctx.Err() != nil || s.Rec.Failed() != nil {
 		return true
 	}
 	s.mu.Lock()
@@ -426,16 +434,16 @@ func (s *scheduler) stopping(ctx context.Context) bool {
 	return s.halt != ""
 }
 
-func (s *scheduler) isComplete(id phaseid.ID) bool {
+func (s *Scheduler) isComplete(id phaseid.ID) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.complete[id]
+	return s.Complete[id]
 }
 
 // previousFailures lists the phase's failure reports of earlier attempts,
 // across resumes, oldest first.
-func (s *scheduler) previousFailures(id phaseid.ID) []failure.Report {
-	ps := s.rec.Get(id)
+func (s *Scheduler) previousFailures(id phaseid.ID) []failure.Report {
+	ps := s.Rec.Get(id)
 	var out []failure.Report
 	for _, a := range ps.Attempts {
 		if a.Error != nil {
@@ -447,7 +455,7 @@ func (s *scheduler) previousFailures(id phaseid.ID) []failure.Report {
 
 // siblings lists the other phases of p's group that are complete (landed)
 // or not yet.
-func (s *scheduler) siblings(p *plan.Phase, group []*plan.Phase, landed bool) []*plan.Phase {
+func (s *Scheduler) siblings(p *plan.Phase, group []*plan.Phase, landed bool) []*plan.Phase {
 	var out []*plan.Phase
 	for _, g := range group {
 		if g.ID != p.ID && s.isComplete(g.ID) == landed {
@@ -455,4 +463,13 @@ func (s *scheduler) siblings(p *plan.Phase, group []*plan.Phase, landed bool) []
 		}
 	}
 	return out
+}
+
+func Sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
 }

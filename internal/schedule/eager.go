@@ -1,4 +1,4 @@
-package engine
+package schedule
 
 import (
 	"context"
@@ -12,21 +12,11 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
-// Schedule is how a run orders its phases: ScheduleBatches (the default)
-// or ScheduleEager (docs/running.md).
-type Schedule = state.Schedule
-
-// The schedules.
-const (
-	ScheduleBatches = state.ScheduleBatches
-	ScheduleEager   = state.ScheduleEager
-)
-
 // eagerEnd is an attempt that ended, as the eager loop hears of it.
 type eagerEnd struct {
 	p      *plan.Phase
 	number int
-	res    attemptResult
+	res    AttemptResult
 	// held says the phase waits for review: its slot is free, the
 	// attempt has not ended (reviewslots.go).
 	held bool
@@ -66,7 +56,7 @@ type eagerRun struct {
 // phases after it goes first, ties in plan order. A failed phase retries
 // as soon as it failed; a halt starts nothing new and lets running phases
 // finish.
-func (s *scheduler) runEager(ctx context.Context) {
+func (s *Scheduler) runEager(ctx context.Context) {
 	e := s.newEagerRun()
 	ends := make(chan eagerEnd)
 	for {
@@ -94,17 +84,17 @@ func (s *scheduler) runEager(ctx context.Context) {
 	}
 }
 
-func (s *scheduler) newEagerRun() *eagerRun {
+func (s *Scheduler) newEagerRun() *eagerRun {
 	e := &eagerRun{order: map[phaseid.ID]int{}, rank: map[phaseid.ID]int{}, deps: map[phaseid.ID][]phaseid.ID{}, group: map[phaseid.ID]int{},
 		dependents: map[phaseid.ID][]phaseid.ID{}, waiting: map[phaseid.ID]int{}, fresh: map[phaseid.ID]bool{},
 		running: map[phaseid.ID]bool{}, holding: map[phaseid.ID]bool{}, started: map[phaseid.ID]int{}, retry: map[phaseid.ID]bool{}, overlap: map[phaseid.ID]map[phaseid.ID]bool{}}
 	batch := map[phaseid.ID]int{}
-	for _, b := range s.plan.Batches() {
+	for _, b := range s.Plan.Batches() {
 		for _, p := range b.Phases {
 			batch[p.ID] = b.Index
 		}
 	}
-	for i, p := range s.plan.Phases {
+	for i, p := range s.Plan.Phases {
 		e.order[p.ID] = i
 		// A dependency in an earlier batch: phases caught in a cycle share
 		// the last batch and run together, as batches run them.
@@ -114,12 +104,12 @@ func (s *scheduler) newEagerRun() *eagerRun {
 			}
 		}
 	}
-	for i, g := range s.plan.Groups() {
+	for i, g := range s.Plan.Groups() {
 		for _, p := range g {
 			e.group[p.ID] = i
 		}
 	}
-	for _, p := range s.plan.Phases {
+	for _, p := range s.Plan.Phases {
 		for _, d := range e.deps[p.ID] {
 			e.dependents[d] = append(e.dependents[d], p.ID)
 			if !s.isComplete(d) {
@@ -146,7 +136,7 @@ func (e *eagerRun) landed(id phaseid.ID) {
 // rankChains counts, per phase, the phases still to run on the longest
 // chain of dependents from it, itself included: the critical-path
 // priority without duration estimates.
-func (s *scheduler) rankChains(e *eagerRun) {
+func (s *Scheduler) rankChains(e *eagerRun) {
 	var visit func(id phaseid.ID) int
 	visit = func(id phaseid.ID) int {
 		if r, ok := e.rank[id]; ok {
@@ -163,7 +153,7 @@ func (s *scheduler) rankChains(e *eagerRun) {
 		e.rank[id] = longest
 		return longest
 	}
-	for _, p := range s.plan.Phases {
+	for _, p := range s.Plan.Phases {
 		visit(p.ID)
 	}
 }
@@ -171,12 +161,12 @@ func (s *scheduler) rankChains(e *eagerRun) {
 // startable picks the phases to start now, best first: ready ones (their
 // dependencies landed, or their retry due) while slots are free, each only
 // alongside the running phases of its group.
-func (s *scheduler) startable(e *eagerRun) []*plan.Phase {
+func (s *Scheduler) startable(e *eagerRun) []*plan.Phase {
 	ready := make([]*plan.Phase, 0, len(e.fresh)+len(e.retry))
 	for _, set := range []map[phaseid.ID]bool{e.fresh, e.retry} {
 		for id := range set {
 			if !e.running[id] && !s.isComplete(id) {
-				ready = append(ready, s.plan.Phase(id))
+				ready = append(ready, s.Plan.Phase(id))
 			}
 		}
 	}
@@ -209,7 +199,7 @@ func (s *scheduler) startable(e *eagerRun) []*plan.Phase {
 // startEager starts the next attempt of each phase in its own goroutine,
 // which reports its end on ends. Each prompt names every phase running
 // alongside, those starting with it included.
-func (s *scheduler) startEager(ctx context.Context, e *eagerRun, phases []*plan.Phase, ends chan<- eagerEnd) {
+func (s *Scheduler) startEager(ctx context.Context, e *eagerRun, phases []*plan.Phase, ends chan<- eagerEnd) {
 	for _, p := range phases {
 		for id := range e.running {
 			e.markOverlap(id, p.ID)
@@ -224,13 +214,13 @@ func (s *scheduler) startEager(ctx context.Context, e *eagerRun, phases []*plan.
 		var siblings, landed []*plan.Phase
 		for id := range e.running {
 			if id != p.ID {
-				siblings = append(siblings, s.plan.Phase(id))
+				siblings = append(siblings, s.Plan.Phase(id))
 			}
 		}
 		if number > 1 {
 			for id := range e.overlap[p.ID] {
 				if !e.running[id] && s.isComplete(id) {
-					landed = append(landed, s.plan.Phase(id))
+					landed = append(landed, s.Plan.Phase(id))
 				}
 			}
 		}
@@ -238,7 +228,7 @@ func (s *scheduler) startEager(ctx context.Context, e *eagerRun, phases []*plan.
 		e.inPlanOrder(landed)
 		if number > 1 {
 			rep := s.failedReport(p.ID)
-			s.rec.Emit(event.Event{Kind: event.PhaseRetrying, PhaseID: p.ID, DisplayID: p.DisplayID,
+			s.Rec.Emit(event.Event{Kind: event.PhaseRetrying, PhaseID: p.ID, DisplayID: p.DisplayID,
 				PhaseName: p.Name, Attempt: number, MaxAttempts: MaxAttempts,
 				Line: "retrying after " + string(rep.Type) + " with the failure as context"})
 		}
@@ -267,10 +257,10 @@ func (e *eagerRun) markOverlap(a, b phaseid.ID) {
 }
 
 // failedReport is the failure that a phase's retry answers.
-func (s *scheduler) failedReport(id phaseid.ID) failure.Report {
+func (s *Scheduler) failedReport(id phaseid.ID) failure.Report {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if r := s.failed[id]; r != nil {
+	if r := s.Failed[id]; r != nil {
 		return *r
 	}
 	return failure.Report{}

@@ -1,4 +1,4 @@
-package engine
+package line
 
 import (
 	"context"
@@ -16,8 +16,8 @@ import (
 // is. When you committed on it since the last landing, the run's line
 // moves onto your commits (remembered as a landed change, so an overlap
 // names them) and the phase is picked on top. Called with in.mu held.
-func (in *integrator) followUser(ctx context.Context, p *plan.Phase, phaseFiles []string, outside checkout.State) *failure.Report {
-	head, mine, rep := in.guard.Follow(ctx, p, phaseFiles, outside, in.branchAt, in.tip, in.tips)
+func (in *Integrator) followUser(ctx context.Context, p *plan.Phase, phaseFiles []string, outside checkout.State) *failure.Report {
+	head, mine, rep := in.Guard.Follow(ctx, p, phaseFiles, outside, in.branchAt, in.tip, in.tips)
 	if rep != nil {
 		return rep
 	}
@@ -39,7 +39,7 @@ func (in *integrator) followUser(ctx context.Context, p *plan.Phase, phaseFiles 
 
 // WithTips calls f with every tip the line has had, under in.mu: the
 // guard's view of the line (Line).
-func (in *integrator) WithTips(f func(tips []string)) {
+func (in *Integrator) WithTips(f func(tips []string)) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	f(in.tips)
@@ -47,11 +47,11 @@ func (in *integrator) WithTips(f func(tips []string)) {
 
 // checkLock halts the landing of phase p when the run no longer holds its
 // lock (the lock file was deleted or replaced mid-run).
-func (in *integrator) checkLock(p *plan.Phase) *failure.Report {
-	if in.lockHeld == nil {
+func (in *Integrator) checkLock(p *plan.Phase) *failure.Report {
+	if in.LockHeld == nil {
 		return nil
 	}
-	err := in.lockHeld()
+	err := in.LockHeld()
 	if err == nil {
 		return nil
 	}
@@ -67,7 +67,7 @@ func (in *integrator) checkLock(p *plan.Phase) *failure.Report {
 // it landed, and returns the halt that says so. In auto mode, the only one
 // that fast-forwards, the line is your branch: only the integrator's
 // memory of it moved. Called with in.mu held.
-func (in *integrator) undoLanding(p *plan.Phase, prevTip string, ffErr error) *failure.Report {
+func (in *Integrator) undoLanding(p *plan.Phase, prevTip string, ffErr error) *failure.Report {
 	in.setTip(prevTip)
 	in.tips = in.tips[:len(in.tips)-1]
 	in.landed = in.landed[:len(in.landed)-1]

@@ -1,4 +1,4 @@
-package engine
+package schedule
 
 import (
 	"context"
@@ -40,7 +40,7 @@ type fakeStep struct {
 type fakeRunner struct {
 	rec    *record.Recorder
 	script map[string][]fakeStep
-	quotas *quotaBook
+	quotas *QuotaBook
 
 	mu         sync.Mutex
 	calls      map[string]int
@@ -53,7 +53,7 @@ type fakeRunner struct {
 	agents     []string // "id:agent" per call, in order
 }
 
-func (f *fakeRunner) attempt(ctx context.Context, req attemptRequest) attemptResult {
+func (f *fakeRunner) Attempt(ctx context.Context, req AttemptRequest) AttemptResult {
 	id := string(req.Phase.ID) // the fake's script is keyed by plain strings
 	f.mu.Lock()
 	n := f.calls[id]
@@ -74,7 +74,7 @@ func (f *fakeRunner) attempt(ctx context.Context, req attemptRequest) attemptRes
 	f.mu.Unlock()
 	f.rec.Phase(req.Phase.ID, func(p *state.Phase) { p.Status = state.PhaseRunning })
 	if step.quota != nil && f.quotas != nil {
-		f.quotas.note(req.Agent.Name, *step.quota)
+		f.quotas.Note(req.Agent.Name, *step.quota)
 	}
 
 	select {
@@ -89,7 +89,7 @@ func (f *fakeRunner) attempt(ctx context.Context, req attemptRequest) attemptRes
 	f.mu.Unlock()
 
 	if ctx.Err() != nil {
-		return attemptResult{Outcome: state.OutcomeInterrupted}
+		return AttemptResult{Outcome: state.OutcomeInterrupted}
 	}
 	var usage *state.Usage
 	if step.cost > 0 {
@@ -102,7 +102,7 @@ func (f *fakeRunner) attempt(ctx context.Context, req attemptRequest) attemptRes
 				p.Attempts = append(p.Attempts, state.Attempt{Number: req.Number, Agent: req.Agent.Name, Outcome: state.OutcomeComplete, Usage: usage})
 			}
 		})
-		return attemptResult{Outcome: state.OutcomeComplete}
+		return AttemptResult{Outcome: state.OutcomeComplete}
 	}
 	rep := failure.Report{Type: step.fail, Message: "scripted " + string(step.fail) + " " + key, Retryable: step.fail.Retryable(), Attempt: req.Number}
 	if step.resetIn > 0 {
@@ -115,7 +115,7 @@ func (f *fakeRunner) attempt(ctx context.Context, req attemptRequest) attemptRes
 		p.Error = &rep
 		p.Attempts = append(p.Attempts, state.Attempt{Number: req.Number, Agent: req.Agent.Name, Outcome: state.OutcomeFailed, Error: &rep, Usage: usage})
 	})
-	return attemptResult{Outcome: state.OutcomeFailed, Report: &rep}
+	return AttemptResult{Outcome: state.OutcomeFailed, Report: &rep}
 }
 
 const diamondPlan = `# Diamond
@@ -138,7 +138,7 @@ const diamondPlan = `# Diamond
 `
 
 type schedFixture struct {
-	sched  *scheduler
+	sched  *Scheduler
 	runner *fakeRunner
 	events *[]event.Event
 }
@@ -164,17 +164,17 @@ func newSchedFixture(t *testing.T, src string, maxParallel int, script map[strin
 	fr := &fakeRunner{rec: rec, script: script, calls: map[string]int{},
 		start: map[string]time.Time{}, end: map[string]time.Time{}, timeouts: map[string]time.Duration{},
 		siblings: map[string][2][]string{}}
-	s := &scheduler{plan: pl, runner: fr, rec: rec, maxParallel: maxParallel, timeout: time.Minute,
-		agents: []agent.Agent{{Name: "one"}, {Name: "two"}}, backoff: func(int) time.Duration { return time.Second },
-		sleep: sleepCtx, complete: map[phaseid.ID]bool{}, failed: map[phaseid.ID]*failure.Report{},
-		limits: limitPolicy{waitLimit: DefaultWaitLimit, rateCap: RateLimitWaitCap, now: time.Now}}
+	s := &Scheduler{Plan: pl, Runner: fr, Rec: rec, MaxParallel: maxParallel, Timeout: time.Minute,
+		Agents: []agent.Agent{{Name: "one"}, {Name: "two"}}, Backoff: func(int) time.Duration { return time.Second },
+		Sleep: Sleep, Complete: map[phaseid.ID]bool{}, Failed: map[phaseid.ID]*failure.Report{},
+		Limits: LimitPolicy{WaitLimit: DefaultWaitLimit, RateCap: RateLimitWaitCap, Now: time.Now}}
 	return schedFixture{sched: s, runner: fr, events: events}
 }
 
 func TestSchedulerRunsBatchesInOrder(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newSchedFixture(t, diamondPlan, 3, nil)
-		status, _ := f.sched.execute(context.Background())
+		status, _ := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunComplete, status)
 		r := f.runner
 		require.True(t, !r.start["1#1"].Before(r.end["0#1"]), "1 starts after 0 ends")
@@ -189,7 +189,7 @@ func TestSchedulerRunsBatchesInOrder(t *testing.T) {
 func TestSchedulerHonoursMaxParallel(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newSchedFixture(t, diamondPlan, 2, nil)
-		status, _ := f.sched.execute(context.Background())
+		status, _ := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunComplete, status)
 		require.Equal(t, 2, f.runner.maxRunning)
 	})
@@ -204,7 +204,7 @@ func TestSchedulerRetryWaitsForSiblings(t *testing.T) {
 			"2b": {{dur: 10 * time.Second}},
 			"2c": {{dur: 2 * time.Second, fail: failure.LintError}, {dur: 2 * time.Second}},
 		})
-		status, _ := f.sched.execute(context.Background())
+		status, _ := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunComplete, status)
 		r := f.runner
 		require.True(t, !r.start["2a#2"].Before(r.end["2b#1"]), "retry of 2A waits for 2B")
@@ -232,14 +232,14 @@ func TestSchedulerHaltsAfterFailedRetryAndBlocksDependents(t *testing.T) {
 		f := newSchedFixture(t, diamondPlan, 3, map[string][]fakeStep{
 			"2b": {{dur: time.Second, fail: failure.TestFailure}, {dur: time.Second, fail: failure.TestFailure}},
 		})
-		status, reason := f.sched.execute(context.Background())
+		status, reason := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunHalted, status)
 		require.Contains(t, reason, "Phase 2B failed after retry")
 		require.Zero(t, f.runner.calls["3"], "nothing downstream starts")
-		p3 := f.sched.rec.Get("3")
+		p3 := f.sched.Rec.Get("3")
 		require.Equal(t, state.PhaseBlocked, p3.Status)
 		require.Equal(t, []phaseid.Display{"2B"}, p3.BlockedBy)
-		require.Equal(t, state.PhaseComplete, f.sched.rec.Get("2a").Status, "siblings keep their work")
+		require.Equal(t, state.PhaseComplete, f.sched.Rec.Get("2a").Status, "siblings keep their work")
 		require.Equal(t, 2, f.runner.calls["2b"], "exactly one retry")
 	})
 }
@@ -250,11 +250,11 @@ func TestSchedulerNonRetryableHaltsAtOnceButLetsRunningFinish(t *testing.T) {
 			"2a": {{dur: time.Second, fail: failure.DependencyMissing}},
 			"2b": {{dur: 5 * time.Second}},
 		})
-		status, reason := f.sched.execute(context.Background())
+		status, reason := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunHalted, status)
 		require.Contains(t, reason, "not retryable")
 		require.Equal(t, 1, f.runner.calls["2a"], "dependency_missing is never retried")
-		require.Equal(t, state.PhaseComplete, f.sched.rec.Get("2b").Status, "a running sibling finishes")
+		require.Equal(t, state.PhaseComplete, f.sched.Rec.Get("2b").Status, "a running sibling finishes")
 	})
 }
 
@@ -263,10 +263,10 @@ func TestSchedulerDoesNotStartQueuedPhasesAfterHalt(t *testing.T) {
 		f := newSchedFixture(t, diamondPlan, 1, map[string][]fakeStep{
 			"2a": {{dur: time.Second, fail: failure.FileConflict}},
 		})
-		status, _ := f.sched.execute(context.Background())
+		status, _ := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunHalted, status)
 		require.Zero(t, f.runner.calls["2b"]+f.runner.calls["2c"], "queued phases do not start once halting")
-		require.Equal(t, state.PhasePending, f.sched.rec.Get("2b").Status)
+		require.Equal(t, state.PhasePending, f.sched.Rec.Get("2b").Status)
 	})
 }
 
@@ -275,7 +275,7 @@ func TestSchedulerRateLimitDoesNotUseTheRetry(t *testing.T) {
 		f := newSchedFixture(t, diamondPlan, 3, map[string][]fakeStep{
 			"1": {{dur: time.Second, fail: failure.RateLimited}, {dur: time.Second, fail: failure.RateLimited}, {dur: time.Second}},
 		})
-		status, _ := f.sched.execute(context.Background())
+		status, _ := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunComplete, status)
 		require.Equal(t, 3, f.runner.calls["1"])
 		_, retried := f.runner.start["1#2"]
@@ -288,14 +288,14 @@ func TestSchedulerRateLimitDoesNotUseTheRetry(t *testing.T) {
 func TestSchedulerInterrupt(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newSchedFixture(t, diamondPlan, 3, map[string][]fakeStep{"1": {{dur: time.Hour}}})
-		status, _ := f.sched.execute(canceledAfter(5 * time.Second))
+		status, _ := f.sched.Execute(canceledAfter(5 * time.Second))
 		require.Equal(t, state.RunInterrupted, status)
 		require.Zero(t, f.runner.calls["2a"])
 		require.Equal(t, 1, f.runner.calls["1"], "an interrupted attempt is not retried")
-		require.Equal(t, state.PhaseComplete, f.sched.rec.Get("0").Status)
+		require.Equal(t, state.PhaseComplete, f.sched.Rec.Get("0").Status)
 		for _, id := range []phaseid.ID{"1", "2a", "2b", "2c", "3"} {
-			require.Equal(t, state.PhasePending, f.sched.rec.Get(id).Status, id)
-			require.Empty(t, f.sched.rec.Get(id).BlockedBy, id)
+			require.Equal(t, state.PhasePending, f.sched.Rec.Get(id).Status, id)
+			require.Empty(t, f.sched.Rec.Get(id).BlockedBy, id)
 		}
 		require.Empty(t, kinds(*f.events, event.PhaseBlocked, event.PhaseRetrying))
 	})
@@ -321,8 +321,8 @@ func TestSchedulerEmitsTypedEvents(t *testing.T) {
 			"2a": {{dur: time.Second, fail: failure.LintError}, {dur: time.Second}},
 			"2c": {{dur: time.Second, fail: failure.TestFailure}, {dur: time.Second, fail: failure.TestFailure}},
 		})
-		f.sched.complete["0"] = true // as the engine marks a phase an earlier run completed
-		status, reason := f.sched.execute(context.Background())
+		f.sched.Complete["0"] = true // as the engine marks a phase an earlier run completed
+		status, reason := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunHalted, status)
 		require.Equal(t, "Phase 2C failed after retry (test_failure)", reason)
 
@@ -355,7 +355,7 @@ func strip(e event.Event) event.Event {
 func TestSchedulerRetryUsesTheSecondAgent(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newSchedFixture(t, diamondPlan, 3, map[string][]fakeStep{"0": {{dur: time.Second, fail: failure.TestFailure}}})
-		status, _ := f.sched.execute(context.Background())
+		status, _ := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunComplete, status)
 		require.Equal(t, []string{"0:one", "0:two"}, f.runner.agents[:2], "the retry goes to the other agent")
 	})
@@ -384,7 +384,7 @@ func TestSchedulerGroupsOfABatchRunOneAfterAnother(t *testing.T) {
 			"2a": {{dur: time.Second, fail: failure.TestFailure}, {dur: 3 * time.Second}},
 			"2b": {{dur: 2 * time.Second}},
 		})
-		status, _ := f.sched.execute(context.Background())
+		status, _ := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunComplete, status)
 		r := f.runner
 		require.Equal(t, r.start["2a#1"], r.start["2b#1"], "2A and 2B name each other: together")
@@ -404,13 +404,13 @@ func TestSchedulerDoesNotRetryOnceASiblingHalts(t *testing.T) {
 			"2b": {{dur: 2 * time.Second, fail: failure.DependencyMissing}},
 			"2c": {{dur: 3 * time.Second}},
 		})
-		status, reason := f.sched.execute(context.Background())
+		status, reason := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunHalted, status)
 		require.Equal(t, "Phase 2B failed with dependency_missing, which is not retryable", reason)
 		require.Equal(t, 1, f.runner.calls["2a"], "no retry once the run halts")
-		require.Equal(t, state.PhaseFailed, f.sched.rec.Get("2a").Status)
-		require.Equal(t, state.PhaseComplete, f.sched.rec.Get("2c").Status, "the running sibling finished")
-		require.Equal(t, []phaseid.Display{"2A", "2B"}, f.sched.rec.Get("3").BlockedBy)
+		require.Equal(t, state.PhaseFailed, f.sched.Rec.Get("2a").Status)
+		require.Equal(t, state.PhaseComplete, f.sched.Rec.Get("2c").Status, "the running sibling finished")
+		require.Equal(t, []phaseid.Display{"2A", "2B"}, f.sched.Rec.Get("3").BlockedBy)
 		require.Empty(t, kinds(*f.events, event.PhaseRetrying))
 	})
 }
@@ -423,14 +423,14 @@ func TestSchedulerHaltNamesEveryFailedRetry(t *testing.T) {
 			"2a": {{dur: time.Second, fail: failure.Timeout}, {dur: time.Second, fail: failure.TestFailure}},
 			"2c": {{dur: time.Second, fail: failure.LintError}, {dur: time.Second, fail: failure.LintError}},
 		})
-		status, reason := f.sched.execute(context.Background())
+		status, reason := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunHalted, status)
 		require.Contains(t, reason, "Phase 2A failed after retry (test_failure)")
 		require.Contains(t, reason, "Phase 2C failed after retry (lint_error)")
 		require.Equal(t, time.Minute, f.runner.timeouts["2a#1"])
 		require.Equal(t, 2*time.Minute, f.runner.timeouts["2a#2"], "a retry after a timeout gets twice the time")
 		require.Equal(t, time.Minute, f.runner.timeouts["2c#2"])
-		require.Equal(t, []phaseid.Display{"2A", "2C"}, f.sched.rec.Get("3").BlockedBy)
+		require.Equal(t, []phaseid.Display{"2A", "2C"}, f.sched.Rec.Get("3").BlockedBy)
 	})
 }
 
@@ -441,12 +441,12 @@ func TestSchedulerInterruptedRetryBlocksNothing(t *testing.T) {
 		f := newSchedFixture(t, diamondPlan, 3, map[string][]fakeStep{
 			"2a": {{dur: time.Second, fail: failure.TestFailure}, {dur: time.Hour}},
 		})
-		status, _ := f.sched.execute(canceledAfter(time.Minute))
+		status, _ := f.sched.Execute(canceledAfter(time.Minute))
 		require.Equal(t, state.RunInterrupted, status)
 		require.Equal(t, 2, f.runner.calls["2a"], "the retry had started")
-		require.Equal(t, state.PhasePending, f.sched.rec.Get("2a").Status)
-		require.Equal(t, state.PhasePending, f.sched.rec.Get("3").Status)
-		require.Empty(t, f.sched.rec.Get("3").BlockedBy)
+		require.Equal(t, state.PhasePending, f.sched.Rec.Get("2a").Status)
+		require.Equal(t, state.PhasePending, f.sched.Rec.Get("3").Status)
+		require.Empty(t, f.sched.Rec.Get("3").BlockedBy)
 		require.Empty(t, kinds(*f.events, event.PhaseBlocked))
 	})
 }

@@ -1,4 +1,4 @@
-package engine
+package line
 
 import (
 	"context"
@@ -28,15 +28,15 @@ type gatingTrack struct {
 	started, over atomic.Bool
 }
 
-func (c *gatingCount) track() *gatingTrack { return &gatingTrack{c: c} }
+func (c *gatingCount) Track() *gatingTrack { return &gatingTrack{c: c} }
 
-func (t *gatingTrack) start() {
+func (t *gatingTrack) Start() {
 	if !t.over.Load() && t.started.CompareAndSwap(false, true) {
 		t.c.n.Add(1)
 	}
 }
 
-func (t *gatingTrack) done() {
+func (t *gatingTrack) Done() {
 	if t.over.CompareAndSwap(false, true) && t.started.Load() {
 		t.c.n.Add(-1)
 	}
@@ -47,10 +47,10 @@ func (t *gatingTrack) done() {
 // for at most as long as the last run of the gates took (at least
 // collectWindow): verifying them in this group costs less than a run of
 // the gates of their own after it. Called with mu held.
-func (in *integrator) collect() {
-	limit := max(collectWindow, in.verifier.lastRun())
+func (in *Integrator) collect() {
+	limit := max(collectWindow, in.Verifier.lastRun())
 	deadline := time.Now().Add(limit)
-	for in.gating.n.Load() > 0 && time.Now().Before(deadline) {
+	for in.Gating.n.Load() > 0 && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
@@ -87,13 +87,13 @@ type landQueue struct {
 	waiting []*landing
 }
 
-func (in *integrator) enqueue(l *landing) {
+func (in *Integrator) enqueue(l *landing) {
 	in.queue.mu.Lock()
 	in.queue.waiting = append(in.queue.waiting, l)
 	in.queue.mu.Unlock()
 }
 
-func (in *integrator) dequeue() []*landing {
+func (in *Integrator) dequeue() []*landing {
 	in.queue.mu.Lock()
 	defer in.queue.mu.Unlock()
 	out := in.queue.waiting
@@ -107,7 +107,7 @@ func (in *integrator) dequeue() []*landing {
 // another, and every landing from the first that needs it to the last is
 // verified together (verifyGroup): landings that are ready together cost
 // one run of the gates. Called with mu held.
-func (in *integrator) landQueued(ctx context.Context) {
+func (in *Integrator) landQueued(ctx context.Context) {
 	batch := in.dequeue()
 	for len(batch) > 0 {
 		l := batch[0]
@@ -122,11 +122,11 @@ func (in *integrator) landQueued(ctx context.Context) {
 			l.settle(nil, fmt.Errorf("integrating phase %s: %w", l.p.DisplayID, err))
 		case len(conflicted) > 0:
 			l.settle(in.conflictReport(ctx, l.p, l.base, l.made.SHA, conflicted), nil)
-		case in.verifier == nil || l.made.Parent == in.tip || tip == in.tip:
+		case in.Verifier == nil || l.made.Parent == in.tip || tip == in.tip:
 			// Its gates ran on this very tree, or nothing of it is left to
 			// land, or the run does not verify combinations.
-			if in.verifier != nil {
-				in.verifier.markGreen(ctx, tip)
+			if in.Verifier != nil {
+				in.Verifier.markGreen(ctx, tip)
 			}
 			if err := in.publish(ctx, []link{{l, tip}}); err != nil {
 				l.settle(nil, err)
@@ -151,7 +151,7 @@ func (in *integrator) landQueued(ctx context.Context) {
 // chain (its conflict is named once the chain has landed). When your
 // commits move the line meanwhile (followUser), no chain is returned: the
 // batch starts again on top of them. Called with mu held.
-func (in *integrator) chain(ctx context.Context, batch []*landing, first string) ([]link, []*landing) {
+func (in *Integrator) chain(ctx context.Context, batch []*landing, first string) ([]link, []*landing) {
 	group := []link{{batch[0], first}}
 	at := first
 	var rest []*landing

@@ -1,4 +1,4 @@
-package engine
+package line
 
 import (
 	"cmp"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
+	"github.com/autobuild-sh/autobuild/internal/exitcode"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/record"
@@ -24,7 +25,7 @@ import (
 // allowRedBase: then the run goes on, and a gate counts only the failing
 // tests the base did not have. It runs once per run: only while no phase
 // has made an attempt.
-func (v *verifier) checkBase(ctx context.Context, rec *record.Recorder, pl *plan.Plan, base string, allowRedBase bool) error {
+func (v *Verifier) checkBase(ctx context.Context, rec *record.Recorder, pl *plan.Plan, base string, allowRedBase bool) error {
 	if anyAttempted(rec, pl) {
 		v.markGreen(ctx, base) // the run checked it when it started
 		return nil
@@ -55,7 +56,7 @@ func (v *verifier) checkBase(ctx context.Context, rec *record.Recorder, pl *plan
 		kinds = append(kinds, g.Kind)
 	}
 	if !allowRedBase {
-		return refused("the quality gates already fail on your branch %s (%s), before the run: %s; the agents were stopped and no phase was charged. "+
+		return exitcode.Refusedf("the quality gates already fail on your branch %s (%s), before the run: %s; the agents were stopped and no phase was charged. "+
 			"Fix the base first, or run again with --allow-red-base (a gate then counts only the failures the base does not have; "+
 			"the output is in .autobuild/logs/verify.log)", cmp.Or(run.Branch, "HEAD"), clip.SHA(base), strings.Join(what, "; "))
 	}
@@ -72,17 +73,17 @@ func (v *verifier) checkBase(ctx context.Context, rec *record.Recorder, pl *plan
 // does not stop at the first failure: --allow-red-base needs each gate's
 // known failures. The tree is remembered as green: what fails there is the
 // base's.
-func (v *verifier) baseline(ctx context.Context, commit string) ([]*failure.GateEvidence, error) {
-	tree, err := v.repo.TreeOf(ctx, commit)
+func (v *Verifier) baseline(ctx context.Context, commit string) ([]*failure.GateEvidence, error) {
+	tree, err := v.Repo.TreeOf(ctx, commit)
 	if err != nil {
 		return nil, err
 	}
-	if err := v.repo.CheckoutDetached(ctx, v.dir, commit); err != nil {
+	if err := v.Repo.CheckoutDetached(ctx, v.Dir, commit); err != nil {
 		return nil, err
 	}
 	var log strings.Builder
 	defer func() { v.appendLog(log.String()) }()
-	env, release, err := v.readyDir(ctx, v.dir, &log)
+	env, release, err := v.readyDir(ctx, v.Dir, &log)
 	if err != nil {
 		return nil, err
 	}
@@ -91,15 +92,15 @@ func (v *verifier) baseline(ctx context.Context, commit string) ([]*failure.Gate
 	defer func() { v.ran(time.Since(began)) }()
 	fmt.Fprintf(&log, "\n# autobuild: checking the run's base %s (tree %s)\n", commit, tree)
 	var failed []*failure.GateEvidence
-	for _, g := range v.gates {
+	for _, g := range v.Gates {
 		if g.Skipped() {
 			continue
 		}
 		// A gate that ran out of time is not run again: it names no test,
 		// so it is no red base either way.
-		ev, timedOut, err := v.runGateTimed(ctx, g, v.dir, env, &log)
+		ev, timedOut, err := v.runGateTimed(ctx, g, v.Dir, env, &log)
 		if err == nil && ev != nil && !timedOut {
-			ev, err = v.runGate(ctx, g, v.dir, env, &log)
+			ev, err = v.runGate(ctx, g, v.Dir, env, &log)
 		}
 		if err != nil {
 			return nil, err
@@ -128,10 +129,10 @@ func anyAttempted(rec *record.Recorder, pl *plan.Plan) bool {
 	return false
 }
 
-// startBaseCheck checks the run's base beside the first phases
+// StartBaseCheck checks the run's base beside the first phases
 // (checkBase): a red base stops them (stop) before any is judged or
 // charged. awaitBase waits for the verdict.
-func (v *verifier) startBaseCheck(ctx context.Context, rec *record.Recorder, pl *plan.Plan, base string, allowRedBase bool, stop func()) {
+func (v *Verifier) StartBaseCheck(ctx context.Context, rec *record.Recorder, pl *plan.Plan, base string, allowRedBase bool, stop func()) {
 	v.baseDone = make(chan struct{})
 	go func() {
 		defer close(v.baseDone)
@@ -142,11 +143,11 @@ func (v *verifier) startBaseCheck(ctx context.Context, rec *record.Recorder, pl 
 	}()
 }
 
-// awaitBase waits for the check of the run's base and returns its
+// AwaitBase waits for the check of the run's base and returns its
 // refusal (nil when the base is green, allowed red, or not checked). A
 // phase's attempt waits for it before it is judged, so that none is
 // charged for its base.
-func (v *verifier) awaitBase(ctx context.Context) error {
+func (v *Verifier) AwaitBase(ctx context.Context) error {
 	if v == nil || v.baseDone == nil {
 		return nil
 	}
@@ -160,7 +161,7 @@ func (v *verifier) awaitBase(ctx context.Context) error {
 
 // knownFailing is the failing tests the base had, per gate kind, once the
 // base check has ended (--allow-red-base); nil when there are none.
-func (v *verifier) knownFailing() map[string][]string {
+func (v *Verifier) knownFailing() map[string][]string {
 	if v == nil {
 		return nil
 	}

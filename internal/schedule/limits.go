@@ -1,4 +1,4 @@
-package engine
+package schedule
 
 import (
 	"cmp"
@@ -41,22 +41,22 @@ const (
 // agent.RetryBudget).
 func DefaultBackoff(n int) time.Duration { return min(15*time.Second<<min(n, 10), 5*time.Minute) }
 
-// jitter spreads a back-off over ±20 %, so parallel phases refused together
+// Jitter spreads a back-off over ±20 %, so parallel phases refused together
 // do not come back together.
-func jitter(d time.Duration) time.Duration {
+func Jitter(d time.Duration) time.Duration {
 	return time.Duration(float64(d) * (0.8 + 0.4*rand.Float64()))
 }
 
-// limitPolicy is how the scheduler waits out providers' limits.
-type limitPolicy struct {
-	// waitLimit is the longest wait for a usage limit's reset; 0 never
+// LimitPolicy is how the scheduler waits out providers' limits.
+type LimitPolicy struct {
+	// WaitLimit is the longest wait for a usage limit's reset; 0 never
 	// waits.
-	waitLimit time.Duration
-	// rateCap bounds the total back-off of one attempt's rate limits.
-	rateCap time.Duration
-	// jitter spreads a back-off (nil: none, for tests).
-	jitter func(time.Duration) time.Duration
-	now    func() time.Time
+	WaitLimit time.Duration
+	// RateCap bounds the total back-off of one attempt's rate limits.
+	RateCap time.Duration
+	// Jitter spreads a back-off (nil: none, for tests).
+	Jitter func(time.Duration) time.Duration
+	Now    func() time.Time
 }
 
 // limitStep is what to do after a rate-limited attempt: run it again with
@@ -69,11 +69,11 @@ type limitStep struct {
 	halt  string
 }
 
-// noteLimit reads a rate_limited report's limit: the exact reset the agent
+// NoteLimit reads a rate_limited report's limit: the exact reset the agent
 // CLI's structured output gave (claude's rate_limit_event) first, else
 // from the message and what the agent said: whether it is a usage limit,
 // and when it lifts.
-func noteLimit(rep *failure.Report, sig *failure.AgentSignal, said string, now time.Time) {
+func NoteLimit(rep *failure.Report, sig *failure.AgentSignal, said string, now time.Time) {
 	if rep.Type != failure.RateLimited {
 		return
 	}
@@ -95,7 +95,7 @@ func noteLimit(rep *failure.Report, sig *failure.AgentSignal, said string, now t
 // repeat-th, with waited spent in back-offs so far): it blocks a's provider
 // until the limit lifts, moves the phase to another agent free of limits,
 // or waits for the agent whose limit lifts first, within the caps.
-func (s *scheduler) afterLimit(p *plan.Phase, a agent.Agent, rep *failure.Report, repeat int, waited time.Duration) limitStep {
+func (s *Scheduler) afterLimit(p *plan.Phase, a agent.Agent, rep *failure.Report, repeat int, waited time.Duration) limitStep {
 	now := s.now()
 	if repeat >= maxLimitRepeats {
 		return limitStep{halt: fmt.Sprintf("Phase %s: still limited by %s after %d tries: resume later (autobuild --resume)",
@@ -105,9 +105,9 @@ func (s *scheduler) afterLimit(p *plan.Phase, a agent.Agent, rep *failure.Report
 	if rep.ResetsAt != nil && rep.ResetsAt.After(now) {
 		b = block{until: maxTime(*rep.ResetsAt, now), usage: true, name: failure.LimitName(rep.Message)}
 	} else {
-		wait := s.backoff(repeat)
-		if s.limits.jitter != nil {
-			wait = s.limits.jitter(wait)
+		wait := s.Backoff(repeat)
+		if s.Limits.Jitter != nil {
+			wait = s.Limits.Jitter(wait)
 		}
 		b.until = now.Add(max(wait, time.Duration(rep.RetryAfterSeconds*float64(time.Second))))
 	}
@@ -118,16 +118,16 @@ func (s *scheduler) afterLimit(p *plan.Phase, a agent.Agent, rep *failure.Report
 		return limitStep{agent: next}
 	}
 	if nb.usage {
-		if s.limits.waitLimit <= 0 || wait > s.limits.waitLimit {
+		if s.Limits.WaitLimit <= 0 || wait > s.Limits.WaitLimit {
 			return limitStep{halt: fmt.Sprintf("Phase %s: %s's %s resets at %s (in %s), past --wait-limit %s: "+
 				"resume after the reset (autobuild --resume), or give a longer --wait-limit",
-				p.DisplayID, next.Name, cmp.Or(nb.name, "usage limit"), localClock(nb.until, now), roundWait(wait), waitLimitText(s.limits.waitLimit))}
+				p.DisplayID, next.Name, cmp.Or(nb.name, "usage limit"), localClock(nb.until, now), roundWait(wait), waitLimitText(s.Limits.WaitLimit))}
 		}
 		return limitStep{agent: next, wait: wait, usage: true}
 	}
-	if waited+wait > s.limits.rateCap {
+	if waited+wait > s.Limits.RateCap {
 		return limitStep{halt: fmt.Sprintf("Phase %s: still rate limited by %s after %d tries and %s of back-off (the cap is %s): "+
-			"resume later (autobuild --resume)", p.DisplayID, a.Name, repeat+1, roundWait(waited), roundWait(s.limits.rateCap))}
+			"resume later (autobuild --resume)", p.DisplayID, a.Name, repeat+1, roundWait(waited), roundWait(s.Limits.RateCap))}
 	}
 	return limitStep{agent: next, wait: wait}
 }
@@ -149,7 +149,7 @@ func maxTime(a, b time.Time) time.Time {
 }
 
 // block records that agent name's provider refuses work until b.until.
-func (s *scheduler) block(name string, b block) {
+func (s *Scheduler) block(name string, b block) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.blocked == nil {
@@ -163,19 +163,19 @@ func (s *scheduler) block(name string, b block) {
 // freestAgent is the agent to run next after a hit a limit: the first one
 // after a (in --agent order, a itself last) that no limit blocks at now,
 // or else the one whose limit lifts first, with its block.
-func (s *scheduler) freestAgent(a agent.Agent, now time.Time) (agent.Agent, block) {
+func (s *Scheduler) freestAgent(a agent.Agent, now time.Time) (agent.Agent, block) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	start := 0
-	for i, x := range s.agents {
+	for i, x := range s.Agents {
 		if x.Name == a.Name {
 			start = i + 1
 			break
 		}
 	}
 	best, bestBlock := a, s.blocked[a.Name]
-	for k := range s.agents {
-		x := s.agents[(start+k)%len(s.agents)]
+	for k := range s.Agents {
+		x := s.Agents[(start+k)%len(s.Agents)]
 		b := s.blocked[x.Name]
 		if !b.until.After(now) {
 			return x, block{until: now}
@@ -191,14 +191,14 @@ func (s *scheduler) freestAgent(a agent.Agent, now time.Time) (agent.Agent, bloc
 // for a first attempt; for a retry, the next one after the agent whose
 // attempt failed (when several were given), so a retry gets a fresh pair
 // of eyes. Agents blocked by a limit are passed over while another is free.
-func (s *scheduler) agentFor(id phaseid.ID, number int) agent.Agent {
+func (s *Scheduler) agentFor(id phaseid.ID, number int) agent.Agent {
 	now := s.now()
-	last := s.agents[len(s.agents)-1] // so the search starts at the first
+	last := s.Agents[len(s.Agents)-1] // so the search starts at the first
 	if number > 1 {
-		ps := s.rec.Get(id)
+		ps := s.Rec.Get(id)
 		for i := len(ps.Attempts) - 1; i >= 0; i-- {
 			if ps.Attempts[i].Outcome == state.OutcomeFailed {
-				for _, x := range s.agents {
+				for _, x := range s.Agents {
 					if x.Name == ps.Attempts[i].Agent {
 						last = x
 					}
@@ -210,25 +210,25 @@ func (s *scheduler) agentFor(id phaseid.ID, number int) agent.Agent {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	start := 0
-	for i, x := range s.agents {
+	for i, x := range s.Agents {
 		if x.Name == last.Name {
 			start = i + 1
 			break
 		}
 	}
-	for k := range s.agents {
-		x := s.agents[(start+k)%len(s.agents)]
+	for k := range s.Agents {
+		x := s.Agents[(start+k)%len(s.Agents)]
 		if !s.blocked[x.Name].until.After(now) {
 			return x
 		}
 	}
-	return s.agents[start%len(s.agents)]
+	return s.Agents[start%len(s.Agents)]
 }
 
 // waitOut waits d before a rate-limited attempt of p runs again, saying so
 // at the start and every few minutes. It returns false when ctx ended the
 // wait (Ctrl-C): no attempt follows.
-func (s *scheduler) waitOut(ctx context.Context, p *plan.Phase, number int, step limitStep) bool {
+func (s *Scheduler) waitOut(ctx context.Context, p *plan.Phase, number int, step limitStep) bool {
 	until := s.now().Add(step.wait)
 	for {
 		left := until.Sub(s.now())
@@ -243,9 +243,9 @@ func (s *scheduler) waitOut(ctx context.Context, p *plan.Phase, number int, step
 			line = fmt.Sprintf("rate limited: trying again in %s with %s (does not use up the retry)", roundWait(left), step.agent.Name)
 		}
 		u := until
-		s.rec.Emit(event.Event{Kind: event.PhaseWaiting, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
+		s.Rec.Emit(event.Event{Kind: event.PhaseWaiting, PhaseID: p.ID, DisplayID: p.DisplayID, PhaseName: p.Name,
 			Attempt: number, MaxAttempts: MaxAttempts, Agent: step.agent.Name, Until: &u, Line: line})
-		s.sleep(ctx, min(left, waitTick))
+		s.Sleep(ctx, min(left, waitTick))
 		if ctx.Err() != nil {
 			return false
 		}
@@ -299,17 +299,8 @@ func waitLimitText(d time.Duration) string {
 	return roundWait(d)
 }
 
-// limitPolicy is the run's policy for providers' limits.
-func (c *Config) limitPolicy() limitPolicy {
-	lp := limitPolicy{waitLimit: c.WaitLimit, rateCap: c.RateLimitCap, now: c.Now, jitter: jitter}
-	if c.NoJitter {
-		lp.jitter = nil
-	}
-	return lp
-}
-
-// nextRun counts one more run of phase id's agent in this run of autobuild.
-func (s *scheduler) nextRun(id phaseid.ID) int {
+// NextRun counts one more run of phase id's agent in this run of autobuild.
+func (s *Scheduler) NextRun(id phaseid.ID) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.runs == nil {
@@ -321,9 +312,9 @@ func (s *scheduler) nextRun(id phaseid.ID) int {
 
 // now is the scheduler's clock: the run's (Config.Now), or the system's
 // for a scheduler built without one.
-func (s *scheduler) now() time.Time {
-	if s.limits.now == nil {
+func (s *Scheduler) now() time.Time {
+	if s.Limits.Now == nil {
 		return time.Now()
 	}
-	return s.limits.now()
+	return s.Limits.Now()
 }

@@ -1,4 +1,4 @@
-package engine
+package schedule
 
 import (
 	"context"
@@ -22,11 +22,11 @@ import (
 // outcomeNotStarted is an attempt the budget did not let start.
 const outcomeNotStarted = "not_started"
 
-// budgetGuard is the scheduler's view of the budgets.
-type budgetGuard struct {
-	limits budget.Limits
-	// hard stops the running attempts once the run's budget is reached.
-	hard bool
+// BudgetGuard is the scheduler's view of the budgets.
+type BudgetGuard struct {
+	Limits budget.Limits
+	// Hard stops the running attempts once the run's budget is reached.
+	Hard bool
 	// stop ends the running attempts' context (set by execute).
 	stop    context.CancelFunc
 	running atomic.Int32
@@ -35,10 +35,10 @@ type budgetGuard struct {
 }
 
 // spend is the run's spend so far, every phase in plan order.
-func (s *scheduler) spend() budget.Spend {
-	phases := make([]*state.Phase, 0, len(s.plan.Phases))
-	for _, p := range s.plan.Phases {
-		ps := s.rec.Get(p.ID)
+func (s *Scheduler) spend() budget.Spend {
+	phases := make([]*state.Phase, 0, len(s.Plan.Phases))
+	for _, p := range s.Plan.Phases {
+		ps := s.Rec.Get(p.ID)
 		phases = append(phases, &ps)
 	}
 	return budget.Of(phases)
@@ -53,13 +53,13 @@ type budgetStop struct {
 
 // overBudget says which budget keeps an attempt of p from starting, nil
 // while it may start.
-func (s *scheduler) overBudget(p *plan.Phase) *budgetStop {
-	l := s.budget.limits
+func (s *Scheduler) overBudget(p *plan.Phase) *budgetStop {
+	l := s.Budget.Limits
 	if !l.Set() {
 		return nil
 	}
 	if l.Phase > 0 {
-		ps := s.rec.Get(p.ID)
+		ps := s.Rec.Get(p.ID)
 		if usd := budget.PhaseUSD(&ps); l.PhaseReached(usd) {
 			return &budgetStop{rep: budget.Report(l, s.spend(), p.DisplayID, usd), phase: true}
 		}
@@ -76,35 +76,35 @@ func (s *scheduler) overBudget(p *plan.Phase) *budgetStop {
 // phase's own budget fails the phase; the run's leaves it as it was
 // (pending, or failed from its last attempt). The run's budget is said
 // once, in a BudgetReached event; each phase's own, for that phase.
-func (s *scheduler) refuse(p *plan.Phase, number int, b *budgetStop) attemptResult {
+func (s *Scheduler) refuse(p *plan.Phase, number int, b *budgetStop) AttemptResult {
 	rep := b.rep
 	rep.Attempt = number
 	rep.SuggestedActions = failure.Suggest(rep)
 	if b.phase {
-		s.rec.Phase(p.ID, func(ps *state.Phase) {
+		s.Rec.Phase(p.ID, func(ps *state.Phase) {
 			ps.Status = state.PhaseFailed
 			ps.Error = &rep
 		})
 		s.mu.Lock()
-		s.failed[p.ID] = &rep
+		s.Failed[p.ID] = &rep
 		s.mu.Unlock()
 	}
-	if first := s.budget.reached.CompareAndSwap(false, true); first || b.phase {
-		e := event.Event{Kind: event.BudgetReached, Line: rep.Message, Failure: &rep, Budget: s.budgetNow()}
+	if first := s.Budget.reached.CompareAndSwap(false, true); first || b.phase {
+		e := event.Event{Kind: event.BudgetReached, Line: rep.Message, Failure: &rep, Budget: s.BudgetNow()}
 		if b.phase {
 			e.PhaseID, e.DisplayID, e.PhaseName = p.ID, p.DisplayID, p.Name
 		}
-		s.rec.Emit(e)
+		s.Rec.Emit(e)
 	}
-	return attemptResult{Outcome: outcomeNotStarted, Report: &rep, Halt: "budget_exceeded: " + rep.Message}
+	return AttemptResult{Outcome: outcomeNotStarted, Report: &rep, Halt: "budget_exceeded: " + rep.Message}
 }
 
 // afterSpend runs when an attempt has ended: with --max-cost-hard and the
 // run's budget reached, the attempts still running are stopped (they run
 // again on resume) and the run halts.
-func (s *scheduler) afterSpend() {
-	l := s.budget.limits
-	if !s.budget.hard || l.Run <= 0 || s.budget.running.Load() == 0 || s.budget.stop == nil {
+func (s *Scheduler) afterSpend() {
+	l := s.Budget.Limits
+	if !s.Budget.Hard || l.Run <= 0 || s.Budget.running.Load() == 0 || s.Budget.stop == nil {
 		return
 	}
 	sp := s.spend()
@@ -117,26 +117,26 @@ func (s *scheduler) afterSpend() {
 	s.mu.Lock()
 	if s.halt == "" {
 		s.halt = "budget_exceeded: " + rep.Message
-		s.haltReport = &rep
+		s.HaltReport = &rep
 	}
 	s.mu.Unlock()
-	if s.budget.reached.CompareAndSwap(false, true) {
-		s.rec.Emit(event.Event{Kind: event.BudgetReached, Line: rep.Message, Failure: &rep, Budget: s.budgetNow()})
+	if s.Budget.reached.CompareAndSwap(false, true) {
+		s.Rec.Emit(event.Event{Kind: event.BudgetReached, Line: rep.Message, Failure: &rep, Budget: s.BudgetNow()})
 	}
-	s.budget.stop()
+	s.Budget.stop()
 }
 
 // attemptContext is the context the runner's attempts run in: ctx, or the
 // one a hard budget stop ends (set by execute before any attempt).
-func (s *scheduler) attemptContext(ctx context.Context) context.Context {
+func (s *Scheduler) attemptContext(ctx context.Context) context.Context {
 	if s.attemptCtx != nil {
 		return s.attemptCtx
 	}
 	return ctx
 }
 
-// budgetLine is the spend against the budget, for the run's first line.
-func budgetLine(l budget.Limits) string {
+// BudgetLine is the spend against the budget, for the run's first line.
+func BudgetLine(l budget.Limits) string {
 	var out string
 	if l.Run > 0 {
 		out = ", budget " + state.Cost(l.Run)
@@ -147,17 +147,8 @@ func budgetLine(l budget.Limits) string {
 	return out
 }
 
-// budgetNow is the run's budgets and spend for an event, nil without a
-// budget.
-func (lr *liveRun) budgetNow() *event.Budget {
-	if lr.sched == nil {
-		return nil
-	}
-	return lr.sched.budgetNow()
-}
-
-func (s *scheduler) budgetNow() *event.Budget {
-	l := s.budget.limits
+func (s *Scheduler) BudgetNow() *event.Budget {
+	l := s.Budget.Limits
 	if !l.Set() {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package engine
+package line
 
 import (
 	"cmp"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/checkout"
 	"github.com/autobuild-sh/autobuild/internal/clip"
+	"github.com/autobuild-sh/autobuild/internal/crashpoint"
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/plan"
@@ -34,8 +35,8 @@ func verification(r *state.Run) *state.LineVerification {
 // blamed, each gets a branch_changed report. It returns the landings
 // after the culprit, which are to land again on the new tip. Called with
 // mu held.
-func (in *integrator) verifyGroup(ctx context.Context, group []link) []*landing {
-	v := in.verifier
+func (in *Integrator) verifyGroup(ctx context.Context, group []link) []*landing {
+	v := in.Verifier
 	for i, k := range group {
 		var with []string
 		for j, o := range group {
@@ -47,7 +48,7 @@ func (in *integrator) verifyGroup(ctx context.Context, group []link) []*landing 
 		in.rec.Emit(event.Event{Kind: event.PhaseVerifying, PhaseID: k.l.p.ID, DisplayID: k.l.p.DisplayID, PhaseName: k.l.p.Name,
 			Line: "on top of " + cmp.Or(strings.Join(with, ", "), "the run's line "+clip.SHA(in.tip))})
 	}
-	crashAt("verifying", group[0].l.p.ID)
+	crashpoint.At("verifying", group[0].l.p.ID)
 	fail := func(err error) []*landing {
 		for _, k := range group {
 			k.l.settle(nil, fmt.Errorf("verifying phase %s on top of the run's line: %w", k.l.p.DisplayID, err))
@@ -98,7 +99,7 @@ func (in *integrator) verifyGroup(ctx context.Context, group []link) []*landing 
 
 // landedSince lists the changes that landed on the line after base: what
 // a phase that started from base is picked on top of. Called with mu held.
-func (in *integrator) landedSince(base string) []landedPhase {
+func (in *Integrator) landedSince(base string) []landedPhase {
 	since := 0
 	if i := slices.Index(in.tips, base); i >= 0 {
 		since = i + 1
@@ -165,7 +166,7 @@ func integrationReport(p *plan.Phase, files []string, others []landedPhase, gate
 // redTipReport halts a landing whose combination fails a gate that the
 // line's tip fails alone: not the phase's failure but the tip's, which
 // only your own commits can have made red (every landing is verified).
-func (in *integrator) redTipReport(p *plan.Phase, gate *failure.GateEvidence) *failure.Report {
+func (in *Integrator) redTipReport(p *plan.Phase, gate *failure.GateEvidence) *failure.Report {
 	run := in.rec.RunCopy()
 	rep := checkout.BranchReport(p, fmt.Sprintf("the run's line (%s on %s) fails `%s` without phase %s: %s; your commits since the run "+
 		"started broke it; fix them on %s, then resume (phase %s was not committed)", clip.SHA(in.tip), cmp.Or(run.Branch, "HEAD"),
@@ -174,25 +175,25 @@ func (in *integrator) redTipReport(p *plan.Phase, gate *failure.GateEvidence) *f
 	return rep
 }
 
-// afterIntegrationConflict reports whether the phase's last failure was an
+// AfterIntegrationConflict reports whether the phase's last failure was an
 // integration_conflict: its retry starts from the line's current tip.
-func afterIntegrationConflict(previous []failure.Report) bool {
+func AfterIntegrationConflict(previous []failure.Report) bool {
 	return len(previous) > 0 && previous[len(previous)-1].Type == failure.IntegrationConflict
 }
 
-// baseFailing is the failing tests the run's base had per gate kind
+// BaseFailing is the failing tests the run's base had per gate kind
 // (--allow-red-base), for the phases' gates; nil when none. It waits for
 // the base check.
-func (in *integrator) baseFailing() map[string][]string {
-	return in.verifier.knownFailing()
+func (in *Integrator) BaseFailing() map[string][]string {
+	return in.Verifier.knownFailing()
 }
 
-// stillConflicting makes the failure of a retry after an
+// StillConflicting makes the failure of a retry after an
 // integration_conflict, whose gate failed on top of the other phases'
 // work, an integration_conflict again: the combination is what fails, and
 // the halt then gives its resolution options.
-func stillConflicting(rep failure.Report, ev failure.Evidence, previous []failure.Report) failure.Report {
-	if !afterIntegrationConflict(previous) || ev.Gate == nil || rep.Circular {
+func StillConflicting(rep failure.Report, ev failure.Evidence, previous []failure.Report) failure.Report {
+	if !AfterIntegrationConflict(previous) || ev.Gate == nil || rep.Circular {
 		return rep
 	}
 	last := previous[len(previous)-1]

@@ -1,4 +1,4 @@
-package engine
+package schedule
 
 import (
 	"math"
@@ -18,9 +18,9 @@ import (
 // from 95 % or once refused, rather than send every phase into the limit
 // together. The limit handling of limits.go stays for when it is hit.
 
-// quotaBook keeps each agent's latest quota and what it allows. Its lock
+// QuotaBook keeps each agent's latest quota and what it allows. Its lock
 // is a leaf: nothing is called while it is held.
-type quotaBook struct {
+type QuotaBook struct {
 	max int
 	now func() time.Time
 	rec *record.Recorder
@@ -31,13 +31,13 @@ type quotaBook struct {
 	changed chan struct{}
 }
 
-func newQuotaBook(maxParallel int, now func() time.Time, rec *record.Recorder) *quotaBook {
-	return &quotaBook{max: max(1, maxParallel), now: now, rec: rec, byAgent: map[string]agent.Quota{}, changed: make(chan struct{})}
+func NewQuotaBook(maxParallel int, now func() time.Time, rec *record.Recorder) *QuotaBook {
+	return &QuotaBook{max: max(1, maxParallel), now: now, rec: rec, byAgent: map[string]agent.Quota{}, changed: make(chan struct{})}
 }
 
-// note records an agent's quota, and says so in an AgentQuota event when
+// Note records an agent's quota, and says so in an AgentQuota event when
 // it changed in a way that shows (status, window, reset, 5 % of use).
-func (b *quotaBook) note(name string, q agent.Quota) {
+func (b *QuotaBook) Note(name string, q agent.Quota) {
 	b.mu.Lock()
 	old, had := b.byAgent[name]
 	b.byAgent[name] = q
@@ -73,7 +73,7 @@ func bucket(u float64) int {
 }
 
 // parallel is how many phases may run at once now.
-func (b *quotaBook) parallel() int {
+func (b *QuotaBook) parallel() int {
 	if b == nil {
 		return math.MaxInt
 	}
@@ -82,7 +82,7 @@ func (b *quotaBook) parallel() int {
 	return b.parallelLocked()
 }
 
-func (b *quotaBook) parallelLocked() int {
+func (b *QuotaBook) parallelLocked() int {
 	limit := b.max
 	now := b.now()
 	for _, q := range b.byAgent {
@@ -100,7 +100,7 @@ func (b *quotaBook) parallelLocked() int {
 }
 
 // changes is closed at the next change of a quota.
-func (b *quotaBook) changes() <-chan struct{} {
+func (b *QuotaBook) changes() <-chan struct{} {
 	if b == nil {
 		return nil
 	}
@@ -109,15 +109,8 @@ func (b *quotaBook) changes() <-chan struct{} {
 	return b.changed
 }
 
-// Quota passes an agent CLI's quota to the run's book.
-func (o *attemptObserver) Quota(agentName string, q agent.Quota) {
-	if o.quotas != nil {
-		o.quotas.note(agentName, q)
-	}
-}
-
 // parallelNow is how many phases the scheduler may run at once now:
 // --max-parallel, fewer while a quota runs low.
-func (s *scheduler) parallelNow() int {
-	return max(1, min(s.maxParallel, s.quotas.parallel()))
+func (s *Scheduler) parallelNow() int {
+	return max(1, min(s.MaxParallel, s.Quotas.parallel()))
 }

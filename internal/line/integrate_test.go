@@ -1,4 +1,4 @@
-package engine
+package line
 
 import (
 	"context"
@@ -38,7 +38,7 @@ func TestSingleMessage(t *testing.T) {
 // commits on top of base: phase 1 writes a.txt and b.txt, phase 2 changes
 // b.txt again. It returns the integrator of that run (message-only mode)
 // and the repository.
-func messageOnlyLine(t *testing.T) (*integrator, string) {
+func messageOnlyLine(t *testing.T) (*Integrator, string) {
 	t.Helper()
 	ctx := context.Background()
 	dir := gitRepo(t, "# plan\n")
@@ -61,7 +61,7 @@ func messageOnlyLine(t *testing.T) (*integrator, string) {
 	repo, err := gitx.Open(ctx, dir)
 	require.NoError(t, err)
 	rec := record.New(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{})
-	return newIntegrator(repo, rec, state.CommitMessageOnly, dir, base), dir
+	return New(repo, rec, state.CommitMessageOnly, dir, base), dir
 }
 
 // commits.sh stages each phase's own change: a file a later phase changes
@@ -81,7 +81,7 @@ func TestCommitsScriptMakesOneCommitPerPhase(t *testing.T) {
 	require.Contains(t, script, "# Phase 2: Two\ngit --literal-pathspecs add -A -- b.txt && git commit -m")
 
 	// Run it as a person would: the run's changes in the work tree, unstaged.
-	runGit(t, dir, "merge", "-q", "--squash", in.refs.Integration())
+	runGit(t, dir, "merge", "-q", "--squash", in.Refs.Integration())
 	runGit(t, dir, "reset", "-q")
 	require.NoError(t, os.WriteFile(filepath.Join(dir, ".git", "info", "exclude"), []byte("/.autobuild\n"), 0o644))
 	cmd := exec.Command("sh", "-c", script)
@@ -110,7 +110,7 @@ func TestFinishModes(t *testing.T) {
 
 	single, dir := messageOnlyLine(t)
 	single.mode = state.CommitSingle
-	sha, err := single.finish(ctx, "Plan", phases, state.Open(dir))
+	sha, err := single.Finish(ctx, "Plan", phases, state.Open(dir))
 	require.NoError(t, err)
 	require.Equal(t, sha, runGit(t, dir, "rev-parse", "HEAD"))
 	require.Equal(t, "one\ntwo\nthree, by 2", runGit(t, dir, "show", "HEAD:b.txt"))
@@ -121,7 +121,7 @@ func TestFinishModes(t *testing.T) {
 	scriptPath := state.Open(dir).CommitsScriptPath()
 	require.NoError(t, os.MkdirAll(filepath.Dir(scriptPath), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, ".git", "info", "exclude"), []byte("/.autobuild\n"), 0o644))
-	sha, err = mo.finish(ctx, "Plan", phases, state.Open(dir))
+	sha, err = mo.Finish(ctx, "Plan", phases, state.Open(dir))
 	require.NoError(t, err)
 	require.Empty(t, sha, "message-only makes no commit")
 	require.Equal(t, "initial", runGit(t, dir, "log", "-1", "--format=%s"))
@@ -161,7 +161,7 @@ func TestConflictReportNamesBothSides(t *testing.T) {
 	repo, err := gitx.Open(ctx, dir)
 	require.NoError(t, err)
 	run := &state.Run{RunID: "r1"}
-	in := newIntegrator(repo, record.New(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), state.CommitAuto, dir, early)
+	in := New(repo, record.New(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), state.CommitAuto, dir, early)
 	in.tips = []string{"root", early, shaA}
 	in.landed = []landedPhase{
 		{displayID: "1", base: "root", sha: early, files: []string{"f.txt"}, tipIndex: 1},
@@ -196,7 +196,7 @@ func TestConflictReportNamesTwoNewFilesOfOneName(t *testing.T) {
 	repo, err := gitx.Open(ctx, dir)
 	require.NoError(t, err)
 	run := &state.Run{RunID: "r1"}
-	in := newIntegrator(repo, record.New(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), state.CommitAuto, dir, base)
+	in := New(repo, record.New(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), state.CommitAuto, dir, base)
 	in.tips = []string{base, shaA}
 	in.landed = []landedPhase{{displayID: "2A", base: base, sha: shaA, files: []string{"calc/x.go"}, tipIndex: 1}}
 	rep := in.conflictReport(ctx, &plan.Phase{ID: "2b", DisplayID: "2B"}, base, shaB, []string{"calc/x.go"})
@@ -218,7 +218,7 @@ func TestYourUncommittedChangesStopALanding(t *testing.T) {
 	require.NoError(t, err)
 	head := runGit(t, dir, "rev-parse", "HEAD")
 	run := &state.Run{RunID: "r1", Branch: "main"}
-	in := newIntegrator(repo, record.New(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), state.CommitAuto, dir, head)
+	in := New(repo, record.New(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), state.CommitAuto, dir, head)
 	p := &plan.Phase{ID: "1", DisplayID: "1"}
 
 	read := checkout.State{OK: true, Status: checkout.StatusEntries("?? notes.txt\x00R  new.go\x00old.go\x00")}
@@ -252,9 +252,9 @@ func newAutoRepo(t *testing.T) autoRepo {
 }
 
 // integrator is an auto-mode integrator whose line is at your HEAD.
-func (a autoRepo) integrator(t *testing.T) *integrator {
+func (a autoRepo) integrator(t *testing.T) *Integrator {
 	run := &state.Run{RunID: "r1", Branch: "main", BaseCommit: a.base, CommitMode: state.CommitAuto}
-	return newIntegrator(a.repo, record.New(state.Open(a.dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}),
+	return New(a.repo, record.New(state.Open(a.dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}),
 		state.CommitAuto, a.dir, runGit(t, a.dir, "rev-parse", "HEAD"))
 }
 
@@ -278,7 +278,7 @@ func TestLandingAfterTheLineWasTakenBack(t *testing.T) {
 	worktree := func(id, from, file string) string { return r.worktree(t, id, from, file) }
 
 	a := &plan.Phase{ID: "a", DisplayID: "A", Name: "A"}
-	_, rep, err := in.land(ctx, a, handover{wt: worktree("a", base, "a.txt"), base: base}, checkout.State{})
+	_, rep, err := in.Land(ctx, a, Handover{Workspace: worktree("a", base, "a.txt"), Base: base}, checkout.State{})
 	require.NoError(t, err)
 	require.Nil(t, rep)
 	tipA := in.Tip()
@@ -295,7 +295,7 @@ func TestLandingAfterTheLineWasTakenBack(t *testing.T) {
 	require.Equal(t, failure.BranchChanged, rep.Type)
 	require.Equal(t, base, in.Tip())
 
-	_, rep, err = in.land(ctx, &plan.Phase{ID: "b", DisplayID: "B", Name: "B"}, handover{wt: wtB, base: tipA}, checkout.State{})
+	_, rep, err = in.Land(ctx, &plan.Phase{ID: "b", DisplayID: "B", Name: "B"}, Handover{Workspace: wtB, Base: tipA}, checkout.State{})
 	require.NoError(t, err)
 	require.Nil(t, rep)
 	require.Equal(t, base, runGit(t, dir, "rev-parse", "HEAD^"))
@@ -317,7 +317,7 @@ func TestLandingLeavesOtherCommitsInTheWorktreeBehind(t *testing.T) {
 	runGit(t, wt, "commit", "-q", "-m", "a gate's commit")
 	require.NoError(t, os.WriteFile(filepath.Join(wt, "one.txt"), []byte("1\n"), 0o644))
 
-	_, rep, err := in.land(ctx, &plan.Phase{ID: "1", DisplayID: "1", Name: "One"}, handover{wt: wt, base: base}, checkout.State{})
+	_, rep, err := in.Land(ctx, &plan.Phase{ID: "1", DisplayID: "1", Name: "One"}, Handover{Workspace: wt, Base: base}, checkout.State{})
 	require.NoError(t, err)
 	require.Nil(t, rep)
 	require.Equal(t, base, runGit(t, dir, "rev-parse", "HEAD^"), "one commit on your branch")
@@ -334,20 +334,20 @@ func TestLandingsInAQueueMoveYourBranchOnce(t *testing.T) {
 	ctx := context.Background()
 	r := newAutoRepo(t)
 	dir, base := r.dir, r.base
-	newIn := func() *integrator { return r.integrator(t) }
+	newIn := func() *Integrator { return r.integrator(t) }
 	worktree := func(id, from string) string { return r.worktree(t, id, from, id+".txt") }
 	in := newIn()
 	wtA, wtB := worktree("a", base), worktree("b", base)
 
 	in.waiting.Add(1) // a landing waits behind A's
-	commitA, rep, err := in.land(ctx, &plan.Phase{ID: "a", DisplayID: "A"}, handover{wt: wtA, base: base}, checkout.State{})
+	commitA, rep, err := in.Land(ctx, &plan.Phase{ID: "a", DisplayID: "A"}, Handover{Workspace: wtA, Base: base}, checkout.State{})
 	require.NoError(t, err)
 	require.Nil(t, rep)
 	require.Equal(t, base, runGit(t, dir, "rev-parse", "HEAD"), "your branch waits for the queue")
 	require.Equal(t, in.Tip(), commitA.SHA, "A's commit is the line's")
 	in.waiting.Add(-1)
 
-	commitB, rep, err := in.land(ctx, &plan.Phase{ID: "b", DisplayID: "B"}, handover{wt: wtB, base: base}, checkout.State{})
+	commitB, rep, err := in.Land(ctx, &plan.Phase{ID: "b", DisplayID: "B"}, Handover{Workspace: wtB, Base: base}, checkout.State{})
 	require.NoError(t, err)
 	require.Nil(t, rep)
 	require.Equal(t, commitB.SHA, runGit(t, dir, "rev-parse", "HEAD"), "the last landing moves your branch")
@@ -360,16 +360,51 @@ func TestLandingsInAQueueMoveYourBranchOnce(t *testing.T) {
 	head := runGit(t, dir, "rev-parse", "HEAD")
 	wtC, wtD := worktree("c", head), worktree("d", head)
 	in.waiting.Add(1)
-	_, rep, err = in.land(ctx, &plan.Phase{ID: "c", DisplayID: "C"}, handover{wt: wtC, base: head}, checkout.State{})
+	_, rep, err = in.Land(ctx, &plan.Phase{ID: "c", DisplayID: "C"}, Handover{Workspace: wtC, Base: head}, checkout.State{})
 	require.NoError(t, err)
 	require.Nil(t, rep)
 	in.waiting.Add(-1)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "mine.txt"), []byte("mine\n"), 0o644))
 	runGit(t, dir, "add", "mine.txt")
 	runGit(t, dir, "commit", "-q", "-m", "mine")
-	_, rep, err = in.land(ctx, &plan.Phase{ID: "d", DisplayID: "D"}, handover{wt: wtD, base: head}, checkout.State{})
+	_, rep, err = in.Land(ctx, &plan.Phase{ID: "d", DisplayID: "D"}, Handover{Workspace: wtD, Base: head}, checkout.State{})
 	require.NoError(t, err)
 	require.NotNil(t, rep)
 	require.Equal(t, failure.BranchChanged, rep.Type)
 	require.Contains(t, rep.Message, "while phases were landing on it")
+}
+
+// Attack 4, the race (issue 25): an agent's commit on your branch that
+// another phase's landing finds first (its own attempt has not ended yet)
+// is not followed as one of yours: the landing halts, your branch goes back
+// and the commit is kept aside. A commit of yours made in your checkout is
+// still followed.
+func TestAttackAgentCommitFoundByAnotherLandingIsNotFollowed(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r := newAutoRepo(t)
+	in := r.integrator(t)
+	p := &plan.Phase{ID: "2", DisplayID: "2", Name: "Two"}
+
+	// Yours, in your checkout: followed.
+	runGit(t, r.dir, "commit", "-q", "--allow-empty", "-m", "mine")
+	in.mu.Lock()
+	require.Nil(t, in.followUser(ctx, p, nil, checkout.State{}))
+	in.mu.Unlock()
+	mine := runGit(t, r.dir, "rev-parse", "HEAD")
+
+	// An agent's, from a worktree of the run (under .autobuild/worktrees).
+	wt := filepath.Join(r.dir, ".autobuild", "worktrees", "phase-1")
+	runGit(t, r.dir, "worktree", "add", "-q", "-b", "autobuild/r1/phase-1", wt, "HEAD")
+	runGit(t, wt, "checkout", "-q", "--ignore-other-worktrees", "main")
+	runGit(t, wt, "commit", "-q", "--allow-empty", "-m", "sneaky")
+	sneaky := runGit(t, wt, "rev-parse", "HEAD")
+	in.mu.Lock()
+	rep := in.followUser(ctx, p, nil, checkout.State{})
+	in.mu.Unlock()
+	require.NotNil(t, rep)
+	require.Contains(t, rep.Message, "from the run's worktree .autobuild/worktrees/phase-1")
+	require.Contains(t, rep.Message, `"sneaky"`)
+	require.Equal(t, mine, runGit(t, r.dir, "rev-parse", "main"), "your branch is back where you left it")
+	require.Equal(t, sneaky, runGit(t, r.dir, "rev-parse", "autobuild-kept/r1/phase-2-on-main"))
 }

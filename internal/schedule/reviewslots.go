@@ -1,4 +1,4 @@
-package engine
+package schedule
 
 import (
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
@@ -13,7 +13,7 @@ import (
 
 // whileHeld registers free as what gives phase id's slot back while its
 // attempt runs; the returned func unregisters it.
-func (s *scheduler) whileHeld(id phaseid.ID, free func()) (undo func()) {
+func (s *Scheduler) whileHeld(id phaseid.ID, free func()) (undo func()) {
 	s.mu.Lock()
 	if s.frees == nil {
 		s.frees = map[phaseid.ID]func(){}
@@ -29,7 +29,7 @@ func (s *scheduler) whileHeld(id phaseid.ID, free func()) (undo func()) {
 
 // heldHook is the request's Held: it gives the phase's slot back, when
 // its scheduler registered how.
-func (s *scheduler) heldHook(id phaseid.ID) func() {
+func (s *Scheduler) heldHook(id phaseid.ID) func() {
 	return func() {
 		s.mu.Lock()
 		free := s.frees[id]
@@ -43,7 +43,7 @@ func (s *scheduler) heldHook(id phaseid.ID) func() {
 // awaitsReview reports whether phase id waits for review with its work
 // done: resuming it spends nothing, so no budget keeps it from its
 // decision.
-func (s *scheduler) awaitsReview(id phaseid.ID) bool {
-	ps := s.rec.Get(id)
+func (s *Scheduler) awaitsReview(id phaseid.ID) bool {
+	ps := s.Rec.Get(id)
 	return ps.Status == state.PhaseAwaitingReview && ps.Review != nil
 }

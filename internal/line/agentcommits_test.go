@@ -1,4 +1,4 @@
-package engine
+package line
 
 import (
 	"context"
@@ -33,7 +33,7 @@ func TestAgentCommitsCheckOfTheRunsOwnLandingTakesNoLock(t *testing.T) {
 	repo, err := gitx.Open(ctx, dir)
 	require.NoError(t, err)
 	run := &state.Run{RunID: "r1", Branch: "main"}
-	in := newIntegrator(repo, record.New(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), state.CommitAuto, dir, base)
+	in := New(repo, record.New(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), state.CommitAuto, dir, base)
 	in.setTip(landed)
 
 	before := checkout.State{Refs: map[string]string{"refs/heads/main": base}}
@@ -42,7 +42,7 @@ func TestAgentCommitsCheckOfTheRunsOwnLandingTakesNoLock(t *testing.T) {
 	defer in.mu.Unlock()
 	done := make(chan error, 1)
 	go func() {
-		if rep := in.guard.AgentCommits(ctx, &plan.Phase{ID: "2b", DisplayID: "2B"}, before, after, io.Discard); rep != nil {
+		if rep := in.Guard.AgentCommits(ctx, &plan.Phase{ID: "2b", DisplayID: "2B"}, before, after, io.Discard); rep != nil {
 			done <- fmt.Errorf("a report: %s", rep.Message)
 			return
 		}

@@ -1,0 +1,37 @@
+package schedule
+
+import (
+	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
+	"github.com/autobuild-sh/autobuild/internal/state"
+)
+
+// continuation sets how an attempt after a context_exhausted one goes on:
+// in the same session of the same agent when its CLI can resume one (claude
+// --resume, codex exec resume, gemini --resume), with a short prompt to
+// continue; otherwise in a fresh session whose prompt summarizes the work
+// done instead of repeating everything (Compact).
+func (s *Scheduler) continuation(id phaseid.ID, req *AttemptRequest) {
+	req.Session, req.Compact = "", false
+	ps := s.Rec.Get(id)
+	var last *state.Attempt
+	for i := len(ps.Attempts) - 1; i >= 0; i-- {
+		if ps.Attempts[i].Outcome == state.OutcomeFailed {
+			last = &ps.Attempts[i]
+			break
+		}
+	}
+	if last == nil || last.Error == nil || last.Error.Type != failure.ContextExhausted {
+		return
+	}
+	if last.Session != "" {
+		for _, a := range s.Agents {
+			if a.Name == last.Agent && agent.CanResume(a) {
+				req.Agent, req.Session = a, last.Session
+				return
+			}
+		}
+	}
+	req.Compact = true
+}
