@@ -1,17 +1,15 @@
 package main
 
 import (
-	"os"
 	"testing"
+
+	"github.com/autobuild-sh/autobuild/internal/temporaltest"
 )
 
-// temporalDevServer is the address of a Temporal dev server for the test:
-// $AUTOBUILD_TEST_TEMPORAL when set; otherwise the test is skipped.
+// temporalDevServer starts a Temporal dev server for the test
+// (tools/temporal-dev, package temporaltest) and returns its address; the
+// test is skipped, with one line saying why, when it cannot be built.
 func temporalDevServer(t *testing.T) string {
 	t.Helper()
-	if addr := os.Getenv("AUTOBUILD_TEST_TEMPORAL"); addr != "" {
-		return addr
-	}
-	t.Skip("no Temporal dev server: set AUTOBUILD_TEST_TEMPORAL=HOST:PORT (tools/temporal-dev)")
-	return ""
+	return temporaltest.Start(t)
 }

@@ -56,7 +56,7 @@ func NewCoordinator(ctx context.Context, c Conn, shared Shared, identity string)
 	k := &Coordinator{cl: cl, conn: c, shared: shared, inFlight: make(chan struct{}, MaxInFlight)}
 	// The coordinator runs the workflow too, so a run goes on while no
 	// worker is up yet; the attempts wait for one.
-	k.wk = newWorker(cl, c.TaskQueue, worker.Options{Identity: identity})
+	k.wk = newWorker(cl, c.TaskQueue, worker.Options{Identity: identity, LocalActivityWorkerOnly: true})
 	if err := k.wk.Start(); err != nil {
 		cl.Close()
 		return nil, fmt.Errorf("starting the run's workflow worker on %s: %w", c.Address, err)
