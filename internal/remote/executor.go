@@ -67,15 +67,22 @@ func (x *Executor) Execute(ctx context.Context, a executor.Attempt, obs executor
 	if x.Request != nil {
 		x.Request(&req)
 	}
+	var mu sync.Mutex
 	var worker string
-	progress := func(p Progress) {
-		if p.Worker != worker {
-			worker = p.Worker
-			fmt.Fprintf(a.Log, "# autobuild: attempt running on worker %s\n", sanitize.Line(p.Worker))
-			if wo, ok := obs.(executor.WorkerObserver); ok {
-				wo.Worker(sanitize.Line(p.Worker))
-			}
+	announce := func(name string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if name == "" || name == worker {
+			return
 		}
+		worker = name
+		fmt.Fprintf(a.Log, "# autobuild: attempt running on worker %s\n", sanitize.Line(name))
+		if wo, ok := obs.(executor.WorkerObserver); ok {
+			wo.Worker(sanitize.Line(name))
+		}
+	}
+	progress := func(p Progress) {
+		announce(p.Worker)
 		if p.LastLine != "" {
 			obs.Output("agent", p.LastLine)
 		}
@@ -96,6 +103,9 @@ func (x *Executor) Execute(ctx context.Context, a executor.Attempt, obs executor
 		ev.Err, ev.Interrupted = err, ctx.Err() != nil
 		return ev
 	}
+	// An attempt shorter than a heartbeat's round trip names its worker
+	// only here.
+	announce(res.Worker)
 	return x.evidence(ctx, a, obs, res, base)
 }
 
