@@ -78,7 +78,11 @@ func (r *phaseRunner) Attempt(ctx context.Context, req schedule.AttemptRequest) 
 	// Your checkout is read while the worktree is made ready: the two
 	// touch different trees, and neither need wait for the other.
 	before := make(chan checkout.State, 1)
-	go func() { before <- r.integ.Guard.Snapshot(ctx) }()
+	if executor.SharesCheckout(r.exec) {
+		go func() { before <- r.integ.Guard.Snapshot(ctx) }()
+	} else {
+		before <- checkout.State{} // nothing to compare: the attempt runs elsewhere
+	}
 	wt, base, continues, note, err := r.spaces.prepare(ctx, p.ID, p.DisplayID)
 	if err == nil && continues && line.AfterIntegrationConflict(req.Previous) {
 		// Its change broke a gate on top of what landed meanwhile: the

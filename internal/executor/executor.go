@@ -136,6 +136,21 @@ type WorkerObserver interface {
 	Worker(name string)
 }
 
+// Apart is an Executor whose attempts never touch your checkout: they run
+// on other machines. The phase runner does not snapshot your checkout
+// around its attempts (the guard's comparison, which tells an agent's
+// stray write from your own, has nothing to find there).
+type Apart interface {
+	Apart() bool
+}
+
+// SharesCheckout says whether x's attempts run beside your checkout, so
+// that the guard compares it before and after each.
+func SharesCheckout(x Executor) bool {
+	a, ok := x.(Apart)
+	return !ok || !a.Apart()
+}
+
 // QuotaObserver is an AttemptObserver that also hears what an agent CLI
 // reports of its quota. The local executor tells an observer that
 // implements it; other executors may.

@@ -157,6 +157,9 @@ func (x *Executor) evidence(ctx context.Context, a executor.Attempt, obs executo
 	return ev
 }
 
+// Apart says the attempts never touch your checkout: they run on workers.
+func (x *Executor) Apart() bool { return true }
+
 // coordinator makes the run's coordinator on the first attempt.
 func (x *Executor) coordinator(ctx context.Context, runID string) (*Coordinator, error) {
 	x.mu.Lock()
