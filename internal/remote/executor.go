@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/autobuild-sh/autobuild/internal/executor"
@@ -149,12 +150,36 @@ func (x *Executor) evidence(ctx context.Context, a executor.Attempt, obs executo
 			ev.Err = fmt.Errorf("phase %s: %w", a.DisplayID, err)
 			return ev
 		}
+		if base != "" {
+			// Landing takes the worker's commit: its tree, staged from the
+			// paths it changes and checked against it (gitx.Known), so the
+			// phase's commit is the worker's work exactly.
+			ev.Change = handedOver(ctx, a.Workspace, a.Base, res.Commit)
+		}
 	}
-	// What the worker made is staged in the workspace: the commit stages
-	// the whole tree (gitx.Known's zero value).
-	ev.Change = gitx.Known{}
 	ev.FilesChanged, _ = localexec.ChangedFiles(ctx, a.Workspace)
 	return ev
+}
+
+// handedOver is what landing knows of the worker's commit: the paths it
+// changes since the workspace's HEAD and its tree; the zero Known (stage
+// everything) when git cannot say.
+func handedOver(ctx context.Context, ws, head, commit string) gitx.Known {
+	tree, err := git(ctx, ws, "rev-parse", "--verify", "--end-of-options", commit+"^{tree}")
+	if err != nil {
+		return gitx.Known{}
+	}
+	out, err := gitx.Git(ctx, ws, nil, "diff-tree", "-r", "-z", "--no-renames", "--name-only", head, commit)
+	if err != nil {
+		return gitx.Known{}
+	}
+	var files []string
+	for f := range strings.SplitSeq(out, "\x00") {
+		if f != "" {
+			files = append(files, f)
+		}
+	}
+	return gitx.Known{Files: files, Exact: true, Tree: tree, Head: head}
 }
 
 // Apart says the attempts never touch your checkout: they run on workers.

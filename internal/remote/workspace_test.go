@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -50,6 +51,12 @@ func TestWorkspaceSnapshotAndCheckout(t *testing.T) {
 	}
 	if got := gitT(t, ws, "status", "--porcelain"); got != "D  a.txt\nA  earlier.txt\nA  new.txt" {
 		t.Errorf("status after the checkout:\n%s", got)
+	}
+	// Landing takes exactly the worker's tree from the paths it changed.
+	k := handedOver(ctx, ws, head, commit)
+	if !k.Exact || k.Head != head || k.Tree != gitT(t, ws, "rev-parse", commit+"^{tree}") ||
+		strings.Join(k.Files, ",") != "a.txt,earlier.txt,new.txt" {
+		t.Errorf("handed over: %+v", k)
 	}
 }
 
