@@ -19,6 +19,10 @@ var sourceRel = filepath.Join("tools", "temporal-dev")
 // findSource returns the dev server's module directory, looked for in dir and
 // its parents (tests run in their package's directory).
 func findSource(dir string) (string, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("find %s: %w", sourceRel, err)
+	}
 	start := dir
 	for {
 		candidate := filepath.Join(dir, sourceRel)

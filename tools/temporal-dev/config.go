@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/google/uuid"
 	"go.temporal.io/server/common/cluster"
 	"go.temporal.io/server/common/config"
 	sqliteplugin "go.temporal.io/server/common/persistence/sql/sqlplugin/sqlite"
@@ -67,7 +68,7 @@ func serverConfig(o options) (*config.Config, error) {
 				InitialFailoverVersion: failoverBase,
 				RPCAddress:             o.frontend(),
 				HTTPAddress:            net.JoinHostPort(o.IP, strconv.Itoa(o.HTTPPort)),
-				ClusterID:              fmt.Sprintf("temporal-dev-%d", rand.Int64()),
+				ClusterID:              uuid.NewString(),
 			},
 		},
 	}

@@ -3,6 +3,7 @@ module github.com/autobuild-sh/autobuild/tools/temporal-dev
 go 1.26.8
 
 require (
+	github.com/google/uuid v1.6.0
 	go.temporal.io/api v1.63.5
 	go.temporal.io/server v1.32.0
 	google.golang.org/grpc v1.83.2
@@ -94,7 +95,6 @@ require (
 	github.com/golang/snappy v1.0.0 // indirect
 	github.com/google/gnostic-models v0.7.1 // indirect
 	github.com/google/s2a-go v0.1.9 // indirect
-	github.com/google/uuid v1.6.0 // indirect
 	github.com/googleapis/enterprise-certificate-proxy v0.3.15 // indirect
 	github.com/googleapis/gax-go/v2 v2.22.0 // indirect
 	github.com/gorilla/mux v1.8.1 // indirect
