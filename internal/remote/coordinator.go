@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
@@ -28,6 +29,10 @@ type Coordinator struct {
 	wk     worker.Worker
 	// inFlight holds a place per attempt being made (MaxInFlight).
 	inFlight chan struct{}
+	// mu guards leftover: the unclaimed attempts by phase file id, read
+	// once (Leftover).
+	mu       sync.Mutex
+	leftover map[string][]string
 }
 
 // interruptWait bounds how long an interrupted attempt's result is waited
@@ -249,9 +254,9 @@ func (k *Coordinator) progressOf(ctx context.Context, req AttemptRequest) (Progr
 	return Progress{}, false
 }
 
-// Unclaimed lists the keys of phase's attempts the run's workflow made or
-// is making whose results no coordinator took: after a crash, the resumed
-// coordinator re-attaches to them (Reattach).
+// Unclaimed lists the keys of phase's attempts (every phase's for "") the
+// run's workflow made or is making whose results no coordinator took:
+// after a crash, the resumed coordinator re-attaches to them (Reattach).
 func (k *Coordinator) Unclaimed(ctx context.Context, phase phaseid.ID) ([]string, error) {
 	v, err := k.cl.QueryWorkflow(ctx, WorkflowID(k.shared.RunID), "", QueryUnclaimed)
 	if err != nil {
@@ -261,6 +266,9 @@ func (k *Coordinator) Unclaimed(ctx context.Context, phase phaseid.ID) ([]string
 	if err := v.Get(&keys); err != nil {
 		return nil, err
 	}
+	if phase == "" {
+		return keys, nil
+	}
 	prefix := string(state.FileIDOf(phase)) + "/"
 	var mine []string
 	for _, key := range keys {
@@ -269,6 +277,30 @@ func (k *Coordinator) Unclaimed(ctx context.Context, phase phaseid.ID) ([]string
 		}
 	}
 	return mine, nil
+}
+
+// Leftover returns, once per phase, the attempts of phase that a
+// coordinator before this one sent and never claimed (Unclaimed, asked of
+// the workflow once, when this coordinator sends its first attempt): a
+// phase's later attempts are this coordinator's own, and cost no query.
+func (k *Coordinator) Leftover(ctx context.Context, phase phaseid.ID) ([]string, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.leftover == nil {
+		keys, err := k.Unclaimed(ctx, "")
+		if err != nil {
+			return nil, err
+		}
+		k.leftover = map[string][]string{}
+		for _, key := range keys {
+			phase, _, _ := strings.Cut(key, "/")
+			k.leftover[phase] = append(k.leftover[phase], key)
+		}
+	}
+	id := string(state.FileIDOf(phase))
+	keys := k.leftover[id]
+	delete(k.leftover, id)
+	return keys, nil
 }
 
 // Finish ends the run's workflow (once its attempts have ended) and

@@ -89,7 +89,7 @@ func (x *Executor) Execute(ctx context.Context, a executor.Attempt, obs executor
 		}
 	}
 	var res AttemptResult
-	keys, err := k.Unclaimed(ctx, a.PhaseID)
+	keys, err := k.Leftover(ctx, a.PhaseID)
 	if err == nil && len(keys) > 0 {
 		// A coordinator before this one (killed) sent the phase's attempt:
 		// it is running or ran on a worker, and is not made again.

@@ -71,6 +71,9 @@ func TestCoordinatorAndWorkerThroughAServer(t *testing.T) {
 	if keys, err := k.Unclaimed(ctx, "1"); err != nil || len(keys) != 0 {
 		t.Fatalf("unclaimed after the result: %v, %v", keys, err)
 	}
+	if keys, err := k.Leftover(ctx, "1"); err != nil || len(keys) != 0 {
+		t.Fatalf("left over after the result: %v, %v", keys, err)
+	}
 	// The same attempt again (a resumed coordinator): its result, not a
 	// second run.
 	again, err := k.Reattach(ctx, req.Key(), req, nil)
