@@ -23,7 +23,7 @@ import (
 //	work/<run-id>/<phase>-<seq>        an attempt's worktree of that mirror, removed after it
 //
 // Several attempts (and several worker processes sharing a --dir) use one
-// mirror: its fetches and worktree changes take mirrors/<hash>.lock.
+// mirror: its creation and its worktree list take mirrors/<hash>.lock.
 
 // Workspace is an attempt's worktree on a worker, at the attempt's base.
 type Workspace struct {
@@ -62,30 +62,33 @@ func PrepareWorkspace(ctx context.Context, dir string, req AttemptRequest) (Work
 	if err := os.MkdirAll(filepath.Join(dir, "mirrors"), 0o755); err != nil {
 		return Workspace{}, fmt.Errorf("the worker's directory: %w", err)
 	}
+	if err := ws.ensureMirror(ctx, req.Remote); err != nil {
+		return Workspace{}, err
+	}
+	// Fetches run side by side (git keeps each ref's update and each pack
+	// safe); a base the mirror already has is not fetched again.
+	if _, err := git(ctx, ws.Mirror, "cat-file", "-e", req.BaseCommit+"^{commit}"); err != nil {
+		if _, err := git(ctx, ws.Mirror, "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", req.Remote, "+"+req.BaseRef+":"+req.BaseRef); err != nil {
+			return Workspace{}, fmt.Errorf("fetching the attempt's base %s from %s: %w", req.BaseRef, req.Remote, err)
+		}
+		got, err := git(ctx, ws.Mirror, "rev-parse", "--verify", "--end-of-options", req.BaseRef+"^{commit}")
+		if err != nil || got != req.BaseCommit {
+			return Workspace{}, fmt.Errorf("%s on %s holds %q, not the attempt's base %s (%v)", req.BaseRef, req.Remote, got, req.BaseCommit, err)
+		}
+	}
+	// The worktree list is the mirror's, shared by every attempt.
 	unlock, err := lockFile(ctx, ws.lock)
 	if err != nil {
 		return Workspace{}, err
 	}
 	defer unlock()
-	if _, err := os.Stat(filepath.Join(ws.Mirror, "HEAD")); err != nil {
-		if _, err := git(ctx, "", "init", "--quiet", "--bare", ws.Mirror); err != nil {
-			return Workspace{}, fmt.Errorf("creating the worker's mirror of %s: %w", req.Remote, err)
-		}
-	}
-	if _, err := git(ctx, ws.Mirror, "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", req.Remote, "+"+req.BaseRef+":"+req.BaseRef); err != nil {
-		return Workspace{}, fmt.Errorf("fetching the attempt's base %s from %s: %w", req.BaseRef, req.Remote, err)
-	}
-	got, err := git(ctx, ws.Mirror, "rev-parse", "--verify", "--end-of-options", req.BaseRef+"^{commit}")
-	if err != nil || got != req.BaseCommit {
-		return Workspace{}, fmt.Errorf("%s on %s holds %q, not the attempt's base %s (%v)", req.BaseRef, req.Remote, got, req.BaseCommit, err)
-	}
 	if _, err := os.Stat(ws.Path); err == nil {
 		_, _ = git(ctx, ws.Mirror, "worktree", "remove", "--force", ws.Path)
 		if err := gitx.RemoveAll(ws.Path); err != nil {
 			return Workspace{}, fmt.Errorf("removing an earlier try's worktree %s: %w", ws.Path, err)
 		}
+		_, _ = git(ctx, ws.Mirror, "worktree", "prune")
 	}
-	_, _ = git(ctx, ws.Mirror, "worktree", "prune")
 	if err := os.MkdirAll(filepath.Dir(ws.Path), 0o755); err != nil {
 		return Workspace{}, fmt.Errorf("the worker's directory: %w", err)
 	}
@@ -93,6 +96,31 @@ func PrepareWorkspace(ctx context.Context, dir string, req AttemptRequest) (Work
 		return Workspace{}, fmt.Errorf("checking out the attempt's base %s: %w", req.BaseCommit, err)
 	}
 	return ws, nil
+}
+
+// ensureMirror creates the bare mirror once.
+func (ws Workspace) ensureMirror(ctx context.Context, remote string) error {
+	if _, err := os.Stat(filepath.Join(ws.Mirror, "HEAD")); err == nil {
+		return nil
+	}
+	unlock, err := lockFile(ctx, ws.lock)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if _, err := os.Stat(filepath.Join(ws.Mirror, "HEAD")); err == nil {
+		return nil
+	}
+	// Made aside and renamed: a mirror with a HEAD is a whole one.
+	tmp := fmt.Sprintf("%s.tmp-%d", ws.Mirror, os.Getpid())
+	_ = os.RemoveAll(tmp)
+	if _, err := git(ctx, "", "init", "--quiet", "--bare", tmp); err != nil {
+		return fmt.Errorf("creating the worker's mirror of %s: %w", remote, err)
+	}
+	if err := os.Rename(tmp, ws.Mirror); err != nil {
+		return fmt.Errorf("creating the worker's mirror of %s: %w", remote, err)
+	}
+	return nil
 }
 
 // Commit makes the worktree's work one commit on the base (every change,
