@@ -29,10 +29,12 @@ type Coordinator struct {
 	wk     worker.Worker
 	// inFlight holds a place per attempt being made (MaxInFlight).
 	inFlight chan struct{}
-	// mu guards leftover: the unclaimed attempts by phase file id, read
-	// once (Leftover).
+	// mu guards leftover, the unclaimed attempts by phase file id, read
+	// once (Leftover), and pushed.
 	mu       sync.Mutex
 	leftover map[string][]string
+	// pushed maps a base commit to the ref it was pushed to (mu).
+	pushed map[string]string
 }
 
 // interruptWait bounds how long an interrupted attempt's result is waited
@@ -99,8 +101,23 @@ func (k *Coordinator) Attempt(ctx context.Context, req AttemptRequest, progress 
 	if err := req.Validate(); err != nil {
 		return AttemptResult{}, err
 	}
-	if err := k.shared.PushBase(ctx, req.BaseCommit, req.BaseRef); err != nil {
-		return AttemptResult{}, err
+	// Phases started from the same tip share its push: the ref that holds
+	// it already is the attempt's base ref.
+	k.mu.Lock()
+	ref, pushed := k.pushed[req.BaseCommit]
+	k.mu.Unlock()
+	if pushed {
+		req.BaseRef = ref
+	} else {
+		if err := k.shared.PushBase(ctx, req.BaseCommit, req.BaseRef); err != nil {
+			return AttemptResult{}, err
+		}
+		k.mu.Lock()
+		if k.pushed == nil {
+			k.pushed = map[string]string{}
+		}
+		k.pushed[req.BaseCommit] = req.BaseRef
+		k.mu.Unlock()
 	}
 	return k.await(ctx, req.Key(), req, progress)
 }

@@ -80,6 +80,18 @@ func TestCoordinatorAndWorkerThroughAServer(t *testing.T) {
 	if err != nil || again.Commit != res.Commit || runs.Load() != 1 {
 		t.Fatalf("re-attached: %+v, %v; the runner ran %d times", again, err, runs.Load())
 	}
+	// A second phase from the same base: no second push, the first ref
+	// serves.
+	req2 := req
+	req2.PhaseID, req2.DisplayID = "2", "2"
+	req2.BaseRef, req2.ResultRef = BaseRef(run, "2", 1), ResultRef(run, "2", 1)
+	res2, err := k.Attempt(ctx, req2, nil)
+	if err != nil || res2.Commit == "" {
+		t.Fatalf("second phase: %+v, %v", res2, err)
+	}
+	if refs := gitT(t, user, "ls-remote", remote, BaseRef(run, "2", 1)); refs != "" {
+		t.Fatalf("the shared base was pushed again: %s", refs)
+	}
 	if err := k.Finish(ctx); err != nil {
 		t.Fatal(err)
 	}
