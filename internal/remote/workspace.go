@@ -13,6 +13,12 @@ import (
 // itself when nothing changed, else a commit of every change (an earlier
 // attempt's work a continuation starts from).
 func snapshotCommit(ctx context.Context, ws, base string, id phaseid.Display) (string, error) {
+	// The usual case, a fresh worktree at the base, costs one status.
+	if st, err := git(ctx, ws, "status", "--porcelain", "--untracked-files=all", "--ignore-submodules=none"); err == nil && st == "" {
+		if head, err := git(ctx, ws, "rev-parse", "--verify", "HEAD"); err == nil && head == base {
+			return base, nil
+		}
+	}
 	if _, err := git(ctx, ws, "add", "-A"); err != nil {
 		return "", fmt.Errorf("staging phase %s's workspace for its base: %w", id, err)
 	}
