@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
 // The end-to-end tests of --executor temporal: a Temporal dev server on
@@ -267,4 +269,22 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// The simulated agent on a worker plays the coordinator's scenario (sent as
+// text: the worker is another machine), and a usage limit it reports is
+// waited out as locally, without using up the retry.
+func TestRemoteSimScenarioAndUsageLimit(t *testing.T) {
+	t.Parallel()
+	e := newRemoteEnv(t)
+	repo := newRepo(t, limitPlan)
+	e.startWorker(t, "w1")
+	r := autobuild(t, repo, e.runArgs("--agent", "sim", "--scenario", limitScenario(t, "usage 1s"))...)
+	require.Equal(t, 0, r.code, r.String())
+	require.Contains(t, r.stdout, "WAITING")
+	p := loadPhase(t, repo, "1")
+	require.Equal(t, state.PhaseComplete, p.Status)
+	require.Len(t, p.Attempts, 2)
+	require.Equal(t, 1, p.Attempts[1].Number, "the wait used no retry")
+	require.Equal(t, "done", git(t, repo, "show", "HEAD:done.txt"))
 }

@@ -65,6 +65,15 @@ func (x *Executor) Execute(ctx context.Context, a executor.Attempt, obs executor
 		Agent: a.Agent, Args: a.Args, Prompt: a.Prompt, Session: a.Session, Env: a.Env, WorkEnv: a.WorkEnv,
 		Gates: a.Gates, PlanInRepo: a.PlanInRepo, Timeout: a.Timeout, IdleTimeout: a.IdleTimeout,
 	}
+	if a.Env.SimScenario != "" {
+		// The worker is another machine: the scenario travels as text.
+		text, err := os.ReadFile(a.Env.SimScenario)
+		if err != nil {
+			ev.Err = fmt.Errorf("reading the simulated agent's scenario for the worker: %w", err)
+			return ev
+		}
+		req.SimScenario = string(text)
+	}
 	if x.Request != nil {
 		x.Request(&req)
 	}

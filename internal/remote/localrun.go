@@ -40,7 +40,13 @@ func LocalRunner(self string, grace time.Duration, logCap int64) Runner {
 			ag.Args = args
 		}
 		env := req.Env
-		env.PlanPath = ""
+		env.PlanPath, env.SimScenario = "", ""
+		if req.SimScenario != "" {
+			env.SimScenario = filepath.Join(scratch, "scenario.json")
+			if err := os.WriteFile(env.SimScenario, []byte(req.SimScenario), 0o644); err != nil {
+				return AttemptResult{InfraError: fmt.Sprintf("the simulated agent's scenario: %v", err)}
+			}
+		}
 		if req.PlanInRepo != "" {
 			env.PlanPath = filepath.Join(ws.Path, filepath.FromSlash(req.PlanInRepo))
 		}

@@ -47,6 +47,9 @@ type AttemptRequest struct {
 	Prompt  string         `json:"prompt"`
 	Session string         `json:"session,omitempty"`
 	Env     agent.EnvInput `json:"env"`
+	// SimScenario is the simulated agent's scenario file's text (its path
+	// in Env is the coordinator's): the worker plays it from a copy.
+	SimScenario string `json:"sim_scenario,omitempty"`
 	// WorkEnv is added to the agent's and the gates' environment.
 	WorkEnv []string     `json:"work_env,omitempty"`
 	Gates   []gates.Gate `json:"gates,omitempty"`
