@@ -10,7 +10,6 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/failure"
-	"github.com/autobuild-sh/autobuild/internal/localexec"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
 	"github.com/autobuild-sh/autobuild/internal/shell"
@@ -99,7 +98,7 @@ func (g *Guard) AgentCommits(ctx context.Context, p *plan.Phase, before, after S
 		// Your branch moved by a landing of the run's (in auto mode it is
 		// the line): nothing of an agent's on it. Checked before taking mu,
 		// which a landing about to verify holds while it waits for this
-		// attempt to queue (landqueue.go collect).
+		// attempt to queue (line/landqueue.go, collect).
 		return nil
 	}
 	var rep *failure.Report
@@ -145,8 +144,8 @@ func (g *Guard) takeBackAgentCommits(ctx context.Context, p *plan.Phase, now str
 	}
 	var where []string
 	for _, c := range foreign {
-		if wt, ok := made[c]; ok && !slices.Contains(where, localexec.RelTo(g.mainDir, wt)) {
-			where = append(where, localexec.RelTo(g.mainDir, wt))
+		if wt, ok := made[c]; ok && !slices.Contains(where, state.RelPath(g.mainDir, wt)) {
+			where = append(where, state.RelPath(g.mainDir, wt))
 		}
 	}
 	if len(where) == 0 {

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/line"
 )
 
 // mistypedCommand catches a subcommand typed wrong ("autobuild stauts"),
@@ -56,9 +57,11 @@ func completePlanFile(cmd *cobra.Command, args []string, toComplete string) ([]s
 // registerCompletions completes the values of --commit, --schedule and --agent, and the
 // directory arguments of status and watch.
 func registerCompletions(root *cobra.Command) {
-	_ = root.RegisterFlagCompletionFunc("commit", cobra.FixedCompletions(
-		[]string{"auto\ta commit per phase", "message-only\tchanges left uncommitted, plus commits.sh", "single\tone commit at the end"},
-		cobra.ShellCompDirectiveNoFileComp))
+	var modes []string
+	for _, s := range line.Strategies() {
+		modes = append(modes, string(s.Mode())+"\t"+s.Help())
+	}
+	_ = root.RegisterFlagCompletionFunc("commit", cobra.FixedCompletions(modes, cobra.ShellCompDirectiveNoFileComp))
 	_ = root.RegisterFlagCompletionFunc("schedule", cobra.FixedCompletions(
 		[]string{"batches\tthe plan's layers one after another", "eager\ta phase starts once its dependencies have landed"},
 		cobra.ShellCompDirectiveNoFileComp))

@@ -13,6 +13,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/config"
 	"github.com/autobuild-sh/autobuild/internal/demo"
 	"github.com/autobuild-sh/autobuild/internal/engine"
+	"github.com/autobuild-sh/autobuild/internal/exitcode"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/shell"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -100,7 +101,7 @@ so you can fix it by hand and resume.`,
 			if !asJSON {
 				fmt.Fprintf(s.Out, "\nThe demo repository is %s\n  cd %s && git log --oneline && go run ./cmd/calc '1 + 2 * 3'\n", proj.Repo, shell.Quote(proj.Repo))
 				var exit *exitError
-				if errors.As(runErr, &exit) && exit.code == engine.ExitHalted {
+				if errors.As(runErr, &exit) && exit.code == exitcode.Halted {
 					fmt.Fprintf(s.Out, "To fix the halted phase by hand: %s\nthen resume: %s\n", fix, o.commands("--resume"))
 					if hint := self.installHint(); hint != "" {
 						fmt.Fprintln(s.Out, hint)

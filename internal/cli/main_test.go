@@ -11,7 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/autobuild-sh/autobuild/internal/engine"
+	"github.com/autobuild-sh/autobuild/internal/exitcode"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -68,7 +68,7 @@ func TestMainUsageErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		code, out, errOut := run(t, tt.args...)
-		require.Equal(t, engine.ExitUsage, code, "%q: %s", tt.args, errOut)
+		require.Equal(t, exitcode.Usage, code, "%q: %s", tt.args, errOut)
 		require.Contains(t, errOut, tt.stderr, "%q", tt.args)
 		require.Equal(t, 1, strings.Count(errOut, "\n"), "%q: one line: %q", tt.args, errOut)
 		require.Empty(t, out, "%q", tt.args)
@@ -132,7 +132,7 @@ func TestMainValidateInvalid(t *testing.T) {
 	require.NotEmpty(t, files)
 	for _, path := range files {
 		code, out, errOut := run(t, "validate", path)
-		require.Equal(t, engine.ExitUsage, code, path)
+		require.Equal(t, exitcode.Usage, code, path)
 		require.Empty(t, out, path)
 
 		lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
@@ -167,7 +167,7 @@ func TestMainValidateInvalid(t *testing.T) {
 func TestMainRunInvalidPlan(t *testing.T) {
 	t.Parallel()
 	code, out, errOut := run(t, plans+"/invalid/self-cycle.md", "--commit=auto", "--agent", "sim")
-	require.Equal(t, engine.ExitUsage, code)
+	require.Equal(t, exitcode.Usage, code)
 	require.Empty(t, out)
 	require.Equal(t, "../../testdata/plans/invalid/self-cycle.md:6: circular_dependency: 2 → 2\n"+
 		"autobuild: ../../testdata/plans/invalid/self-cycle.md is not a valid plan (circular_dependency): nothing was run\n", errOut)
@@ -185,13 +185,13 @@ func TestMainStatusNoRun(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	code, out, errOut := run(t, "status", dir)
-	require.Equal(t, engine.ExitRefused, code)
+	require.Equal(t, exitcode.Refused, code)
 	require.Empty(t, out)
 	require.Contains(t, errOut, "no autobuild run")
 	require.Equal(t, 1, strings.Count(errOut, "\n"), errOut)
 
 	code, out, _ = run(t, "status", "--json", dir)
-	require.Equal(t, engine.ExitRefused, code)
+	require.Equal(t, exitcode.Refused, code)
 	require.Empty(t, out)
 }
 
@@ -203,7 +203,7 @@ func TestMainStatusNoRun(t *testing.T) {
 func TestMainStatusNoRunSaysHowToStart(t *testing.T) {
 	t.Parallel()
 	code, _, errOut := run(t, "status", t.TempDir())
-	require.Equal(t, engine.ExitRefused, code)
+	require.Equal(t, exitcode.Refused, code)
 	require.Contains(t, errOut, "start one with autobuild PLAN.md")
 }
 
@@ -229,13 +229,13 @@ func TestMainStatus(t *testing.T) {
 
 	for _, d := range []string{dir, sub} {
 		code, out, errOut := run(t, "status", d)
-		require.Equal(t, engine.ExitHalted, code, "the sample run halted: status exits with its code")
+		require.Equal(t, exitcode.Halted, code, "the sample run halted: status exits with its code")
 		require.Equal(t, sampleStatusIn(dir), out, "from %s", d)
 		require.Empty(t, errOut)
 	}
 
 	code, out, errOut := run(t, "status", "--json", sub)
-	require.Equal(t, engine.ExitHalted, code, errOut)
+	require.Equal(t, exitcode.Halted, code, errOut)
 	require.True(t, json.Valid([]byte(out)), out)
 	var got state.Snapshot
 	dec := json.NewDecoder(strings.NewReader(out))
@@ -252,7 +252,7 @@ func TestMainStatusCorrupt(t *testing.T) {
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, ".autobuild"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, ".autobuild", "run.json"), []byte("{"), 0o644))
 	code, out, errOut := run(t, "status", dir)
-	require.Equal(t, engine.ExitRefused, code)
+	require.Equal(t, exitcode.Refused, code)
 	require.Empty(t, out)
 	require.Contains(t, errOut, "autobuild: .autobuild/run.json is corrupt")
 	require.Contains(t, errOut, "--fresh")
@@ -261,7 +261,7 @@ func TestMainStatusCorrupt(t *testing.T) {
 func TestMainWatchNeedsATerminal(t *testing.T) {
 	t.Parallel()
 	code, out, errOut := run(t, "watch", t.TempDir())
-	require.Equal(t, engine.ExitUsage, code)
+	require.Equal(t, exitcode.Usage, code)
 	require.Empty(t, out)
 	require.Equal(t, "autobuild: watch needs a terminal; for a script, read the state with: autobuild status --json\n", errOut)
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/autobuild-sh/autobuild/internal/engine"
+	"github.com/autobuild-sh/autobuild/internal/exitcode"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -20,7 +20,7 @@ import (
 func TestRunRefusesPhasesWithoutBody(t *testing.T) {
 	t.Parallel()
 	code, out, errOut := run(t, plans+"/warnings.md", "--commit=auto", "--agent", "sim", "--no-tui")
-	require.Equal(t, engine.ExitUsage, code, errOut)
+	require.Equal(t, exitcode.Usage, code, errOut)
 	require.Empty(t, out)
 	require.Contains(t, errOut, "1 phase(s) have no body, so their agents would be told nothing but a name:\n"+
 		"  Phase 5: Polish (../../testdata/plans/warnings.md:7)\n")
@@ -69,7 +69,7 @@ func TestValidateJSON(t *testing.T) {
 	// Invalid: the document still comes, with the errors and their lines,
 	// and the exit status says invalid.
 	code, out, _ = run(t, "validate", "--json", plans+"/real/template.md")
-	require.Equal(t, engine.ExitUsage, code)
+	require.Equal(t, exitcode.Usage, code)
 	require.NoError(t, json.Unmarshal([]byte(out), &doc))
 	require.Equal(t, false, doc["valid"])
 	errs := doc["errors"].([]any)
@@ -88,7 +88,7 @@ func TestValidateJSON(t *testing.T) {
 
 	// A file that is not there is an error without a document.
 	code, out, errOut = run(t, "validate", "--json", plans+"/nope.md")
-	require.Equal(t, engine.ExitUsage, code)
+	require.Equal(t, exitcode.Usage, code)
 	require.Empty(t, out)
 	require.Contains(t, errOut, "nope.md")
 }
@@ -104,9 +104,9 @@ func TestStatusExitCode(t *testing.T) {
 	}{
 		{state.Run{Status: state.RunComplete}, 0},
 		{state.Run{Status: state.RunRunning, PID: os.Getpid()}, 0},
-		{state.Run{Status: state.RunRunning, PID: gone}, engine.ExitInterrupted},
-		{state.Run{Status: state.RunHalted}, engine.ExitHalted},
-		{state.Run{Status: state.RunInterrupted}, engine.ExitInterrupted},
+		{state.Run{Status: state.RunRunning, PID: gone}, exitcode.Interrupted},
+		{state.Run{Status: state.RunHalted}, exitcode.Halted},
+		{state.Run{Status: state.RunInterrupted}, exitcode.Interrupted},
 	} {
 		require.Equal(t, tt.want, statusExitCode(&tt.run), "%+v", tt.run)
 	}
@@ -128,16 +128,16 @@ func TestValidateSingular(t *testing.T) {
 func TestMistypedSubcommand(t *testing.T) {
 	t.Parallel()
 	code, out, errOut := run(t, "stauts")
-	require.Equal(t, engine.ExitUsage, code)
+	require.Equal(t, exitcode.Usage, code)
 	require.Empty(t, out)
 	require.Equal(t, "autobuild: unknown command \"stauts\": did you mean status? (a plan is a markdown file: autobuild PLAN.md; see autobuild --help)\n", errOut)
 
 	code, _, errOut = run(t, "valdate", "plan.md")
-	require.Equal(t, engine.ExitUsage, code)
+	require.Equal(t, exitcode.Usage, code)
 	require.Contains(t, errOut, "did you mean validate?")
 
 	code, _, errOut = run(t, "frobnicate")
-	require.Equal(t, engine.ExitUsage, code)
+	require.Equal(t, exitcode.Usage, code)
 	require.Contains(t, errOut, "unknown command \"frobnicate\", and there is no plan file of that name")
 
 	// A plan file named like a command is a plan.
@@ -179,7 +179,7 @@ func TestMaxParallelRefusesLessThanOne(t *testing.T) {
 	t.Parallel()
 	for _, n := range []string{"0", "-1"} {
 		code, out, errOut := run(t, plans+"/minimal.md", "--max-parallel", n, "--commit=auto", "--agent", "sim")
-		require.Equal(t, engine.ExitUsage, code)
+		require.Equal(t, exitcode.Usage, code)
 		require.Empty(t, out)
 		require.Contains(t, errOut, "--max-parallel "+n+": at least 1 phase must be able to run")
 	}
@@ -188,7 +188,7 @@ func TestMaxParallelRefusesLessThanOne(t *testing.T) {
 func TestScheduleRefusesAnUnknownValue(t *testing.T) {
 	t.Parallel()
 	code, out, errOut := run(t, plans+"/minimal.md", "--schedule", "greedy", "--commit=auto", "--agent", "sim")
-	require.Equal(t, engine.ExitUsage, code)
+	require.Equal(t, exitcode.Usage, code)
 	require.Empty(t, out)
 	require.Contains(t, errOut, `--schedule: unknown schedule "greedy": use batches, eager`)
 }

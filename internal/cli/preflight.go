@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
-	"github.com/autobuild-sh/autobuild/internal/engine"
+	"github.com/autobuild-sh/autobuild/internal/exitcode"
 )
 
 // preflightEnv is what the agents' setup checks look at: this process's
@@ -44,5 +44,5 @@ func preflight(agents []agent.Agent, root string, env *preflightEnv) error {
 	for _, p := range problems {
 		fmt.Fprintf(&b, "  %s\n    fix: %s\n", p.Problem, p.Fix)
 	}
-	return &engine.Error{Code: engine.ExitRefused, Err: errors.New(strings.TrimRight(b.String(), "\n"))}
+	return &exitcode.Error{Code: exitcode.Refused, Err: errors.New(strings.TrimRight(b.String(), "\n"))}
 }

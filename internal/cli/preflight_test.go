@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
-	"github.com/autobuild-sh/autobuild/internal/engine"
+	"github.com/autobuild-sh/autobuild/internal/exitcode"
 )
 
 // fakeEnv is a machine with the given programs on PATH, the given
@@ -50,18 +50,18 @@ func TestPreflightExitCodes(t *testing.T) {
 		code  int // 0: no error
 		want  string
 	}{
-		{"typo", []string{"clod"}, fakeEnv(1000, nil, "claude"), engine.ExitUsage, `unknown agent "clod"`},
+		{"typo", []string{"clod"}, fakeEnv(1000, nil, "claude"), exitcode.Usage, `unknown agent "clod"`},
 		{"a program on PATH", []string{"my-agent"}, fakeEnv(1000, nil, "my-agent"), 0, ""},
 		{"sim", []string{"sim"}, fakeEnv(1000, nil), 0, ""},
-		{"not installed", []string{"codex"}, fakeEnv(1000, map[string]string{"CODEX_API_KEY": "k"}), engine.ExitRefused, "npm install -g @openai/codex"},
+		{"not installed", []string{"codex"}, fakeEnv(1000, map[string]string{"CODEX_API_KEY": "k"}), exitcode.Refused, "npm install -g @openai/codex"},
 		{"logged in", []string{"claude"}, fakeEnv(1000, map[string]string{"ANTHROPIC_API_KEY": "k"}, "claude"), 0, ""},
-		{"root", []string{"claude"}, fakeEnv(0, map[string]string{"ANTHROPIC_API_KEY": "k"}, "claude"), engine.ExitRefused, "IS_SANDBOX=1"},
+		{"root", []string{"claude"}, fakeEnv(0, map[string]string{"ANTHROPIC_API_KEY": "k"}, "claude"), exitcode.Refused, "IS_SANDBOX=1"},
 		{"root in a sandbox", []string{"claude"}, fakeEnv(0, map[string]string{"ANTHROPIC_API_KEY": "k", "IS_SANDBOX": "1"}, "claude"), 0, ""},
-		{"no gemini auth", []string{"gemini"}, fakeEnv(1000, nil, "gemini"), engine.ExitRefused, "GEMINI_API_KEY"},
+		{"no gemini auth", []string{"gemini"}, fakeEnv(1000, nil, "gemini"), exitcode.Refused, "GEMINI_API_KEY"},
 		{"gemini key", []string{"gemini"}, fakeEnv(1000, map[string]string{"GEMINI_API_KEY": "k"}, "gemini"), 0, ""},
 		{"gemini gateway", []string{"gemini"}, fakeEnv(1000, map[string]string{"GEMINI_API_KEY": "k", "GOOGLE_GEMINI_BASE_URL": "http://127.0.0.1:1"}, "gemini"),
-			engine.ExitRefused, `"selectedType": "gemini-api-key"`},
-		{"retry agent checked too", []string{"sim", "codex"}, fakeEnv(1000, nil, "codex"), engine.ExitRefused, "codex login"},
+			exitcode.Refused, `"selectedType": "gemini-api-key"`},
+		{"retry agent checked too", []string{"sim", "codex"}, fakeEnv(1000, nil, "codex"), exitcode.Refused, "codex login"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -72,7 +72,7 @@ func TestPreflightExitCodes(t *testing.T) {
 				return
 			}
 			require.Error(t, err)
-			require.Equal(t, tt.code, engine.ExitCode(err))
+			require.Equal(t, tt.code, exitcode.Of(err))
 			require.Contains(t, err.Error(), tt.want)
 		})
 	}

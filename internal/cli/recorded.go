@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/autobuild-sh/autobuild/internal/engine"
+	"github.com/autobuild-sh/autobuild/internal/exitcode"
 	"github.com/autobuild-sh/autobuild/internal/state"
 
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
@@ -41,7 +41,7 @@ func recordedPlan(s Streams, resume bool) (string, error) {
 		return "", usageErr("no plan given, and no run in %s to resume: autobuild PLAN.md --resume", filepath.Join(root, ".autobuild"))
 	}
 	if err != nil {
-		return "", &engine.Error{Code: engine.ExitRefused, Err: err}
+		return "", &exitcode.Error{Code: exitcode.Refused, Err: err}
 	}
 	if run.PlanPath == "" {
 		return "", usageErr("no plan given, and the run in %s does not record its plan (an older autobuild's): autobuild PLAN.md --resume", filepath.Join(root, ".autobuild"))

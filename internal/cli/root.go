@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/autobuild-sh/autobuild/internal/engine"
+	"github.com/autobuild-sh/autobuild/internal/exitcode"
 )
 
 // Streams are the process's standard streams, injectable for tests.
@@ -45,12 +45,12 @@ func Main(args []string, s Streams) int {
 		return exit.code
 	}
 	fmt.Fprintln(s.Err, "autobuild: "+err.Error())
-	var ee *engine.Error
+	var ee *exitcode.Error
 	if errors.As(err, &ee) {
 		return ee.Code
 	}
 	// Anything cobra itself rejects (unknown flag, bad value) is bad usage.
-	return engine.ExitUsage
+	return exitcode.Usage
 }
 
 // exitError ends a command with an exit code after it has printed what it
@@ -106,7 +106,7 @@ what failed and why, and how to resume.`,
 			opts.flags = cmd.Flags()
 			err := runPlan(cmd.Context(), s, opts)
 			var exit *exitError
-			if hint := s.self.installHint(); hint != "" && errors.As(err, &exit) && exit.code == engine.ExitHalted {
+			if hint := s.self.installHint(); hint != "" && errors.As(err, &exit) && exit.code == exitcode.Halted {
 				fmt.Fprintln(s.Err, hint) // the resume command printed builds autobuild again
 			}
 			return err
@@ -135,7 +135,7 @@ what failed and why, and how to resume.`,
 }
 
 func usageErr(format string, args ...any) error {
-	return &engine.Error{Code: engine.ExitUsage, Err: fmt.Errorf(format, args...)}
+	return &exitcode.Error{Code: exitcode.Usage, Err: fmt.Errorf(format, args...)}
 }
 
 // version is the module version when built from a tagged module, else the

@@ -22,6 +22,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/config"
 	"github.com/autobuild-sh/autobuild/internal/engine"
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/exitcode"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/line"
@@ -166,7 +167,7 @@ func runPlan(ctx context.Context, s Streams, o *runOptions) error {
 		// Said before anything is taken from the file's absence (no agent
 		// given): the file is what is wrong (docs/state.md). --fresh
 		// removes it.
-		return &engine.Error{Code: engine.ExitRefused, Err: err}
+		return &exitcode.Error{Code: exitcode.Refused, Err: err}
 	}
 	if !o.fresh && previous != nil && previous.AllowEmptyPhases {
 		// A resume of a run started with the flag needs no flag: the
@@ -213,7 +214,7 @@ func loadPlan(s Streams, path string) (*plan.Plan, error) {
 				fmt.Fprintln(s.Err, p.String())
 			}
 			fmt.Fprintf(s.Err, "autobuild: %s is not a valid plan (%s): nothing was run\n", path, ve.Code())
-			return nil, &exitError{code: engine.ExitUsage}
+			return nil, &exitError{code: exitcode.Usage}
 		}
 		return nil, usageErr("%w", err)
 	}
@@ -227,7 +228,7 @@ func (o *runOptions) engineConfig(pl *plan.Plan, repo *gitx.Repo, root string, p
 	if err != nil {
 		return engine.Config{}, err
 	}
-	if repo != nil && o.commit != string(state.CommitMessageOnly) {
+	if s, err := line.StrategyFor(state.CommitMode(o.commit)); repo != nil && (err != nil || s.MakesCommits()) {
 		o.identityNote = repo.IdentityNote()
 	}
 	fc, err := config.Load(root)

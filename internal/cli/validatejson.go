@@ -5,7 +5,7 @@ import (
 	"errors"
 	"io"
 
-	"github.com/autobuild-sh/autobuild/internal/engine"
+	"github.com/autobuild-sh/autobuild/internal/exitcode"
 	"github.com/autobuild-sh/autobuild/internal/gates"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
@@ -90,7 +90,7 @@ func printPlanJSON(w io.Writer, path string, fromConfig []plan.Gate, worktree *w
 		return err
 	}
 	if !doc.Valid {
-		return &exitError{code: engine.ExitUsage}
+		return &exitError{code: exitcode.Usage}
 	}
 	return nil
 }

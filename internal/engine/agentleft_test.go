@@ -9,8 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/exitcode"
+	"github.com/autobuild-sh/autobuild/internal/plan"
 )
 
 // An agent rebases one of your branches (checked out nowhere) and stops at
@@ -133,7 +135,7 @@ func TestAnotherPlanFileDoesNotResumeTheRun(t *testing.T) {
 		cfg.Plan, cfg.Resume = pl, resume
 		_, err := Run(context.Background(), cfg)
 		require.Error(t, err)
-		require.Equal(t, ExitRefused, ExitCode(err))
+		require.Equal(t, exitcode.Refused, exitcode.Of(err))
 		require.ErrorContains(t, err, "of the plan plan.md, is complete; plan2.md is another plan: pass --fresh")
 		require.Equal(t, head, runGit(t, repo, "rev-parse", "HEAD"), "nothing ran")
 	}
@@ -168,7 +170,7 @@ func TestAnotherPlanFileDoesNotResumeAHaltedRun(t *testing.T) {
 	cfg := baseConfig(t, repo, onePhasePlan, `true`, &events{})
 	cfg.Plan, cfg.Resume = pl, true
 	_, err = Run(context.Background(), cfg)
-	require.Equal(t, ExitRefused, ExitCode(err))
+	require.Equal(t, exitcode.Refused, exitcode.Of(err))
 	require.ErrorContains(t, err, "is of the plan plan.md, not other.md: to go on with it, run `cd "+repo+" && autobuild plan.md --resume`")
 }
 

@@ -19,11 +19,11 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/gates"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/line"
-	"github.com/autobuild-sh/autobuild/internal/localexec"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/proc"
 	"github.com/autobuild-sh/autobuild/internal/record"
+	"github.com/autobuild-sh/autobuild/internal/runstart"
 	"github.com/autobuild-sh/autobuild/internal/schedule"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -117,7 +117,7 @@ func (r *phaseRunner) Attempt(ctx context.Context, req schedule.AttemptRequest) 
 	t.landed = func() { r.wtenv.teardown(ctx, p.ID, append(r.phaseVars(p.ID), env.vars...), log) }
 	t.workEnv = env.vars
 	// From its agent's end to its landing the attempt may be about to land:
-	// a landing that verifies waits a moment for it (landqueue.go).
+	// a landing that verifies waits a moment for it (line/landqueue.go).
 	gating := r.integ.Gating.Track()
 	defer gating.Done()
 	// A person's note stops the attempt as a Ctrl-C would (steer.go).
@@ -217,7 +217,7 @@ type attemptTrack struct {
 func (r *phaseRunner) newAttempt(t *attemptTrack, wt, base string, continues bool, log io.Writer) executor.Attempt {
 	p, req := t.p, t.req
 	prompt, args := r.promptFor(p, req, continues, log)
-	absPlan := planFile(r.cfg.Dir, r.cfg.Plan.Path)
+	absPlan := runstart.PlanFile(r.cfg.Dir, r.cfg.Plan.Path)
 	return executor.Attempt{
 		RunID:   r.rec.RunCopy().RunID,
 		PhaseID: p.ID, DisplayID: p.DisplayID, Number: req.Number, Seq: t.seq,
@@ -274,7 +274,7 @@ type attemptObserver struct {
 	rec    *record.Recorder
 	p      *plan.Phase
 	number int
-	// quotas hears the agent CLI's quota (quota.go); nil in tests.
+	// quotas hears the agent CLI's quota (schedule/quota.go); nil in tests.
 	quotas *schedule.QuotaBook
 	// agentEnded, when set, is called as the agent ends.
 	agentEnded func()
@@ -385,7 +385,7 @@ func (r *phaseRunner) previousDiff(id phaseid.ID) string {
 // planInRepo is the plan's path relative to the repository root, or ""
 // when the plan lives outside the repository.
 func (r *phaseRunner) planInRepo() string {
-	abs := planFile(r.cfg.Dir, r.cfg.Plan.Path)
+	abs := runstart.PlanFile(r.cfg.Dir, r.cfg.Plan.Path)
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = real
 	}
@@ -407,7 +407,7 @@ func (r *phaseRunner) abs(path string) string {
 
 // rel makes a path relative to the repository root for state files and
 // messages; the state directory moves with the repository.
-func (r *phaseRunner) rel(path string) string { return localexec.RelTo(r.root, path) }
+func (r *phaseRunner) rel(path string) string { return state.RelPath(r.root, path) }
 
 // infraFailure reports a failure of autobuild's own machinery (git, the
 // file system) during an attempt as an agent_error, so it gets the retry.

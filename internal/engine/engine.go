@@ -7,7 +7,6 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -17,10 +16,9 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/budget"
-	"github.com/autobuild-sh/autobuild/internal/clip"
-	"github.com/autobuild-sh/autobuild/internal/crashpoint"
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/executor"
+	"github.com/autobuild-sh/autobuild/internal/exitcode"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gates"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
@@ -30,6 +28,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/record"
+	"github.com/autobuild-sh/autobuild/internal/runstart"
 	"github.com/autobuild-sh/autobuild/internal/schedule"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/wtenv"
@@ -83,7 +82,7 @@ type Config struct {
 	RateLimitCap time.Duration
 	// Sleep waits d or until ctx ends (tests give a fake clock's).
 	Sleep func(ctx context.Context, d time.Duration)
-	// Executor makes the attempts (executor.go); nil runs them as local
+	// Executor makes the attempts (package executor); nil runs them as local
 	// processes in git worktrees.
 	Executor executor.Executor
 	// Worktree is autobuild.toml's [worktree]: the ignored files, setup,
@@ -125,15 +124,15 @@ type Result struct {
 // ExitCode maps the run's status to the process exit code of docs/exit-codes.md.
 func (r Result) ExitCode() int {
 	if r.Refused {
-		return ExitRefused
+		return exitcode.Refused
 	}
 	switch r.Status {
 	case state.RunComplete:
-		return ExitComplete
+		return exitcode.Complete
 	case state.RunInterrupted:
-		return ExitInterrupted
+		return exitcode.Interrupted
 	}
-	return ExitHalted
+	return exitcode.Halted
 }
 
 func (c *Config) defaults() error {
@@ -172,25 +171,25 @@ func (c *Config) defaults() error {
 		c.Classifier = cl
 	}
 	if len(c.Agents) == 0 {
-		return usage("no agent: pass --agent (claude, codex, aider, gemini, sim, or a command line)")
+		return exitcode.Usagef("no agent: pass --agent (claude, codex, aider, gemini, sim, or a command line)")
 	}
 	if c.Review != "" {
 		if _, err := state.ParseReviewMode(string(c.Review)); err != nil {
-			return usage("--review: %v", err)
+			return exitcode.Usagef("--review: %v", err)
 		}
 	}
 	if c.Schedule != "" {
 		if _, err := state.ParseSchedule(string(c.Schedule)); err != nil {
-			return usage("--schedule: %v", err)
+			return exitcode.Usagef("--schedule: %v", err)
 		}
 	}
 	if _, err := line.ParseVerify(string(c.Verify)); err != nil {
-		return usage("--verify: %v", err)
+		return exitcode.Usagef("--verify: %v", err)
 	}
 	if c.Resume && c.Fresh {
-		return usage("--resume and --fresh contradict each other: pick one")
+		return exitcode.Usagef("--resume and --fresh contradict each other: pick one")
 	}
-	return checkLookAlikeIDs(c.Plan)
+	return runstart.CheckLookAlikeIDs(c.Plan)
 }
 
 // Run executes the plan. It returns an error (with an exit code, see
@@ -205,7 +204,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err != nil && res.Status == "" && ctx.Err() != nil {
 		// Ctrl-C while the run was starting: its git commands were
 		// stopped, which is an interrupt, not a refusal to start.
-		return res, &Error{Code: ExitInterrupted, Err: &interruptedStart{step: st.step, err: err}}
+		return res, &exitcode.Error{Code: exitcode.Interrupted, Err: &interruptedStart{step: st.step, err: err}}
 	}
 	return res, err
 }
@@ -239,17 +238,17 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 	if repo == nil {
 		var err error
 		if repo, err = gitx.Open(ctx, cfg.Dir); err != nil {
-			return Result{}, refused("%w", err)
+			return Result{}, exitcode.Refusedf("%w", err)
 		}
 	}
 	root := repo.Root()
 	store := state.Open(root)
 	res := Result{Root: root, StateDir: store.Dir()}
 	if err := gitx.CheckVersion(ctx); err != nil {
-		return res, refused("%w", err)
+		return res, exitcode.Refusedf("%w", err)
 	}
 
-	if err := checkStateDir(ctx, repo, store); err != nil {
+	if err := runstart.CheckStateDir(ctx, repo, store); err != nil {
 		return res, err
 	}
 	// A first start that is refused leaves no .autobuild/ behind: the work
@@ -257,40 +256,50 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 	// taken away again when a later check refuses it.
 	first := !store.DirExists()
 	if first {
-		if err := checkClean(ctx, repo, store, st); err != nil {
+		if err := runstart.CheckClean(ctx, repo, store, st.at); err != nil {
 			return res, err
 		}
 	}
 	if err := store.Init(); err != nil {
-		return res, refused("creating %s: %w", store.Dir(), err)
+		return res, exitcode.Refusedf("creating %s: %w", store.Dir(), err)
 	}
-	lock, release, err := lockState(store, first)
+	lock, release, err := runstart.LockState(store, first)
 	if err != nil {
 		return res, err
 	}
 	started := false
 	defer func() { release(started) }()
-	if err := checkClean(ctx, repo, store, st); err != nil {
+	if err := runstart.CheckClean(ctx, repo, store, st.at); err != nil {
 		return res, err
 	}
 
 	st.at("preparing the run's state and worktrees in .autobuild/")
-	run, phases, err := prepare(ctx, &cfg, repo, store)
+	opts, run, phases, err := runstart.Prepare(ctx, runstart.Options{Dir: cfg.Dir, Plan: cfg.Plan, CommitMode: cfg.CommitMode,
+		Schedule: cfg.Schedule, Review: cfg.Review, Agents: cfg.Agents, SimScenario: cfg.SimScenario,
+		AllowEmptyPhases: cfg.AllowEmptyPhases, Resume: cfg.Resume, Fresh: cfg.Fresh, Now: cfg.Now}, repo, store)
 	if err != nil {
 		return res, err
 	}
+	// What a --fresh start carried over from the earlier run.
+	cfg.CommitMode, cfg.Schedule = opts.CommitMode, opts.Schedule
 	started = true
 	res.CommitMode = run.CommitMode
 	rec := record.New(store, cfg.Sink, cfg.Now, run, phases)
 	rec.History = history.NewObserver(store.HistoryPath(), cfg.Now())
 	st.at("checking the run's line against git")
-	tip, err := reconcile(ctx, &cfg, repo, rec, store, st)
+	tip, err := line.Reconcile(ctx, cfg.Plan, repo, rec, store, st.at)
 	if err != nil {
 		return res, err
 	}
 
-	lr := &liveRun{cfg: &cfg, repo: repo, store: store, rec: rec, res: res,
-		integ: line.New(repo, rec, run.CommitMode, root, tip)}
+	// The commit mode's way of landing, chosen once (reconcile has
+	// checked that it is one).
+	strategy, err := line.StrategyFor(run.CommitMode)
+	if err != nil {
+		return res, exitcode.Refusedf("%w", err)
+	}
+	lr := &liveRun{cfg: &cfg, repo: repo, store: store, rec: rec, res: res, strategy: strategy,
+		integ: line.New(repo, rec, strategy, root, tip)}
 	lr.integ.LockHeld = lock.Held
 	runner, sched := lr.wire()
 	runCtx, stop := context.WithCancel(ctx)
@@ -330,8 +339,10 @@ type liveRun struct {
 	store *state.Store
 	rec   *record.Recorder
 	integ *line.Integrator
-	res   Result
-	sched *schedule.Scheduler
+	// strategy is the commit mode's way of landing (line.Strategy).
+	strategy line.Strategy
+	res      Result
+	sched    *schedule.Scheduler
 }
 
 // wire builds the phase runner (its executor, its workspaces) and the
@@ -377,7 +388,7 @@ func (lr *liveRun) announce(sched *schedule.Scheduler) {
 		r.Status = state.RunRunning
 		r.PID = os.Getpid()
 		r.HaltReason = ""
-		startSession(r, cfg.Now().UTC())
+		runstart.StartSession(r, cfg.Now().UTC())
 		r.Finished = nil
 		r.HaltType = ""
 		r.MaxCostUSD, r.MaxPhaseCostUSD = cfg.Budget.Run, cfg.Budget.Phase
@@ -407,118 +418,6 @@ func (lr *liveRun) announce(sched *schedule.Scheduler) {
 	}
 }
 
-// finish writes the run's final state, lands the line for the end-of-run
-// commit modes, cleans up after a complete run and emits the terminal event.
-func (lr *liveRun) finish(ctx context.Context, status state.RunStatus, reason string, spaces *workspaces) (Result, error) {
-	cfg, repo, store, rec, res := lr.cfg, lr.repo, lr.store, lr.rec, lr.res
-	run := rec.RunCopy()
-	finalCommit := ""
-	cleaned := false
-	if status == state.RunComplete {
-		phases := orderedPhases(cfg.Plan, rec)
-		sha, err := lr.integ.Finish(ctx, cfg.Plan.Title, phases, store)
-		switch {
-		case err != nil:
-			status, reason = state.RunHalted, "all phases completed, but landing them failed: "+err.Error()
-		case sha != "":
-			finalCommit = sha
-			reason = fmt.Sprintf("all phases complete; single commit %s on %s", clip.SHA(sha), orDefault(run.Branch, "HEAD"))
-		case run.CommitMode == state.CommitMessageOnly:
-			reason = "all phases complete; changes are uncommitted in the work tree, commit them with: sh .autobuild/commits.sh"
-		}
-		if err == nil {
-			// The run's own branches only: autobuild/<run-id>/…, or for a
-			// run without an id its fixed names one by one.
-			refs := state.RefsOf(run)
-			_ = repo.CleanStale(ctx, store.WorktreesDir(), refs.Prefix())
-			if refs.Prefix() == "" {
-				_ = deletePhaseBranches(ctx, repo, refs, cfg.Plan)
-				_ = repo.DeleteBranch(ctx, refs.Integration())
-			}
-			cleaned = true
-		}
-	}
-	if !cleaned {
-		// The landed phases' worktrees and branches, which the clean-up of
-		// a complete run takes with the rest.
-		spaces.removeSpares(ctx)
-	}
-	tip := lr.integ.Tip()
-	if run.CommitMode == state.CommitAuto && !cleaned {
-		// Your branch was the line while phases landed; the line's branch
-		// takes it up once, as the session ends.
-		_ = repo.MoveBranch(ctx, state.RefsOf(run).Integration(), tip, "")
-	}
-	now := cfg.Now().UTC()
-	rec.UpdateRun(func(r *state.Run) {
-		r.Status, r.HaltReason, r.Finished = status, reason, &now
-		r.IntegrationCommit = tip
-		if finalCommit != "" {
-			r.FinalCommit = finalCommit
-		}
-		if status == state.RunComplete {
-			r.HaltReason = ""
-		}
-		if status == state.RunHalted && lr.sched != nil && lr.sched.HaltReport != nil {
-			r.HaltType = lr.sched.HaltReport.Type
-		}
-	})
-	crashpoint.At("run-recorded", string(status))
-	kind := map[state.RunStatus]event.Kind{state.RunComplete: event.RunComplete,
-		state.RunInterrupted: event.RunInterrupted}[status]
-	if kind == "" {
-		kind = event.RunHalted
-	}
-	wall := rec.RunCopy()
-	last := event.Event{Kind: kind, Line: reason, DurationSeconds: wall.WallSeconds(), Usage: rec.Usage(), Budget: lr.budgetNow()}
-	if kind == event.RunHalted && lr.sched != nil && lr.sched.HaltReport != nil {
-		// What the halt is about: its failure, and its phase when one
-		// failed (a notification names both).
-		last.Failure = lr.sched.HaltReport
-		if p := lr.sched.HaltPhase; p != nil {
-			last.PhaseID, last.DisplayID, last.PhaseName = p.ID, p.DisplayID, p.Name
-		}
-	}
-	rec.Emit(last)
-	res.Status, res.Reason = status, reason
-	if err := rec.Failed(); err != nil {
-		return res, fmt.Errorf("the run's state could not be written completely: %w", err)
-	}
-	return res, nil
-}
-
-// dirtyAdvice says what to do about uncommitted changes that stop a run
-// from starting. They may be the earlier run's own work: left on purpose by
-// a complete message-only run, or left by a run killed while it brought its
-// changes onto the branch at the end (message-only, single).
-func dirtyAdvice(store *state.Store) string {
-	const plain = plainDirtyAdvice
-	run, err := store.LoadRun()
-	if err != nil || run.CommitMode == state.CommitAuto {
-		return plain
-	}
-	switch run.Status {
-	case state.RunComplete:
-		if run.CommitMode == state.CommitMessageOnly {
-			return "the run in .autobuild/ is complete and left its changes uncommitted, as --commit=message-only does: " +
-				"commit them (sh .autobuild/commits.sh makes one commit per phase) or put them aside (git stash -u) before another run"
-		}
-	case state.RunRunning:
-		phases, err := store.LoadPhases()
-		if err != nil || len(phases) == 0 {
-			return plain
-		}
-		for _, p := range phases {
-			if p.Status != state.PhaseComplete && p.Status != state.PhaseSkipped {
-				return plain
-			}
-		}
-		return "autobuild was stopped while it brought the finished run's changes onto your branch, so these uncommitted " +
-			"changes are probably its own work: put them aside (git stash -u) and run again to land them, or commit them yourself"
-	}
-	return plain
-}
-
 func orderedPhases(pl *plan.Plan, rec *record.Recorder) []*state.Phase {
 	out := make([]*state.Phase, 0, len(pl.Phases))
 	for _, p := range pl.Phases {
@@ -527,30 +426,6 @@ func orderedPhases(pl *plan.Plan, rec *record.Recorder) []*state.Phase {
 	}
 	return out
 }
-
-func joinMax(lines []string, n int) string {
-	out := ""
-	for i, l := range lines {
-		if i == n {
-			out += fmt.Sprintf("\n  ... and %d more", len(lines)-n)
-			break
-		}
-		if i > 0 {
-			out += "\n  "
-		}
-		out += l
-	}
-	return out
-}
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
-var errNoResume = errors.New("nothing to resume")
 
 // agentsText names the run's agents in --agent order: "agent claude", or
 // "agents claude, codex" when several take turns.

@@ -84,7 +84,7 @@ func (r *phaseRunner) holdForReview(ctx context.Context, t *attemptTrack, wt, ba
 // awaitReview announces the hold and waits for its decision. A request to
 // check the gates again (after a person changed the worktree) runs them
 // and holds the new change. The phase's slot goes to another phase while
-// it waits (reviewslots.go).
+// it waits (schedule/reviewslots.go).
 func (r *phaseRunner) awaitReview(ctx context.Context, t *attemptTrack, hold state.ReviewHold) (reviewEnd, *state.ReviewDecision, error) {
 	p := t.p
 	if t.req.Held != nil {

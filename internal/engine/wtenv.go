@@ -17,6 +17,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
+	"github.com/autobuild-sh/autobuild/internal/runstart"
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/wtenv"
@@ -210,7 +211,7 @@ func (r *phaseRunner) checkSetupLeftNothing(ctx context.Context, wt string, out 
 	}
 	return fail(failure.Report{
 		Message: fmt.Sprintf("the worktree's setup command `%s` changed files git does not ignore (they would be committed as the phase's work): %s",
-			sanitize.Line(r.wtenv.cfg.Setup), sanitize.Line(joinMax(files, 5))),
+			sanitize.Line(r.wtenv.cfg.Setup), sanitize.Line(runstart.JoinMax(files, 5))),
 		FilesChanged: files, BlockedOn: "[worktree] setup",
 		Fix: "have the setup command write only files your .gitignore ignores (node_modules/, .venv/, build output), or ignore what it writes",
 	})
@@ -295,7 +296,7 @@ func (r *phaseRunner) trash() string { return filepath.Join(r.store.Dir(), "work
 
 // phaseVars are the variables the setup and teardown get besides ports.
 func (r *phaseRunner) phaseVars(id phaseid.ID) []string {
-	return []string{agent.EnvPhaseID + "=" + string(id), agent.EnvPlan + "=" + planFile(r.cfg.Dir, r.cfg.Plan.Path)}
+	return []string{agent.EnvPhaseID + "=" + string(id), agent.EnvPlan + "=" + runstart.PlanFile(r.cfg.Dir, r.cfg.Plan.Path)}
 }
 
 // telling is the line of a command's output that says what went wrong:

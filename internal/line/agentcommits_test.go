@@ -33,7 +33,7 @@ func TestAgentCommitsCheckOfTheRunsOwnLandingTakesNoLock(t *testing.T) {
 	repo, err := gitx.Open(ctx, dir)
 	require.NoError(t, err)
 	run := &state.Run{RunID: "r1", Branch: "main"}
-	in := New(repo, record.New(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), state.CommitAuto, dir, base)
+	in := New(repo, record.New(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), yourBranch{}, dir, base)
 	in.setTip(landed)
 
 	before := checkout.State{Refs: map[string]string{"refs/heads/main": base}}

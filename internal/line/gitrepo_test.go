@@ -35,3 +35,22 @@ func runGit(t *testing.T, dir string, args ...string) string {
 	require.NoError(t, err, "git %s: %s", strings.Join(args, " "), out)
 	return strings.TrimSpace(string(out))
 }
+
+const diamondPlan = `# Diamond
+
+| Phase | Name | Depends On |
+|---|---|---|
+| 0 | Bootstrap | - |
+| 1 | Core | 0 |
+| 2A | Api | 1 |
+| 2B | Ui | 1 |
+| 2C | Docs | 1 |
+| 3 | Integration | 2A, 2B, 2C |
+
+## Phase 0: Bootstrap
+## Phase 1: Core
+## Phase 2A: Api
+## Phase 2B: Ui
+## Phase 2C: Docs
+## Phase 3: Integration
+`

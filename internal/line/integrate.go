@@ -11,8 +11,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -26,16 +24,16 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/record"
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
-	"github.com/autobuild-sh/autobuild/internal/shell"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
 // Integrator brings completed phases onto the run's line, one at a time.
 type Integrator struct {
-	repo    *gitx.Repo
-	rec     *record.Recorder
-	mode    state.CommitMode
-	mainDir string // the user's work tree
+	repo *gitx.Repo
+	rec  *record.Recorder
+	// strategy is the run's commit mode's way of landing (strategy.go).
+	strategy Strategy
+	mainDir  string // the user's work tree
 	// Refs names the run's branches; refs.Integration() is the run's line:
 	// completed phases are picked onto it in completion order, in git's
 	// objects (gitx.Repo.Pick), and the branch moved. No worktree holds
@@ -50,7 +48,7 @@ type Integrator struct {
 	// the last of them (catchUp): phases that finish together move your
 	// checkout once.
 	waiting atomic.Int32
-	// Guard watches over your checkout (outside.go): the outside reads,
+	// Guard watches over your checkout (package checkout): the outside reads,
 	// the fast-forward, following your branch.
 	Guard *checkout.Guard
 	// tipNow is tip, for Tip: a phase about to start reads it without
@@ -81,8 +79,8 @@ type landedPhase struct {
 	tipIndex  int // index in tips of the tip this phase produced
 }
 
-func New(repo *gitx.Repo, rec *record.Recorder, mode state.CommitMode, mainDir, tip string) *Integrator {
-	in := &Integrator{repo: repo, rec: rec, mode: mode, mainDir: mainDir, tips: []string{tip}, branchAt: tip,
+func New(repo *gitx.Repo, rec *record.Recorder, strategy Strategy, mainDir, tip string) *Integrator {
+	in := &Integrator{repo: repo, rec: rec, strategy: strategy, mainDir: mainDir, tips: []string{tip}, branchAt: tip,
 		Refs: state.RefsOf(rec.RunCopy())}
 	in.Guard = checkout.New(repo, rec, mainDir, in.Refs, in)
 	in.setTip(tip)
@@ -153,12 +151,10 @@ func (in *Integrator) Land(ctx context.Context, p *plan.Phase, h Handover, outsi
 		in.landQueued(ctx)
 	}
 	rep, err := l.rep, l.err
-	if in.mode == state.CommitAuto {
-		// Every landing ends here, landed or not: the last of a queue of
-		// them brings your checkout up to the line.
-		if ffRep := in.catchUp(ctx, p, prevTip); ffRep != nil && rep == nil && err == nil {
-			rep = ffRep
-		}
+	// Every landing ends here, landed or not: in auto mode the last of a
+	// queue of them brings your checkout up to the line.
+	if sRep := in.strategy.settle(ctx, in, p, prevTip); sRep != nil && rep == nil && err == nil {
+		rep = sRep
 	}
 	switch {
 	case err != nil:
@@ -166,10 +162,9 @@ func (in *Integrator) Land(ctx context.Context, p *plan.Phase, h Handover, outsi
 	case rep != nil:
 		return nil, rep, nil
 	}
-	if in.mode == state.CommitAuto {
-		// The commit is on the line, and your branch has it or gets it
-		// from the landing queued behind this one.
-		commit.SHA = l.tip
+	// In auto mode the commit is on the line, and your branch has it or
+	// gets it from the landing queued behind this one.
+	if commit.SHA = in.strategy.recorded(l.tip); commit.SHA != "" {
 		crashpoint.At("after-fastforward", p.ID)
 	}
 	return commit, nil, nil
@@ -182,10 +177,8 @@ func (in *Integrator) admit(ctx context.Context, l *landing) *failure.Report {
 	if rep := in.checkLock(l.p); rep != nil {
 		return rep
 	}
-	if in.mode == state.CommitAuto {
-		if rep := in.followUser(ctx, l.p, allFiles(l.ch), l.outside); rep != nil {
-			return rep
-		}
+	if rep := in.strategy.admit(ctx, in, l); rep != nil {
+		return rep
 	}
 	return in.Guard.UserFilesInTheWay(ctx, l.p, allFiles(l.ch))
 }
@@ -202,25 +195,18 @@ func (in *Integrator) publish(ctx context.Context, links []link) error {
 	// In auto mode your branch is the run's line: the fast-forward
 	// (catchUp) lands the phase, and the line's branch is set from yours
 	// when a session ends. The other modes keep the line in its branch.
-	if in.mode != state.CommitAuto {
-		if err := in.repo.MoveBranch(ctx, in.Refs.Integration(), last, in.tip); err != nil {
-			return fmt.Errorf("integrating phase %s: %w", links[len(links)-1].l.p.DisplayID, err)
+	return in.strategy.publish(ctx, in, last, links[len(links)-1].l.p, func() {
+		for _, k := range links {
+			l := k.l
+			crashpoint.At("after-integrate", l.p.ID)
+			in.setTip(k.tip)
+			in.tips = append(in.tips, k.tip)
+			in.landed = append(in.landed, landedPhase{displayID: l.p.DisplayID, base: l.base, sha: l.made.SHA,
+				files: allFiles(l.ch), tipIndex: len(in.tips) - 1})
+			l.settle(nil, nil)
+			l.tip = k.tip
 		}
-	}
-	for _, k := range links {
-		l := k.l
-		crashpoint.At("after-integrate", l.p.ID)
-		in.setTip(k.tip)
-		in.tips = append(in.tips, k.tip)
-		in.landed = append(in.landed, landedPhase{displayID: l.p.DisplayID, base: l.base, sha: l.made.SHA,
-			files: allFiles(l.ch), tipIndex: len(in.tips) - 1})
-		l.settle(nil, nil)
-		l.tip = k.tip
-	}
-	if in.mode != state.CommitAuto {
-		in.rec.UpdateRun(func(r *state.Run) { r.IntegrationCommit = last })
-	}
-	return nil
+	})
 }
 
 // catchUp fast-forwards your branch to the line's tip, unless another
@@ -311,48 +297,17 @@ func (in *Integrator) conflictReport(ctx context.Context, p *plan.Phase, base, s
 	return &rep
 }
 
-// Finish lands the run's line for the modes that wait for the end: single
-// makes one commit, message-only leaves the changes in the work tree and
-// writes commits.sh. It returns the single commit's sha, if one was made.
+// Finish lands the run's line when the run completes, as its commit mode
+// does (Strategy.finish): single makes one commit, message-only leaves the
+// changes in the work tree and writes commits.sh. It returns the single
+// commit's sha, if one was made.
 func (in *Integrator) Finish(ctx context.Context, title string, phases []*state.Phase, layout *state.Store) (string, error) {
-	scriptPath := layout.CommitsScriptPath()
 	if in.LockHeld != nil {
 		if err := in.LockHeld(); err != nil {
 			return "", err
 		}
 	}
-	if in.mode != state.CommitAuto {
-		if err := in.Guard.StillOnBranch(ctx); err != nil {
-			return "", err
-		}
-	}
-	switch in.mode {
-	case state.CommitSingle:
-		if err := in.repo.SquashMerge(ctx, in.mainDir, in.Refs.Integration()); err != nil {
-			return "", fmt.Errorf("bringing the run's changes onto your branch: %w", err)
-		}
-		sha, _, err := in.repo.CommitAll(ctx, in.mainDir, singleMessage(title, phases))
-		if err != nil {
-			return "", fmt.Errorf("making the single commit: %w", err)
-		}
-		return sha, nil
-	case state.CommitMessageOnly:
-		// The script is made from the run's line before the changes leave it.
-		script, err := in.commitsScript(ctx, phases, layout)
-		if err != nil {
-			return "", fmt.Errorf("writing the commands of %s: %w", scriptPath, err)
-		}
-		if err := in.repo.SquashMerge(ctx, in.mainDir, in.Refs.Integration()); err != nil {
-			return "", fmt.Errorf("bringing the run's changes into your work tree: %w", err)
-		}
-		if err := in.repo.UnstageAll(ctx, in.mainDir); err != nil {
-			return "", err
-		}
-		if err := os.WriteFile(scriptPath, []byte(script), 0o755); err != nil {
-			return "", fmt.Errorf("writing %s: %w", scriptPath, err)
-		}
-	}
-	return "", nil
+	return in.strategy.finish(ctx, in, title, phases, layout)
 }
 
 // commitMessage is the agent's message when its result object gave one, else
@@ -389,101 +344,6 @@ func singleMessage(title string, phases []*state.Phase) string {
 	}
 	// The title and the names are the plan's.
 	return sanitize.Text(b.String())
-}
-
-// scriptStep is one phase's commit in commits.sh.
-type scriptStep struct {
-	sha, message string
-	id           phaseid.ID
-	files        []string
-}
-
-// commitsScript writes commits.sh for --commit=message-only: per phase on
-// the run's line, in completion order, one ready command that stages the
-// phase's changes and commits them with its message. A file that a later
-// phase changes again cannot be staged from the work tree (it holds both
-// phases' changes): the earlier phase stages its own change from a patch
-// written to patchDir (`git apply --cached`), so each commit holds exactly
-// its phase's work and the last one leaves nothing uncommitted.
-func (in *Integrator) commitsScript(ctx context.Context, phases []*state.Phase, layout *state.Store) (string, error) {
-	patchDir := layout.PatchesDir()
-	base := in.rec.RunCopy().BaseCommit
-	shas, err := in.repo.Commits(ctx, base, in.Refs.Integration())
-	if err != nil {
-		return "", err
-	}
-	byPhase, err := in.repo.PhaseCommits(ctx, base, in.Refs.Integration())
-	if err != nil {
-		return "", err
-	}
-	idOf := map[string]phaseid.ID{}
-	for id, sha := range byPhase {
-		idOf[sha] = id
-	}
-	steps := make([]scriptStep, 0, len(shas))
-	last := map[string]int{} // file → the last step that changes it
-	for i, sha := range shas {
-		ch, err := gitx.ChangesBetween(ctx, in.mainDir, sha+"^", sha)
-		if err != nil {
-			return "", err
-		}
-		msg, err := in.repo.Message(ctx, sha)
-		if err != nil {
-			return "", err
-		}
-		st := scriptStep{sha: sha, id: idOf[sha], message: strings.TrimRight(msg, "\n"), files: allFiles(ch)}
-		for _, f := range st.files {
-			last[f] = i
-		}
-		steps = append(steps, st)
-	}
-
-	if err := os.RemoveAll(patchDir); err != nil {
-		return "", err
-	}
-	names := map[phaseid.ID]string{}
-	for _, p := range phases {
-		names[p.PhaseID] = fmt.Sprintf("Phase %s: %s", p.DisplayID, p.PhaseName)
-	}
-	var b strings.Builder
-	b.WriteString("#!/bin/sh\n# Written by autobuild (--commit=message-only): one commit per phase, in completion order.\n")
-	b.WriteString("# Review the changes in your work tree, then run: sh .autobuild/commits.sh\nset -e\ncd \"$(git rev-parse --show-toplevel)\"\n")
-	for i, st := range steps {
-		var staged, patched []string
-		for _, f := range st.files {
-			if last[f] > i {
-				patched = append(patched, f)
-			} else {
-				staged = append(staged, f)
-			}
-		}
-		var cmds []string
-		if len(patched) > 0 {
-			patch, err := gitx.Patch(ctx, in.mainDir, st.sha+"^", st.sha, patched)
-			if err != nil {
-				return "", err
-			}
-			if err := os.MkdirAll(patchDir, 0o755); err != nil {
-				return "", err
-			}
-			path := layout.PatchPath(i+1, st.id)
-			if err := os.WriteFile(path, []byte(patch), 0o644); err != nil {
-				return "", err
-			}
-			rel, err := filepath.Rel(in.mainDir, path)
-			if err != nil {
-				return "", err
-			}
-			cmds = append(cmds, "git apply --cached "+shell.Quote(filepath.ToSlash(rel)))
-		}
-		if len(staged) > 0 {
-			// Literal: a file named `:!src` or `*.go` is that file.
-			cmds = append(cmds, shell.Join(append([]string{"git", "--literal-pathspecs", "add", "-A", "--"}, staged...)...))
-		}
-		cmds = append(cmds, "git commit -m "+shell.Quote(st.message))
-		fmt.Fprintf(&b, "\n# %s\n%s\n", cmp.Or(names[st.id], "a commit of the run"), strings.Join(cmds, " && "))
-	}
-	return b.String(), nil
 }
 
 func allFiles(ch gitx.Changes) []string {

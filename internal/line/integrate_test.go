@@ -61,7 +61,7 @@ func messageOnlyLine(t *testing.T) (*Integrator, string) {
 	repo, err := gitx.Open(ctx, dir)
 	require.NoError(t, err)
 	rec := record.New(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{})
-	return New(repo, rec, state.CommitMessageOnly, dir, base), dir
+	return New(repo, rec, messageOnly(), dir, base), dir
 }
 
 // commits.sh stages each phase's own change: a file a later phase changes
@@ -108,9 +108,9 @@ func TestFinishModes(t *testing.T) {
 		{PhaseID: "2", DisplayID: "2", PhaseName: "Two", Status: state.PhaseComplete},
 	}
 
-	single, dir := messageOnlyLine(t)
-	single.mode = state.CommitSingle
-	sha, err := single.Finish(ctx, "Plan", phases, state.Open(dir))
+	in, dir := messageOnlyLine(t)
+	in.strategy = single()
+	sha, err := in.Finish(ctx, "Plan", phases, state.Open(dir))
 	require.NoError(t, err)
 	require.Equal(t, sha, runGit(t, dir, "rev-parse", "HEAD"))
 	require.Equal(t, "one\ntwo\nthree, by 2", runGit(t, dir, "show", "HEAD:b.txt"))
@@ -161,7 +161,7 @@ func TestConflictReportNamesBothSides(t *testing.T) {
 	repo, err := gitx.Open(ctx, dir)
 	require.NoError(t, err)
 	run := &state.Run{RunID: "r1"}
-	in := New(repo, record.New(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), state.CommitAuto, dir, early)
+	in := New(repo, record.New(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), yourBranch{}, dir, early)
 	in.tips = []string{"root", early, shaA}
 	in.landed = []landedPhase{
 		{displayID: "1", base: "root", sha: early, files: []string{"f.txt"}, tipIndex: 1},
@@ -196,7 +196,7 @@ func TestConflictReportNamesTwoNewFilesOfOneName(t *testing.T) {
 	repo, err := gitx.Open(ctx, dir)
 	require.NoError(t, err)
 	run := &state.Run{RunID: "r1"}
-	in := New(repo, record.New(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), state.CommitAuto, dir, base)
+	in := New(repo, record.New(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), yourBranch{}, dir, base)
 	in.tips = []string{base, shaA}
 	in.landed = []landedPhase{{displayID: "2A", base: base, sha: shaA, files: []string{"calc/x.go"}, tipIndex: 1}}
 	rep := in.conflictReport(ctx, &plan.Phase{ID: "2b", DisplayID: "2B"}, base, shaB, []string{"calc/x.go"})
@@ -218,7 +218,7 @@ func TestYourUncommittedChangesStopALanding(t *testing.T) {
 	require.NoError(t, err)
 	head := runGit(t, dir, "rev-parse", "HEAD")
 	run := &state.Run{RunID: "r1", Branch: "main"}
-	in := New(repo, record.New(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), state.CommitAuto, dir, head)
+	in := New(repo, record.New(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}), yourBranch{}, dir, head)
 	p := &plan.Phase{ID: "1", DisplayID: "1"}
 
 	read := checkout.State{OK: true, Status: checkout.StatusEntries("?? notes.txt\x00R  new.go\x00old.go\x00")}
@@ -255,7 +255,7 @@ func newAutoRepo(t *testing.T) autoRepo {
 func (a autoRepo) integrator(t *testing.T) *Integrator {
 	run := &state.Run{RunID: "r1", Branch: "main", BaseCommit: a.base, CommitMode: state.CommitAuto}
 	return New(a.repo, record.New(state.Open(a.dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{}),
-		state.CommitAuto, a.dir, runGit(t, a.dir, "rev-parse", "HEAD"))
+		yourBranch{}, a.dir, runGit(t, a.dir, "rev-parse", "HEAD"))
 }
 
 // worktree makes phase id's worktree at from, with file written in it.

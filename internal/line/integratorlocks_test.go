@@ -25,7 +25,7 @@ func lockTestIntegrator(t *testing.T) (*Integrator, string) {
 	base := runGit(t, dir, "rev-parse", "HEAD")
 	run := &state.Run{RunID: "r1", BaseCommit: base, CommitMode: state.CommitAuto}
 	rec := record.New(state.Open(dir), nil, time.Now, run, map[phaseid.ID]*state.Phase{})
-	return New(repo, rec, state.CommitAuto, dir, base), base
+	return New(repo, rec, yourBranch{}, dir, base), base
 }
 
 // A phase about to start reads the line's tip, and the outside check reads

@@ -13,6 +13,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/proc"
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
+	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
 // acpDrainWait bounds how long the conversation may take to notice that
@@ -67,7 +68,7 @@ func (x *Executor) runACP(ctx context.Context, a executor.Attempt, spec proc.Spe
 	if stream, err := proc.CreateCapped(a.StreamPath, x.LogCap); err == nil {
 		defer stream.Close()
 		streamOut = io.MultiWriter(stream, outW)
-		fmt.Fprintf(log, "# autobuild: %s speaks ACP; its side of the conversation is in %s\n", a.Agent.Name, RelTo(x.Root, a.StreamPath))
+		fmt.Fprintf(log, "# autobuild: %s speaks ACP; its side of the conversation is in %s\n", a.Agent.Name, state.RelPath(x.Root, a.StreamPath))
 	} else {
 		fmt.Fprintf(log, "# autobuild: the agent's side of the ACP conversation is not kept: %v\n", err)
 	}

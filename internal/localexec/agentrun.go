@@ -19,7 +19,7 @@ import (
 // agent is read.
 type AgentRun struct {
 	Result proc.Result
-	// Output is the agent's text for the classifier's patterns; final, the
+	// Output is the agent's text for the classifier's patterns; Final, the
 	// text its result object is read from. For a plain command both are
 	// its whole output's tail; for a preset CLI, output is what the CLI
 	// said about a failure and final its final message only.
@@ -55,7 +55,7 @@ func (x *Executor) RunAgent(ctx context.Context, a executor.Attempt, spec proc.S
 	if err == nil {
 		defer stream.Close()
 		spec.Output = stream
-		fmt.Fprintf(log, "# autobuild: the agent's raw output stream is in %s\n", RelTo(x.Root, a.StreamPath))
+		fmt.Fprintf(log, "# autobuild: the agent's raw output stream is in %s\n", state.RelPath(x.Root, a.StreamPath))
 	} else {
 		spec.Output = nil
 		fmt.Fprintf(log, "# autobuild: the agent's raw output stream is not kept: %v\n", err)
@@ -72,7 +72,7 @@ func (x *Executor) RunAgent(ctx context.Context, a executor.Attempt, spec proc.S
 		for _, n := range notes {
 			if n.Quota != nil {
 				// The provider's quota, as the CLI reported it: the
-				// scheduler's headroom (quota.go), not a line to show.
+				// scheduler's headroom (schedule/quota.go), not a line to show.
 				fmt.Fprintf(log, "# autobuild: %s quota: %s\n", a.Agent.Name, quotaLogText(*n.Quota))
 				if qo, ok := obs.(executor.QuotaObserver); ok {
 					qo.Quota(a.Agent.Name, *n.Quota)

@@ -201,7 +201,7 @@ func (x *Executor) TidyWorkspace(ctx context.Context, a executor.Attempt) (files
 	// would act on another repository or worktree: a reset below would
 	// move the user's branch.
 	if err := x.Repo.CheckOwnWorktree(ctx, wt); err != nil {
-		return nil, false, fmt.Errorf("the agent removed or replaced the .git file of phase %s's worktree (%s), so its work cannot be read; nothing of it was committed (%v)", a.DisplayID, RelTo(x.Root, wt), err)
+		return nil, false, fmt.Errorf("the agent removed or replaced the .git file of phase %s's worktree (%s), so its work cannot be read; nothing of it was committed (%v)", a.DisplayID, state.RelPath(x.Root, wt), err)
 	}
 	done, err := x.Repo.ForgetOperations(ctx, wt, a.KeepBranch)
 	for _, note := range done {
@@ -299,18 +299,6 @@ func logAgentEnd(log io.Writer, res proc.Result, limit, idle time.Duration) {
 func ChangedFiles(ctx context.Context, wt string) (files []string, ok bool) {
 	files, err := gitx.StatusFiles(ctx, wt)
 	return files, err == nil
-}
-
-// RelTo makes a path relative to root for state files and messages; the
-// state directory moves with the repository.
-func RelTo(root, path string) string {
-	if path == "" {
-		return ""
-	}
-	if rel, err := filepath.Rel(root, path); err == nil {
-		return filepath.ToSlash(rel)
-	}
-	return path
 }
 
 // ForPhase says whether a result object's phase_id names phase id: as the

@@ -7,7 +7,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
-// The recorder's changes of a phase held for review (review.go). Each
+// The recorder's changes of a phase held for review (engine/review.go). Each
 // writes the phase file before the run goes on: a kill -9 then leaves it
 // awaiting review, and a resume holds it again.
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/engine"
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/exitcode"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -43,7 +44,7 @@ func stuckStarting(entered chan struct{}) func(context.Context, engine.Config) (
 	return func(ctx context.Context, _ engine.Config) (engine.Result, error) {
 		close(entered)
 		<-ctx.Done()
-		return engine.Result{}, &engine.Error{Code: engine.ExitInterrupted,
+		return engine.Result{}, &exitcode.Error{Code: exitcode.Interrupted,
 			Err: errors.New("interrupted before any phase started")}
 	}
 }
@@ -78,7 +79,7 @@ func requireStopped(t *testing.T, errc <-chan error) {
 	t.Helper()
 	select {
 	case err := <-errc:
-		require.Equal(t, engine.ExitInterrupted, engine.ExitCode(err), "%v", err)
+		require.Equal(t, exitcode.Interrupted, exitcode.Of(err), "%v", err)
 	case <-time.After(5 * time.Second):
 		t.Fatal("the start was not stopped")
 	}
@@ -134,7 +135,7 @@ func TestControllerTwoEarlyInterruptsKill(t *testing.T) {
 			case <-time.After(5 * time.Second):
 				killed <- false
 			}
-			return engine.Result{}, &engine.Error{Code: engine.ExitInterrupted, Err: errors.New("killed")}
+			return engine.Result{}, &exitcode.Error{Code: exitcode.Interrupted, Err: errors.New("killed")}
 		}}}
 	c := NewController(Options{Run: stub.run})
 	ch, err := c.Start(context.Background(), New)

@@ -318,3 +318,13 @@ func (s *Scheduler) now() time.Time {
 	}
 	return s.Limits.Now()
 }
+
+// Sleep waits for d or until ctx ends: a run's Scheduler.Sleep.
+func Sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}

@@ -46,7 +46,7 @@ type AttemptRequest struct {
 	Session string
 	Compact bool
 	// Steer is a person's note that stopped the attempt before this one
-	// (steer.go): this attempt continues with it, without using up the
+	// (engine/steer.go): this attempt continues with it, without using up the
 	// retry; Session is then the stopped session, when its CLI can go on.
 	Steer string
 	// Held, when set, is called once the phase waits for a person's
@@ -463,13 +463,4 @@ func (s *Scheduler) siblings(p *plan.Phase, group []*plan.Phase, landed bool) []
 		}
 	}
 	return out
-}
-
-func Sleep(ctx context.Context, d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-ctx.Done():
-	}
 }

@@ -8,10 +8,12 @@ import (
 )
 
 // continuation sets how an attempt after a context_exhausted one goes on:
-// in the same session of the same agent when its CLI can resume one (claude
-// --resume, codex exec resume, gemini --resume), with a short prompt to
-// continue; otherwise in a fresh session whose prompt summarizes the work
-// done instead of repeating everything (Compact).
+// in the same session of the same agent when its CLI can resume one
+// (agent.CanResume: claude --resume, codex exec resume, an ACP agent's
+// session/load), with a short prompt to continue; otherwise (gemini, whose
+// --resume cannot name the session, aider, a plain command) in a fresh
+// session whose prompt summarizes the work done instead of repeating
+// everything (Compact).
 func (s *Scheduler) continuation(id phaseid.ID, req *AttemptRequest) {
 	req.Session, req.Compact = "", false
 	ps := s.Rec.Get(id)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/line"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -178,8 +179,16 @@ func complete(in Input, width int) string {
 			total += p.Timestamps.DurationSeconds
 		}
 	}
-	if in.Run != nil && in.Run.CommitMode == state.CommitSingle && in.Run.FinalCommit != "" {
-		commits = 1 // the phases' work landed as the run's one commit
+	var strategy line.Strategy // how the run's commit mode lands, nil when it names none
+	if in.Run != nil {
+		var err error
+		if strategy, err = line.StrategyFor(in.Run.CommitMode); err != nil {
+			// A run recorded without a mode reads as auto's.
+			strategy, _ = line.StrategyFor(state.CommitAuto)
+		}
+	}
+	if strategy != nil {
+		commits = strategy.Commits(*in.Run, commits)
 	}
 	b.blank()
 	elapsed := ""
@@ -194,21 +203,9 @@ func complete(in Input, width int) string {
 	scheduleLine(b, in.Run)
 	verifyLine(b, in.Run)
 	budgetSection(b, in)
-	if in.Run != nil {
-		switch in.Run.CommitMode {
-		case state.CommitMessageOnly:
-			b.text("Changes are uncommitted in the work tree; commit them phase by phase with: sh "+
-				filepath.ToSlash(filepath.Join(orDefault(in.StateDir, ".autobuild/"), "commits.sh")), 2)
-		case state.CommitSingle:
-			if in.Run.FinalCommit != "" {
-				b.text("All phases were committed as one commit: "+clip.SHA(in.Run.FinalCommit)+" on "+orDefault(in.Run.Branch, "HEAD")+".", 2)
-			} else {
-				b.text("Nothing changed: no commit was made.", 2)
-			}
-		default:
-			if in.Run.Branch != "" {
-				b.text("Commits are on branch "+in.Run.Branch+".", 2)
-			}
+	if strategy != nil {
+		if where := strategy.Summary(*in.Run, in.StateDir); where != "" {
+			b.text(where, 2)
 		}
 	}
 	historyNote(b, in.Run)

@@ -1,4 +1,10 @@
-package engine
+// Package runstart starts a run: the checks before anything is made (the
+// work tree clean, the state directory not tracked, its lock:
+// statedir.go), the decision between a new run and a resumed one with the
+// phases' states written (Prepare), the plan's recorded path (planpath.go)
+// and the run's branch names (refs.go). Reconciling the line with git on
+// resume is package line's (Reconcile); the engine runs the rest.
+package runstart
 
 import (
 	"bytes"
@@ -7,9 +13,13 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"time"
 
+	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/checkout"
+	"github.com/autobuild-sh/autobuild/internal/exitcode"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/line"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/record"
@@ -17,13 +27,42 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
-// prepare decides between a new run and a resumed one (docs/running.md) and returns
-// the run and the phases' states, written to disk.
-func prepare(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Store) (*state.Run, map[phaseid.ID]*state.Phase, error) {
+var errNoResume = errors.New("nothing to resume")
+
+// Options is what starting a run takes of the run's configuration.
+type Options struct {
+	// Dir is where autobuild was started.
+	Dir  string
+	Plan *plan.Plan
+	// CommitMode and Schedule are the run's; "" takes the resumed run's
+	// (or, on --fresh, the earlier run's: state.Carry).
+	CommitMode state.CommitMode
+	Schedule   state.Schedule
+	Review     state.ReviewMode
+	Agents     []agent.Agent
+	// SimScenario and AllowEmptyPhases are recorded in run.json.
+	SimScenario      string
+	AllowEmptyPhases bool
+	// Resume and Fresh are the --resume and --fresh flags.
+	Resume, Fresh bool
+	Now           func() time.Time
+}
+
+// Prepare decides between a new run and a resumed one (docs/running.md) and returns
+// the run and the phases' states, written to disk, with the config the run
+// goes on with: a --fresh start carries the earlier run's commit mode and
+// schedule over (state.Carry). The caller's config is not changed.
+func Prepare(ctx context.Context, given Options, repo *gitx.Repo, store *state.Store) (Options, *state.Run, map[phaseid.ID]*state.Phase, error) {
+	cfg := &given
+	run, phases, err := prepareRun(ctx, cfg, repo, store)
+	return *cfg, run, phases, err
+}
+
+func prepareRun(ctx context.Context, cfg *Options, repo *gitx.Repo, store *state.Store) (*state.Run, map[phaseid.ID]*state.Phase, error) {
 	existing, err := store.LoadRun()
 	if err != nil && !errors.Is(err, state.ErrNoRun) {
 		if !cfg.Fresh {
-			return nil, nil, refused("%w", err)
+			return nil, nil, exitcode.Refusedf("%w", err)
 		}
 		// --fresh is the way out that the corrupt file's message names:
 		// the file goes with the rest of .autobuild/.
@@ -47,17 +86,17 @@ func prepare(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Sto
 			old = &refs
 		}
 		if err := cleanPhaseWorktrees(ctx, repo, store, old, cfg.Plan); err != nil {
-			return nil, nil, refused("removing the worktrees of the earlier run: %w", err)
+			return nil, nil, exitcode.Refusedf("removing the worktrees of the earlier run: %w", err)
 		}
-		_ = removeOldLineWorktree(ctx, repo, store)
+		_ = line.RemoveOldLineWorktree(ctx, repo, store)
 		if old != nil {
 			_ = repo.DeleteBranch(ctx, old.Integration())
 		}
 		if err := store.Remove(); err != nil {
-			return nil, nil, refused("removing %s: %w", store.Dir(), err)
+			return nil, nil, exitcode.Refusedf("removing %s: %w", store.Dir(), err)
 		}
 		if err := store.Init(); err != nil {
-			return nil, nil, refused("creating %s: %w", store.Dir(), err)
+			return nil, nil, exitcode.Refusedf("creating %s: %w", store.Dir(), err)
 		}
 		existing = nil
 	}
@@ -67,9 +106,9 @@ func prepare(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Sto
 	return resumeRun(ctx, cfg, repo, store, existing)
 }
 
-func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Store) (*state.Run, map[phaseid.ID]*state.Phase, error) {
+func newRun(ctx context.Context, cfg *Options, repo *gitx.Repo, store *state.Store) (*state.Run, map[phaseid.ID]*state.Phase, error) {
 	if cfg.Resume {
-		return nil, nil, usage("%w: %s holds no run yet; start one without --resume (and with --commit=...)", errNoResume, store.Dir())
+		return nil, nil, exitcode.Usagef("%w: %s holds no run yet; start one without --resume (and with --commit=...)", errNoResume, store.Dir())
 	}
 	if err := checkCommitMode(cfg.CommitMode); err != nil {
 		return nil, nil, err
@@ -81,13 +120,13 @@ func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 	// A directory left without run.json (a crash before the first write)
 	// may still hold worktrees. Their branches are not known, so they stay.
 	if err := cleanPhaseWorktrees(ctx, repo, store, nil, cfg.Plan); err != nil {
-		return nil, nil, refused("removing stale worktrees: %w", err)
+		return nil, nil, exitcode.Refusedf("removing stale worktrees: %w", err)
 	}
 	// Not a reason to refuse: the line no longer needs its directory.
-	_ = removeOldLineWorktree(ctx, repo, store)
+	_ = line.RemoveOldLineWorktree(ctx, repo, store)
 	base, err := repo.Head(ctx, "")
 	if err != nil {
-		return nil, nil, refused("%w", err)
+		return nil, nil, exitcode.Refusedf("%w", err)
 	}
 	now := cfg.Now().UTC()
 	run := &state.Run{
@@ -98,7 +137,7 @@ func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 		PID: os.Getpid(), Started: now, Updated: now,
 	}
 	if err := store.SaveRun(run); err != nil {
-		return nil, nil, refused("writing run state: %w", err)
+		return nil, nil, exitcode.Refusedf("writing run state: %w", err)
 	}
 	phases := make(map[phaseid.ID]*state.Phase, len(cfg.Plan.Phases))
 	initial := make([]*state.Phase, 0, len(cfg.Plan.Phases))
@@ -116,31 +155,31 @@ func newRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Stor
 	// One file for all of them: each phase gets its own at its first
 	// change (docs/state.md).
 	if err := store.SaveInitial(initial); err != nil {
-		return nil, nil, refused("writing phase state: %w", err)
+		return nil, nil, exitcode.Refusedf("writing phase state: %w", err)
 	}
 	return run, phases, nil
 }
 
-func resumeRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.Store, run *state.Run) (*state.Run, map[phaseid.ID]*state.Phase, error) {
+func resumeRun(ctx context.Context, cfg *Options, repo *gitx.Repo, store *state.Store, run *state.Run) (*state.Run, map[phaseid.ID]*state.Phase, error) {
 	if err := samePlanFile(repo.Root(), cfg, run, store); err != nil {
 		return nil, nil, err
 	}
 	if run.PlanHash != cfg.Plan.Hash() && !cfg.Resume {
-		return nil, nil, refused("the plan changed since the run in %s started: pass --resume to continue with the edited plan (completed phases stay complete), or --fresh to start over", store.Dir())
+		return nil, nil, exitcode.Refusedf("the plan changed since the run in %s started: pass --resume to continue with the edited plan (completed phases stay complete), or --fresh to start over", store.Dir())
 	}
 	if cfg.CommitMode != "" && cfg.CommitMode != run.CommitMode {
-		return nil, nil, usage("this run was started with --commit=%s: resume it with the same mode, or start over with --fresh", run.CommitMode)
+		return nil, nil, exitcode.Usagef("this run was started with --commit=%s: resume it with the same mode, or start over with --fresh", run.CommitMode)
 	}
 	if _, err := checkout.CheckTargetBranch(ctx, repo, run); err != nil {
 		return nil, nil, err
 	}
 	stored, err := store.LoadPhases()
 	if err != nil {
-		return nil, nil, refused("%w", err)
+		return nil, nil, exitcode.Refusedf("%w", err)
 	}
 	refs := state.RefsOf(*run)
 	if err := cleanPhaseWorktrees(ctx, repo, store, &refs, cfg.Plan); err != nil {
-		return nil, nil, refused("removing stale worktrees: %w", err)
+		return nil, nil, exitcode.Refusedf("removing stale worktrees: %w", err)
 	}
 	phases := map[phaseid.ID]*state.Phase{}
 	batchOf := batchIndex(cfg.Plan)
@@ -173,7 +212,7 @@ func resumeRun(ctx context.Context, cfg *Config, repo *gitx.Repo, store *state.S
 			continue
 		}
 		if err := store.SavePhase(ps); err != nil {
-			return nil, nil, refused("writing phase state: %w", err)
+			return nil, nil, exitcode.Refusedf("writing phase state: %w", err)
 		}
 	}
 	run.PlanPath, run.PlanHash, run.PlanTitle, run.Agents = recordedPlanPath(repo.Root(), cfg.Dir, cfg.Plan.Path), cfg.Plan.Hash(), cfg.Plan.Title, agentNames(cfg)
@@ -231,15 +270,15 @@ func cleanPhaseWorktrees(ctx context.Context, repo *gitx.Repo, store *state.Stor
 	if refs == nil {
 		return nil
 	}
-	return deletePhaseBranches(ctx, repo, *refs, pl)
+	return DeletePhaseBranches(ctx, repo, *refs, pl)
 }
 
 func checkCommitMode(mode state.CommitMode) error {
 	if mode == "" {
-		return usage("--commit is required for a new run: --commit=auto (one commit per phase), --commit=message-only (changes left uncommitted, with a script of commits) or --commit=single (one commit at the end)")
+		return exitcode.Usagef("--commit is required for a new run: --commit=auto (one commit per phase), --commit=message-only (changes left uncommitted, with a script of commits) or --commit=single (one commit at the end)")
 	}
 	if _, err := state.ParseCommitMode(string(mode)); err != nil {
-		return usage("%v", err)
+		return exitcode.Usagef("%v", err)
 	}
 	return nil
 }
@@ -254,7 +293,7 @@ func batchIndex(pl *plan.Plan) map[phaseid.ID]int {
 	return out
 }
 
-func agentNames(cfg *Config) []string {
+func agentNames(cfg *Options) []string {
 	names := make([]string, len(cfg.Agents))
 	for i, a := range cfg.Agents {
 		names[i] = a.Name
@@ -264,7 +303,7 @@ func agentNames(cfg *Config) []string {
 
 // agentSpecs are the --agent values of the run's agents, for run.json: a
 // resume without --agent runs them again.
-func agentSpecs(cfg *Config) []string {
+func agentSpecs(cfg *Options) []string {
 	specs := make([]string, len(cfg.Agents))
 	for i, a := range cfg.Agents {
 		specs[i] = a.Spec

@@ -1,4 +1,4 @@
-package engine
+package line
 
 import (
 	"context"
@@ -51,7 +51,7 @@ func TestReplayOnFixesPutsTheRunOnTopOfYourFix(t *testing.T) {
 	ctx := context.Background()
 	repo, rec, dir, line, base, tip := replaySetup(t)
 
-	got, err := replayOnFixes(ctx, repo, rec, tip, &startup{})
+	got, err := replayOnFixes(ctx, repo, rec, tip, func(string) {})
 	require.NoError(t, err)
 	require.Equal(t, tip, got, "no fix since the start: the line stays")
 
@@ -60,7 +60,7 @@ func TestReplayOnFixesPutsTheRunOnTopOfYourFix(t *testing.T) {
 	runGit(t, dir, "commit", "-q", "-m", "fix by hand")
 	fix := runGit(t, dir, "rev-parse", "HEAD")
 
-	got, err = replayOnFixes(ctx, repo, rec, tip, &startup{})
+	got, err = replayOnFixes(ctx, repo, rec, tip, func(string) {})
 	require.NoError(t, err)
 	require.NotEqual(t, tip, got)
 	require.Equal(t, fix, runGit(t, dir, "rev-parse", got+"^"), "the phase commit sits on the fix")
@@ -83,7 +83,7 @@ func TestReplayOnFixesRefusesAConflictAndRestoresTheLine(t *testing.T) {
 	runGit(t, dir, "add", "a.txt")
 	runGit(t, dir, "commit", "-q", "-m", "my own a.txt")
 
-	_, err := replayOnFixes(ctx, repo, rec, tip, &startup{})
+	_, err := replayOnFixes(ctx, repo, rec, tip, func(string) {})
 	require.Error(t, err)
 	require.Equal(t, exitcode.Refused, exitcode.Of(err))
 	require.Contains(t, err.Error(), "conflict with the run's work")
@@ -94,7 +94,7 @@ func TestReplayOnFixesRefusesAConflictAndRestoresTheLine(t *testing.T) {
 	// A branch that no longer holds the run's start is refused too.
 	runGit(t, dir, "checkout", "-q", "--orphan", "rewritten")
 	runGit(t, dir, "commit", "-q", "--allow-empty", "-m", "rewritten history")
-	_, err = replayOnFixes(ctx, repo, rec, tip, &startup{})
+	_, err = replayOnFixes(ctx, repo, rec, tip, func(string) {})
 	require.ErrorContains(t, err, "no longer contains the commit the run started from")
 }
 
@@ -166,11 +166,10 @@ func TestAutoModeBringsBackLandedPhasesYourBranchLost(t *testing.T) {
 	rec := record.New(store, nil, time.Now, run, phases)
 	repo, err := gitx.Open(ctx, dir)
 	require.NoError(t, err)
-	cfg := &Config{Plan: pl}
 
 	// You reset phase 1 away; the line's branch never moved from the base.
 	runGit(t, dir, "reset", "-q", "--hard", sha0)
-	tip, err := reconcile(ctx, cfg, repo, rec, store, &startup{})
+	tip, err := Reconcile(ctx, pl, repo, rec, store, func(string) {})
 	require.NoError(t, err)
 	require.Equal(t, sha1, tip)
 	require.Equal(t, sha1, runGit(t, dir, "rev-parse", "HEAD"), "phase 1 is back on your branch")
@@ -179,13 +178,60 @@ func TestAutoModeBringsBackLandedPhasesYourBranchLost(t *testing.T) {
 
 	// A fix of yours on top is the line's new tip.
 	fix := land("fix")
-	tip, err = reconcile(ctx, cfg, repo, rec, store, &startup{})
+	tip, err = Reconcile(ctx, pl, repo, rec, store, func(string) {})
 	require.NoError(t, err)
 	require.Equal(t, fix, tip)
 
 	// A branch rewritten past a landed phase is refused, not followed.
 	runGit(t, dir, "reset", "-q", "--hard", sha0)
 	land("other")
-	_, err = reconcile(ctx, cfg, repo, rec, store, &startup{})
+	_, err = Reconcile(ctx, pl, repo, rec, store, func(string) {})
 	require.ErrorContains(t, err, "have diverged")
+}
+
+// Resume recovers from a commit trailer only a phase that was stopped
+// between landing its commit and recording it: its last attempt was
+// stopped, and the commit was made during that attempt. A phase a person
+// set to pending (or whose file they deleted) runs again, even when that
+// re-run was interrupted too: its earlier commit is older than the attempt.
+func TestLandedUnrecorded(t *testing.T) {
+	t.Parallel()
+	t0 := time.Date(2025, 3, 4, 10, 0, 0, 0, time.UTC)
+	// Attempt n starts n-1 hours after t0; during(n) is a time within it.
+	attempts := func(outcomes ...string) []state.Attempt {
+		var out []state.Attempt
+		for i, o := range outcomes {
+			out = append(out, state.Attempt{Number: i + 1, Outcome: o, Started: t0.Add(time.Duration(i) * time.Hour)})
+		}
+		return out
+	}
+	during := func(n int) time.Time { return t0.Add(time.Duration(n-1)*time.Hour + time.Minute) }
+	// Git keeps whole seconds: a commit made 0.3 s after an attempt that
+	// started at 0.7 s past a second reads as made before it started.
+	sameSecond := attempts(state.OutcomeInterrupted)
+	sameSecond[0].Started = t0.Add(700 * time.Millisecond)
+
+	for _, c := range []struct {
+		name     string
+		ps       state.Phase
+		authored time.Time
+		want     bool
+	}{
+		{"killed while landing", state.Phase{Status: state.PhasePending, Attempts: attempts(state.OutcomeInterrupted)}, during(1), true},
+		{"killed in the second it started", state.Phase{Status: state.PhasePending, Attempts: sameSecond}, t0, true},
+		{"still marked running", state.Phase{Status: state.PhaseRunning, Attempts: attempts(state.OutcomeRunning)}, during(1), true},
+		{"retry killed while landing", state.Phase{Status: state.PhasePending, Attempts: attempts(state.OutcomeFailed, state.OutcomeInterrupted)}, during(2), true},
+		{"set to pending by hand", state.Phase{Status: state.PhasePending, Attempts: attempts(state.OutcomeComplete)}, during(1), false},
+		{"set to pending by hand, re-run interrupted", state.Phase{Status: state.PhasePending,
+			Attempts: attempts(state.OutcomeComplete, state.OutcomeInterrupted)}, during(1), false},
+		{"set to pending by hand, re-run killed while landing", state.Phase{Status: state.PhasePending,
+			Attempts: attempts(state.OutcomeComplete, state.OutcomeInterrupted)}, during(2), true},
+		{"file deleted by hand", state.Phase{Status: state.PhasePending}, during(1), false},
+		{"file deleted by hand, re-run interrupted", state.Phase{Status: state.PhasePending,
+			Attempts: attempts(state.OutcomeInterrupted)}, t0.Add(-time.Hour), false},
+		{"failed", state.Phase{Status: state.PhasePending, Attempts: attempts(state.OutcomeFailed)}, during(1), false},
+		{"already complete", state.Phase{Status: state.PhaseComplete, Attempts: attempts(state.OutcomeInterrupted)}, during(1), false},
+	} {
+		require.Equal(t, c.want, landedUnrecorded(c.ps, c.authored), c.name)
+	}
 }

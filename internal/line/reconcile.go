@@ -1,4 +1,4 @@
-package engine
+package line
 
 import (
 	"context"
@@ -10,7 +10,9 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/crashpoint"
+	"github.com/autobuild-sh/autobuild/internal/exitcode"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/record"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -19,40 +21,22 @@ import (
 // kill -9 included. Git is the truth for what landed: a commit carrying a
 // phase's trailer means the phase is complete, even when its state file was
 // never written. It returns the integration tip to build on.
-func reconcile(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *record.Recorder, store *state.Store, st *startup) (string, error) {
+func Reconcile(ctx context.Context, pl *plan.Plan, repo *gitx.Repo, rec *record.Recorder, store *state.Store, at func(step string)) (string, error) {
 	run := rec.RunCopy()
+	s, err := StrategyFor(run.CommitMode)
+	if err != nil {
+		return "", exitcode.Refusedf("the run in %s: %w", store.Dir(), err)
+	}
 	tip, err := lineTip(ctx, repo, run, store)
 	if err != nil {
 		return "", err
 	}
-
-	// In auto mode your branch is the line: it is read first, so that the
-	// phases that landed on it are found.
-	if run.CommitMode == state.CommitAuto {
-		lineAt := tip
-		if tip, err = landedTip(ctx, cfg, repo, rec, tip); err != nil {
-			return "", err
-		}
-		if tip, err = followBranch(ctx, repo, tip); err != nil {
-			return "", err
-		}
-		if tip != lineAt {
-			if err := repo.MoveBranch(ctx, state.RefsOf(run).Integration(), tip, lineAt); err != nil {
-				return "", refused("moving the run's line to your branch: %w", err)
-			}
-		}
-	}
-	if tip != run.BaseCommit { // a new run has nothing on its line yet
-		if err := recoverLanded(ctx, cfg, repo, rec, run, tip); err != nil {
-			return "", err
-		}
-	}
-	if run.CommitMode != state.CommitAuto {
-		replayed, err := replayOnFixes(ctx, repo, rec, tip, st)
-		if err != nil {
-			return "", err
-		}
-		tip = replayed
+	// The mode's steps: in auto mode your branch is the line, read first
+	// so that the phases that landed on it are found; the other modes
+	// replay the line onto your commits after.
+	tip, err = s.reconcile(ctx, reconciling{pl: pl, repo: repo, rec: rec, run: run, at: at, s: s}, tip)
+	if err != nil {
+		return "", err
 	}
 	rec.UpdateRun(func(r *state.Run) { r.IntegrationCommit = tip })
 	return tip, nil
@@ -63,16 +47,16 @@ func reconcile(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *record.Re
 // a kill -9 skips that): the newest commit a complete phase recorded when
 // your branch no longer holds it (you reset it away, or it was never
 // fast-forwarded), so that followBranch puts it back or refuses; else tip.
-func landedTip(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *record.Recorder, tip string) (string, error) {
+func landedTip(ctx context.Context, pl *plan.Plan, repo *gitx.Repo, rec *record.Recorder, tip string) (string, error) {
 	var landed []string
-	for _, p := range cfg.Plan.Phases {
+	for _, p := range pl.Phases {
 		if ps := rec.Get(p.ID); ps.Status == state.PhaseComplete && ps.Commit != nil && ps.Commit.SHA != "" {
 			landed = append(landed, ps.Commit.SHA)
 		}
 	}
 	missing, err := repo.NewestNotIn(ctx, "HEAD", landed)
 	if err != nil {
-		return "", refused("checking that your branch holds the commits of the completed phases: %w "+
+		return "", exitcode.Refusedf("checking that your branch holds the commits of the completed phases: %w "+
 			"(a phase recorded complete whose commit is gone: set it to pending in its phase file, or start over with --fresh)", err)
 	}
 	if missing == "" || !isAncestor(ctx, repo, tip, missing) {
@@ -88,7 +72,7 @@ func landedTip(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *record.Re
 func followBranch(ctx context.Context, repo *gitx.Repo, tip string) (string, error) {
 	head, err := repo.Head(ctx, "")
 	if err != nil {
-		return "", refused("reading HEAD: %w", err)
+		return "", exitcode.Refusedf("reading HEAD: %w", err)
 	}
 	switch {
 	case head == tip:
@@ -97,33 +81,53 @@ func followBranch(ctx context.Context, repo *gitx.Repo, tip string) (string, err
 		// autobuild moved its line first and was killed before moving
 		// your branch: they come back.
 		if err := repo.FastForward(ctx, repo.Root(), tip); err != nil {
-			return "", refused("moving your branch to the run's last integrated phase: %w", err)
+			return "", exitcode.Refusedf("moving your branch to the run's last integrated phase: %w", err)
 		}
 	case isAncestor(ctx, repo, tip, head):
 		// The phases that landed since the line's branch last moved, and
 		// your fixes on top: later phases build on them.
 		tip = head
 	default:
-		return "", refused("your branch (%s) and the run's line (%s) have diverged: rebase your commits onto %s, or start over with --fresh", clip.SHA(head), clip.SHA(tip), clip.SHA(tip))
+		return "", exitcode.Refusedf("your branch (%s) and the run's line (%s) have diverged: rebase your commits onto %s, or start over with --fresh", clip.SHA(head), clip.SHA(tip), clip.SHA(tip))
 	}
 	return tip, nil
 }
 
+// reconciling is what a strategy's steps of reconcile work on.
+type reconciling struct {
+	pl   *plan.Plan
+	repo *gitx.Repo
+	rec  *record.Recorder
+	run  state.Run
+	at   func(step string)
+	s    Strategy
+}
+
+// recover marks complete the phases that landed on the line at tip but
+// whose state file does not say so (recoverLanded); a new run has nothing
+// on its line yet.
+func (r reconciling) recover(ctx context.Context, tip string) error {
+	if tip == r.run.BaseCommit {
+		return nil
+	}
+	return recoverLanded(ctx, r.pl, r.repo, r.rec, r.run, tip, r.s)
+}
+
 // recoverLanded marks complete the phases that landed on the line but were
 // stopped before their state file said so (landedUnrecorded).
-func recoverLanded(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *record.Recorder, run state.Run, tip string) error {
+func recoverLanded(ctx context.Context, pl *plan.Plan, repo *gitx.Repo, rec *record.Recorder, run state.Run, tip string, s Strategy) error {
 	landed, err := repo.PhaseCommits(ctx, run.BaseCommit, tip)
 	if err != nil {
-		return refused("reading the run's commits: %w", err)
+		return exitcode.Refusedf("reading the run's commits: %w", err)
 	}
-	for _, p := range cfg.Plan.Phases {
+	for _, p := range pl.Phases {
 		sha, ok := landed[p.ID]
 		if !ok || !stoppedMidAttempt(rec.Get(p.ID)) {
 			continue // asked first: only these phases cost a git command
 		}
 		authored, err := repo.AuthorTime(ctx, sha)
 		if err != nil {
-			return refused("reading when phase %s's commit %s was made: %w", p.DisplayID, clip.SHA(sha), err)
+			return exitcode.Refusedf("reading when phase %s's commit %s was made: %w", p.DisplayID, clip.SHA(sha), err)
 		}
 		if !landedUnrecorded(rec.Get(p.ID), authored) {
 			continue
@@ -132,9 +136,9 @@ func recoverLanded(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *recor
 		rec.Phase(p.ID, func(ps *state.Phase) {
 			ps.Status = state.PhaseComplete
 			ps.Commit = commit
-			if run.CommitMode != state.CommitAuto {
-				ps.Commit.SHA = "" // the run's line, not your branch: it lands at the end
-			}
+			// On the run's line, not your branch, unless it is the line:
+			// the other modes land at the end.
+			ps.Commit.SHA = s.recorded(ps.Commit.SHA)
 			last := &ps.Attempts[len(ps.Attempts)-1]
 			last.Outcome = state.OutcomeComplete
 			ps.Attempt = last.Number
@@ -150,13 +154,13 @@ func recoverLanded(ctx context.Context, cfg *Config, repo *gitx.Repo, rec *recor
 // A worktree an older autobuild kept the line checked out in goes: the
 // line lives in its branch alone now.
 func lineTip(ctx context.Context, repo *gitx.Repo, run state.Run, store *state.Store) (string, error) {
-	if err := removeOldLineWorktree(ctx, repo, store); err != nil {
-		return "", refused("%w", err)
+	if err := RemoveOldLineWorktree(ctx, repo, store); err != nil {
+		return "", exitcode.Refusedf("%w", err)
 	}
 	line := state.RefsOf(run).Integration()
 	tip, ok, err := repo.BranchCommit(ctx, line)
 	if err != nil {
-		return "", refused("reading the run's line (branch %s): %w", line, err)
+		return "", exitcode.Refusedf("reading the run's line (branch %s): %w", line, err)
 	}
 	want := tip
 	switch {
@@ -167,7 +171,7 @@ func lineTip(ctx context.Context, repo *gitx.Repo, run state.Run, store *state.S
 	}
 	if want != tip || !ok {
 		if err := repo.MoveBranch(ctx, line, want, tip); err != nil {
-			return "", refused("setting the run's line (branch %s) to %s: %w", line, clip.SHA(want), err)
+			return "", exitcode.Refusedf("setting the run's line (branch %s) to %s: %w", line, clip.SHA(want), err)
 		}
 	}
 	return want, nil
@@ -175,7 +179,7 @@ func lineTip(ctx context.Context, repo *gitx.Repo, run state.Run, store *state.S
 
 // removeOldLineWorktree removes the worktree an older autobuild kept the
 // run's line checked out in, when there is one; its branch stays.
-func removeOldLineWorktree(ctx context.Context, repo *gitx.Repo, store *state.Store) error {
+func RemoveOldLineWorktree(ctx context.Context, repo *gitx.Repo, store *state.Store) error {
 	old := store.IntegrationWorktreePath()
 	if _, err := os.Lstat(old); err != nil {
 		return nil
@@ -197,27 +201,27 @@ func removeOldLineWorktree(ctx context.Context, repo *gitx.Repo, store *state.St
 // as it was. ReplayFrom, written first, covers the one step that is not
 // atomic: a kill after the line moved but before run.json took the new
 // base; the next start puts the line back at ReplayFrom and replays again.
-func replayOnFixes(ctx context.Context, repo *gitx.Repo, rec *record.Recorder, tip string, st *startup) (string, error) {
+func replayOnFixes(ctx context.Context, repo *gitx.Repo, rec *record.Recorder, tip string, at func(step string)) (string, error) {
 	run := rec.RunCopy()
 	head, err := repo.Head(ctx, "")
 	if err != nil {
-		return "", refused("reading HEAD: %w", err)
+		return "", exitcode.Refusedf("reading HEAD: %w", err)
 	}
 	if head == run.BaseCommit || isAncestor(ctx, repo, head, tip) {
 		return tip, nil
 	}
 	if !isAncestor(ctx, repo, run.BaseCommit, head) {
-		return "", refused("your branch (%s) no longer contains the commit the run started from (%s): "+
+		return "", exitcode.Refusedf("your branch (%s) no longer contains the commit the run started from (%s): "+
 			"restore it, or start over with --fresh", clip.SHA(head), clip.SHA(run.BaseCommit))
 	}
 	commits, err := repo.Commits(ctx, run.BaseCommit, tip)
 	if err != nil {
-		return "", refused("reading the run's commits: %w", err)
+		return "", exitcode.Refusedf("reading the run's commits: %w", err)
 	}
-	st.at("replaying the run's completed phases onto your commits")
+	at("replaying the run's completed phases onto your commits")
 	rec.UpdateRun(func(r *state.Run) { r.ReplayFrom = tip })
 	if err := rec.Failed(); err != nil {
-		return "", refused("%w", err)
+		return "", exitcode.Refusedf("%w", err)
 	}
 	// Nothing has moved until the end: giving up is forgetting ReplayFrom.
 	giveUp := func() { rec.UpdateRun(func(r *state.Run) { r.ReplayFrom = "" }) }
@@ -231,14 +235,14 @@ func replayOnFixes(ctx context.Context, repo *gitx.Repo, rec *record.Recorder, t
 		}
 		giveUp()
 		if err != nil {
-			return "", refused("replaying the run's work (%s) on your commits: %w", clip.SHA(c), err)
+			return "", exitcode.Refusedf("replaying the run's work (%s) on your commits: %w", clip.SHA(c), err)
 		}
-		return "", refused("your commits since the run started conflict with the run's work (commit %s, in %s): "+
+		return "", exitcode.Refusedf("your commits since the run started conflict with the run's work (commit %s, in %s): "+
 			"rebase them yourself, or start over with --fresh", clip.SHA(c), strings.Join(conflicts, ", "))
 	}
 	if err := repo.MoveBranch(ctx, state.RefsOf(run).Integration(), newTip, tip); err != nil {
 		giveUp()
-		return "", refused("moving the run's line onto your branch: %w", err)
+		return "", exitcode.Refusedf("moving the run's line onto your branch: %w", err)
 	}
 	rec.UpdateRun(func(r *state.Run) { r.BaseCommit, r.IntegrationCommit, r.ReplayFrom = head, newTip, "" })
 	return newTip, nil

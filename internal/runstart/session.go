@@ -1,4 +1,4 @@
-package engine
+package runstart
 
 import (
 	"time"
@@ -6,11 +6,11 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
-// startSession marks the start (or resume) of a run at now. The session
+// StartSession marks the start (or resume) of a run at now. The session
 // that ended before it, if any, adds its length to ActiveSeconds, so the
 // run's wall time never counts the hours it sat halted. A session that
 // never ended (autobuild was killed) counts up to the run's last update.
-func startSession(r *state.Run, now time.Time) {
+func StartSession(r *state.Run, now time.Time) {
 	switch {
 	case r.SessionStarted != nil && r.Finished != nil:
 		r.ActiveSeconds += max(0, r.Finished.Sub(*r.SessionStarted).Seconds())

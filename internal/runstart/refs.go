@@ -1,4 +1,4 @@
-package engine
+package runstart
 
 import (
 	"context"
@@ -20,10 +20,10 @@ func newRunID(now time.Time) string {
 	return now.UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
 }
 
-// deletePhaseBranches deletes the run's phase branches: with an id, every
+// DeletePhaseBranches deletes the run's phase branches: with an id, every
 // branch under the run's prefix except its line; without one, the plan's
 // phases' branches by name.
-func deletePhaseBranches(ctx context.Context, repo *gitx.Repo, r state.Refs, pl *plan.Plan) error {
+func DeletePhaseBranches(ctx context.Context, repo *gitx.Repo, r state.Refs, pl *plan.Plan) error {
 	var names []string
 	if prefix := r.PhasePrefix(); prefix != "" {
 		all, err := repo.Branches(ctx, prefix)

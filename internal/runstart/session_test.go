@@ -1,4 +1,4 @@
-package engine
+package runstart
 
 import (
 	"testing"
@@ -17,15 +17,15 @@ func TestSessionsMakeTheWallTime(t *testing.T) {
 	at := func(min int) *time.Time { v := t0.Add(time.Duration(min) * time.Minute); return &v }
 
 	r := &state.Run{Started: t0}
-	startSession(r, t0)
+	StartSession(r, t0)
 	r.Finished = at(5) // halted after 5 minutes
 	require.Equal(t, 300.0, r.WallSeconds())
 
-	startSession(r, *at(125)) // resumed two hours later
+	StartSession(r, *at(125)) // resumed two hours later
 	require.Equal(t, 300.0, r.ActiveSeconds)
 	r.Updated = *at(128) // killed 3 minutes in: run.json last written then
 	r.Finished = nil
-	startSession(r, *at(200)) // resumed again
+	StartSession(r, *at(200)) // resumed again
 	require.Equal(t, 480.0, r.ActiveSeconds)
 	r.Finished = at(204)
 	require.Equal(t, 720.0, r.WallSeconds(), "5 + 3 + 4 minutes")
@@ -33,7 +33,7 @@ func TestSessionsMakeTheWallTime(t *testing.T) {
 	// A run written before sessions were recorded counts from its start.
 	old := &state.Run{Started: t0, Finished: at(30)}
 	require.Equal(t, 1800.0, old.WallSeconds())
-	startSession(old, *at(90))
+	StartSession(old, *at(90))
 	old.Finished = at(100)
 	require.Equal(t, 2400.0, old.WallSeconds())
 }

@@ -1,4 +1,4 @@
-package engine
+package runstart
 
 import (
 	"errors"
@@ -21,7 +21,7 @@ func TestRefusedLockTakesAwayNothingOfTheOtherRun(t *testing.T) {
 	require.NoError(t, err)
 	defer func() { _ = other.Unlock() }()
 
-	_, _, err = lockState(store, true)
+	_, _, err = LockState(store, true)
 	var le *state.LockedError
 	require.True(t, errors.As(err, &le), "got %v", err)
 	require.FileExists(t, store.LockPath())
@@ -36,7 +36,7 @@ func TestRefusedFirstStartCleansUpUnderItsLock(t *testing.T) {
 	t.Parallel()
 	store := state.Open(t.TempDir())
 	require.NoError(t, store.Init())
-	_, release, err := lockState(store, true)
+	_, release, err := LockState(store, true)
 	require.NoError(t, err)
 	release(false)
 	_, err = os.Lstat(store.Dir())

@@ -1,17 +1,18 @@
-package engine
+package runstart
 
 import (
 	"fmt"
 	"strings"
 
+	"github.com/autobuild-sh/autobuild/internal/exitcode"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 )
 
-// checkLookAlikeIDs refuses a plan with two phase ids that look the same
+// CheckLookAlikeIDs refuses a plan with two phase ids that look the same
 // but differ (2A and 2А with a Cyrillic А): every message, dependency and
 // commit naming one could be read as the other.
-func checkLookAlikeIDs(pl *plan.Plan) error {
+func CheckLookAlikeIDs(pl *plan.Plan) error {
 	if pl == nil {
 		return nil
 	}
@@ -23,7 +24,7 @@ func checkLookAlikeIDs(pl *plan.Plan) error {
 	for _, p := range pairs {
 		names = append(names, fmt.Sprintf("%s (%s) and %s (%s)", p[0].DisplayID, codePoints(p[0].DisplayID), p[1].DisplayID, codePoints(p[1].DisplayID)))
 	}
-	return usage("%s: phase ids that look the same but differ: %s; rename one of each pair (plain ASCII ids are safest)",
+	return exitcode.Usagef("%s: phase ids that look the same but differ: %s; rename one of each pair (plain ASCII ids are safest)",
 		plan.CodePlanInvalid, strings.Join(names, "; "))
 }
 

@@ -1,10 +1,11 @@
-package engine
+package runstart
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/autobuild-sh/autobuild/internal/exitcode"
 	"github.com/autobuild-sh/autobuild/internal/shell"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -15,7 +16,7 @@ import (
 // run was started in; absolute for a plan outside the repository. dir is
 // where autobuild was started, which a relative path is relative to.
 func recordedPlanPath(root, dir, path string) string {
-	abs := planFile(dir, path)
+	abs := PlanFile(dir, path)
 	// git reports the root with symbolic links resolved; do the same.
 	if real, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
 		abs = filepath.Join(real, filepath.Base(abs))
@@ -27,11 +28,11 @@ func recordedPlanPath(root, dir, path string) string {
 	return filepath.ToSlash(rel)
 }
 
-// planFile is the plan's absolute path as the kernel opens it: dir (where
+// PlanFile is the plan's absolute path as the kernel opens it: dir (where
 // autobuild was started, "" for the current directory) may be reached
 // through a symbolic link (a shell's PWD), and "../plan.md" is then
 // relative to where the link points, not to the link's parent.
-func planFile(dir, path string) string {
+func PlanFile(dir, path string) string {
 	if filepath.IsAbs(path) {
 		return filepath.Clean(path)
 	}
@@ -48,7 +49,7 @@ func planFile(dir, path string) string {
 // matched by id, so another plan's phases 1 and 2A would count as done
 // because the run's were. An edited plan is the same file (the hash check
 // after this says so); a moved or renamed one must be moved back.
-func samePlanFile(root string, cfg *Config, run *state.Run, store *state.Store) error {
+func samePlanFile(root string, cfg *Options, run *state.Run, store *state.Store) error {
 	if run.PlanPath == "" {
 		return nil // an older autobuild's run, which did not record it
 	}
@@ -57,9 +58,9 @@ func samePlanFile(root string, cfg *Config, run *state.Run, store *state.Store) 
 		return nil
 	}
 	if run.Status == state.RunComplete {
-		return refused("the run in %s, of the plan %s, is complete; %s is another plan: pass --fresh to start a run of it (the earlier run's state goes; its commits stay)",
+		return exitcode.Refusedf("the run in %s, of the plan %s, is complete; %s is another plan: pass --fresh to start a run of it (the earlier run's state goes; its commits stay)",
 			store.Dir(), run.PlanPath, now)
 	}
-	return refused("the run in %s is of the plan %s, not %s: to go on with it, run `cd %s && autobuild %s --resume` (move the plan back first if you moved or renamed it); to start a run of %s instead, pass --fresh (the earlier run's state goes; its commits stay)",
+	return exitcode.Refusedf("the run in %s is of the plan %s, not %s: to go on with it, run `cd %s && autobuild %s --resume` (move the plan back first if you moved or renamed it); to start a run of %s instead, pass --fresh (the earlier run's state goes; its commits stay)",
 		store.Dir(), run.PlanPath, now, shell.Quote(root), shell.Quote(run.PlanPath), now)
 }

@@ -1,4 +1,4 @@
-package engine
+package runstart
 
 import (
 	"context"
@@ -28,7 +28,7 @@ func TestNewRunWritesOneFileOfInitialStates(t *testing.T) {
 	require.NoError(t, err)
 	store := state.Open(repo.Root())
 	require.NoError(t, store.Init())
-	cfg := &Config{Dir: dir, Plan: pl, CommitMode: state.CommitAuto, Now: time.Now}
+	cfg := &Options{Dir: dir, Plan: pl, CommitMode: state.CommitAuto, Now: time.Now}
 
 	run, phases, err := newRun(ctx, cfg, repo, store)
 	require.NoError(t, err)
@@ -58,4 +58,30 @@ func TestNewRunWritesOneFileOfInitialStates(t *testing.T) {
 	p, err := store.LoadPhase("0")
 	require.NoError(t, err)
 	require.Equal(t, state.PhaseComplete, p.Status)
+}
+
+// A --fresh start carries the earlier run's commit mode and schedule over
+// in the config it returns; the caller's config stays as it was given.
+func TestPrepareReturnsTheConfigItCarriesOver(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := gitRepo(t, diamondPlan)
+	pl, err := plan.Parse(filepath.Join(dir, "plan.md"), []byte(diamondPlan))
+	require.NoError(t, err)
+	repo, err := gitx.Open(ctx, dir)
+	require.NoError(t, err)
+	store := state.Open(repo.Root())
+	require.NoError(t, store.Init())
+	first := Options{Dir: dir, Plan: pl, CommitMode: state.CommitMessageOnly, Schedule: state.ScheduleEager, Now: time.Now}
+	_, _, _, err = Prepare(ctx, first, repo, store)
+	require.NoError(t, err)
+
+	given := Options{Dir: dir, Plan: pl, Fresh: true, Now: time.Now}
+	got, run, _, err := Prepare(ctx, given, repo, store)
+	require.NoError(t, err)
+	require.Equal(t, state.CommitMessageOnly, got.CommitMode)
+	require.Equal(t, state.ScheduleEager, got.Schedule)
+	require.Equal(t, state.CommitMessageOnly, run.CommitMode)
+	require.Empty(t, given.CommitMode, "the caller's options are not changed")
+	require.Empty(t, given.Schedule)
 }
