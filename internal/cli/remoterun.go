@@ -12,8 +12,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/autobuild-sh/autobuild/internal/config"
-	"github.com/autobuild-sh/autobuild/internal/engine"
 	"github.com/autobuild-sh/autobuild/internal/executor"
+	"github.com/autobuild-sh/autobuild/internal/exitcode"
 	"github.com/autobuild-sh/autobuild/internal/remote"
 )
 
@@ -66,12 +66,12 @@ func (r *remoteOptions) executor(ctx context.Context, fc config.Executor, root, 
 	}.WithDefaults()
 	cl, err := remote.Dial(ctx, conn, "autobuild-preflight")
 	if err != nil {
-		return nil, &engine.Error{Code: engine.ExitRefused, Err: err}
+		return nil, &exitcode.Error{Code: exitcode.Refused, Err: err}
 	}
 	cl.Close()
 	probe := remote.Shared{Repo: root, Remote: url, RunID: "preflight-" + randomHex(4)}
 	if err := probe.CheckPush(ctx, remote.PreflightLimit); err != nil {
-		return nil, &engine.Error{Code: engine.ExitRefused, Err: fmt.Errorf("%w: give --remote a git URL every worker can fetch from and this machine can push to; autobuild pushes only refs under refs/autobuild/<run-id>/", err)}
+		return nil, &exitcode.Error{Code: exitcode.Refused, Err: fmt.Errorf("%w: give --remote a git URL every worker can fetch from and this machine can push to; autobuild pushes only refs under refs/autobuild/<run-id>/", err)}
 	}
 	host, _ := os.Hostname()
 	identity := fmt.Sprintf("coordinator %s:%d", host, os.Getpid())

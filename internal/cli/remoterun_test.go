@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/config"
-	"github.com/autobuild-sh/autobuild/internal/engine"
+	"github.com/autobuild-sh/autobuild/internal/exitcode"
 )
 
 // closedAddress is a 127.0.0.1 address nothing listens on.
@@ -27,17 +27,17 @@ func TestRemoteOptionsRefuseBadCombinations(t *testing.T) {
 	ctx := context.Background()
 	r := &remoteOptions{remote: "/srv/shared.git"}
 	_, err := r.executor(ctx, config.Executor{}, "/repo", "/repo", 1, 0)
-	require.Equal(t, engine.ExitUsage, engine.ExitCode(err))
+	require.Equal(t, exitcode.Usage, exitcode.Of(err))
 	require.ErrorContains(t, err, "only a run with --executor temporal uses a remote")
 
 	r = &remoteOptions{kind: "temporal"}
 	_, err = r.executor(ctx, config.Executor{}, "/repo", "/repo", 1, 0)
-	require.Equal(t, engine.ExitUsage, engine.ExitCode(err))
+	require.Equal(t, exitcode.Usage, exitcode.Of(err))
 	require.ErrorContains(t, err, "needs --remote URL")
 
 	r = &remoteOptions{kind: "k8s"}
 	_, err = r.executor(ctx, config.Executor{}, "/repo", "/repo", 1, 0)
-	require.Equal(t, engine.ExitUsage, engine.ExitCode(err))
+	require.Equal(t, exitcode.Usage, exitcode.Of(err))
 
 	x, err := (&remoteOptions{}).executor(ctx, config.Executor{}, "/repo", "/repo", 1, 0)
 	require.NoError(t, err)
@@ -53,7 +53,7 @@ func TestRemoteOptionsNoServerIsRefusedQuickly(t *testing.T) {
 	r := &remoteOptions{}
 	_, err := r.executor(context.Background(), config.Executor{Kind: "temporal", Address: addr, Remote: t.TempDir()}, t.TempDir(), t.TempDir(), 1, 0)
 	require.Less(t, time.Since(start), 10*time.Second)
-	require.Equal(t, engine.ExitRefused, engine.ExitCode(err))
+	require.Equal(t, exitcode.Refused, exitcode.Of(err))
 	require.ErrorContains(t, err, addr)
 	require.ErrorContains(t, err, "temporal server start-dev")
 }
