@@ -127,7 +127,7 @@ what failed and why, and how to resume.`,
 	root.SetErr(s.Err)
 	root.SetFlagErrorFunc(flagError)
 	opts.register(root)
-	root.AddCommand(newValidate(s), newStatus(s), newReview(s), newSteer(s), newWatch(s), newDemo(s), newSimAgent(s), newReport(s), newVersion(s))
+	root.AddCommand(newValidate(s), newStatus(s), newReview(s), newSteer(s), newWatch(s), newDemo(s), newSimAgent(s), newReport(s), newVersion(s), newWorker(s))
 	root.ValidArgsFunction = completePlanFile
 	root.SuggestionsMinimumDistance = 2
 	registerCompletions(root)

@@ -91,6 +91,9 @@ type runOptions struct {
 	maxCostHard           bool
 	notify                []string
 	notifyConf            notifySettings
+	// remoteRun is --executor, --remote and the Temporal flags; its
+	// executor, once made by engineConfig, is ended with the run.
+	remoteRun remoteOptions
 }
 
 func (o *runOptions) register(cmd *cobra.Command) {
@@ -118,6 +121,7 @@ func (o *runOptions) register(cmd *cobra.Command) {
 	f.StringVar(&o.verify, "verify", "", "landing (the default: a phase picked onto a line that moved since it started is verified with the gates on the combination before it lands) or off (each phase on its own gates' word)")
 	f.BoolVar(&o.allowRedBase, "allow-red-base", false, "go on when the gates already fail on your branch before the run; a gate then counts only the failures the base did not have")
 	f.BoolVar(&o.allowEmpty, "allow-empty-phases", false, "run phases that have no section or linked file from their table row alone (refused otherwise)")
+	o.remoteRun.register(f)
 }
 
 // runPlan is `autobuild PLAN.md`: parse, configure, run, summarize.
@@ -186,6 +190,7 @@ func runPlan(ctx context.Context, s Streams, o *runOptions) error {
 		fmt.Fprintln(s.Err, "autobuild: warning: "+o.identityNote)
 	}
 	noteRecordedAgents(s, o)
+	defer o.remoteRun.end(ctx, s)
 	if o.json {
 		return runHeadless(ctx, s, o, cfg, jsonPrinter, false)
 	}
@@ -313,8 +318,14 @@ func (o *runOptions) engineConfig(pl *plan.Plan, repo *gitx.Repo, root string, p
 		}
 		cfg.Agents = append(cfg.Agents, a)
 	}
-	if err := preflight(cfg.Agents, root, o.preflight); err != nil {
+	if cfg.Executor, err = o.remoteRun.executor(context.Background(), fc.Executor, root, wd, len(cfg.Agents), cfg.WaitLimit); err != nil {
 		return cfg, err
+	}
+	if cfg.Executor == nil {
+		// A remote run's agents run on the workers, and are checked there.
+		if err := preflight(cfg.Agents, root, o.preflight); err != nil {
+			return cfg, err
+		}
 	}
 	cl, err := failure.NewClassifier(fc.Classify)
 	if err != nil {

@@ -112,6 +112,8 @@ type Config struct {
 	// [notify] (notify.go).
 	Budget Budget
 	Notify Notify
+	// Executor is [executor] (executor.go).
+	Executor Executor
 }
 
 // AgentConfig is one [agents.<preset>] table.
@@ -151,6 +153,7 @@ type fileConfig struct {
 	MaxPhaseCost *float64             `toml:"max_phase_cost"`
 	MaxCostHard  *bool                `toml:"max_cost_hard"`
 	Notify       *notifyFile          `toml:"notify"`
+	Executor     *executorFile        `toml:"executor"`
 }
 
 // worktreeFile is [worktree] as decoded.
@@ -245,6 +248,7 @@ func Parse(text, path string) (*Config, error) {
 	cfg.Worktree = c.worktree(fc.Worktree)
 	cfg.Budget = c.budget(fc.MaxCost, fc.MaxPhaseCost, fc.MaxCostHard)
 	cfg.Notify = c.notify(fc.Notify)
+	cfg.Executor = c.executor(fc.Executor)
 	if c.err != nil {
 		return nil, c.err
 	}
@@ -348,6 +352,8 @@ func knownKeys(k toml.Key) string {
 		return "copy, setup, teardown, ports, port_base"
 	case len(k) >= 2 && k[0] == "notify":
 		return "terminal, desktop, webhook, command, events, limit_wait"
+	case len(k) >= 2 && k[0] == "executor":
+		return "kind, address, namespace, task_queue, remote, heartbeat_timeout"
 	}
-	return "agent, max_parallel, phase_timeout, idle_timeout, wait_limit, commit, schedule, verify, review, scenario, max_cost, max_phase_cost, max_cost_hard, [gates], [agents.NAME], [worktree], [[classify]], [notify]"
+	return "agent, max_parallel, phase_timeout, idle_timeout, wait_limit, commit, schedule, verify, review, scenario, max_cost, max_phase_cost, max_cost_hard, [gates], [agents.NAME], [worktree], [[classify]], [notify], [executor]"
 }

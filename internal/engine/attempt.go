@@ -78,7 +78,11 @@ func (r *phaseRunner) Attempt(ctx context.Context, req schedule.AttemptRequest) 
 	// Your checkout is read while the worktree is made ready: the two
 	// touch different trees, and neither need wait for the other.
 	before := make(chan checkout.State, 1)
-	go func() { before <- r.integ.Guard.Snapshot(ctx) }()
+	if executor.SharesCheckout(r.exec) {
+		go func() { before <- r.integ.Guard.Snapshot(ctx) }()
+	} else {
+		before <- checkout.State{} // nothing to compare: the attempt runs elsewhere
+	}
 	wt, base, continues, note, err := r.spaces.prepare(ctx, p.ID, p.DisplayID)
 	if err == nil && continues && line.AfterIntegrationConflict(req.Previous) {
 		// Its change broke a gate on top of what landed meanwhile: the
@@ -215,6 +219,7 @@ func (r *phaseRunner) newAttempt(t *attemptTrack, wt, base string, continues boo
 	prompt, args := r.promptFor(p, req, continues, log)
 	absPlan := runstart.PlanFile(r.cfg.Dir, r.cfg.Plan.Path)
 	return executor.Attempt{
+		RunID:   r.rec.RunCopy().RunID,
 		PhaseID: p.ID, DisplayID: p.DisplayID, Number: req.Number, Seq: t.seq,
 		Agent: req.Agent, Args: args, Prompt: prompt, PromptPath: r.store.PromptPath(p.ID, t.seq),
 		Env: agent.EnvInput{PhaseID: p.ID, Attempt: req.Number, MaxAttempts: schedule.MaxAttempts,
@@ -290,6 +295,11 @@ func (o *attemptObserver) AgentEnded(ev executor.Evidence) {
 	if o.agentEnded != nil && !executor.AgentFailed(ev.Evidence) {
 		o.agentEnded()
 	}
+}
+
+// Worker tells the front ends which worker took the attempt.
+func (o *attemptObserver) Worker(name string) {
+	o.rec.Emit(phaseEvent(event.PhaseWorker, o.p, o.number, event.Event{Line: name}))
 }
 
 func (o *attemptObserver) GateEnded(kind string, gr state.GateResult) {

@@ -108,3 +108,37 @@ func TestEngineRecordsClassifiesAndLandsAroundTheExecutor(t *testing.T) {
 		require.Contains(t, p.Attempts[0].Error.Message, "the remote machine went away")
 	})
 }
+
+// apartExecutor is a scriptedExecutor on another machine (executor.Apart).
+type apartExecutor struct{ scriptedExecutor }
+
+func (*apartExecutor) Apart() bool { return true }
+
+// The guard compares your checkout around an attempt only where the
+// executor shares it: a file that appears there during a remote attempt is
+// yours (no agent ran here), and the phase lands; the same during a local
+// attempt is an outside_worktree failure.
+func TestOutsideCheckOnlyWhereTheExecutorSharesTheCheckout(t *testing.T) {
+	t.Parallel()
+	strayWrite := func(dir *string) func(a executor.Attempt) executor.Evidence {
+		return func(a executor.Attempt) executor.Evidence {
+			if err := os.WriteFile(filepath.Join(*dir, "mine.txt"), []byte("a person's file\n"), 0o644); err != nil {
+				panic(err)
+			}
+			return wrote("remote.txt", "made elsewhere\n")(a)
+		}
+	}
+	var dir string
+	x := &apartExecutor{scriptedExecutor{results: []func(executor.Attempt) executor.Evidence{strayWrite(&dir)}}}
+	res, _, _ := runPlanWith(t, onePhase, "exit 99", func(c *Config) { c.Executor, dir = x, c.Dir })
+	require.Equal(t, state.RunComplete, res.Status, res.Reason)
+
+	var dir2 string
+	local := &scriptedExecutor{results: []func(executor.Attempt) executor.Evidence{strayWrite(&dir2)}}
+	res, repo, _ := runPlanWith(t, onePhase, "exit 99", func(c *Config) { c.Executor, dir2 = local, c.Dir })
+	require.NotEqual(t, state.RunComplete, res.Status)
+	p, err := state.Open(repo).LoadPhase("1")
+	require.NoError(t, err)
+	require.NotNil(t, p.Error)
+	require.Equal(t, failure.OutsideWorktree, p.Error.Type)
+}

@@ -96,6 +96,8 @@ func TestDescribe(t *testing.T) {
 		require.Equal(t, "PHASE 1 GATE lint "+want+" - ruff check .",
 			Describe(Event{Kind: GateResult, DisplayID: "1", Gate: &Gate{Kind: "lint", Status: status, Command: "ruff check ."}}))
 	}
+	require.Equal(t, "PHASE 2A ON WORKER - build-7:4242 (attempt 1/2)",
+		Describe(Event{Kind: PhaseWorker, DisplayID: "2A", Attempt: 1, MaxAttempts: 2, Line: "build-7:4242"}))
 	require.Equal(t, "PHASE 2A INTEGRATED - abcdef0 feat(api): x",
 		Describe(Event{Kind: PhaseIntegrated, DisplayID: "2A", Commit: &state.Commit{SHA: "abcdef0123", Message: "feat(api): x\n\nbody"}}))
 }

@@ -42,6 +42,8 @@ func describe(e Event) string {
 		return fmt.Sprintf("PHASE %s SKIPPED - %s", id, e.Line)
 	case PhaseStarted:
 		return fmt.Sprintf("PHASE %s STARTED - %s%s, agent %s", id, e.PhaseName, attempt, e.Agent)
+	case PhaseWorker:
+		return fmt.Sprintf("PHASE %s ON WORKER - %s%s", id, e.Line, attempt)
 	case WorktreeReady:
 		if e.PhaseID == "" {
 			return "WORKTREES - " + e.Line

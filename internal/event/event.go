@@ -54,6 +54,10 @@ const (
 	AgentQuota Kind = "agent_quota"
 )
 
+// PhaseWorker: a remote worker (--executor temporal) took the phase's
+// attempt; Line names it.
+const PhaseWorker Kind = "phase_worker"
+
 // PhaseVerifying: the phase's gates passed on its own base, and its change
 // is being verified on top of what landed meanwhile (Line: "on top of
 // phase 2A, phase 2C").

@@ -35,6 +35,9 @@ type Executor interface {
 
 // Attempt is everything an executor needs to make one attempt.
 type Attempt struct {
+	// RunID is run.json's run_id: an executor that works away from this
+	// machine names the run's refs and workflow by it.
+	RunID     string
 	PhaseID   phaseid.ID
 	DisplayID phaseid.Display
 	// Number is the attempt within this run (1 or 2); Seq counts every
@@ -124,6 +127,28 @@ type AttemptObserver interface {
 	GateEnded(kind string, r state.GateResult)
 	// Lines says which output lines are worth turning into strings.
 	Lines() proc.LineMode
+}
+
+// WorkerObserver is an AttemptObserver that also hears which worker (another
+// machine) took the attempt; an executor that runs attempts elsewhere tells
+// an observer that implements it.
+type WorkerObserver interface {
+	Worker(name string)
+}
+
+// Apart is an Executor whose attempts never touch your checkout: they run
+// on other machines. The phase runner does not snapshot your checkout
+// around its attempts (the guard's comparison, which tells an agent's
+// stray write from your own, has nothing to find there).
+type Apart interface {
+	Apart() bool
+}
+
+// SharesCheckout says whether x's attempts run beside your checkout, so
+// that the guard compares it before and after each.
+func SharesCheckout(x Executor) bool {
+	a, ok := x.(Apart)
+	return !ok || !a.Apart()
 }
 
 // QuotaObserver is an AttemptObserver that also hears what an agent CLI

@@ -1,0 +1,59 @@
+package cli
+
+import (
+	"context"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/config"
+	"github.com/autobuild-sh/autobuild/internal/exitcode"
+)
+
+// closedAddress is a 127.0.0.1 address nothing listens on.
+func closedAddress(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := l.Addr().String()
+	require.NoError(t, l.Close())
+	return addr
+}
+
+func TestRemoteOptionsRefuseBadCombinations(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r := &remoteOptions{remote: "/srv/shared.git"}
+	_, err := r.executor(ctx, config.Executor{}, "/repo", "/repo", 1, 0)
+	require.Equal(t, exitcode.Usage, exitcode.Of(err))
+	require.ErrorContains(t, err, "only a run with --executor temporal uses a remote")
+
+	r = &remoteOptions{kind: "temporal"}
+	_, err = r.executor(ctx, config.Executor{}, "/repo", "/repo", 1, 0)
+	require.Equal(t, exitcode.Usage, exitcode.Of(err))
+	require.ErrorContains(t, err, "needs --remote URL")
+
+	r = &remoteOptions{kind: "k8s"}
+	_, err = r.executor(ctx, config.Executor{}, "/repo", "/repo", 1, 0)
+	require.Equal(t, exitcode.Usage, exitcode.Of(err))
+
+	x, err := (&remoteOptions{}).executor(ctx, config.Executor{}, "/repo", "/repo", 1, 0)
+	require.NoError(t, err)
+	require.Nil(t, x, "local: the engine's own executor")
+}
+
+// No server at the address: exit 3, naming the address and the fix, well
+// within 10 seconds. [executor] in autobuild.toml is read the same way.
+func TestRemoteOptionsNoServerIsRefusedQuickly(t *testing.T) {
+	t.Parallel()
+	addr := closedAddress(t)
+	start := time.Now()
+	r := &remoteOptions{}
+	_, err := r.executor(context.Background(), config.Executor{Kind: "temporal", Address: addr, Remote: t.TempDir()}, t.TempDir(), t.TempDir(), 1, 0)
+	require.Less(t, time.Since(start), 10*time.Second)
+	require.Equal(t, exitcode.Refused, exitcode.Of(err))
+	require.ErrorContains(t, err, addr)
+	require.ErrorContains(t, err, "temporal server start-dev")
+}

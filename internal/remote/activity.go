@@ -1,0 +1,176 @@
+package remote
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/autobuild-sh/autobuild/internal/clip"
+	"github.com/autobuild-sh/autobuild/internal/failure"
+)
+
+// Runner makes the attempt in its prepared workspace, as the local executor
+// does on the coordinator's machine (the agent, the tidying, the gates, the
+// gate output put back), writing its log to log and its progress to p. It
+// returns the evidence; the activity adds the commit, the patch and the
+// worker's name.
+type Runner func(ctx context.Context, ws Workspace, req AttemptRequest, log io.Writer, p Reporter) AttemptResult
+
+// Reporter hears a running attempt, for its heartbeats.
+type Reporter interface {
+	Output(line string)
+	Action()
+}
+
+// Worker makes attempts: the activity ActivityName.
+type Worker struct {
+	// Dir holds the worker's mirrors and worktrees (--dir).
+	Dir string
+	// Identity names the worker in results and heartbeats.
+	Identity string
+	Run      Runner
+	// HeartbeatEvery is how often a running attempt heartbeats (a third
+	// of its heartbeat timeout when zero).
+	HeartbeatEvery time.Duration
+}
+
+// logTailLines is how much of a worker's log the result carries.
+const logTailLines = 40
+
+// Attempt is the activity: it prepares the workspace (fetching the base),
+// runs the attempt, commits and pushes what it made, and returns the
+// result. Its errors are the machinery's: a bad request (never retried), a
+// workspace it could not prepare or a push that failed (retried by the
+// workflow, on any worker), or a usage limit (typed, with its reset). An
+// attempt whose agent or gates failed is a result, not an error.
+func (w *Worker) Attempt(ctx context.Context, req AttemptRequest) (AttemptResult, error) {
+	if err := req.Validate(); err != nil {
+		return AttemptResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeBadRequest, err)
+	}
+	book := &progressBook{p: Progress{Worker: w.Identity, Step: "fetching"}}
+	stop := w.heartbeat(ctx, req, book)
+	defer stop()
+
+	ws, err := PrepareWorkspace(ctx, w.Dir, req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return AttemptResult{Interrupted: true, Worker: w.Identity}, nil
+		}
+		return AttemptResult{}, temporal.NewApplicationError(fmt.Sprintf("worker %s could not prepare the attempt: %v", w.Identity, err), ErrTypeSetup, err)
+	}
+	defer func() { _ = ws.Remove(context.WithoutCancel(ctx)) }()
+
+	book.step("agent")
+	var log tailBuffer
+	res := w.Run(ctx, ws, req, &log, book)
+	res.Worker = w.Identity
+	res.LogTail = clip.Tail(log.String(), logTailLines)
+	if res.Interrupted || ctx.Err() != nil {
+		if stopping(ctx) {
+			// This worker is shutting down, not the coordinator canceling:
+			// the attempt is made again elsewhere.
+			return AttemptResult{}, temporal.NewApplicationError(fmt.Sprintf("worker %s stopped during the attempt", w.Identity), ErrTypeSetup)
+		}
+		res.Interrupted = true
+		return res, nil
+	}
+	if res.InfraError != "" {
+		return AttemptResult{}, temporal.NewApplicationError(fmt.Sprintf("worker %s: %s", w.Identity, res.InfraError), ErrTypeSetup)
+	}
+	if s := res.AgentSignal; s != nil && s.Type == failure.RateLimited && !s.ResetsAt.IsZero() {
+		return AttemptResult{}, UsageLimitError(Limit{ResetsAt: s.ResetsAt, Message: s.Message, Result: &res})
+	}
+	book.step("pushing")
+	commit, err := ws.Commit(ctx, fmt.Sprintf("autobuild: phase %s, attempt %d (run %s)", req.PhaseID, req.Seq, req.RunID))
+	if err != nil {
+		return AttemptResult{}, temporal.NewApplicationError(fmt.Sprintf("worker %s: %v", w.Identity, err), ErrTypeSetup, err)
+	}
+	if commit != "" {
+		if err := ws.Push(ctx, req.Remote, req.RunID, req.ResultRef, commit); err != nil {
+			return AttemptResult{}, temporal.NewApplicationError(fmt.Sprintf("worker %s: %v", w.Identity, err), ErrTypeSetup, err)
+		}
+		res.Commit = commit
+		if failed(res) {
+			res.Patch = ws.Patch(ctx)
+		}
+	}
+	return res, nil
+}
+
+// failed says whether the attempt's evidence is a failure (its patch then
+// goes back with it).
+func failed(r AttemptResult) bool {
+	return r.TimedOut || r.IdleTimedOut || r.AgentNotFound || r.AgentExitCode != 0 || r.Gate != nil ||
+		r.ResultStatus == "failed"
+}
+
+// heartbeat records the attempt's progress every HeartbeatEvery until
+// stop is called. A heartbeat is also how the cancellation of the attempt
+// reaches it: the server answers one with the request, and ctx ends.
+func (w *Worker) heartbeat(ctx context.Context, req AttemptRequest, book *progressBook) (stop func()) {
+	every := w.HeartbeatEvery
+	if every <= 0 {
+		hb := req.HeartbeatTimeout
+		if hb <= 0 {
+			hb = DefaultHeartbeatTimeout
+		}
+		every = hb / 3
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			activity.RecordHeartbeat(ctx, book.snapshot())
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	})
+	return func() { close(done); wg.Wait() }
+}
+
+// tailBuffer keeps the last maxLog bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+const maxLog = 64 << 10
+
+func (b *tailBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf = append(b.buf, p...)
+	if len(b.buf) > maxLog {
+		b.buf = append([]byte(nil), b.buf[len(b.buf)-maxLog:]...)
+	}
+	return len(p), nil
+}
+
+func (b *tailBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return strings.ToValidUTF8(string(b.buf), "")
+}
+
+// stopping says whether the worker running the activity is shutting down.
+func stopping(ctx context.Context) bool {
+	select {
+	case <-activity.GetWorkerStopChannel(ctx):
+		return true
+	default:
+		return false
+	}
+}

@@ -1,0 +1,238 @@
+package remote
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/autobuild-sh/autobuild/internal/executor"
+	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/gitx"
+	"github.com/autobuild-sh/autobuild/internal/localexec"
+	"github.com/autobuild-sh/autobuild/internal/sanitize"
+)
+
+// Executor is the engine's executor for --executor temporal: it sends each
+// attempt to the run's workflow, and leaves the work the worker made in the
+// attempt's workspace, where landing reads it.
+type Executor struct {
+	// Connect makes the run's coordinator once the run's id is known
+	// (the first attempt's).
+	Connect func(ctx context.Context, runID string) (*Coordinator, error)
+	// Remote is the git URL in every request.
+	Remote string
+	// Request fills in the request's limits (heartbeat timeout,
+	// infrastructure tries, wait limit); nil keeps the defaults.
+	Request func(*AttemptRequest)
+
+	mu sync.Mutex
+	// coords holds a coordinator per run id: a front end may start
+	// another run (fresh) with the same executor.
+	coords map[string]*Coordinator
+}
+
+// Execute makes the attempt on a worker. The workspace's state (the base,
+// with an earlier attempt's work on top when the attempt continues it) is
+// pushed as the attempt's base; the worker's commit comes back and is
+// checked out in the workspace, staged.
+func (x *Executor) Execute(ctx context.Context, a executor.Attempt, obs executor.AttemptObserver) (ev executor.Evidence) {
+	ev.AgentCommand = a.Agent.Command()
+	if a.PromptPath != "" {
+		// .autobuild/ keeps the prompt as for a local attempt.
+		if err := os.MkdirAll(filepath.Dir(a.PromptPath), 0o755); err == nil {
+			_ = os.WriteFile(a.PromptPath, []byte(a.Prompt), 0o644)
+		}
+	}
+	k, err := x.coordinator(ctx, a.RunID)
+	if err != nil {
+		ev.Err = err
+		return ev
+	}
+	base, err := snapshotCommit(ctx, a.Workspace, a.Base, a.DisplayID)
+	if err != nil {
+		ev.Err, ev.Interrupted = err, ctx.Err() != nil
+		return ev
+	}
+	req := AttemptRequest{
+		RunID: a.RunID, PhaseID: a.PhaseID, DisplayID: a.DisplayID, Number: a.Number, Seq: a.Seq,
+		Remote: x.Remote, BaseCommit: base,
+		BaseRef: BaseRef(a.RunID, a.PhaseID, a.Seq), ResultRef: ResultRef(a.RunID, a.PhaseID, a.Seq),
+		Agent: a.Agent, Args: a.Args, Prompt: a.Prompt, Session: a.Session, Env: a.Env, WorkEnv: a.WorkEnv,
+		Gates: a.Gates, PlanInRepo: a.PlanInRepo, Timeout: a.Timeout, IdleTimeout: a.IdleTimeout,
+	}
+	if a.Env.SimScenario != "" {
+		// The worker is another machine: the scenario travels as text.
+		text, err := os.ReadFile(a.Env.SimScenario)
+		if err != nil {
+			ev.Err = fmt.Errorf("reading the simulated agent's scenario for the worker: %w", err)
+			return ev
+		}
+		req.SimScenario = string(text)
+	}
+	if x.Request != nil {
+		x.Request(&req)
+	}
+	var mu sync.Mutex
+	var worker string
+	announce := func(name string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if name == "" || name == worker {
+			return
+		}
+		worker = name
+		fmt.Fprintf(a.Log, "# autobuild: attempt running on worker %s\n", sanitize.Line(name))
+		if wo, ok := obs.(executor.WorkerObserver); ok {
+			wo.Worker(sanitize.Line(name))
+		}
+	}
+	progress := func(p Progress) {
+		announce(p.Worker)
+		if p.LastLine != "" {
+			obs.Output("agent", p.LastLine)
+		}
+	}
+	var res AttemptResult
+	keys, err := k.Leftover(ctx, a.PhaseID)
+	if err == nil && len(keys) > 0 {
+		// A coordinator before this one (killed) sent the phase's attempt:
+		// it is running or ran on a worker, and is not made again.
+		key := keys[len(keys)-1]
+		fmt.Fprintf(a.Log, "# autobuild: re-attaching to attempt %s, sent to the workers before autobuild stopped\n", key)
+		res, err = k.Reattach(ctx, key, req, progress)
+		base = "" // made on its own coordinator's base
+	} else {
+		res, err = k.Attempt(ctx, req, progress)
+	}
+	if err != nil {
+		ev.Err, ev.Interrupted = err, ctx.Err() != nil
+		return ev
+	}
+	// An attempt shorter than a heartbeat's round trip names its worker
+	// only here.
+	announce(res.Worker)
+	return x.evidence(ctx, a, obs, res, base)
+}
+
+// evidence turns the worker's result into the engine's evidence, with the
+// work checked out in the workspace.
+func (x *Executor) evidence(ctx context.Context, a executor.Attempt, obs executor.AttemptObserver, res AttemptResult, base string) (ev executor.Evidence) {
+	if res.Limit != nil && res.Limit.Result != nil {
+		limit := res.Limit
+		res = *limit.Result
+		if res.AgentSignal == nil {
+			res.AgentSignal = &failure.AgentSignal{Type: failure.RateLimited, Message: limit.Message, ResetsAt: limit.ResetsAt}
+		}
+	}
+	if res.LogTail != "" {
+		fmt.Fprintf(a.Log, "# autobuild: the end of worker %s's log of the attempt:\n%s\n", sanitize.Line(res.Worker), sanitize.Text(res.LogTail))
+	}
+	ev.Evidence = res.Evidence
+	ev.CommitMessage, ev.Usage, ev.Session, ev.Gates = res.CommitMessage, res.Usage, res.Session, res.Gates
+	ev.AgentCommand = a.Agent.Command()
+	ev.Worktree = a.Workspace
+	if res.Interrupted {
+		ev.Interrupted = true
+		obs.AgentEnded(ev)
+		return ev
+	}
+	if res.InfraError != "" {
+		ev.Err = fmt.Errorf("phase %s's attempt on the workers: %s", a.DisplayID, sanitize.Line(res.InfraError))
+		return ev
+	}
+	obs.AgentEnded(ev)
+	kinds := make([]string, 0, len(res.Gates))
+	for kind := range res.Gates {
+		kinds = append(kinds, kind)
+	}
+	slices.Sort(kinds)
+	for _, kind := range kinds {
+		obs.GateEnded(kind, res.Gates[kind])
+	}
+	if res.Commit != "" {
+		if err := checkoutResult(ctx, a.Workspace, res.Commit, base); err != nil {
+			ev.Err = fmt.Errorf("phase %s: %w", a.DisplayID, err)
+			return ev
+		}
+		if base != "" {
+			// Landing takes the worker's commit: its tree, staged from the
+			// paths it changes and checked against it (gitx.Known), so the
+			// phase's commit is the worker's work exactly.
+			ev.Change = handedOver(ctx, a.Workspace, a.Base, res.Commit)
+		}
+	}
+	ev.FilesChanged, _ = localexec.ChangedFiles(ctx, a.Workspace)
+	return ev
+}
+
+// handedOver is what landing knows of the worker's commit: the paths it
+// changes since the workspace's HEAD and its tree; the zero Known (stage
+// everything) when git cannot say.
+func handedOver(ctx context.Context, ws, head, commit string) gitx.Known {
+	tree, err := git(ctx, ws, "rev-parse", "--verify", "--end-of-options", commit+"^{tree}")
+	if err != nil {
+		return gitx.Known{}
+	}
+	out, err := gitx.Git(ctx, ws, nil, "diff-tree", "-r", "-z", "--no-renames", "--name-only", head, commit)
+	if err != nil {
+		return gitx.Known{}
+	}
+	var files []string
+	for f := range strings.SplitSeq(out, "\x00") {
+		if f != "" {
+			files = append(files, f)
+		}
+	}
+	return gitx.Known{Files: files, Exact: true, Tree: tree, Head: head}
+}
+
+// Apart says the attempts never touch your checkout: they run on workers.
+func (x *Executor) Apart() bool { return true }
+
+// coordinator makes the run's coordinator on the first attempt.
+func (x *Executor) coordinator(ctx context.Context, runID string) (*Coordinator, error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if runID == "" {
+		return nil, errors.New("the attempt names no run: the Temporal executor needs the run's id")
+	}
+	if k, ok := x.coords[runID]; ok {
+		return k, nil
+	}
+	k, err := x.Connect(ctx, runID)
+	if err != nil {
+		return nil, err
+	}
+	if x.coords == nil {
+		x.coords = map[string]*Coordinator{}
+	}
+	x.coords[runID] = k
+	return k, nil
+}
+
+// Finish ends the run's workflow and deletes its refs; Close lets go of
+// the server. Both are no-ops when no attempt was made.
+func (x *Executor) Finish(ctx context.Context) error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	var errs []error
+	for _, k := range x.coords {
+		errs = append(errs, k.Finish(ctx))
+	}
+	return errors.Join(errs...)
+}
+
+// Close lets go of the server; the workflow and its attempts go on.
+func (x *Executor) Close() {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for id, k := range x.coords {
+		k.Close()
+		delete(x.coords, id)
+	}
+}

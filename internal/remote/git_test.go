@@ -1,0 +1,193 @@
+package remote
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
+)
+
+func gitT(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// newRepos makes the user's repository with one commit on main and a bare
+// repository as the shared remote.
+func newRepos(t *testing.T) (user, remote, head string) {
+	t.Helper()
+	base := t.TempDir()
+	user, remote = filepath.Join(base, "user"), filepath.Join(base, "remote.git")
+	gitT(t, base, "init", "--quiet", "-b", "main", user)
+	gitT(t, base, "init", "--quiet", "--bare", remote)
+	if err := os.WriteFile(filepath.Join(user, "a.txt"), []byte("a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitT(t, user, "add", "a.txt")
+	gitT(t, user, "commit", "--quiet", "-m", "first")
+	return user, remote, gitT(t, user, "rev-parse", "HEAD")
+}
+
+// The whole round: the coordinator pushes a base, a worker checks it out
+// in its own worktree, commits and pushes its work, the coordinator fetches
+// it, and the run's refs are deleted at the end. The user's branches never
+// reach the remote.
+func TestAttemptRoundTripThroughTheRemote(t *testing.T) {
+	ctx := context.Background()
+	user, remote, head := newRepos(t)
+	sh := Shared{Repo: user, Remote: remote, RunID: testRun}
+	req := AttemptRequest{RunID: testRun, PhaseID: phaseid.ID("2a"), Seq: 1, Remote: remote, BaseCommit: head,
+		BaseRef: BaseRef(testRun, "2a", 1), ResultRef: ResultRef(testRun, "2a", 1), Timeout: time.Minute}
+	if err := sh.PushBase(ctx, head, req.BaseRef); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := PrepareWorkspace(ctx, filepath.Join(t.TempDir(), "worker"), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := gitT(t, ws.Path, "rev-parse", "HEAD"); got != head {
+		t.Fatalf("worktree at %s, want the base %s", got, head)
+	}
+	if empty, err := ws.Commit(ctx, "nothing"); err != nil || empty != "" {
+		t.Fatalf("an unchanged worktree committed %q (%v)", empty, err)
+	}
+	if err := os.WriteFile(filepath.Join(ws.Path, "b.txt"), []byte("b\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws.Path, ":!weird*"), []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	commit, err := ws.Commit(ctx, "phase 2a attempt 1")
+	if err != nil || commit == "" {
+		t.Fatalf("commit %q: %v", commit, err)
+	}
+	if err := ws.Push(ctx, remote, testRun, req.ResultRef, commit); err != nil {
+		t.Fatal(err)
+	}
+	if err := ws.Remove(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(ws.Path); !os.IsNotExist(err) {
+		t.Errorf("the worktree is still there: %v", err)
+	}
+
+	if err := sh.FetchResult(ctx, req.ResultRef, commit); err != nil {
+		t.Fatal(err)
+	}
+	files := gitT(t, user, "ls-tree", "--name-only", commit)
+	if files != ":!weird*\na.txt\nb.txt" {
+		t.Errorf("the fetched commit holds %q", files)
+	}
+	if parent := gitT(t, user, "rev-parse", commit+"^"); parent != head {
+		t.Errorf("the commit's parent is %s, want the base %s", parent, head)
+	}
+	refs := gitT(t, user, "ls-remote", remote)
+	if strings.Contains(refs, "refs/heads/") {
+		t.Errorf("a branch reached the remote:\n%s", refs)
+	}
+	if err := sh.DeleteRefs(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if refs := gitT(t, user, "ls-remote", remote); refs != "" {
+		t.Errorf("refs left on the remote:\n%s", refs)
+	}
+	if refs := gitT(t, user, "for-each-ref", "refs/autobuild/"); refs != "" {
+		t.Errorf("fetched refs left in the user's repository:\n%s", refs)
+	}
+	if got := gitT(t, user, "rev-parse", "main"); got != head {
+		t.Errorf("main moved to %s", got)
+	}
+}
+
+// A second try of the same attempt on the same worker (its first worker
+// process died) replaces the earlier try's worktree.
+func TestPrepareReplacesAnEarlierTrysWorktree(t *testing.T) {
+	ctx := context.Background()
+	user, remote, head := newRepos(t)
+	sh := Shared{Repo: user, Remote: remote, RunID: testRun}
+	req := AttemptRequest{RunID: testRun, PhaseID: "x", Seq: 2, Remote: remote, BaseCommit: head,
+		BaseRef: BaseRef(testRun, "x", 2), ResultRef: ResultRef(testRun, "x", 2), Timeout: time.Minute}
+	if err := sh.PushBase(ctx, head, req.BaseRef); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	ws, err := PrepareWorkspace(ctx, dir, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws.Path, "half.txt"), []byte("half done\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws2, err := PrepareWorkspace(ctx, dir, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(ws2.Path, "half.txt")); !os.IsNotExist(err) {
+		t.Errorf("the earlier try's work is still in the worktree: %v", err)
+	}
+}
+
+// A worker that cannot fetch says which remote and which ref.
+func TestPrepareNamesAnUnreachableRemote(t *testing.T) {
+	_, _, head := newRepos(t)
+	missing := filepath.Join(t.TempDir(), "nowhere.git")
+	req := AttemptRequest{RunID: testRun, PhaseID: "x", Seq: 1, Remote: missing, BaseCommit: head,
+		BaseRef: BaseRef(testRun, "x", 1), ResultRef: ResultRef(testRun, "x", 1), Timeout: time.Minute}
+	_, err := PrepareWorkspace(context.Background(), t.TempDir(), req)
+	if err == nil || !strings.Contains(err.Error(), missing) {
+		t.Fatalf("err = %v, want one naming %s", err, missing)
+	}
+}
+
+// The plumbing refuses every ref outside the run's and never pushes a
+// branch; a remote it cannot push to fails the preflight, named.
+func TestSharedRefusesRefsOutsideTheRunAndChecksPush(t *testing.T) {
+	ctx := context.Background()
+	user, remote, head := newRepos(t)
+	sh := Shared{Repo: user, Remote: remote, RunID: testRun}
+	for _, ref := range []string{"refs/heads/main", "refs/autobuild/other/base/x/1", RunRefPrefix(testRun) + "a..b"} {
+		if err := sh.PushBase(ctx, head, ref); err == nil {
+			t.Errorf("pushed to %s", ref)
+		}
+	}
+	if err := sh.CheckPush(ctx, 10*time.Second); err != nil {
+		t.Fatalf("preflight of a writable remote: %v", err)
+	}
+	if refs := gitT(t, user, "ls-remote", remote); refs != "" {
+		t.Errorf("the probe stayed on the remote: %s", refs)
+	}
+	bad := Shared{Repo: user, Remote: filepath.Join(t.TempDir(), "missing.git"), RunID: testRun}
+	if err := bad.CheckPush(ctx, 10*time.Second); err == nil || !strings.Contains(err.Error(), bad.Remote) {
+		t.Fatalf("preflight of a missing remote: %v", err)
+	}
+}
+
+func TestNormalizeRemote(t *testing.T) {
+	for in, want := range map[string]string{
+		"remote.git": "/home/u/repo/remote.git", "/srv/r.git": "/srv/r.git",
+		"ssh://git@h/r.git": "ssh://git@h/r.git", "git@github.com:o/r.git": "git@github.com:o/r.git",
+		"../shared.git": "/home/u/shared.git",
+	} {
+		got, err := NormalizeRemote(in, "/home/u/repo")
+		if err != nil || got != want {
+			t.Errorf("NormalizeRemote(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "--upload-pack=evil", "-x"} {
+		if _, err := NormalizeRemote(in, "/"); err == nil {
+			t.Errorf("NormalizeRemote(%q) passed", in)
+		}
+	}
+}
