@@ -15,6 +15,21 @@ import (
 // EnvBinary names an already built dev server; when set, nothing is built.
 const EnvBinary = "AUTOBUILD_TEMPORAL_DEV"
 
+// EnvBuild set to 1 lets a test build the dev server when the cache has
+// none. By default a test does not: the first build is about ten minutes of
+// CPU (some 1,750 packages), which would make `go test ./...` on a clean
+// checkout take far longer than its budget; the tests that need the server
+// skip, naming the one command that builds it.
+const EnvBuild = "AUTOBUILD_TEMPORAL_BUILD"
+
+// EnvRequired set to 1 turns every skip into a failure: .ci/run sets it once
+// it has built the server, so a server that is there but cannot be used
+// fails CI instead of skipping quietly.
+const EnvRequired = "AUTOBUILD_TEMPORAL_REQUIRED"
+
+// buildCommand is what a person runs once to build the dev server.
+const buildCommand = "go run ./internal/temporaltest/cmd/build-temporal-dev"
+
 // builder finds or builds the dev server binary. Its fields are what the
 // process would read from its environment, so tests can vary them.
 type builder struct {
@@ -23,13 +38,16 @@ type builder struct {
 	cacheDir string   // the user's cache directory ("" when there is none)
 	srcDir   string   // tools/temporal-dev
 	env      []string // environment of `go build`; nil inherits
+	build    bool     // build when the cache has none (else skip)
 }
 
 // Build finds or builds the dev server as Start does, for a program (.ci/run
 // builds it once before the tests). skip says why it cannot be built on this
 // machine; err is anything else.
 func Build(ctx context.Context) (path, skip string, err error) {
-	return defaultBuilder().binary(ctx)
+	b := defaultBuilder()
+	b.build = true
+	return b.binary(ctx)
 }
 
 func defaultBuilder() builder {
@@ -39,7 +57,8 @@ func defaultBuilder() builder {
 	if err != nil {
 		src = ""
 	}
-	return builder{getenv: os.Getenv, lookPath: exec.LookPath, cacheDir: cache, srcDir: src}
+	return builder{getenv: os.Getenv, lookPath: exec.LookPath, cacheDir: cache, srcDir: src,
+		build: os.Getenv(EnvBuild) == "1"}
 }
 
 // binary returns the dev server's path. skip says why it cannot be had on
@@ -70,6 +89,11 @@ func (b builder) binary(ctx context.Context) (path, skip string, err error) {
 	path = filepath.Join(dir, "temporal-dev")
 	if isExecutable(path) {
 		return path, "", nil
+	}
+	if !b.build {
+		return "", fmt.Sprintf("the Temporal dev server is not built yet: build it once with `%s` "+
+			"(about ten minutes of CPU the first time), or set %s=1 to let the tests build it, or %s to a built one",
+			buildCommand, EnvBuild, EnvBinary), nil
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", "", fmt.Errorf("cache directory for the Temporal dev server: %w", err)

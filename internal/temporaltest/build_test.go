@@ -21,6 +21,25 @@ func testBuilder(t *testing.T, env map[string]string) builder {
 		lookPath: exec.LookPath,
 		cacheDir: t.TempDir(),
 		srcDir:   src,
+		build:    true,
+	}
+}
+
+// Without AUTOBUILD_TEMPORAL_BUILD=1 a test never starts the ten-minute
+// build: it skips with the command that builds the server.
+func TestBinaryNotBuiltSkipsWithTheCommand(t *testing.T) {
+	b := testBuilder(t, nil)
+	b.build = false
+	path, skip, err := b.binary(context.Background())
+	if err != nil || path != "" {
+		t.Fatalf("binary() = %q, %v; want a skip", path, err)
+	}
+	if !strings.Contains(skip, buildCommand) || strings.Contains(skip, "\n") {
+		t.Fatalf("skip %q: want one line naming %q", skip, buildCommand)
+	}
+	entries, _ := os.ReadDir(b.cacheDir)
+	if len(entries) != 0 {
+		t.Fatalf("the cache got %d entries: nothing may be built or made", len(entries))
 	}
 }
 
@@ -83,10 +102,10 @@ func TestBinaryFromTheEnvironment(t *testing.T) {
 	}
 }
 
-func TestOutcomeOnCINeverSkips(t *testing.T) {
+func TestOutcomeWhenRequiredNeverSkips(t *testing.T) {
 	boom := errors.New("boom")
 	cases := []struct {
-		ci        bool
+		required  bool
 		skip      string
 		err       error
 		wantSkip  bool
@@ -99,9 +118,9 @@ func TestOutcomeOnCINeverSkips(t *testing.T) {
 		{true, "", boom, false, true},
 	}
 	for _, c := range cases {
-		msg, fatal := outcome(c.ci, c.skip, c.err)
+		msg, fatal := outcome(c.required, c.skip, c.err)
 		if (msg != "") != c.wantSkip || (fatal != nil) != c.wantFatal {
-			t.Errorf("outcome(ci=%v, %q, %v) = %q, %v", c.ci, c.skip, c.err, msg, fatal)
+			t.Errorf("outcome(required=%v, %q, %v) = %q, %v", c.required, c.skip, c.err, msg, fatal)
 		}
 	}
 }

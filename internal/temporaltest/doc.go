@@ -4,8 +4,11 @@
 //
 // The server is a program of its own, with its own go.mod, so that the
 // autobuild module does not carry go.temporal.io/server's dependencies. It is
-// built once into a cache keyed by its sources ($AUTOBUILD_TEMPORAL_DEV names
-// a built one instead, as .ci/run does). When it cannot be built (no Go, no
-// network for its modules) the test is skipped with one line saying why,
-// except under CI=true, where that fails the test.
+// built once into a cache keyed by its sources, by
+// `go run ./internal/temporaltest/cmd/build-temporal-dev` (.ci/run does this
+// in the background) or by a test under AUTOBUILD_TEMPORAL_BUILD=1;
+// $AUTOBUILD_TEMPORAL_DEV names a built one instead. A test never starts the
+// ten-minute first build on its own: without a server it is skipped with one
+// line saying why and how to build it, and under AUTOBUILD_TEMPORAL_REQUIRED=1
+// (set by .ci/run once it has built the server) that fails the test instead.
 package temporaltest

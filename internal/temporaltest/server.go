@@ -59,15 +59,17 @@ func StartServer(t testing.TB, c Config) *Server {
 	return s
 }
 
-// Binary returns the built dev server, building it the first time. It skips
-// t when the server cannot be built here (fails t under CI=true).
+// Binary returns the built dev server (building it only under
+// AUTOBUILD_TEMPORAL_BUILD=1). It skips t when there is none and it cannot
+// or may not be built here, and fails t instead under
+// AUTOBUILD_TEMPORAL_REQUIRED=1.
 func Binary(t testing.TB) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), buildTimeout)
 	defer cancel()
 	b := defaultBuilder()
 	path, skip, err := b.binary(ctx)
-	if msg, fatal := outcome(b.getenv("CI") == "true", skip, err); fatal != nil {
+	if msg, fatal := outcome(b.getenv(EnvRequired) == "1", skip, err); fatal != nil {
 		t.Fatal(fatal)
 	} else if msg != "" {
 		t.Skip(msg)
@@ -76,13 +78,13 @@ func Binary(t testing.TB) string {
 }
 
 // outcome decides what a test does with binary's answer: skip with msg, or
-// fail with fatal. On CI nothing skips.
-func outcome(ci bool, skip string, err error) (msg string, fatal error) {
+// fail with fatal. When the server is required nothing skips.
+func outcome(required bool, skip string, err error) (msg string, fatal error) {
 	switch {
 	case err != nil:
 		return "", err
-	case skip != "" && ci:
-		return "", fmt.Errorf("CI=true, so the Temporal dev server must build: %s", skip)
+	case skip != "" && required:
+		return "", fmt.Errorf("%s=1, so the Temporal dev server must be there: %s", EnvRequired, skip)
 	case skip != "":
 		return "temporaltest: " + skip, nil
 	}
