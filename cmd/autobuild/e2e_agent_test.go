@@ -10,7 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 )
 
 func readString(t *testing.T, path string) string {
@@ -60,7 +60,7 @@ func TestHangingGateIsATimeoutAndLeavesNoProcess(t *testing.T) {
 	p := loadPhase(t, repo, "0")
 	require.Len(t, p.Attempts, 2, "a timeout is retried once")
 	for _, a := range p.Attempts {
-		require.Equal(t, failure.Timeout, a.Error.Type)
+		require.Equal(t, failreport.Timeout, a.Error.Type)
 		require.Equal(t, "test", a.Error.Gate, "the report names the gate that hung")
 		require.Contains(t, a.Error.Message, "the test gate")
 	}

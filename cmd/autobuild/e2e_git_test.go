@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -52,7 +52,7 @@ esac`)
 	}
 	require.NotNil(t, failed, r.String())
 	require.NotNil(t, landed)
-	require.Equal(t, failure.FileConflict, failed.Error.Type)
+	require.Equal(t, failreport.FileConflict, failed.Error.Type)
 	require.False(t, failed.Error.Retryable)
 	require.Len(t, failed.Attempts, 1, "a conflict is not retried")
 	require.Contains(t, failed.Error.Details, "shared.txt")

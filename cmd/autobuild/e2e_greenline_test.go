@@ -10,7 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -81,7 +81,7 @@ func TestCombinationIsVerifiedBeforeLanding(t *testing.T) {
 			require.Len(t, p.Attempts, 2, "2B's first attempt broke the build on top of 2A")
 			rep := p.Attempts[0].Error
 			require.NotNil(t, rep)
-			require.Equal(t, failure.IntegrationConflict, rep.Type)
+			require.Equal(t, failreport.IntegrationConflict, rep.Type)
 			require.True(t, rep.Retryable)
 			require.Contains(t, rep.Message, "2A")
 			require.Contains(t, rep.Message, "2B")
@@ -177,7 +177,7 @@ esac
 	p := loadPhase(t, repo, "1b")
 	require.Equal(t, state.PhaseFailed, p.Status)
 	require.Len(t, p.Attempts, 1, "not retried: not the phase's failure")
-	require.Equal(t, failure.BranchChanged, p.Error.Type)
+	require.Equal(t, failreport.BranchChanged, p.Error.Type)
 	require.Contains(t, p.Error.Message, "go build ./...")
 	require.Contains(t, p.Error.Message, "your commits")
 	require.Zero(t, phaseCommits(t, repo)["1b"])

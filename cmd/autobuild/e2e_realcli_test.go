@@ -17,7 +17,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/agenttest"
 	"github.com/autobuild-sh/autobuild/internal/agenttest/mockapi"
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -152,21 +152,21 @@ func TestRealCLIFailuresAreNeverCommitted(t *testing.T) {
 	cases := []struct {
 		name     string
 		replies  []mockapi.Reply
-		want     failure.Type
+		want     failreport.Type
 		attempts int
 		requests int
 	}{
 		// A refused key is the agent's setup: no retry, one request. (A 403 is
 		// read the same way; the parsers' tests cover it from the fixtures.)
-		{"auth_401", twice(mockapi.Fail(mockapi.Unauthorized)), failure.AgentSetup, 1, 1},
+		{"auth_401", twice(mockapi.Fail(mockapi.Unauthorized)), failreport.AgentSetup, 1, 1},
 		// The retry continues claude's and codex's session (codex compacts
 		// it first, a request of its own): requests vary, 0 below.
 		// (Enough replies: a mock out of replies answers 500, which codex
 		// words as "high demand", a rate limit to back off.)
-		{"prompt_too_long", tooLong(12), failure.ContextExhausted, 2, 0},
+		{"prompt_too_long", tooLong(12), failreport.ContextExhausted, 2, 0},
 		// The file is written and the gate would pass, but the agent never
 		// said it was done.
-		{"no_result", twice(mockapi.WriteFile("hello.txt", "hello\n"), mockapi.Text("I created hello.txt.")), failure.ParseError, 2, 4},
+		{"no_result", twice(mockapi.WriteFile("hello.txt", "hello\n"), mockapi.Text("I created hello.txt.")), failreport.ParseError, 2, 4},
 	}
 	for _, api := range mockapi.APIs() {
 		for _, c := range cases {
@@ -187,14 +187,14 @@ func TestRealCLIFailuresAreNeverCommitted(t *testing.T) {
 					require.GreaterOrEqual(t, len(reqs), 2, rr.describe())
 				}
 				switch {
-				case c.attempts == 2 && c.want == failure.ContextExhausted && api != mockapi.Gemini:
+				case c.attempts == 2 && c.want == failreport.ContextExhausted && api != mockapi.Gemini:
 					// The retry continues the CLI's session: it ran out of context.
 					require.Equal(t, reqs[0].Session(), reqs[len(reqs)-1].Session())
 				case c.attempts == 2 && api != mockapi.Gemini:
 					// The retry is a new session of the CLI (the prompt carries the failure).
 					require.NotEqual(t, reqs[0].Session(), reqs[len(reqs)-1].Session())
 				}
-				if c.want == failure.AgentSetup {
+				if c.want == failreport.AgentSetup {
 					require.False(t, p.Error.Retryable)
 					require.Contains(t, rr.res.stdout, "not retryable", rr.describe())
 				}
@@ -240,11 +240,11 @@ func TestRealCodexPromptExampleIsNotItsResult(t *testing.T) {
 	for _, c := range []struct {
 		name    string
 		replies []mockapi.Reply
-		want    failure.Type
+		want    failreport.Type
 	}{
-		{"auth_401", []mockapi.Reply{mockapi.Fail(mockapi.Unauthorized), mockapi.Fail(mockapi.Unauthorized)}, failure.AgentSetup},
+		{"auth_401", []mockapi.Reply{mockapi.Fail(mockapi.Unauthorized), mockapi.Fail(mockapi.Unauthorized)}, failreport.AgentSetup},
 		{"no_result", []mockapi.Reply{mockapi.WriteFile("hello.txt", "hello\n"), mockapi.Text("Done."),
-			mockapi.WriteFile("hello.txt", "hello\n"), mockapi.Text("Done.")}, failure.ParseError},
+			mockapi.WriteFile("hello.txt", "hello\n"), mockapi.Text("Done.")}, failreport.ParseError},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -390,7 +390,7 @@ func TestRealCLIRefusedKeyHaltsWithoutTheCLIsOwnRetries(t *testing.T) {
 			requireNotCommitted(t, rr.repo, rr.describe())
 			p := loadPhase(t, rr.repo, "1")
 			t.Logf("CLASSIFIED %s auth_401 (default retries): %s after %d attempt(s) in %.1f s, %d model requests", api, p.Error.Type, p.Attempt, rr.took.Seconds(), len(rr.srv.ModelRequests()))
-			require.Equal(t, failure.AgentSetup, p.Error.Type, rr.describe())
+			require.Equal(t, failreport.AgentSetup, p.Error.Type, rr.describe())
 			require.Equal(t, 1, p.Attempt, rr.describe())
 			require.Less(t, len(rr.srv.ModelRequests()), 11, "claude's ten retries of the 401 are cut short")
 		})

@@ -10,7 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -113,13 +113,13 @@ func TestJSONOutputOfAHaltedRun(t *testing.T) {
 	r := autobuild(t, repo, "plan.md", "--json", "--commit=auto", "--agent", haltingAgent(t, calls))
 	require.Equal(t, 1, r.code, r.String())
 	type ev struct {
-		Event     string          `json:"event"`
-		Time      time.Time       `json:"time"`
-		DisplayID string          `json:"display_id"`
-		Attempt   int             `json:"attempt"`
-		Line      string          `json:"line"`
-		BlockedBy []string        `json:"blocked_by"`
-		Failure   *failure.Report `json:"failure"`
+		Event     string             `json:"event"`
+		Time      time.Time          `json:"time"`
+		DisplayID string             `json:"display_id"`
+		Attempt   int                `json:"attempt"`
+		Line      string             `json:"line"`
+		BlockedBy []string           `json:"blocked_by"`
+		Failure   *failreport.Report `json:"failure"`
 	}
 	var events []ev
 	for _, l := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
@@ -147,7 +147,7 @@ func TestJSONOutputOfAHaltedRun(t *testing.T) {
 		require.Equal(t, "2A", e.DisplayID)
 		require.Equal(t, i+1, e.Attempt)
 		require.NotNil(t, e.Failure)
-		require.Equal(t, failure.TestFailure, e.Failure.Type)
+		require.Equal(t, failreport.TestFailure, e.Failure.Type)
 	}
 	require.NotNil(t, blocked)
 	require.Equal(t, "3", blocked.DisplayID)

@@ -3,7 +3,7 @@ package agent
 import (
 	"time"
 
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -92,7 +92,7 @@ type Outcome struct {
 // structured output first and its own error text second.
 type Signal struct {
 	// Type is agent_setup, rate_limited, context_exhausted or agent_error.
-	Type failure.Type
+	Type failreport.Type
 	// Message says what happened, in the CLI's words where they are clear:
 	// "claude is not logged in (Not logged in · Please run /login)".
 	Message string

@@ -16,7 +16,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/agenttest/mockapi"
 	"github.com/autobuild-sh/autobuild/internal/engine"
 	"github.com/autobuild-sh/autobuild/internal/event"
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/gittest"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/schedule"
@@ -58,7 +58,7 @@ type acpCase struct {
 }
 
 func acpCases() []acpCase {
-	failed := func(want failure.Type) func(t *testing.T, res string, ps *state.Phase) {
+	failed := func(want failreport.Type) func(t *testing.T, res string, ps *state.Phase) {
 		return func(t *testing.T, res string, ps *state.Phase) {
 			require.NotEqual(t, string(state.RunComplete), res)
 			require.NotEmpty(t, ps.Attempts)
@@ -71,10 +71,10 @@ func acpCases() []acpCase {
 			require.Equal(t, string(state.RunComplete), res)
 			require.Equal(t, "feat(hello): add hello.txt", strings.Split(ps.Commit.Message, "\n")[0])
 		}},
-		{"auth_401", times(8, mockapi.Fail(mockapi.Unauthorized)), failed(failure.AgentSetup)},
-		{"rate_429", times(12, mockapi.Fail(mockapi.RateLimited)), failed(failure.RateLimited)},
-		{"prompt_too_long", times(4, mockapi.Fail(mockapi.PromptTooLong)), failed(failure.ContextExhausted)},
-		{"no_result", []mockapi.Reply{mockapi.WriteFile("hello.txt", "hello\n"), mockapi.Text("I created hello.txt.")}, failed(failure.ParseError)},
+		{"auth_401", times(8, mockapi.Fail(mockapi.Unauthorized)), failed(failreport.AgentSetup)},
+		{"rate_429", times(12, mockapi.Fail(mockapi.RateLimited)), failed(failreport.RateLimited)},
+		{"prompt_too_long", times(4, mockapi.Fail(mockapi.PromptTooLong)), failed(failreport.ContextExhausted)},
+		{"no_result", []mockapi.Reply{mockapi.WriteFile("hello.txt", "hello\n"), mockapi.Text("I created hello.txt.")}, failed(failreport.ParseError)},
 	}
 }
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
 	"github.com/autobuild-sh/autobuild/internal/shell"
@@ -84,7 +84,7 @@ func unionKeys(a, b map[string]string) map[string]bool {
 // git commit` there) are taken off it (takeBackAgentCommits). Commits made
 // in your checkout are yours and left to landing (followUser). nil when
 // there is nothing to say.
-func (g *Guard) AgentCommits(ctx context.Context, p *plan.Phase, before, after State, log io.Writer) *failure.Report {
+func (g *Guard) AgentCommits(ctx context.Context, p *plan.Phase, before, after State, log io.Writer) *failreport.Report {
 	branch := g.rec.RunCopy().Branch
 	if branch == "" {
 		return nil
@@ -101,7 +101,7 @@ func (g *Guard) AgentCommits(ctx context.Context, p *plan.Phase, before, after S
 		// attempt to queue (line/landqueue.go, collect).
 		return nil
 	}
-	var rep *failure.Report
+	var rep *failreport.Report
 	g.line.WithTips(func(tips []string) { rep = g.takeBackAgentCommits(ctx, p, now, tips, was) })
 	if rep != nil {
 		fmt.Fprintf(log, "# autobuild: %s\n", rep.Message)
@@ -116,7 +116,7 @@ func (g *Guard) AgentCommits(ctx context.Context, p *plan.Phase, before, after S
 // they match it again), the commits are kept on a branch of their own,
 // and the returned halt names both. tips are the line's, read under its
 // lock, which the caller holds.
-func (g *Guard) takeBackAgentCommits(ctx context.Context, p *plan.Phase, now string, tips []string, also ...string) *failure.Report {
+func (g *Guard) takeBackAgentCommits(ctx context.Context, p *plan.Phase, now string, tips []string, also ...string) *failreport.Report {
 	branch := g.rec.RunCopy().Branch
 	allowed := map[string]bool{}
 	for _, t := range append(slices.Clone(tips), also...) {
@@ -179,7 +179,7 @@ func (g *Guard) takeBackAgentCommits(ctx context.Context, p *plan.Phase, now str
 	if keptMade {
 		look = fmt.Sprintf("look at the agent's commits: git log %s..%s", branch, kept)
 	}
-	rep := failure.Report{Type: failure.OutsideWorktree, Message: msg, Retryable: false, BlockedOn: "commits on your branch",
+	rep := failreport.Report{Type: failreport.OutsideWorktree, Message: msg, Retryable: false, BlockedOn: "commits on your branch",
 		SuggestedActions: []string{look, "take what you want onto your branch (git cherry-pick), then resume",
 			"tell the agent in the plan to commit only in its own worktree, on its own branch"}}
 	return &rep

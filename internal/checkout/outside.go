@@ -19,6 +19,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/plan"
@@ -147,7 +148,7 @@ func StatusEntries(out string) []string {
 // What the phase's agent committed on your branch from its worktree is
 // taken off it first (agentCommits); the common git dir's files and your
 // other branches and tags are compared as your checkout is.
-func (g *Guard) Check(ctx context.Context, p *plan.Phase, before State, files []string, log io.Writer) (*failure.Report, State) {
+func (g *Guard) Check(ctx context.Context, p *plan.Phase, before State, files []string, log io.Writer) (*failreport.Report, State) {
 	repo := g.repo
 	var nested []string
 	for _, f := range files {
@@ -156,7 +157,7 @@ func (g *Guard) Check(ctx context.Context, p *plan.Phase, before State, files []
 			msg := fmt.Sprintf("the phase's change holds %s (%s), autobuild's state directory: it would replace "+
 				"autobuild's own state in your checkout; remove it from the change", state.DirName, f)
 			fmt.Fprintf(log, "# autobuild: %s\n", msg)
-			rep := failure.Report{Type: failure.OutsideWorktree, Message: msg, Retryable: true, FilesChanged: []string{f}}
+			rep := failreport.Report{Type: failreport.OutsideWorktree, Message: msg, Retryable: true, FilesChanged: []string{f}}
 			rep.SuggestedActions = failure.Suggest(rep)
 			return &rep, State{}
 		}
@@ -169,7 +170,7 @@ func (g *Guard) Check(ctx context.Context, p *plan.Phase, before State, files []
 			"gitlink and its files would be lost; add the files without their .git directory (or use a submodule on purpose, by hand)",
 			strings.Join(nested, ", "))
 		fmt.Fprintf(log, "# autobuild: %s\n", msg)
-		rep := failure.Report{Type: failure.NestedRepository, Message: msg, Retryable: true, FilesChanged: nested}
+		rep := failreport.Report{Type: failreport.NestedRepository, Message: msg, Retryable: true, FilesChanged: nested}
 		rep.SuggestedActions = failure.Suggest(rep)
 		return &rep, State{}
 	}
@@ -203,7 +204,7 @@ func (g *Guard) Check(ctx context.Context, p *plan.Phase, before State, files []
 	fmt.Fprintf(log, "# autobuild: %s\n", strings.ReplaceAll(msg, "\n", " "))
 	// Not retried: a retry would find the changes already made and pass,
 	// and they may be yours; a person has to look at them first.
-	rep := failure.Report{Type: failure.OutsideWorktree, Message: msg, Retryable: false, FilesChanged: changed,
+	rep := failreport.Report{Type: failreport.OutsideWorktree, Message: msg, Retryable: false, FilesChanged: changed,
 		BlockedOn: "changes outside the worktree"}
 	rep.SuggestedActions = failure.Suggest(rep)
 	return &rep, after

@@ -8,6 +8,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/exitcode"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/plan"
@@ -45,7 +46,7 @@ func CheckTargetBranch(ctx context.Context, repo *gitx.Repo, run *state.Run) (st
 // switched branch, or one that no longer holds the run's line, is a halt.
 // Called with the line's lock held.
 func (g *Guard) Follow(ctx context.Context, p *plan.Phase, phaseFiles []string, outside State,
-	branchAt, tip string, tips []string) (head string, mine bool, rep *failure.Report) {
+	branchAt, tip string, tips []string) (head string, mine bool, rep *failreport.Report) {
 	run := g.rec.RunCopy()
 	current, head, err := g.repo.BranchHead(ctx)
 	if err != nil {
@@ -63,7 +64,7 @@ func (g *Guard) Follow(ctx context.Context, p *plan.Phase, phaseFiles []string, 
 		if both := overlap(dirty, phaseFiles); len(both) > 0 {
 			rep := BranchReport(p, fmt.Sprintf("your uncommitted changes in %s are in files phase %s changes, so its commit "+
 				"cannot land on %s: commit or stash them, then resume", strings.Join(both, ", "), p.DisplayID, run.Branch))
-			rep.Type, rep.FilesChanged = failure.FileConflict, both
+			rep.Type, rep.FilesChanged = failreport.FileConflict, both
 			return "", false, rep
 		}
 	}
@@ -103,8 +104,8 @@ func (g *Guard) uncommitted(ctx context.Context, outside State) ([]string, bool)
 	return dirtyPaths(dirty), true
 }
 
-func BranchReport(p *plan.Phase, msg string) *failure.Report {
-	rep := failure.Report{Type: failure.BranchChanged, Message: msg, Retryable: false, BlockedOn: "your branch changed during the run"}
+func BranchReport(p *plan.Phase, msg string) *failreport.Report {
+	rep := failreport.Report{Type: failreport.BranchChanged, Message: msg, Retryable: false, BlockedOn: "your branch changed during the run"}
 	rep.SuggestedActions = failure.Suggest(rep)
 	return &rep
 }

@@ -10,7 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -119,7 +119,7 @@ func sampleSnapshot() *state.Snapshot {
 				Commit: &state.Commit{SHA: longSHA, Message: "feat(model): domain model\n\nNotes and tags."}},
 			{PhaseID: "2a", DisplayID: "2A", PhaseName: "Backend API", Batch: 3, Status: state.PhaseFailed,
 				Attempt: 2, MaxAttempts: 2, Timestamps: state.Timestamps{DurationSeconds: 3725},
-				Error: &failure.Report{Type: failure.TestFailure, Message: "test gate failed: 1 test failing (TestFormat)"}},
+				Error: &failreport.Report{Type: failreport.TestFailure, Message: "test gate failed: 1 test failing (TestFormat)"}},
 			{PhaseID: "2b", DisplayID: "2B", PhaseName: "Web client", Batch: 3, Status: state.PhaseRunning,
 				Attempt: 1, LastOutput: "Writing web/app.js"},
 			{PhaseID: "3", DisplayID: "3", PhaseName: "Integration", Batch: 4, Status: state.PhaseBlocked,
@@ -183,7 +183,7 @@ func TestStatusDetail(t *testing.T) {
 		want  string
 	}{
 		{"failed", state.Phase{Status: state.PhaseFailed,
-			Error: &failure.Report{Type: failure.Timeout, Message: "no output for 5m"}}, "timeout: no output for 5m"},
+			Error: &failreport.Report{Type: failreport.Timeout, Message: "no output for 5m"}}, "timeout: no output for 5m"},
 		{"failed without a report", state.Phase{Status: state.PhaseFailed}, ""},
 		{"blocked", state.Phase{Status: state.PhaseBlocked, BlockedBy: []phaseid.Display{"2A"}}, "blocked by 2A"},
 		{"committed", state.Phase{Status: state.PhaseComplete,

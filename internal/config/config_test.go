@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -67,8 +68,8 @@ match = "no such tool"
 			{Kind: "test", Command: "go test -race ./internal/..."},
 		},
 		Classify: []failure.Pattern{
-			{Type: failure.RateLimited, Match: "quota exceeded", In: "output"},
-			{Type: failure.DependencyMissing, Match: "no such tool"},
+			{Type: failreport.RateLimited, Match: "quota exceeded", In: "output"},
+			{Type: failreport.DependencyMissing, Match: "no such tool"},
 		},
 	}, cfg)
 }

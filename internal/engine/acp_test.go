@@ -15,7 +15,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/agenttest/fakeacp"
 	"github.com/autobuild-sh/autobuild/internal/event"
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -156,7 +156,7 @@ func TestACPAgentTimeoutCancelsTheTurn(t *testing.T) {
 	require.NotEqual(t, state.RunComplete, res.Status)
 	p, err := state.Open(repo).LoadPhase("1")
 	require.NoError(t, err)
-	require.Equal(t, failure.Timeout, p.Attempts[0].Error.Type)
+	require.Equal(t, failreport.Timeout, p.Attempts[0].Error.Type)
 	b, _ := os.ReadFile(agentLog)
 	require.Contains(t, string(b), "session/cancel")
 	requireGone(t, agentPIDs(t, agentLog))
@@ -174,7 +174,7 @@ func TestACPAgentContinuesItsSessionAfterContextExhausted(t *testing.T) {
 	p, err := state.Open(repo).LoadPhase("1")
 	require.NoError(t, err)
 	require.Len(t, p.Attempts, 2)
-	require.Equal(t, failure.ContextExhausted, p.Attempts[0].Error.Type)
+	require.Equal(t, failreport.ContextExhausted, p.Attempts[0].Error.Type)
 	require.Equal(t, "sess-1", p.Attempts[0].Session)
 	b, _ := os.ReadFile(agentLog)
 	require.Contains(t, string(b), "session/load sess-1")
@@ -187,11 +187,11 @@ func TestACPAgentFailures(t *testing.T) {
 	t.Parallel()
 	cases := map[string]struct {
 		sc   fakeacp.Script
-		want failure.Type
+		want failreport.Type
 	}{
-		"auth":      {fakeacp.Script{NewSessionError: &fakeacp.RPCError{Code: -32000, Message: "Authentication required"}}, failure.AgentSetup},
-		"429":       {fakeacp.Script{Error: &fakeacp.RPCError{Code: -32603, Message: "429 Too Many Requests: rate limit exceeded"}}, failure.RateLimited},
-		"no result": {fakeacp.Script{Steps: []fakeacp.Step{{Text: "I did it."}}}, failure.ParseError},
+		"auth":      {fakeacp.Script{NewSessionError: &fakeacp.RPCError{Code: -32000, Message: "Authentication required"}}, failreport.AgentSetup},
+		"429":       {fakeacp.Script{Error: &fakeacp.RPCError{Code: -32603, Message: "429 Too Many Requests: rate limit exceeded"}}, failreport.RateLimited},
+		"no result": {fakeacp.Script{Steps: []fakeacp.Step{{Text: "I did it."}}}, failreport.ParseError},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/budget"
 	"github.com/autobuild-sh/autobuild/internal/event"
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -114,7 +114,7 @@ func TestPresetPromptEchoIsNeverCommitted(t *testing.T) {
 	require.Equal(t, state.RunHalted, res.Status)
 	p, err := state.Open(repo).LoadPhase("1")
 	require.NoError(t, err)
-	require.Equal(t, failure.ParseError, p.Error.Type)
+	require.Equal(t, failreport.ParseError, p.Error.Type)
 	require.Nil(t, p.Commit)
 	require.Equal(t, "1", runGit(t, repo, "rev-list", "--count", "HEAD"), "no commit")
 
@@ -124,7 +124,7 @@ func TestPresetPromptEchoIsNeverCommitted(t *testing.T) {
 	require.Equal(t, state.RunHalted, res.Status)
 	p, err = state.Open(repo).LoadPhase("1")
 	require.NoError(t, err)
-	require.Equal(t, failure.AgentSetup, p.Error.Type, "codex's own 401 line, after the echo, is what it said: %+v", p.Error)
+	require.Equal(t, failreport.AgentSetup, p.Error.Type, "codex's own 401 line, after the echo, is what it said: %+v", p.Error)
 	require.Len(t, p.Attempts, 1, "no retry")
 	require.NotContains(t, p.Error.Message, "what this phase adds")
 }
@@ -140,7 +140,7 @@ func TestPresetAuthFailureHaltsWithoutRetry(t *testing.T) {
 			p, err := state.Open(repo).LoadPhase("1")
 			require.NoError(t, err)
 			require.Len(t, p.Attempts, 1, "no retry")
-			require.Equal(t, failure.AgentSetup, p.Error.Type, "%+v", p.Error)
+			require.Equal(t, failreport.AgentSetup, p.Error.Type, "%+v", p.Error)
 			require.False(t, p.Error.Retryable)
 			require.NotEmpty(t, p.Error.Fix)
 			require.Equal(t, p.Error.Fix, p.Error.SuggestedActions[0])
@@ -162,7 +162,7 @@ exec sleep 60`)
 	p, err := state.Open(repo).LoadPhase("1")
 	require.NoError(t, err)
 	require.Len(t, p.Attempts, 1)
-	require.Equal(t, failure.AgentSetup, p.Error.Type)
+	require.Equal(t, failreport.AgentSetup, p.Error.Type)
 	require.Contains(t, p.Error.Fix, "ANTHROPIC_API_KEY")
 }
 
@@ -175,7 +175,7 @@ func TestPresetRootRefusal(t *testing.T) {
 	p, err := state.Open(repo).LoadPhase("1")
 	require.NoError(t, err)
 	require.Len(t, p.Attempts, 1)
-	require.Equal(t, failure.AgentSetup, p.Error.Type)
+	require.Equal(t, failreport.AgentSetup, p.Error.Type)
 	require.Contains(t, p.Error.Fix, "IS_SANDBOX=1")
 }
 

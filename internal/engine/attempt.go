@@ -15,6 +15,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/executor"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gates"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
@@ -204,7 +205,7 @@ type attemptTrack struct {
 	seq int
 	// recheckFailed is the failure of the gates run again on a person's
 	// change in review (reviewcheck.go).
-	recheckFailed *failure.Report
+	recheckFailed *failreport.Report
 	// landed, when set, runs once the phase landed, before it is recorded
 	// complete: its worktree's teardown. workEnv is its worktree's
 	// variables (ports), for the gates run again in review.
@@ -255,7 +256,7 @@ func (r *phaseRunner) recordGates(id phaseid.ID, ev executor.Evidence) {
 
 // classify turns a failed attempt's evidence into its report: its type,
 // whether the retry may fix it, and whether it repeats an earlier failure.
-func (r *phaseRunner) classify(ev failure.Evidence, req schedule.AttemptRequest) failure.Report {
+func (r *phaseRunner) classify(ev failure.Evidence, req schedule.AttemptRequest) failreport.Report {
 	rep := r.classifier.Classify(ev)
 	rep.Retryable = rep.Type.Retryable()
 	schedule.NoteLimit(&rep, ev.AgentSignal, ev.AgentOutput, r.cfg.Now())
@@ -318,7 +319,7 @@ func phaseEvent(kind event.Kind, p *plan.Phase, number int, e event.Event) event
 }
 
 // fail records a failed attempt: its report, its diff, and the phase's status.
-func (r *phaseRunner) fail(t *attemptTrack, rep failure.Report) schedule.AttemptResult {
+func (r *phaseRunner) fail(t *attemptTrack, rep failreport.Report) schedule.AttemptResult {
 	p, req := t.p, t.req
 	now := r.cfg.Now()
 	if rep.DurationSeconds == 0 {
@@ -411,18 +412,18 @@ func (r *phaseRunner) rel(path string) string { return state.RelPath(r.root, pat
 
 // infraFailure reports a failure of autobuild's own machinery (git, the
 // file system) during an attempt as an agent_error, so it gets the retry.
-func infraFailure(req schedule.AttemptRequest, err error) failure.Report {
+func infraFailure(req schedule.AttemptRequest, err error) failreport.Report {
 	if rep, ok := diskFullReport(err); ok {
 		rep.Attempt = req.Number
 		return rep
 	}
-	return failure.Report{Type: failure.AgentError, Message: err.Error(), Retryable: true, Attempt: req.Number}
+	return failreport.Report{Type: failreport.AgentError, Message: err.Error(), Retryable: true, Attempt: req.Number}
 }
 
 // fixAttempts are the reports of earlier attempts that tried a fix: those
 // of types that use up the retry.
-func fixAttempts(reports []failure.Report) []failure.Report {
-	var out []failure.Report
+func fixAttempts(reports []failreport.Report) []failreport.Report {
+	var out []failreport.Report
 	for _, r := range reports {
 		if r.Type.ConsumesRetry() {
 			out = append(out, r)

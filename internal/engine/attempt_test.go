@@ -14,7 +14,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/event"
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/gittest"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -112,7 +112,7 @@ func TestRateLimitRepeatsAreNotCircular(t *testing.T) {
 	require.Len(t, p.Attempts, 10, "15s, 30s, 1m, 2m, 4m and 5m back-offs fit in the 30-minute cap")
 	for _, a := range p.Attempts {
 		require.Equal(t, 1, a.Number, "the retry is never used")
-		require.Equal(t, failure.RateLimited, a.Error.Type)
+		require.Equal(t, failreport.RateLimited, a.Error.Type)
 		require.False(t, a.Error.Circular)
 	}
 }
@@ -146,7 +146,7 @@ fi`)
 	p, err := state.Open(repo).LoadPhase("1")
 	require.NoError(t, err)
 	require.Len(t, p.Attempts, 2)
-	require.Equal(t, failure.RateLimited, p.Attempts[0].Error.Type)
+	require.Equal(t, failreport.RateLimited, p.Attempts[0].Error.Type)
 	require.Equal(t, 1, p.Attempts[1].Number, "a repeat keeps the attempt number")
 	require.Equal(t, []string{"done.txt", "started.txt"}, p.Commit.FilesCreated, "the first try's work is kept")
 	prompt, err := os.ReadFile(out)
@@ -181,7 +181,7 @@ func TestAgentUsingTheWholeTimeLeavesTheGatesNotRun(t *testing.T) {
 	require.Len(t, p.Attempts, 2)
 	rep := p.Attempts[0].Error
 	require.NotNil(t, rep)
-	require.Equal(t, failure.Timeout, rep.Type)
+	require.Equal(t, failreport.Timeout, rep.Type)
 	// 2h of the clock's jump, and the real seconds the attempt took.
 	require.Regexp(t, `^timed out after 2h0m\d+s: no time was left to run the gates$`, rep.Message)
 	require.Empty(t, rep.Gate, "no gate is blamed")
@@ -201,11 +201,11 @@ func TestAgentRemovingTheWorktreeGitFileTouchesNothingElse(t *testing.T) {
 	require.Equal(t, state.RunHalted, res.Status, res.Reason)
 	p, err := state.Open(repo).LoadPhase("1")
 	require.NoError(t, err)
-	require.Equal(t, failure.AgentError, p.Attempts[0].Error.Type)
+	require.Equal(t, failreport.AgentError, p.Attempts[0].Error.Type)
 	require.Contains(t, p.Attempts[0].Error.Message, "removed or replaced the .git file")
 	// The retry does not run in a directory that is not the phase's
 	// worktree, nor removes it (issue 25): the halt names it.
-	require.Equal(t, failure.OutsideWorktree, p.Error.Type)
+	require.Equal(t, failreport.OutsideWorktree, p.Error.Type)
 	require.Contains(t, p.Error.Message, "is not the phase's own worktree")
 	require.Equal(t, "1", runGit(t, repo, "rev-list", "--count", "HEAD"), "no commit on the user's branch")
 	require.Empty(t, runGit(t, repo, "status", "--porcelain"))

@@ -8,7 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/line"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -32,7 +32,7 @@ func TestZeroExitWithoutChangeIsAVerificationMismatch(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, p.Attempts, 2)
 	first := p.Attempts[0].Error
-	require.Equal(t, failure.VerificationMismatch, first.Type)
+	require.Equal(t, failreport.VerificationMismatch, first.Type)
 	require.Equal(t, "the agent exited 0 without changing any file, but test gate failed: 1 test failing (TestAdd)", first.Message)
 	b, err := os.ReadFile(prompt)
 	require.NoError(t, err)
@@ -55,7 +55,7 @@ printf 'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif A
 	p, err := state.Open(repo).LoadPhase("1")
 	require.NoError(t, err)
 	first := p.Attempts[0].Error
-	require.Equal(t, failure.TypecheckError, first.Type, first.Message)
+	require.Equal(t, failreport.TypecheckError, first.Type, first.Message)
 	require.Equal(t, "./calc_test.go:6:5: undefined: Add", first.BlockedOn)
 	require.Contains(t, first.Message, "test gate failed: the code does not compile, so no test ran")
 	b, err := os.ReadFile(prompt)
@@ -77,6 +77,6 @@ func TestBrokenAgentInstallHaltsWithTheReinstallCommand(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, p.Attempts, 1, "the retry is not spent")
 	rep := p.Attempts[0].Error
-	require.Equal(t, failure.AgentSetup, rep.Type, rep.Message)
+	require.Equal(t, failreport.AgentSetup, rep.Type, rep.Message)
 	require.Equal(t, "reinstall claude: npm install -g @anthropic-ai/claude-code", rep.SuggestedActions[0])
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/executor"
 	"github.com/autobuild-sh/autobuild/internal/exitcode"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gates"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
@@ -365,7 +366,7 @@ func (lr *liveRun) wire() (*phaseRunner, *schedule.Scheduler) {
 	sched := &schedule.Scheduler{Plan: cfg.Plan, Runner: runner, Rec: lr.rec, MaxParallel: cfg.MaxParallel, Schedule: run.Schedule.OrDefault(),
 		Timeout: cfg.PhaseTimeout, Agents: cfg.Agents, Backoff: cfg.Backoff, Sleep: cfg.Sleep,
 		Limits:   cfg.limitPolicy(),
-		Complete: map[phaseid.ID]bool{}, Failed: map[phaseid.ID]*failure.Report{},
+		Complete: map[phaseid.ID]bool{}, Failed: map[phaseid.ID]*failreport.Report{},
 		Budget: schedule.BudgetGuard{Limits: cfg.Budget, Hard: cfg.BudgetHard},
 		Quotas: schedule.NewQuotaBook(cfg.MaxParallel, cfg.Now, lr.rec)}
 	runner.quotas = sched.Quotas

@@ -12,6 +12,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/executor"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -94,7 +95,7 @@ func TestEngineRecordsClassifiesAndLandsAroundTheExecutor(t *testing.T) {
 		require.Contains(t, x.attempts[1].Prompt, "TestParse", "the retry's prompt carries the first failure")
 		p, err := state.Open(repo).LoadPhase("1")
 		require.NoError(t, err)
-		require.Equal(t, failure.TestFailure, p.Error.Type)
+		require.Equal(t, failreport.TestFailure, p.Error.Type)
 		require.Equal(t, state.GateFailed, p.Verification.FreshVerification)
 	})
 	t.Run("the executor's own failure is autobuild's, retried", func(t *testing.T) {
@@ -104,7 +105,7 @@ func TestEngineRecordsClassifiesAndLandsAroundTheExecutor(t *testing.T) {
 		require.Equal(t, state.RunComplete, res.Status, res.Reason)
 		p, err := state.Open(repo).LoadPhase("1")
 		require.NoError(t, err)
-		require.Equal(t, failure.AgentError, p.Attempts[0].Error.Type)
+		require.Equal(t, failreport.AgentError, p.Attempts[0].Error.Type)
 		require.Contains(t, p.Attempts[0].Error.Message, "the remote machine went away")
 	})
 }
@@ -140,5 +141,5 @@ func TestOutsideCheckOnlyWhereTheExecutorSharesTheCheckout(t *testing.T) {
 	p, err := state.Open(repo).LoadPhase("1")
 	require.NoError(t, err)
 	require.NotNil(t, p.Error)
-	require.Equal(t, failure.OutsideWorktree, p.Error.Type)
+	require.Equal(t, failreport.OutsideWorktree, p.Error.Type)
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/schedule"
 )
 
@@ -22,11 +22,11 @@ func TestDiskFullIsNamed(t *testing.T) {
 		errors.New("creating the worktree of phase 1: git worktree add: exit status 128: fatal: could not write index: No space left on device"),
 	} {
 		rep := infraFailure(schedule.AttemptRequest{Number: 1}, err)
-		require.Equal(t, failure.DiskFull, rep.Type, "%v", err)
+		require.Equal(t, failreport.DiskFull, rep.Type, "%v", err)
 		require.False(t, rep.Retryable)
 		require.Contains(t, rep.Message, "the disk is full")
 		require.Contains(t, rep.Message, err.Error(), "the cause stays")
 	}
 	rep := infraFailure(schedule.AttemptRequest{Number: 1}, errors.New("git worktree add: exit status 128: fatal: bad object"))
-	require.Equal(t, failure.AgentError, rep.Type)
+	require.Equal(t, failreport.AgentError, rep.Type)
 }

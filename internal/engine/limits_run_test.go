@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/event"
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/schedule"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -71,7 +71,7 @@ func TestRunHaltsOnAUsageLimitPastTheWaitLimit(t *testing.T) {
 	p, err := state.Open(repo).LoadPhase("1")
 	require.NoError(t, err)
 	require.Len(t, p.Attempts, 1)
-	require.Equal(t, failure.RateLimited, p.Attempts[0].Error.Type)
+	require.Equal(t, failreport.RateLimited, p.Attempts[0].Error.Type)
 }
 
 // Ctrl-C while waiting out a limit: no phantom attempt, no second PHASE

@@ -9,7 +9,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/event"
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/localexec"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -38,7 +38,7 @@ func TestResultForAnotherPhaseIsAParseError(t *testing.T) {
 	require.NotEmpty(t, p.Attempts)
 	rep := p.Attempts[0].Error
 	require.NotNil(t, rep)
-	require.Equal(t, failure.ParseError, rep.Type)
+	require.Equal(t, failreport.ParseError, rep.Type)
 	require.Contains(t, rep.Message, `phase_id "?"`)
 	require.NotContains(t, gitLog(t, repo), "phase ?")
 }

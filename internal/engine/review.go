@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/event"
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/line"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
@@ -98,7 +98,7 @@ func (r *phaseRunner) awaitReview(ctx context.Context, t *attemptTrack, hold sta
 		d, err = r.awaitDecision(ctx, p.ID, hold.Tree)
 		if err == nil && d.Decision == state.DecisionRecheck {
 			r.rec.Emit(phaseEvent(event.PhaseReviewed, p, t.req.Number, event.Event{Line: event.ReviewRechecking}))
-			var rep *failure.Report
+			var rep *failreport.Report
 			hold, rep, err = r.recheck(ctx, t, hold)
 			if err == nil && rep != nil {
 				t.recheckFailed = rep
@@ -170,9 +170,9 @@ func (r *phaseRunner) writeReviewDiff(ctx context.Context, id phaseid.ID, wt, ba
 
 // rejected is the failure a rejection records: the note is the retry's
 // context, in its prompt like a gate's output.
-func rejected(d *state.ReviewDecision) failure.Report {
+func rejected(d *state.ReviewDecision) failreport.Report {
 	note := sanitize.Text(d.Note)
-	rep := failure.Report{Type: failure.ReviewRejected, Retryable: failure.ReviewRejected.Retryable(),
+	rep := failreport.Report{Type: failreport.ReviewRejected, Retryable: failreport.ReviewRejected.Retryable(),
 		Message: "a reviewer rejected the change"}
 	if note != "" {
 		rep.Message += ": " + sanitize.Line(note)

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/event"
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -101,7 +101,7 @@ func TestReviewRejectNoteReachesRetryPrompt(t *testing.T) {
 	require.Contains(t, string(retry), "use a constant, not a literal")
 	ps, err := state.Open(repo).LoadPhase("1")
 	require.NoError(t, err)
-	require.Equal(t, failure.ReviewRejected, ps.Attempts[0].Error.Type)
+	require.Equal(t, failreport.ReviewRejected, ps.Attempts[0].Error.Type)
 	require.Len(t, ps.Notes, 1)
 	require.Equal(t, "use a constant, not a literal", ps.Notes[0].Text)
 	var kinds []string
@@ -183,7 +183,7 @@ func TestReviewRecheckRunsTheGatesOnThePersonsChange(t *testing.T) {
 	}, 30*time.Second, 20*time.Millisecond)
 	ps, err := state.Open(repo).LoadPhase("1")
 	require.NoError(t, err)
-	require.Equal(t, failure.TestFailure, ps.Attempts[0].Error.Type)
+	require.Equal(t, failreport.TestFailure, ps.Attempts[0].Error.Type)
 
 	// The retry (the agent again) passes; approve it.
 	third := awaitHold(t, repo, "1")

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/localexec"
@@ -19,7 +20,7 @@ import (
 // of the new change. Nothing lands unless the gates pass: a gate that fails
 // now fails the attempt as it would have after the agent (its report), and
 // the retry gets it as context.
-func (r *phaseRunner) recheck(ctx context.Context, t *attemptTrack, hold state.ReviewHold) (state.ReviewHold, *failure.Report, error) {
+func (r *phaseRunner) recheck(ctx context.Context, t *attemptTrack, hold state.ReviewHold) (state.ReviewHold, *failreport.Report, error) {
 	p := t.p
 	wt := r.spaces.path(p.ID)
 	tree, err := gitx.SnapshotTree(ctx, wt)

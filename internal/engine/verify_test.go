@@ -12,6 +12,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/exitcode"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/line"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
@@ -96,7 +97,7 @@ func TestCombinationThatFailsIsTheLaterPhasesIntegrationConflict(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, p.Attempts, 2)
 	rep := p.Attempts[0].Error
-	require.Equal(t, failure.IntegrationConflict, rep.Type)
+	require.Equal(t, failreport.IntegrationConflict, rep.Type)
 	require.True(t, rep.Retryable)
 	require.Equal(t, "phase 1B passes on its own base but breaks `"+nameGate+"` on top of phase 1A: b.txt:1: undefined: Add", rep.Message)
 	require.Equal(t, "phase 1B changed b.txt\nphase 1A changed a.txt", rep.Details)
@@ -107,7 +108,7 @@ func TestCombinationThatFailsIsTheLaterPhasesIntegrationConflict(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, string(prompt), "b.txt:1: undefined: Add")
 	require.Contains(t, string(prompt), "phase 1A changed a.txt")
-	require.Contains(t, string(prompt), failure.RetryGuidance(failure.IntegrationConflict))
+	require.Contains(t, string(prompt), failure.RetryGuidance(failreport.IntegrationConflict))
 
 	// The line (your branch) holds 1A's rename and 1B's fixed caller.
 	require.Equal(t, "Sum", runGit(t, repo, "show", "HEAD:b.txt"))
@@ -133,7 +134,7 @@ func TestSecondIntegrationConflictHaltsAndTheNextPhaseNeverRuns(t *testing.T) {
 	p, err := state.Open(repo).LoadPhase("1b")
 	require.NoError(t, err)
 	require.Equal(t, state.PhaseFailed, p.Status)
-	require.Equal(t, failure.IntegrationConflict, p.Error.Type)
+	require.Equal(t, failreport.IntegrationConflict, p.Error.Type)
 	require.Contains(t, strings.Join(p.Error.SuggestedActions, "\n"), "--resume")
 	require.Contains(t, strings.Join(p.Error.SuggestedActions, "\n"), "split the shared symbol")
 
@@ -230,7 +231,7 @@ func TestAllowRedBaseCountsOnlyNewFailures(t *testing.T) {
 	require.Equal(t, state.RunHalted, res.Status)
 	p, err := state.Open(repo).LoadPhase("1")
 	require.NoError(t, err)
-	require.Equal(t, failure.TestFailure, p.Attempts[0].Error.Type)
+	require.Equal(t, failreport.TestFailure, p.Attempts[0].Error.Type)
 	require.Contains(t, p.Attempts[0].Error.FailingTests, "TestNew")
 }
 
@@ -272,7 +273,7 @@ esac`
 		require.Equal(t, state.PhaseComplete, p.Status)
 		for _, a := range p.Attempts {
 			if a.Error != nil {
-				require.Equal(t, failure.IntegrationConflict, a.Error.Type, "phase %s", id)
+				require.Equal(t, failreport.IntegrationConflict, a.Error.Type, "phase %s", id)
 				conflicts++
 			}
 		}

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/schedule"
 )
 
@@ -96,12 +96,12 @@ func provePath(root, dir string) error {
 // be made ready: a path that is not the phase's own worktree halts the
 // run (a retry would find it as it is), anything else is autobuild's own
 // trouble, retried.
-func workspaceFailure(req schedule.AttemptRequest, err error) failure.Report {
+func workspaceFailure(req schedule.AttemptRequest, err error) failreport.Report {
 	var not *notOwnWorktree
 	if !errors.As(err, &not) {
 		return infraFailure(req, err)
 	}
-	rep := failure.Report{Type: failure.OutsideWorktree, Message: not.found, Retryable: false, Attempt: req.Number,
+	rep := failreport.Report{Type: failreport.OutsideWorktree, Message: not.found, Retryable: false, Attempt: req.Number,
 		BlockedOn: "the phase's worktree", SuggestedActions: []string{
 			"look at what is there now (ls -la, git worktree list), keep what you need and remove it, then resume: " +
 				"the phase gets a new worktree",

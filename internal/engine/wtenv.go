@@ -14,6 +14,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
@@ -114,7 +115,7 @@ func (w *worktreeEnv) keep() []string { return w.files.KeepPatterns() }
 type readied struct {
 	vars    []string
 	release func()
-	failed  *failure.Report
+	failed  *failreport.Report
 	// interrupted: a Ctrl-C stopped the setup.
 	interrupted bool
 }
@@ -131,14 +132,14 @@ func (r *phaseRunner) readyWorktree(ctx context.Context, t *attemptTrack, wt str
 	if continues {
 		return out
 	}
-	fail := func(rep failure.Report) readied {
-		rep.Type, rep.Retryable = failure.EnvironmentSetup, false
+	fail := func(rep failreport.Report) readied {
+		rep.Type, rep.Retryable = failreport.EnvironmentSetup, false
 		rep.SuggestedActions = failure.Suggest(rep)
 		out.failed = &rep
 		return out
 	}
 	if w.patternsErr != nil {
-		return fail(failure.Report{Message: w.patternsErr.Error(), BlockedOn: wtenv.IncludeFile,
+		return fail(failreport.Report{Message: w.patternsErr.Error(), BlockedOn: wtenv.IncludeFile,
 			Fix: "make " + wtenv.IncludeFile + " at the repository root a readable file"})
 	}
 	res, beside, err := w.bring(ctx, wt)
@@ -151,7 +152,7 @@ func (r *phaseRunner) readyWorktree(ctx context.Context, t *attemptTrack, wt str
 			out.failed = &rep
 			return out
 		}
-		return fail(failure.Report{Message: "bringing the ignored files into the worktree failed: " + err.Error(),
+		return fail(failreport.Report{Message: "bringing the ignored files into the worktree failed: " + err.Error(),
 			BlockedOn: "[worktree] copy",
 			Fix:       "check [worktree] copy in autobuild.toml and " + wtenv.IncludeFile + ": every file they name must be readable"})
 	}
@@ -201,7 +202,7 @@ func (r *phaseRunner) readyWorktree(ctx context.Context, t *attemptTrack, wt str
 	}
 	fmt.Fprintf(log, "# autobuild: setup failed (%s)\n", how)
 	tail := clip.Tail(sanitize.Text(sr.Tail), 20)
-	return fail(failure.Report{
+	return fail(failreport.Report{
 		Message: fmt.Sprintf("the worktree's setup command `%s` failed (%s) before the agent started: %s",
 			sanitize.Line(w.cfg.Setup), how, sanitize.Line(telling(tail))),
 		Details: tail, BlockedOn: "[worktree] setup",
@@ -248,19 +249,19 @@ func (w *worktreeEnv) readyVerify(ctx context.Context, dir string, log io.Writer
 // checkSetupLeftNothing fails the setup when it changed a tracked file or
 // left a file git does not ignore: the phase's commit would take it as the
 // agent's work.
-func (r *phaseRunner) checkSetupLeftNothing(ctx context.Context, wt string, out readied, fail func(failure.Report) readied) readied {
+func (r *phaseRunner) checkSetupLeftNothing(ctx context.Context, wt string, out readied, fail func(failreport.Report) readied) readied {
 	_, files, err := gitx.HeadAndStatusFiles(ctx, wt)
 	if err != nil {
 		if ctx.Err() != nil {
 			out.interrupted = true
 			return out
 		}
-		return fail(failure.Report{Message: "reading the worktree after its setup: " + err.Error(), BlockedOn: "[worktree] setup"})
+		return fail(failreport.Report{Message: "reading the worktree after its setup: " + err.Error(), BlockedOn: "[worktree] setup"})
 	}
 	if len(files) == 0 {
 		return out
 	}
-	return fail(failure.Report{
+	return fail(failreport.Report{
 		Message: fmt.Sprintf("the worktree's setup command `%s` changed files git does not ignore (they would be committed as the phase's work): %s",
 			sanitize.Line(r.wtenv.cfg.Setup), sanitize.Line(runstart.JoinMax(files, 5))),
 		FilesChanged: files, BlockedOn: "[worktree] setup",

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/event"
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/wtenv"
@@ -34,7 +34,7 @@ func TestFailingSetupIsEnvironmentSetup(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, p.Attempts, 1, "not retried")
 	rep := p.Attempts[0].Error
-	require.Equal(t, failure.EnvironmentSetup, rep.Type)
+	require.Equal(t, failreport.EnvironmentSetup, rep.Type)
 	require.False(t, rep.Retryable)
 	require.False(t, rep.Type.ConsumesRetry(), "not charged to the agent")
 	require.Contains(t, rep.Message, "setup command")
@@ -213,7 +213,7 @@ func TestSetupLeavingUnignoredFilesFails(t *testing.T) {
 	require.Equal(t, state.RunHalted, res.Status)
 	p, err := state.Open(repo).LoadPhase("1")
 	require.NoError(t, err)
-	require.Equal(t, failure.EnvironmentSetup, p.Attempts[0].Error.Type)
+	require.Equal(t, failreport.EnvironmentSetup, p.Attempts[0].Error.Type)
 	require.Contains(t, p.Attempts[0].Error.Message, "generated.txt")
 	require.Equal(t, "1", runGit(t, repo, "rev-list", "--count", "HEAD"), "nothing landed")
 }

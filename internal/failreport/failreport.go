@@ -1,7 +1,8 @@
 // Package failreport holds the data of a failure: its type (docs/failures.md)
 // and the report kept in the phase file. It is a leaf, so that the state
 // files and the event stream carry failures without importing the
-// classifier (package failure), which re-exports these names.
+// classifier (package failure). Every package, the classifier too, names
+// these types here.
 package failreport
 
 import "time"

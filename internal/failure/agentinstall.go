@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/autobuild-sh/autobuild/internal/agent/preset"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 )
 
 // agentCLI is an agent CLI whose broken installation autobuild recognizes
@@ -141,7 +142,7 @@ func runsModule(command, module string) bool {
 
 // agentInstallReport is the agent_setup report of an agent that cannot
 // start because its own installation is broken.
-func agentInstallReport(ev Evidence, line string, cli *agentCLI) Report {
+func agentInstallReport(ev Evidence, line string, cli *agentCLI) failreport.Report {
 	name := program(ev.AgentCommand)
 	if cli != nil {
 		name = cli.program
@@ -149,7 +150,7 @@ func agentInstallReport(ev Evidence, line string, cli *agentCLI) Report {
 	if name == "" {
 		name = "the agent"
 	}
-	rep := Report{Type: AgentSetup,
+	rep := failreport.Report{Type: failreport.AgentSetup,
 		Message:   name + " cannot start: its installation is broken: " + line,
 		Details:   "the agent's own program or package is missing, so it never ran; a retry would fail the same way",
 		BlockedOn: name + "'s installation is broken"}

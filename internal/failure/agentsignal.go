@@ -1,6 +1,9 @@
 package failure
 
-import "time"
+import (
+	"github.com/autobuild-sh/autobuild/internal/failreport"
+	"time"
+)
 
 // AgentSignal is a failure a preset agent CLI reported about itself: read by
 // its adapter from the CLI's structured output (an HTTP status, an error
@@ -8,7 +11,7 @@ import "time"
 // second; never from stderr it echoed or from a tool's output.
 type AgentSignal struct {
 	// Type is AgentSetup, RateLimited, ContextExhausted or AgentError.
-	Type    Type
+	Type    failreport.Type
 	Message string
 	// Fix is the exact fix of an AgentSetup problem.
 	Fix string
@@ -19,25 +22,25 @@ type AgentSignal struct {
 
 // agentSignalReport is step 2b of Classify: the failure the agent CLI
 // reported, when it reported one.
-func agentSignalReport(ev Evidence) (Report, bool) {
+func agentSignalReport(ev Evidence) (failreport.Report, bool) {
 	s := ev.AgentSignal
 	if s == nil {
-		return Report{}, false
+		return failreport.Report{}, false
 	}
 	msg := shorten(s.Message)
 	switch s.Type {
-	case AgentSetup:
-		return Report{Type: AgentSetup, Message: msg, Fix: s.Fix,
+	case failreport.AgentSetup:
+		return failreport.Report{Type: failreport.AgentSetup, Message: msg, Fix: s.Fix,
 			BlockedOn: "the agent CLI's setup", Details: "running the agent again changes nothing until this is fixed"}, true
-	case RateLimited:
-		return Report{Type: RateLimited, Message: "rate limited by the model provider: " + msg,
+	case failreport.RateLimited:
+		return failreport.Report{Type: failreport.RateLimited, Message: "rate limited by the model provider: " + msg,
 			BlockedOn: "the model provider's rate limit"}, true
-	case ContextExhausted:
-		return Report{Type: ContextExhausted, Message: "the agent ran out of context: " + msg,
+	case failreport.ContextExhausted:
+		return failreport.Report{Type: failreport.ContextExhausted, Message: "the agent ran out of context: " + msg,
 			BlockedOn: "the model's context window"}, true
-	case AgentError:
-		return Report{Type: AgentError, Message: msg, Details: lastOutputDetails(ev.AgentOutput),
+	case failreport.AgentError:
+		return failreport.Report{Type: failreport.AgentError, Message: msg, Details: lastOutputDetails(ev.AgentOutput),
 			BlockedOn: msg}, true
 	}
-	return Report{}, false
+	return failreport.Report{}, false
 }

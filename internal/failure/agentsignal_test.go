@@ -3,6 +3,7 @@ package failure
 import (
 	"testing"
 
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/stretchr/testify/require"
 )
 
@@ -15,29 +16,29 @@ func TestClassifyAgentSignal(t *testing.T) {
 	tests := []struct {
 		name string
 		ev   Evidence
-		want Type
+		want failreport.Type
 	}{
 		{"setup", Evidence{AgentExitCode: 1, ResultRequired: true, AgentOutput: "the prompt said: context window",
-			AgentSignal: &AgentSignal{Type: AgentSetup, Message: "claude is not logged in", Fix: "log in"}}, AgentSetup},
+			AgentSignal: &AgentSignal{Type: failreport.AgentSetup, Message: "claude is not logged in", Fix: "log in"}}, failreport.AgentSetup},
 		{"rate", Evidence{AgentExitCode: 1, ResultRequired: true,
-			AgentSignal: &AgentSignal{Type: RateLimited, Message: "API error 429"}}, RateLimited},
+			AgentSignal: &AgentSignal{Type: failreport.RateLimited, Message: "API error 429"}}, failreport.RateLimited},
 		{"context", Evidence{AgentExitCode: 1, ResultRequired: true,
-			AgentSignal: &AgentSignal{Type: ContextExhausted, Message: "prompt is too long"}}, ContextExhausted},
+			AgentSignal: &AgentSignal{Type: failreport.ContextExhausted, Message: "prompt is too long"}}, failreport.ContextExhausted},
 		{"agent error", Evidence{AgentExitCode: 1, ResultRequired: true,
-			AgentSignal: &AgentSignal{Type: AgentError, Message: "gemini: unknown"}}, AgentError},
+			AgentSignal: &AgentSignal{Type: failreport.AgentError, Message: "gemini: unknown"}}, failreport.AgentError},
 		// An aborted agent (exit -1 after autobuild stopped it) too.
 		{"aborted", Evidence{AgentExitCode: -1, ResultRequired: true,
-			AgentSignal: &AgentSignal{Type: AgentSetup, Message: "claude was refused", Fix: "check the key"}}, AgentSetup},
+			AgentSignal: &AgentSignal{Type: failreport.AgentSetup, Message: "claude was refused", Fix: "check the key"}}, failreport.AgentSetup},
 		// A timeout still wins: the attempt ran out of time first.
 		{"timeout first", Evidence{TimedOut: true, AgentExitCode: -1,
-			AgentSignal: &AgentSignal{Type: RateLimited, Message: "429"}}, Timeout},
+			AgentSignal: &AgentSignal{Type: failreport.RateLimited, Message: "429"}}, failreport.Timeout},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			r := c.Classify(tt.ev)
 			require.Equal(t, tt.want, r.Type, "%+v", r)
-			if tt.want == AgentSetup {
+			if tt.want == failreport.AgentSetup {
 				require.False(t, r.Retryable)
 				require.Equal(t, tt.ev.AgentSignal.Fix, r.Fix)
 				require.Equal(t, tt.ev.AgentSignal.Fix, r.SuggestedActions[0], "the fix comes first")
@@ -53,8 +54,8 @@ func TestClassifyNonZeroExitWithoutResultIsNotParseError(t *testing.T) {
 	c, err := NewClassifier(nil)
 	require.NoError(t, err)
 	r := c.Classify(Evidence{AgentExitCode: 1, ResultRequired: true, AgentOutput: "Error: something broke"})
-	require.Equal(t, AgentError, r.Type)
+	require.Equal(t, failreport.AgentError, r.Type)
 	require.Contains(t, r.Message, "exited with status 1")
 	r = c.Classify(Evidence{AgentExitCode: 0, ResultRequired: true, AgentOutput: "done"})
-	require.Equal(t, ParseError, r.Type, "exit 0 without a result is still a parse_error")
+	require.Equal(t, failreport.ParseError, r.Type, "exit 0 without a result is still a parse_error")
 }

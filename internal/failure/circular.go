@@ -1,6 +1,7 @@
 package failure
 
 import (
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"strings"
 	"unicode"
 )
@@ -36,7 +37,7 @@ var stopWords = map[string]bool{
 // (Message, Details and BlockedOn, as WordSet splits them) have a Jaccard similarity above 0.3
 // with at least two of the last three reports of history (oldest first,
 // across resumes).
-func IsCircular(current Report, history []Report) bool {
+func IsCircular(current failreport.Report, history []failreport.Report) bool {
 	if len(history) > circularWindow {
 		history = history[len(history)-circularWindow:]
 	}
@@ -51,7 +52,7 @@ func IsCircular(current Report, history []Report) bool {
 }
 
 // words is the word set of a report for IsCircular.
-func words(r Report) map[string]bool {
+func words(r failreport.Report) map[string]bool {
 	return WordSet(r.Message + " " + r.Details + " " + r.BlockedOn)
 }
 

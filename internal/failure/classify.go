@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/human"
 )
 
@@ -35,16 +36,16 @@ func NewClassifier(extra []Pattern) (*Classifier, error) {
 
 // match returns the first rule of type t that applies to in and matches
 // text, with the matched line.
-func (c *Classifier) match(text, in string, t Type) (matched, bool) {
-	return c.matchWhere(text, in, func(rt Type) bool { return rt == t })
+func (c *Classifier) match(text, in string, t failreport.Type) (matched, bool) {
+	return c.matchWhere(text, in, func(rt failreport.Type) bool { return rt == t })
 }
 
 // matchExcept is match for every type but the given ones.
-func (c *Classifier) matchExcept(text, in string, except ...Type) (matched, bool) {
-	return c.matchWhere(text, in, func(rt Type) bool { return !contains(except, rt) })
+func (c *Classifier) matchExcept(text, in string, except ...failreport.Type) (matched, bool) {
+	return c.matchWhere(text, in, func(rt failreport.Type) bool { return !contains(except, rt) })
 }
 
-func (c *Classifier) matchWhere(text, in string, keep func(Type) bool) (matched, bool) {
+func (c *Classifier) matchWhere(text, in string, keep func(failreport.Type) bool) (matched, bool) {
 	for _, r := range c.rules {
 		if !r.appliesTo(in) || !keep(r.Type) {
 			continue
@@ -58,13 +59,13 @@ func (c *Classifier) matchWhere(text, in string, keep func(Type) bool) (matched,
 
 // matched is a rule that matched: its type and the line it matched in.
 type matched struct {
-	Type Type
+	Type failreport.Type
 	Line string
 }
 
 // signalTypes are the types steps 2-4 look for in the agent's output; step 9
 // leaves them out, so they are only ever read from the output's end.
-var signalTypes = []Type{DependencyMissing, RateLimited, ContextExhausted}
+var signalTypes = []failreport.Type{failreport.DependencyMissing, failreport.RateLimited, failreport.ContextExhausted}
 
 // Classify names the failure the evidence shows. The checks run in a fixed
 // priority order; the first that applies decides the type:
@@ -103,7 +104,7 @@ var signalTypes = []Type{DependencyMissing, RateLimited, ContextExhausted}
 // Anything else (the agent reported failure without a usable type, say) is
 // agent_error. Classify also fills the report's excerpt, failing tests,
 // work completed, what the failure is blocked on and SuggestedActions.
-func (c *Classifier) Classify(ev Evidence) Report {
+func (c *Classifier) Classify(ev Evidence) failreport.Report {
 	ev.AgentOutput = clean(ev.AgentOutput)
 	if ev.Gate != nil {
 		g := *ev.Gate
@@ -124,7 +125,7 @@ func (c *Classifier) Classify(ev Evidence) Report {
 	return r
 }
 
-func (c *Classifier) classify(ev Evidence) Report {
+func (c *Classifier) classify(ev Evidence) failreport.Report {
 	failed := ev.AgentNotFound || ev.AgentExitCode != 0 || ev.ResultStatus == "failed"
 	signals := clip.Tail(ev.AgentOutput, signalTailLines)
 	if ev.ResultErrorMessage != "" {
@@ -151,12 +152,12 @@ func (c *Classifier) classify(ev Evidence) Report {
 	}
 	// 3 and 4. The model provider stopped the agent.
 	if failed {
-		if m, ok := c.match(signals, InOutput, RateLimited); ok {
-			return Report{Type: RateLimited, Message: "rate limited by the model provider: " + m.Line,
+		if m, ok := c.match(signals, InOutput, failreport.RateLimited); ok {
+			return failreport.Report{Type: failreport.RateLimited, Message: "rate limited by the model provider: " + m.Line,
 				BlockedOn: "the model provider's rate limit"}
 		}
-		if m, ok := c.match(signals, InOutput, ContextExhausted); ok {
-			return Report{Type: ContextExhausted, Message: "the agent ran out of context: " + m.Line,
+		if m, ok := c.match(signals, InOutput, failreport.ContextExhausted); ok {
+			return failreport.Report{Type: failreport.ContextExhausted, Message: "the agent ran out of context: " + m.Line,
 				BlockedOn: "the model's context window"}
 		}
 	}
@@ -169,28 +170,28 @@ func (c *Classifier) classify(ev Evidence) Report {
 	// missing result is a symptom, not the cause.
 	if ev.ResultRequired && ev.AgentExitCode == 0 && (!ev.ResultFound || ev.ResultParseErr != "") {
 		if !ev.ResultFound {
-			return Report{Type: ParseError, Message: "the agent printed no result object",
+			return failreport.Report{Type: failreport.ParseError, Message: "the agent printed no result object",
 				Details: lastOutputDetails(ev.AgentOutput), BlockedOn: "no result object in the agent's output"}
 		}
-		return Report{Type: ParseError, Message: "the agent's result object is unreadable: " + shorten(ev.ResultParseErr),
+		return failreport.Report{Type: failreport.ParseError, Message: "the agent's result object is unreadable: " + shorten(ev.ResultParseErr),
 			BlockedOn: "an unreadable result object"}
 	}
 	// A result object for another phase is the agent's confusion: its
 	// claims (and its commit message) are not this phase's.
 	if ev.ResultOtherPhase != "" && ev.AgentExitCode == 0 {
-		return Report{Type: ParseError, Message: fmt.Sprintf("the agent's result object is for phase_id %q, not this phase: the agent may have lost track of its task", shorten(ev.ResultOtherPhase)),
+		return failreport.Report{Type: failreport.ParseError, Message: fmt.Sprintf("the agent's result object is for phase_id %q, not this phase: the agent may have lost track of its task", shorten(ev.ResultOtherPhase)),
 			BlockedOn: "a result object for another phase"}
 	}
 	// 7. The agent said what went wrong.
 	if ev.ResultStatus == "failed" {
-		if t := Type(strings.ToLower(strings.TrimSpace(ev.ResultErrorType))); agentReportable(t) {
+		if t := failreport.Type(strings.ToLower(strings.TrimSpace(ev.ResultErrorType))); agentReportable(t) {
 			return agentTypedReport(ev, t)
 		}
 	}
 	// 8. Work left undone.
 	if ev.TasksTotal > 0 && ev.TasksCompleted < ev.TasksTotal {
 		left := ev.TasksTotal - ev.TasksCompleted
-		return Report{Type: TaskIncomplete,
+		return failreport.Report{Type: failreport.TaskIncomplete,
 			Message:   fmt.Sprintf("task incomplete: %d of %d tasks done", ev.TasksCompleted, ev.TasksTotal),
 			BlockedOn: fmt.Sprintf("%d %s not done", left, human.Plural(left, "task", "tasks"))}
 	}
@@ -202,13 +203,13 @@ func (c *Classifier) classify(ev Evidence) Report {
 		}
 		msg := fmt.Sprintf("agent exited with status %d", ev.AgentExitCode)
 		if m, ok := c.matchExcept(text, InOutput, signalTypes...); ok {
-			rep := Report{Type: m.Type, Message: msg + ": " + m.Line, BlockedOn: m.Line}
-			if m.Type == TestFailure {
+			rep := failreport.Report{Type: m.Type, Message: msg + ": " + m.Line, BlockedOn: m.Line}
+			if m.Type == failreport.TestFailure {
 				rep.FailingTests = FailingTests(text)
 			}
 			return rep
 		}
-		return Report{Type: AgentError, Message: msg, Details: lastOutputDetails(ev.AgentOutput),
+		return failreport.Report{Type: failreport.AgentError, Message: msg, Details: lastOutputDetails(ev.AgentOutput),
 			BlockedOn: ev.blockedOnFromAgent()}
 	}
 	if ev.ResultStatus == "failed" {
@@ -216,16 +217,16 @@ func (c *Classifier) classify(ev Evidence) Report {
 		if ev.ResultErrorMessage != "" {
 			msg += ": " + shorten(ev.ResultErrorMessage)
 		}
-		return Report{Type: AgentError, Message: msg, BlockedOn: ev.blockedOnFromAgent()}
+		return failreport.Report{Type: failreport.AgentError, Message: msg, BlockedOn: ev.blockedOnFromAgent()}
 	}
-	return Report{Type: AgentError, Message: "the attempt failed without a recognizable cause",
+	return failreport.Report{Type: failreport.AgentError, Message: "the attempt failed without a recognizable cause",
 		Details: lastOutputDetails(ev.AgentOutput)}
 }
 
 // agentMissing is step 2. A missing-command message counts when it names
 // the agent's own program, or when it is one of the last three lines of a
 // failed agent's output; earlier ones are usually a tool the agent tried.
-func (c *Classifier) agentMissing(ev Evidence, failed bool) (Report, bool) {
+func (c *Classifier) agentMissing(ev Evidence, failed bool) (failreport.Report, bool) {
 	agentProg := program(ev.AgentCommand)
 	tool := ""
 	switch {
@@ -237,19 +238,19 @@ func (c *Classifier) agentMissing(ev Evidence, failed bool) (Report, bool) {
 	case failed:
 		named := MissingTool(clip.Tail(ev.AgentOutput, signalTailLines))
 		if named == "" {
-			return Report{}, false
+			return failreport.Report{}, false
 		}
 		lines := nonEmptyLines(ev.AgentOutput)
 		end := strings.Join(lines[max(0, len(lines)-3):], "\n")
 		if named != agentProg && MissingTool(end) != named {
-			return Report{}, false
+			return failreport.Report{}, false
 		}
-		if _, ok := c.match(clip.Tail(ev.AgentOutput, signalTailLines), InOutput, DependencyMissing); !ok {
-			return Report{}, false
+		if _, ok := c.match(clip.Tail(ev.AgentOutput, signalTailLines), InOutput, failreport.DependencyMissing); !ok {
+			return failreport.Report{}, false
 		}
 		tool = named
 	default:
-		return Report{}, false
+		return failreport.Report{}, false
 	}
 	if tool == "" {
 		tool = "the agent command"
@@ -262,12 +263,12 @@ func (c *Classifier) agentMissing(ev Evidence, failed bool) (Report, bool) {
 	if ev.AgentCommand != "" {
 		details = "the agent command `" + ev.AgentCommand + "` could not run"
 	}
-	return Report{Type: DependencyMissing, Message: msg, Details: details, MissingTool: tool,
+	return failreport.Report{Type: failreport.DependencyMissing, Message: msg, Details: details, MissingTool: tool,
 		BlockedOn: tool + " is not installed"}, true
 }
 
 // gateReport is step 5.
-func (c *Classifier) gateReport(ev Evidence) Report {
+func (c *Classifier) gateReport(ev Evidence) failreport.Report {
 	g := ev.Gate
 	kind := g.Kind
 	if kind == "" {
@@ -282,21 +283,21 @@ func (c *Classifier) gateReport(ev Evidence) Report {
 		if g.Declared {
 			who = "the declared " + kind + " gate"
 		}
-		return Report{Type: DependencyMissing, Message: msg, MissingTool: tool,
+		return failreport.Report{Type: failreport.DependencyMissing, Message: msg, MissingTool: tool,
 			Details:   fmt.Sprintf("%s `%s` needs %s, which is not installed", who, g.Command, tool),
 			BlockedOn: tool + " is not installed"}
 	}
 	failing := FailingTests(g.Output)
 	plain := gateSummary(kind, g, failing)
 	if pkg, ok := findMissingPackage(g.Output, ev.FilesChanged); ok {
-		return Report{Type: DependencyMissing, Message: plain + ": the " + pkg.eco + " package " + pkg.name + " is not installed",
+		return failreport.Report{Type: failreport.DependencyMissing, Message: plain + ": the " + pkg.eco + " package " + pkg.name + " is not installed",
 			Details:   "a package, not a file of the project: no change to the code under test installs it",
 			BlockedOn: pkg.name + " is not installed", Fix: pkg.installCommand()}
 	}
 	summary := plain
 	blocked := blockerLine(g.Output)
 	_, broken := brokenBuild(g.Output)
-	if broken && gateType(kind) == LintError && lintOnly(g.Output) {
+	if broken && gateType(kind) == failreport.LintError && lintOnly(g.Output) {
 		// cargo clippy -D warnings: lints made errors end with "could not
 		// compile", but the code compiled; the linter refused it.
 		broken = false
@@ -307,25 +308,25 @@ func (c *Classifier) gateReport(ev Evidence) Report {
 	case len(failing) > 0:
 		blocked = "failing tests: " + listNames(failing, 5) + panicNote(g.Output)
 	}
-	rep := Report{FailingTests: failing, BlockedOn: blocked}
+	rep := failreport.Report{FailingTests: failing, BlockedOn: blocked}
 	switch {
 	case ev.ResultStatus == "complete":
-		rep.Type = VerificationMismatch
+		rep.Type = failreport.VerificationMismatch
 		rep.Message = "agent reported complete, but " + summary
 		rep.Details = fmt.Sprintf("the engine's own run of `%s` failed (exit %d) after the agent claimed success", g.Command, g.ExitCode)
 		if len(ev.FilesChanged) == 0 {
 			rep.Details += "; the agent changed no file"
 		}
 	case zeroExitWithoutChange(ev):
-		rep.Type = VerificationMismatch
+		rep.Type = failreport.VerificationMismatch
 		rep.Message = "the agent exited 0 without changing any file, but " + summary
 		rep.Details = zeroExitDetails(g)
 	default:
-		if m, ok := c.matchExcept(g.Output, InGate, DependencyMissing); ok {
+		if m, ok := c.matchExcept(g.Output, InGate, failreport.DependencyMissing); ok {
 			rep.Type = m.Type
 			rep.Message = plain + ": " + m.Line
-		} else if broken && gateType(kind) != TypecheckError {
-			rep.Type = TypecheckError
+		} else if broken && gateType(kind) != failreport.TypecheckError {
+			rep.Type = failreport.TypecheckError
 			rep.Message = summary + ": " + blocked
 		} else {
 			rep.Type = gateType(kind)
@@ -348,44 +349,44 @@ func gateSummary(kind string, g *GateEvidence, failing []string) string {
 // gateKindTypes is the classification table's first column: the failure
 // type of a failed gate of each kind, when no pattern row says more. A gate
 // of a kind not listed here fails as agent_error.
-var gateKindTypes = map[string]Type{
-	"test":      TestFailure,
-	"lint":      LintError,
-	"build":     TypecheckError,
-	"typecheck": TypecheckError,
-	"format":    FormatError,
+var gateKindTypes = map[string]failreport.Type{
+	"test":      failreport.TestFailure,
+	"lint":      failreport.LintError,
+	"build":     failreport.TypecheckError,
+	"typecheck": failreport.TypecheckError,
+	"format":    failreport.FormatError,
 }
 
 // gateType maps a gate's kind to the failure type of its failure.
-func gateType(kind string) Type {
+func gateType(kind string) failreport.Type {
 	if t, ok := gateKindTypes[kind]; ok {
 		return t
 	}
-	return AgentError
+	return failreport.AgentError
 }
 
 // agentReportable reports whether an agent may name t as its error type.
 // The plan and integration failures are the engine's to find, never the
 // agent's.
-func agentReportable(t Type) bool {
+func agentReportable(t failreport.Type) bool {
 	switch t {
-	case CircularDependency, FileConflict, PlanInvalid, IntegrationConflict:
+	case failreport.CircularDependency, failreport.FileConflict, failreport.PlanInvalid, failreport.IntegrationConflict:
 		return false
 	}
 	return known(t)
 }
 
 // agentTypedReport is step 7: the agent's result says failed, with a type.
-func agentTypedReport(ev Evidence, t Type) Report {
+func agentTypedReport(ev Evidence, t failreport.Type) failreport.Report {
 	msg := strings.TrimSpace(ev.ResultErrorMessage)
 	if msg == "" {
 		msg = "the agent reported " + string(t)
 	}
-	rep := Report{Type: t, Message: shorten(msg), BlockedOn: shorten(msg)}
+	rep := failreport.Report{Type: t, Message: shorten(msg), BlockedOn: shorten(msg)}
 	switch t {
-	case DependencyMissing:
+	case failreport.DependencyMissing:
 		rep.MissingTool = MissingTool(ev.ResultErrorMessage + "\n" + ev.AgentOutput)
-	case TestFailure:
+	case failreport.TestFailure:
 		rep.FailingTests = FailingTests(ev.AgentOutput)
 	}
 	return rep
@@ -393,9 +394,9 @@ func agentTypedReport(ev Evidence, t Type) Report {
 
 // timeoutReport is step 1. A gate that was still running when the time
 // ran out is named: it is the command that hangs or is too slow.
-func timeoutReport(ev Evidence) Report {
+func timeoutReport(ev Evidence) failreport.Report {
 	d := ev.Duration.Round(time.Second)
-	rep := Report{Type: Timeout, Message: fmt.Sprintf("timed out after %s", d), BlockedOn: fmt.Sprintf("the time limit (%s)", d),
+	rep := failreport.Report{Type: failreport.Timeout, Message: fmt.Sprintf("timed out after %s", d), BlockedOn: fmt.Sprintf("the time limit (%s)", d),
 		Details: lastOutputDetails(ev.AgentOutput)}
 	switch {
 	case ev.IdleTimedOut && !ev.TimedOut:
@@ -451,7 +452,7 @@ func listNames(names []string, n int) string {
 	return strings.Join(names[:n], ", ") + ", …"
 }
 
-func contains(ts []Type, t Type) bool {
+func contains(ts []failreport.Type, t failreport.Type) bool {
 	for _, x := range ts {
 		if x == t {
 			return true

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/stretchr/testify/require"
 )
 
@@ -26,98 +27,98 @@ func TestClassifyPriority(t *testing.T) {
 	tests := []struct {
 		name    string
 		ev      Evidence
-		typ     Type
+		typ     failreport.Type
 		message string
 	}{
 		// 1. timeout
 		{"timeout beats everything", Evidence{TimedOut: true, Duration: 30 * time.Minute, AgentExitCode: 127,
-			AgentNotFound: true, Gate: testGate(goFail)}, Timeout, "timed out after 30m0s: the test gate `go test ./...` was still running"},
+			AgentNotFound: true, Gate: testGate(goFail)}, failreport.Timeout, "timed out after 30m0s: the test gate `go test ./...` was still running"},
 		{"idle timeout", Evidence{IdleTimedOut: true, Duration: 12*time.Minute + 400*time.Millisecond},
-			Timeout, "timed out after 12m0s: no output for the idle limit"},
+			failreport.Timeout, "timed out after 12m0s: no output for the idle limit"},
 		{"a gate still running at the limit", Evidence{TimedOut: true, Duration: 30 * time.Minute,
 			Gate: &GateEvidence{Kind: "test", Command: "npm test", ExitCode: -1, Output: "watching for changes..."}},
-			Timeout, "timed out after 30m0s: the test gate `npm test` was still running"},
+			failreport.Timeout, "timed out after 30m0s: the test gate `npm test` was still running"},
 		{"the agent took the whole time", Evidence{TimedOut: true, Duration: 30 * time.Minute, AgentOutput: "still thinking\n"},
-			Timeout, "timed out after 30m0s: no time was left to run the gates"},
+			failreport.Timeout, "timed out after 30m0s: no time was left to run the gates"},
 		// 2. agent missing
 		{"agent not found", Evidence{AgentNotFound: true, AgentCommand: "claude -p"},
-			DependencyMissing, "claude not found"},
+			failreport.DependencyMissing, "claude not found"},
 		{"agent exit 127 names the tool", Evidence{AgentExitCode: 127, AgentCommand: "sh -c 'claude -p'",
-			AgentOutput: "sh: 1: claude: not found\n"}, DependencyMissing, "claude not found (exit 127)"},
+			AgentOutput: "sh: 1: claude: not found\n"}, failreport.DependencyMissing, "claude not found (exit 127)"},
 		{"exec error names the tool", Evidence{AgentNotFound: true, AgentCommand: "codex exec",
-			AgentOutput: `exec: "codex": executable file not found in $PATH`}, DependencyMissing, "codex not found"},
+			AgentOutput: `exec: "codex": executable file not found in $PATH`}, failreport.DependencyMissing, "codex not found"},
 		{"command not found ends a failed agent's output", Evidence{AgentExitCode: 1, AgentCommand: "./agent.sh",
-			AgentOutput: "working\n./agent.sh: line 3: jq: command not found\n"}, DependencyMissing, "jq not found"},
+			AgentOutput: "working\n./agent.sh: line 3: jq: command not found\n"}, failreport.DependencyMissing, "jq not found"},
 		{"missing agent beats rate limit", Evidence{AgentNotFound: true, AgentCommand: "claude",
-			AgentOutput: "429 rate limit"}, DependencyMissing, "claude not found"},
+			AgentOutput: "429 rate limit"}, failreport.DependencyMissing, "claude not found"},
 		// 3. rate limit
 		{"rate limited", Evidence{AgentExitCode: 1, AgentOutput: "API Error: 429 Too Many Requests\n"},
-			RateLimited, "rate limited by the model provider: API Error: 429 Too Many Requests"},
+			failreport.RateLimited, "rate limited by the model provider: API Error: 429 Too Many Requests"},
 		{"rate limit in the result's message", Evidence{AgentExitCode: 0, ResultStatus: "failed", ResultFound: true,
-			ResultErrorMessage: "model overloaded, try later"}, RateLimited, "rate limited by the model provider: model overloaded, try later"},
+			ResultErrorMessage: "model overloaded, try later"}, failreport.RateLimited, "rate limited by the model provider: model overloaded, try later"},
 		{"rate limit beats context and gates", Evidence{AgentExitCode: 1, Gate: testGate(goFail),
-			AgentOutput: "context length exceeded\nrate limit exceeded\n"}, RateLimited, "rate limited by the model provider: rate limit exceeded"},
+			AgentOutput: "context length exceeded\nrate limit exceeded\n"}, failreport.RateLimited, "rate limited by the model provider: rate limit exceeded"},
 		// 4. context
 		{"context exhausted", Evidence{AgentExitCode: 1, AgentOutput: "Error: maximum context length (128k tokens) exceeded"},
-			ContextExhausted, "the agent ran out of context: Error: maximum context length (128k tokens) exceeded"},
+			failreport.ContextExhausted, "the agent ran out of context: Error: maximum context length (128k tokens) exceeded"},
 		{"context beats a failing gate", Evidence{AgentExitCode: 2, Gate: testGate(goFail), AgentOutput: "token limit reached"},
-			ContextExhausted, "the agent ran out of context: token limit reached"},
+			failreport.ContextExhausted, "the agent ran out of context: token limit reached"},
 		{"signals of a successful agent are ignored", Evidence{AgentExitCode: 0, ResultStatus: "complete", ResultFound: true,
 			AgentOutput: "added a 429 handler for rate limit errors\n", Gate: testGate(goFail)},
-			VerificationMismatch, "agent reported complete, but test gate failed: 2 tests failing (TestAdd, TestSub)"},
+			failreport.VerificationMismatch, "agent reported complete, but test gate failed: 2 tests failing (TestAdd, TestSub)"},
 		// 5. gate
 		{"gate tool exit 127", Evidence{Gate: &GateEvidence{Kind: "lint", Command: "golangci-lint run", ExitCode: 127,
-			Output: "sh: 1: golangci-lint: not found", Declared: true}}, DependencyMissing, "golangci-lint not found (exit 127)"},
+			Output: "sh: 1: golangci-lint: not found", Declared: true}}, failreport.DependencyMissing, "golangci-lint not found (exit 127)"},
 		{"gate tool not found by message", Evidence{Gate: &GateEvidence{Kind: "test", Command: "python -m pytest", ExitCode: 1,
-			Output: "/usr/bin/python: No module named pytest"}}, DependencyMissing, "pytest not found"},
+			Output: "/usr/bin/python: No module named pytest"}}, failreport.DependencyMissing, "pytest not found"},
 		{"gate tool missing beats a claim of success", Evidence{ResultStatus: "complete", ResultFound: true,
-			Gate: &GateEvidence{Kind: "format", Command: "npx prettier --check .", ExitCode: 127}}, DependencyMissing, "npx not found (exit 127)"},
+			Gate: &GateEvidence{Kind: "format", Command: "npx prettier --check .", ExitCode: 127}}, failreport.DependencyMissing, "npx not found (exit 127)"},
 		{"another command not found in a test is a test failure", Evidence{Gate: testGate("sh: 1: convert: not found\n--- FAIL: TestThumb (0.01s)\n")},
-			TestFailure, "test gate failed: 1 test failing (TestThumb)"},
+			failreport.TestFailure, "test gate failed: 1 test failing (TestThumb)"},
 		{"verification mismatch", Evidence{ResultStatus: "complete", ResultFound: true, Gate: testGate(goFail)},
-			VerificationMismatch, "agent reported complete, but test gate failed: 2 tests failing (TestAdd, TestSub)"},
-		{"test gate", Evidence{Gate: testGate(goFail)}, TestFailure, "test gate failed: 2 tests failing (TestAdd, TestSub)"},
-		{"test gate without names", Evidence{Gate: testGate("boom")}, TestFailure, "test gate failed (exit 1)"},
+			failreport.VerificationMismatch, "agent reported complete, but test gate failed: 2 tests failing (TestAdd, TestSub)"},
+		{"test gate", Evidence{Gate: testGate(goFail)}, failreport.TestFailure, "test gate failed: 2 tests failing (TestAdd, TestSub)"},
+		{"test gate without names", Evidence{Gate: testGate("boom")}, failreport.TestFailure, "test gate failed (exit 1)"},
 		{"lint gate", Evidence{Gate: &GateEvidence{Kind: "lint", Command: "ruff check .", ExitCode: 1, Output: "x.py:1:1: F401 unused"}},
-			LintError, "lint gate failed (exit 1)"},
+			failreport.LintError, "lint gate failed (exit 1)"},
 		{"build gate", Evidence{Gate: &GateEvidence{Kind: "build", Command: "go build ./...", ExitCode: 1, Output: "./a.go:3: undefined: x"}},
-			TypecheckError, "build gate failed (exit 1)"},
+			failreport.TypecheckError, "build gate failed (exit 1)"},
 		{"typecheck gate", Evidence{Gate: &GateEvidence{Kind: "typecheck", Command: "npx tsc --noEmit", ExitCode: 2,
-			Output: "src/a.ts(3,1): error TS2345: bad"}}, TypecheckError, "typecheck gate failed (exit 2)"},
+			Output: "src/a.ts(3,1): error TS2345: bad"}}, failreport.TypecheckError, "typecheck gate failed (exit 2)"},
 		{"format gate", Evidence{Gate: &GateEvidence{Kind: "format", Command: "gofmt -l .", ExitCode: 1, Output: "a.go"}},
-			FormatError, "format gate failed (exit 1)"},
+			failreport.FormatError, "format gate failed (exit 1)"},
 		{"unknown gate kind", Evidence{Gate: &GateEvidence{Kind: "docs", Command: "make docs", ExitCode: 2}},
-			AgentError, "docs gate failed (exit 2)"},
+			failreport.AgentError, "docs gate failed (exit 2)"},
 		{"gate beats parse error", Evidence{ResultRequired: true, Gate: testGate(goFail)},
-			TestFailure, "test gate failed: 2 tests failing (TestAdd, TestSub)"},
+			failreport.TestFailure, "test gate failed: 2 tests failing (TestAdd, TestSub)"},
 		// 6. parse error
-		{"no result object", Evidence{ResultRequired: true, AgentOutput: "done!"}, ParseError, "the agent printed no result object"},
+		{"no result object", Evidence{ResultRequired: true, AgentOutput: "done!"}, failreport.ParseError, "the agent printed no result object"},
 		{"unreadable result", Evidence{ResultRequired: true, ResultFound: true, ResultParseErr: "invalid character '}'"},
-			ParseError, "the agent's result object is unreadable: invalid character '}'"},
+			failreport.ParseError, "the agent's result object is unreadable: invalid character '}'"},
 		{"parse error beats a typed failure", Evidence{ResultRequired: true, ResultFound: true, ResultParseErr: "bad",
-			ResultStatus: "failed", ResultErrorType: "lint_error"}, ParseError, "the agent's result object is unreadable: bad"},
-		{"no result is fine for a plain command", Evidence{AgentExitCode: 3}, AgentError, "agent exited with status 3"},
+			ResultStatus: "failed", ResultErrorType: "lint_error"}, failreport.ParseError, "the agent's result object is unreadable: bad"},
+		{"no result is fine for a plain command", Evidence{AgentExitCode: 3}, failreport.AgentError, "agent exited with status 3"},
 		// 7. typed failure
 		{"agent's error type", Evidence{ResultFound: true, ResultStatus: "failed", ResultErrorType: "Lint_Error ",
-			ResultErrorMessage: "eslint: 4 problems", TasksTotal: 5, TasksCompleted: 2}, LintError, "eslint: 4 problems"},
+			ResultErrorMessage: "eslint: 4 problems", TasksTotal: 5, TasksCompleted: 2}, failreport.LintError, "eslint: 4 problems"},
 		{"agent's error type without message", Evidence{ResultFound: true, ResultStatus: "failed", ResultErrorType: "task_incomplete"},
-			TaskIncomplete, "the agent reported task_incomplete"},
+			failreport.TaskIncomplete, "the agent reported task_incomplete"},
 		{"engine-only type from the agent is ignored", Evidence{ResultFound: true, ResultStatus: "failed",
-			ResultErrorType: "file_conflict", ResultErrorMessage: "someone else edited it"}, AgentError, "the agent reported failure: someone else edited it"},
+			ResultErrorType: "file_conflict", ResultErrorMessage: "someone else edited it"}, failreport.AgentError, "the agent reported failure: someone else edited it"},
 		{"unknown type from the agent is ignored", Evidence{ResultFound: true, ResultStatus: "failed", ResultErrorType: "oops",
-			TasksTotal: 4, TasksCompleted: 1}, TaskIncomplete, "task incomplete: 1 of 4 tasks done"},
+			TasksTotal: 4, TasksCompleted: 1}, failreport.TaskIncomplete, "task incomplete: 1 of 4 tasks done"},
 		// 8. tasks
 		{"tasks incomplete beats exit status", Evidence{AgentExitCode: 1, TasksTotal: 5, TasksCompleted: 3,
-			AgentOutput: "SyntaxError: x"}, TaskIncomplete, "task incomplete: 3 of 5 tasks done"},
+			AgentOutput: "SyntaxError: x"}, failreport.TaskIncomplete, "task incomplete: 3 of 5 tasks done"},
 		// 9. exit status and output rows
 		{"syntax error", Evidence{AgentExitCode: 1, AgentOutput: "  File \"a.py\", line 3\nSyntaxError: invalid syntax\n"},
-			TypecheckError, "agent exited with status 1: SyntaxError: invalid syntax"},
+			failreport.TypecheckError, "agent exited with status 1: SyntaxError: invalid syntax"},
 		{"missing command early in the output is not the cause", Evidence{AgentExitCode: 4, AgentCommand: "aider",
 			AgentOutput: "bash: jq: command not found\nusing python instead\nstep 2\nstep 3\nfatal: out of ideas\n"},
-			AgentError, "agent exited with status 4"},
-		{"plain agent error", Evidence{AgentExitCode: 3, AgentOutput: "something broke"}, AgentError, "agent exited with status 3"},
-		{"reported failure with exit 0", Evidence{ResultFound: true, ResultStatus: "failed"}, AgentError, "the agent reported failure"},
-		{"nothing to go on", Evidence{}, AgentError, "the attempt failed without a recognizable cause"},
+			failreport.AgentError, "agent exited with status 4"},
+		{"plain agent error", Evidence{AgentExitCode: 3, AgentOutput: "something broke"}, failreport.AgentError, "agent exited with status 3"},
+		{"reported failure with exit 0", Evidence{ResultFound: true, ResultStatus: "failed"}, failreport.AgentError, "the agent reported failure"},
+		{"nothing to go on", Evidence{}, failreport.AgentError, "the attempt failed without a recognizable cause"},
 	}
 	c := newClassifier(t)
 	for _, tt := range tests {
@@ -140,8 +141,8 @@ func TestClassifyFillsReport(t *testing.T) {
 		Attempt: 2, Duration: 12345 * time.Millisecond, TasksTotal: 5, TasksCompleted: 3,
 		FilesChanged: []string{"calc.go", "calc_test.go"}, Gate: testGate(out),
 	})
-	require.Equal(t, Report{
-		Type: TestFailure, Message: "test gate failed: 1 test failing (TestAdd)", DurationSeconds: 12.345,
+	require.Equal(t, failreport.Report{
+		Type: failreport.TestFailure, Message: "test gate failed: 1 test failing (TestAdd)", DurationSeconds: 12.345,
 		Retryable: true, Attempt: 2, WorkCompleted: []string{"3/5 tasks", "changed 2 files"},
 		FilesChanged: []string{"calc.go", "calc_test.go"}, BlockedOn: "failing tests: TestAdd",
 		Gate: "test", GateCommand: "go test ./...",
@@ -177,39 +178,39 @@ func TestClassifyDetails(t *testing.T) {
 
 	r = c.Classify(Evidence{ResultFound: true, ResultStatus: "failed", ResultErrorType: "dependency_missing",
 		ResultErrorMessage: "bash: psql: command not found"})
-	require.Equal(t, DependencyMissing, r.Type)
+	require.Equal(t, failreport.DependencyMissing, r.Type)
 	require.Equal(t, "psql", r.MissingTool)
 
 	r = c.Classify(Evidence{AgentExitCode: 1, AgentOutput: "--- FAIL: TestX (0.00s)\nFAIL"})
-	require.Equal(t, TestFailure, r.Type)
+	require.Equal(t, failreport.TestFailure, r.Type)
 	require.Equal(t, []string{"TestX"}, r.FailingTests)
 }
 
 func TestClassifierExtraPatterns(t *testing.T) {
 	t.Parallel()
 	c := newClassifier(t,
-		Pattern{Type: RateLimited, Match: `quota (exceeded|used up)`, In: InOutput},
-		Pattern{Type: LintError, Match: `syntax error`, In: InOutput}, // overrides the built-in typecheck row
-		Pattern{Type: DependencyMissing, Match: `docker daemon is not running`},
-		Pattern{Type: TypecheckError, Match: `\[build failed\]`, In: InGate},
+		Pattern{Type: failreport.RateLimited, Match: `quota (exceeded|used up)`, In: InOutput},
+		Pattern{Type: failreport.LintError, Match: `syntax error`, In: InOutput}, // overrides the built-in typecheck row
+		Pattern{Type: failreport.DependencyMissing, Match: `docker daemon is not running`},
+		Pattern{Type: failreport.TypecheckError, Match: `\[build failed\]`, In: InGate},
 	)
 	r := c.Classify(Evidence{AgentExitCode: 1, AgentOutput: "Quota exceeded for this month"})
-	require.Equal(t, RateLimited, r.Type)
+	require.Equal(t, failreport.RateLimited, r.Type)
 
 	r = c.Classify(Evidence{AgentExitCode: 1, AgentOutput: "syntax error near x"})
-	require.Equal(t, LintError, r.Type, "extra rows take precedence")
+	require.Equal(t, failreport.LintError, r.Type, "extra rows take precedence")
 
 	r = c.Classify(Evidence{Gate: testGate("FAIL\texample.com/calc [build failed]\n")})
-	require.Equal(t, TypecheckError, r.Type)
+	require.Equal(t, failreport.TypecheckError, r.Type)
 	require.Equal(t, "test gate failed (exit 1): FAIL\texample.com/calc [build failed]", r.Message)
 
 	r = c.Classify(Evidence{ResultStatus: "complete", ResultFound: true, Gate: testGate("[build failed]")})
-	require.Equal(t, VerificationMismatch, r.Type, "a claim of success still comes first")
+	require.Equal(t, failreport.VerificationMismatch, r.Type, "a claim of success still comes first")
 
 	// Without the extra row, a Go test gate's build failure is still a
 	// broken build: no test ran.
 	r = newClassifier(t).Classify(Evidence{Gate: testGate("FAIL\texample.com/calc [build failed]\n")})
-	require.Equal(t, TypecheckError, r.Type)
+	require.Equal(t, failreport.TypecheckError, r.Type)
 }
 
 func TestNewClassifierRejectsBadRows(t *testing.T) {
@@ -219,10 +220,10 @@ func TestNewClassifierRejectsBadRows(t *testing.T) {
 		p    Pattern
 		want string
 	}{
-		{"bad regexp", Pattern{Type: LintError, Match: `(`}, "missing closing )"},
+		{"bad regexp", Pattern{Type: failreport.LintError, Match: `(`}, "missing closing )"},
 		{"unknown type", Pattern{Type: "weird", Match: `x`}, `unknown failure type "weird"`},
-		{"bad place", Pattern{Type: LintError, Match: `x`, In: "stderr"}, `not "stderr"`},
-		{"empty match", Pattern{Type: LintError}, "empty match"},
+		{"bad place", Pattern{Type: failreport.LintError, Match: `x`, In: "stderr"}, `not "stderr"`},
+		{"empty match", Pattern{Type: failreport.LintError}, "empty match"},
 	}
 	for _, tt := range tests {
 		_, err := NewClassifier([]Pattern{tt.p})
@@ -236,15 +237,15 @@ func TestGateKindTable(t *testing.T) {
 	t.Parallel()
 	rows := []struct {
 		kind string
-		typ  Type
+		typ  failreport.Type
 	}{
-		{"test", TestFailure},
-		{"lint", LintError},
-		{"build", TypecheckError},
-		{"typecheck", TypecheckError},
-		{"format", FormatError},
-		{"docs", AgentError}, // a kind the table does not know
-		{"", AgentError},
+		{"test", failreport.TestFailure},
+		{"lint", failreport.LintError},
+		{"build", failreport.TypecheckError},
+		{"typecheck", failreport.TypecheckError},
+		{"format", failreport.FormatError},
+		{"docs", failreport.AgentError}, // a kind the table does not know
+		{"", failreport.AgentError},
 	}
 	require.Len(t, gateKindTypes, len(rows)-2, "every row of the table is checked")
 	c := newClassifier(t)
@@ -264,7 +265,7 @@ func TestGateTimeoutReportNamesTheGate(t *testing.T) {
 	t.Parallel()
 	r := newClassifier(t).Classify(Evidence{TimedOut: true, Duration: 90 * time.Second, AgentOutput: "all done",
 		Gate: &GateEvidence{Kind: "test", Command: "go test ./...", ExitCode: -1, Output: "=== RUN   TestServe\n"}})
-	require.Equal(t, Timeout, r.Type)
+	require.Equal(t, failreport.Timeout, r.Type)
 	require.True(t, r.Retryable)
 	require.Equal(t, "test", r.Gate)
 	require.Equal(t, "go test ./...", r.GateCommand)

@@ -1,6 +1,7 @@
 package failure
 
 import (
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"regexp"
 	"strings"
 )
@@ -51,9 +52,9 @@ func brokenBuild(output string) (tool string, ok bool) {
 // test ran"; a gate whose job is the build keeps its plain summary.
 func brokenBuildSummary(kind string, g *GateEvidence, failing []string) string {
 	switch gateType(kind) {
-	case TypecheckError:
+	case failreport.TypecheckError:
 		return gateSummary(kind, g, failing)
-	case TestFailure:
+	case failreport.TestFailure:
 		return kind + " gate failed: the code does not compile, so no test ran"
 	}
 	return kind + " gate failed: the code does not compile"

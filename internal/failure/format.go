@@ -2,6 +2,7 @@ package failure
 
 import (
 	"fmt"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"strings"
 	"time"
 )
@@ -21,7 +22,7 @@ import (
 //
 //	Files changed: calc.go, calc_test.go
 //	...
-func FormatReport(r Report) string {
+func FormatReport(r failreport.Report) string {
 	var b strings.Builder
 	line := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
 

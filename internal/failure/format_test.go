@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/stretchr/testify/require"
 )
 
@@ -49,7 +50,7 @@ Suggested recovery actions:
 
 func TestFormatReportMinimal(t *testing.T) {
 	t.Parallel()
-	got := FormatReport(Report{Type: FileConflict, Message: "2a and 2b changed src/routes.ts",
+	got := FormatReport(failreport.Report{Type: failreport.FileConflict, Message: "2a and 2b changed src/routes.ts",
 		Details: "src/routes.ts:\n  2a changed lines 10-25\n  2b changed lines 15-30", DurationSeconds: 1.25, Circular: true})
 	for _, want := range []string{
 		"2a and 2b changed src/routes.ts\n\nType: file_conflict\n",
@@ -70,7 +71,7 @@ func TestFormatReportMinimal(t *testing.T) {
 // again: the report says what is left to do.
 func TestFormatReportAfterTheRetry(t *testing.T) {
 	t.Parallel()
-	r := Report{Type: TestFailure, Message: "test gate failed", Retryable: true, Attempt: 2}
+	r := failreport.Report{Type: failreport.TestFailure, Message: "test gate failed", Retryable: true, Attempt: 2}
 	require.Contains(t, FormatReport(r), "Retryable: yes, but this was the retry: fix the cause, then resume\n")
 	r.Attempt = 1
 	require.Contains(t, FormatReport(r), "Retryable: yes\n")

@@ -3,6 +3,7 @@ package failure
 import (
 	"testing"
 
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/stretchr/testify/require"
 )
 
@@ -46,7 +47,7 @@ func TestLintGateCompileErrorStaysTypecheck(t *testing.T) {
 		"error: could not compile `calc` (lib) due to 1 previous error\n"
 	r := c.Classify(Evidence{AgentRan: true, FilesChanged: []string{"src/lib.rs"},
 		Gate: &GateEvidence{Kind: "lint", Command: "cargo clippy -- -D warnings", ExitCode: 101, Output: out}})
-	require.Equal(t, TypecheckError, r.Type)
+	require.Equal(t, failreport.TypecheckError, r.Type)
 }
 
 // TestMissingPackageSuggestsInstall: the report says how to install the
@@ -57,7 +58,7 @@ func TestMissingPackageSuggestsInstall(t *testing.T) {
 	r := c.Classify(Evidence{AgentRan: true, FilesChanged: []string{"client.py"},
 		Gate: &GateEvidence{Kind: "test", Command: "pytest", ExitCode: 2,
 			Output: "client.py:1: in <module>\n    import httpx\nE   ModuleNotFoundError: No module named 'httpx'\n"}})
-	require.Equal(t, DependencyMissing, r.Type)
+	require.Equal(t, failreport.DependencyMissing, r.Type)
 	require.Contains(t, r.Message, "the python package httpx is not installed")
 	require.Contains(t, r.SuggestedActions[0], "pip install httpx")
 	require.NotContains(t, r.SuggestedActions, "command -v httpx")

@@ -2,6 +2,7 @@ package failure
 
 import (
 	"fmt"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"regexp"
 )
 
@@ -17,7 +18,7 @@ const (
 // are tried before the built-in ones. Rows are consulted at the step of the
 // classifier's priority order that handles their type (see Classify).
 type Pattern struct {
-	Type Type `json:"type" toml:"type"`
+	Type failreport.Type `json:"type" toml:"type"`
 	// Match is a regular expression (RE2 syntax), matched case-insensitively.
 	Match string `json:"match" toml:"match"`
 	// In is InOutput, InGate or InAny; empty means InAny.
@@ -29,50 +30,50 @@ type Pattern struct {
 // CONTEXT_EXHAUSTED, API rate limit, missing dependency).
 var defaultPatterns = []Pattern{
 	// A command that is not installed: sh, bash, zsh, Go's os/exec, env.
-	{DependencyMissing, `command not found`, InAny},
-	{DependencyMissing, `executable file not found`, InAny},
-	{DependencyMissing, `(?m):\s*not found\s*$`, InAny},
-	{DependencyMissing, `env: '?[^\s':]+'?: no such file or directory`, InAny},
-	{DependencyMissing, `no module named`, InGate},
+	{failreport.DependencyMissing, `command not found`, InAny},
+	{failreport.DependencyMissing, `executable file not found`, InAny},
+	{failreport.DependencyMissing, `(?m):\s*not found\s*$`, InAny},
+	{failreport.DependencyMissing, `env: '?[^\s':]+'?: no such file or directory`, InAny},
+	{failreport.DependencyMissing, `no module named`, InGate},
 
 	// The model provider refused: back off and try again.
-	{RateLimited, `rate[ _-]?limit`, InOutput},
-	{RateLimited, `too many requests`, InOutput},
-	{RateLimited, `overloaded`, InOutput},
-	{RateLimited, `(?:status|code|error|http|api)[^\n]{0,12}\b429\b`, InOutput},
+	{failreport.RateLimited, `rate[ _-]?limit`, InOutput},
+	{failreport.RateLimited, `too many requests`, InOutput},
+	{failreport.RateLimited, `overloaded`, InOutput},
+	{failreport.RateLimited, `(?:status|code|error|http|api)[^\n]{0,12}\b429\b`, InOutput},
 	// A subscription's usage limit (claude's "You've hit your 5-hour limit ·
 	// resets 10:10pm (UTC)", codex's "You've hit your usage limit"): waited out
 	// until its reset when that is near (see ReadLimit).
-	{RateLimited, `usage limit|hit your (?:[\w-]+ )?limit`, InOutput},
+	{failreport.RateLimited, `usage limit|hit your (?:[\w-]+ )?limit`, InOutput},
 	// codex's 5xx "We're currently experiencing high demand": an overload.
-	{RateLimited, `experiencing high demand`, InOutput},
+	{failreport.RateLimited, `experiencing high demand`, InOutput},
 
 	// The model ran out of context.
-	{ContextExhausted, `context[ _-]length`, InOutput},
-	{ContextExhausted, `context window`, InOutput},
-	{ContextExhausted, `token limit`, InOutput},
-	{ContextExhausted, `maximum context`, InOutput},
-	{ContextExhausted, `prompt is too long`, InOutput},
+	{failreport.ContextExhausted, `context[ _-]length`, InOutput},
+	{failreport.ContextExhausted, `context window`, InOutput},
+	{failreport.ContextExhausted, `token limit`, InOutput},
+	{failreport.ContextExhausted, `maximum context`, InOutput},
+	{failreport.ContextExhausted, `prompt is too long`, InOutput},
 	// gemini: "The input token count (1200000) exceeds the maximum number
 	// of tokens allowed (1048576)".
-	{ContextExhausted, `input token count[^\n]{0,40}exceeds the maximum number of tokens`, InOutput},
+	{failreport.ContextExhausted, `input token count[^\n]{0,40}exceeds the maximum number of tokens`, InOutput},
 
 	// The code does not build (the seeds' BROKEN_BUILD).
-	{TypecheckError, `syntax ?error`, InOutput},
-	{TypecheckError, `compilation (?:error|failed)`, InOutput},
-	{TypecheckError, `\berror TS\d+:`, InOutput},
-	{TypecheckError, `cannot find module`, InOutput},
-	{TypecheckError, `module[ _]?not[ _]?found`, InOutput},
-	{TypecheckError, `unexpected token`, InOutput},
-	{TypecheckError, `indentation ?error`, InOutput},
-	{TypecheckError, `import ?error`, InOutput},
-	{TypecheckError, `\berror\[E\d{4}\]`, InOutput},
+	{failreport.TypecheckError, `syntax ?error`, InOutput},
+	{failreport.TypecheckError, `compilation (?:error|failed)`, InOutput},
+	{failreport.TypecheckError, `\berror TS\d+:`, InOutput},
+	{failreport.TypecheckError, `cannot find module`, InOutput},
+	{failreport.TypecheckError, `module[ _]?not[ _]?found`, InOutput},
+	{failreport.TypecheckError, `unexpected token`, InOutput},
+	{failreport.TypecheckError, `indentation ?error`, InOutput},
+	{failreport.TypecheckError, `import ?error`, InOutput},
+	{failreport.TypecheckError, `\berror\[E\d{4}\]`, InOutput},
 
 	// The code builds but tests fail (the seeds' VERIFICATION_FAILED).
-	{TestFailure, `(?m)^\s*--- FAIL: `, InOutput},
-	{TestFailure, `(?m)^FAILED \S+::`, InOutput},
-	{TestFailure, `assertion ?error`, InOutput},
-	{TestFailure, `\btests? failed\b`, InOutput},
+	{failreport.TestFailure, `(?m)^\s*--- FAIL: `, InOutput},
+	{failreport.TestFailure, `(?m)^FAILED \S+::`, InOutput},
+	{failreport.TestFailure, `assertion ?error`, InOutput},
+	{failreport.TestFailure, `\btests? failed\b`, InOutput},
 }
 
 // DefaultPatterns returns a copy of the built-in classification table.
@@ -112,7 +113,7 @@ func compile(p Pattern) (rule, error) {
 func (r rule) appliesTo(in string) bool { return r.In == InAny || r.In == in }
 
 // known reports whether t is one of the types of docs/failures.md.
-func known(t Type) bool {
+func known(t failreport.Type) bool {
 	for _, k := range allTypes {
 		if t == k {
 			return true
@@ -122,8 +123,8 @@ func known(t Type) bool {
 }
 
 // allTypes lists every failure type.
-var allTypes = []Type{
-	TestFailure, LintError, TypecheckError, FormatError, TaskIncomplete, VerificationMismatch, Timeout,
-	ParseError, RateLimited, ContextExhausted, AgentError, DependencyMissing, CircularDependency,
-	FileConflict, PlanInvalid, AgentSetup, IntegrationConflict,
+var allTypes = []failreport.Type{
+	failreport.TestFailure, failreport.LintError, failreport.TypecheckError, failreport.FormatError, failreport.TaskIncomplete, failreport.VerificationMismatch, failreport.Timeout,
+	failreport.ParseError, failreport.RateLimited, failreport.ContextExhausted, failreport.AgentError, failreport.DependencyMissing, failreport.CircularDependency,
+	failreport.FileConflict, failreport.PlanInvalid, failreport.AgentSetup, failreport.IntegrationConflict,
 }

@@ -3,6 +3,7 @@ package failure
 import (
 	"testing"
 
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/stretchr/testify/require"
 )
 
@@ -69,29 +70,29 @@ func TestDefaultRowsClassify(t *testing.T) {
 		}
 		var text string
 		switch p.Type {
-		case DependencyMissing:
+		case failreport.DependencyMissing:
 			continue // needs a tool name; covered in TestClassifyPriority
-		case RateLimited:
+		case failreport.RateLimited:
 			text = map[string]string{
 				`rate[ _-]?limit`: "rate limit", `too many requests`: "Too Many Requests", `overloaded`: "Overloaded",
 				`(?:status|code|error|http|api)[^\n]{0,12}\b429\b`: "status code 429",
 				`usage limit|hit your (?:[\w-]+ )?limit`:           "You’ve hit your usage limit. Try again at Jan 15th, 2027 8:00 AM.",
 				`experiencing high demand`:                         "We’re currently experiencing high demand",
 			}[p.Match]
-		case ContextExhausted:
+		case failreport.ContextExhausted:
 			text = map[string]string{
 				`context[ _-]length`: "context length exceeded", `context window`: "context window full",
 				`token limit`: "token limit", `maximum context`: "maximum context", `prompt is too long`: "prompt is too long",
 				`input token count[^\n]{0,40}exceeds the maximum number of tokens`: "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).",
 			}[p.Match]
-		case TypecheckError:
+		case failreport.TypecheckError:
 			text = map[string]string{
 				`syntax ?error`: "syntax error", `compilation (?:error|failed)`: "compilation error",
 				`\berror TS\d+:`: "error TS2304: x", `cannot find module`: "Cannot find module 'x'",
 				`module[ _]?not[ _]?found`: "MODULE_NOT_FOUND", `unexpected token`: "Unexpected token", `indentation ?error`: "IndentationError",
 				`import ?error`: "ImportError", `\berror\[E\d{4}\]`: "error[E0425]: x",
 			}[p.Match]
-		case TestFailure:
+		case failreport.TestFailure:
 			text = map[string]string{
 				`(?m)^\s*--- FAIL: `: "--- FAIL: TestA (0.0s)", `(?m)^FAILED \S+::`: "FAILED t.py::test_a",
 				`assertion ?error`: "AssertionError", `\btests? failed\b`: "2 tests failed",

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/stretchr/testify/require"
 )
 
@@ -44,52 +45,52 @@ func loadRecorded(t testing.TB, name string) recorded {
 // recordedAgents.
 var recordedGates = []struct {
 	name, kind string
-	typ        Type
+	typ        failreport.Type
 	tests      []string
 	build      string // the buildSignals row that matches first, "" for none
 	blocked    string
 }{
-	{"go/compile_undefined", "test", TypecheckError, nil, "go test", "./calc_test.go:6:12: undefined: Add"},
-	{"go/test_build_undefined", "test", TypecheckError, nil, "go test", "./calc.go:4:33: undefined: Add"},
-	{"go/build_undefined", "build", TypecheckError, nil, "go build, vet", "./calc.go:4:33: undefined: Add"},
-	{"go/vet_undefined", "lint", TypecheckError, nil, "go build, vet", "vet: ./calc.go:4:33: undefined: Add"},
-	{"go/fail", "test", TestFailure, []string{"TestAdd", "TestTable/two"}, "", "failing tests: TestAdd, TestTable/two"},
-	{"go/panic", "test", TestFailure, []string{"TestPut"}, "",
+	{"go/compile_undefined", "test", failreport.TypecheckError, nil, "go test", "./calc_test.go:6:12: undefined: Add"},
+	{"go/test_build_undefined", "test", failreport.TypecheckError, nil, "go test", "./calc.go:4:33: undefined: Add"},
+	{"go/build_undefined", "build", failreport.TypecheckError, nil, "go build, vet", "./calc.go:4:33: undefined: Add"},
+	{"go/vet_undefined", "lint", failreport.TypecheckError, nil, "go build, vet", "vet: ./calc.go:4:33: undefined: Add"},
+	{"go/fail", "test", failreport.TestFailure, []string{"TestAdd", "TestTable/two"}, "", "failing tests: TestAdd, TestTable/two"},
+	{"go/panic", "test", failreport.TestFailure, []string{"TestPut"}, "",
 		"failing tests: TestPut (panic: assignment to entry in nil map [recovered, repanicked])"},
-	{"go/timeout", "test", TestFailure, []string{"TestWaitGivesUp"}, "", "failing tests: TestWaitGivesUp (panic: test timed out after 1s)"},
-	{"pytest/syntax_error", "test", TypecheckError, nil, "pytest",
+	{"go/timeout", "test", failreport.TestFailure, []string{"TestWaitGivesUp"}, "", "failing tests: TestWaitGivesUp (panic: test timed out after 1s)"},
+	{"pytest/syntax_error", "test", failreport.TypecheckError, nil, "pytest",
 		"/tmp/autobuild-gate-record/py-syntax/tests/test_calc.py:4: SyntaxError: expected ':'"},
-	{"pytest/import_error", "test", TypecheckError, nil, "pytest", "tests/test_calc.py:1: ModuleNotFoundError: No module named 'calc'"},
-	{"pytest/fail", "test", TestFailure, []string{"tests/test_calc.py::test_add", "tests/test_calc.py::TestCalc::test_param[1-1-2]"}, "",
+	{"pytest/import_error", "test", failreport.TypecheckError, nil, "pytest", "tests/test_calc.py:1: ModuleNotFoundError: No module named 'calc'"},
+	{"pytest/fail", "test", failreport.TestFailure, []string{"tests/test_calc.py::test_add", "tests/test_calc.py::TestCalc::test_param[1-1-2]"}, "",
 		"failing tests: tests/test_calc.py::test_add, tests/test_calc.py::TestCalc::test_param[1-1-2]"},
-	{"python/unittest_syntax_error", "test", TypecheckError, nil, "python unittest",
+	{"python/unittest_syntax_error", "test", failreport.TypecheckError, nil, "python unittest",
 		"/tmp/autobuild-gate-record/py-syntax/tests/test_calc.py:4: SyntaxError: expected ':'"},
-	{"python/unittest_fail", "test", TestFailure, []string{"tests.test_calc.TestCalc.test_type", "tests.test_calc.TestCalc.test_add"}, "",
+	{"python/unittest_fail", "test", failreport.TestFailure, []string{"tests.test_calc.TestCalc.test_type", "tests.test_calc.TestCalc.test_add"}, "",
 		"failing tests: tests.test_calc.TestCalc.test_type, tests.test_calc.TestCalc.test_add"},
-	{"node/fail_tap", "test", TestFailure, []string{"adds numbers"}, "", "failing tests: adds numbers"},
-	{"node/fail_spec", "test", TestFailure, []string{"adds numbers"}, "", "failing tests: adds numbers"},
-	{"node/syntax_error", "test", TypecheckError, nil, "node",
+	{"node/fail_tap", "test", failreport.TestFailure, []string{"adds numbers"}, "", "failing tests: adds numbers"},
+	{"node/fail_spec", "test", failreport.TestFailure, []string{"adds numbers"}, "", "failing tests: adds numbers"},
+	{"node/syntax_error", "test", failreport.TypecheckError, nil, "node",
 		"/tmp/autobuild-gate-record/node-syntax/calc.test.js:5: SyntaxError: Unexpected token '{'"},
-	{"node/missing_module", "test", TypecheckError, nil, "node",
+	{"node/missing_module", "test", failreport.TypecheckError, nil, "node",
 		"/tmp/autobuild-gate-record/node-missing/calc.test.js:2:17: Error: Cannot find module './calc'"},
-	{"jest/fail", "test", TestFailure, []string{"calc › adds numbers"}, "", "failing tests: calc › adds numbers"},
-	{"jest/syntax_error", "test", TypecheckError, nil, "jest",
+	{"jest/fail", "test", failreport.TestFailure, []string{"calc › adds numbers"}, "", "failing tests: calc › adds numbers"},
+	{"jest/syntax_error", "test", failreport.TypecheckError, nil, "jest",
 		`SyntaxError: /tmp/autobuild-gate-record/jest-syntax/calc.test.js: Unexpected token, expected "," (4:26)`},
-	{"vitest/fail", "test", TestFailure, []string{"calc.test.mjs > calc > adds numbers"}, "", "failing tests: calc.test.mjs > calc > adds numbers"},
-	{"vitest/syntax_error", "test", TypecheckError, nil, "vitest",
+	{"vitest/fail", "test", failreport.TestFailure, []string{"calc.test.mjs > calc > adds numbers"}, "", "failing tests: calc.test.mjs > calc > adds numbers"},
+	{"vitest/syntax_error", "test", failreport.TypecheckError, nil, "vitest",
 		"/tmp/autobuild-gate-record/vitest-syntax/calc.test.mjs:1:0: Error: Failed to parse source for import analysis because the content contains invalid JS syntax. If you are using JSX, make sure to name t…"},
-	{"cargo/fail", "test", TestFailure, []string{"tests::adds", "tests::panics"}, "", "failing tests: tests::adds, tests::panics"},
-	{"cargo/compile_error", "test", TypecheckError, nil, "cargo", "src/lib.rs:11:20: error[E0425]: cannot find function `add` in this scope"},
-	{"cargo/clippy_deny_warnings", "lint", LintError, nil, "cargo", "src/lib.rs:2:5: error: unneeded `return` statement"},
-	{"pytest/missing_package", "test", DependencyMissing, nil, "pytest", "httpx is not installed"},
-	{"node/missing_package", "test", DependencyMissing, nil, "node", "left-pad is not installed"},
-	{"tap/prove", "test", TestFailure, []string{"t/calc.t #2"}, "", "failing tests: t/calc.t #2"},
-	{"tap/prove_verbose", "test", TestFailure, []string{"subtracts"}, "", "failing tests: subtracts"},
-	{"junit/node_fail", "test", TestFailure, []string{"adds numbers"}, "", "failing tests: adds numbers"},
-	{"junit/pytest_fail", "test", TestFailure, []string{"test_add", "test_param[1-1-2]"}, "", "failing tests: test_add, test_param[1-1-2]"},
-	{"tsc/type_error", "typecheck", TypecheckError, nil, "tsc",
+	{"cargo/fail", "test", failreport.TestFailure, []string{"tests::adds", "tests::panics"}, "", "failing tests: tests::adds, tests::panics"},
+	{"cargo/compile_error", "test", failreport.TypecheckError, nil, "cargo", "src/lib.rs:11:20: error[E0425]: cannot find function `add` in this scope"},
+	{"cargo/clippy_deny_warnings", "lint", failreport.LintError, nil, "cargo", "src/lib.rs:2:5: error: unneeded `return` statement"},
+	{"pytest/missing_package", "test", failreport.DependencyMissing, nil, "pytest", "httpx is not installed"},
+	{"node/missing_package", "test", failreport.DependencyMissing, nil, "node", "left-pad is not installed"},
+	{"tap/prove", "test", failreport.TestFailure, []string{"t/calc.t #2"}, "", "failing tests: t/calc.t #2"},
+	{"tap/prove_verbose", "test", failreport.TestFailure, []string{"subtracts"}, "", "failing tests: subtracts"},
+	{"junit/node_fail", "test", failreport.TestFailure, []string{"adds numbers"}, "", "failing tests: adds numbers"},
+	{"junit/pytest_fail", "test", failreport.TestFailure, []string{"test_add", "test_param[1-1-2]"}, "", "failing tests: test_add, test_param[1-1-2]"},
+	{"tsc/type_error", "typecheck", failreport.TypecheckError, nil, "tsc",
 		"calc.ts(5,36): error TS2345: Argument of type 'string' is not assignable to parameter of type 'number'."},
-	{"javac/cannot_find_symbol", "build", TypecheckError, nil, "javac, maven", "Calc.java:3: error: cannot find symbol"},
+	{"javac/cannot_find_symbol", "build", failreport.TypecheckError, nil, "javac, maven", "Calc.java:3: error: cannot find symbol"},
 }
 
 // TestRecordedGateOutputs classifies each recorded gate output as the gate
@@ -116,25 +117,25 @@ func TestRecordedGateOutputs(t *testing.T) {
 // recordedAgents are recorded outputs of an agent process itself.
 var recordedAgents = []struct {
 	name, command string // command "" is the recorded one
-	typ           Type
+	typ           failreport.Type
 	fix           string
 }{
-	{"agent/node_missing_claude", "", AgentSetup, "reinstall claude: npm install -g @anthropic-ai/claude-code"},
-	{"agent/node_missing_codex", "", AgentSetup, "reinstall codex: npm install -g @openai/codex"},
-	{"agent/node_missing_gemini", "", AgentSetup, "reinstall gemini: npm install -g @google/gemini-cli"},
-	{"agent/node_missing_qwen", "", AgentSetup, "reinstall qwen: npm install -g @qwen-code/qwen-code"},
-	{"agent/node_missing_copilot", "", AgentSetup, "reinstall copilot: npm install -g @github/copilot"},
-	{"agent/node_missing_pi", "", AgentSetup, "reinstall pi: npm install -g @mariozechner/pi-coding-agent"},
-	{"agent/node_missing_claude-code-acp", "", AgentSetup, "reinstall claude-code-acp: npm install -g @zed-industries/claude-code-acp"},
-	{"agent/python_missing_aider", "", AgentSetup, "reinstall aider: pipx reinstall aider-chat (or: pip install --force-reinstall aider-chat)"},
-	{"agent/python_m_aider_chat", "", AgentSetup, "reinstall aider: pipx reinstall aider-chat (or: pip install --force-reinstall aider-chat)"},
+	{"agent/node_missing_claude", "", failreport.AgentSetup, "reinstall claude: npm install -g @anthropic-ai/claude-code"},
+	{"agent/node_missing_codex", "", failreport.AgentSetup, "reinstall codex: npm install -g @openai/codex"},
+	{"agent/node_missing_gemini", "", failreport.AgentSetup, "reinstall gemini: npm install -g @google/gemini-cli"},
+	{"agent/node_missing_qwen", "", failreport.AgentSetup, "reinstall qwen: npm install -g @qwen-code/qwen-code"},
+	{"agent/node_missing_copilot", "", failreport.AgentSetup, "reinstall copilot: npm install -g @github/copilot"},
+	{"agent/node_missing_pi", "", failreport.AgentSetup, "reinstall pi: npm install -g @mariozechner/pi-coding-agent"},
+	{"agent/node_missing_claude-code-acp", "", failreport.AgentSetup, "reinstall claude-code-acp: npm install -g @zed-industries/claude-code-acp"},
+	{"agent/python_missing_aider", "", failreport.AgentSetup, "reinstall aider: pipx reinstall aider-chat (or: pip install --force-reinstall aider-chat)"},
+	{"agent/python_m_aider_chat", "", failreport.AgentSetup, "reinstall aider: pipx reinstall aider-chat (or: pip install --force-reinstall aider-chat)"},
 	// The launcher that npm writes runs node on the package's file, under
 	// the CLI's own name.
-	{"agent/node_missing_claude", "claude -p --output-format json", AgentSetup, "reinstall claude: npm install -g @anthropic-ai/claude-code"},
+	{"agent/node_missing_claude", "claude -p --output-format json", failreport.AgentSetup, "reinstall claude: npm install -g @anthropic-ai/claude-code"},
 	// A module missing for the project, in a test the agent ran and
 	// quoted as its last words, is not the agent's installation.
-	{"node/missing_module", "claude -p", TypecheckError, ""},
-	{"pytest/import_error", "aider --yes-always", TypecheckError, ""},
+	{"node/missing_module", "claude -p", failreport.TypecheckError, ""},
+	{"pytest/import_error", "aider --yes-always", failreport.TypecheckError, ""},
 }
 
 func TestRecordedAgentOutputs(t *testing.T) {
@@ -151,7 +152,7 @@ func TestRecordedAgentOutputs(t *testing.T) {
 			r := c.Classify(Evidence{AgentRan: true, AgentExitCode: max(rec.exit, 1), AgentCommand: cmd, AgentOutput: rec.output})
 			require.Equal(t, row.typ, r.Type, "message: %s", r.Message)
 			require.Equal(t, row.fix, r.Fix)
-			if row.typ == AgentSetup {
+			if row.typ == failreport.AgentSetup {
 				require.False(t, r.Retryable)
 				require.Equal(t, row.fix, r.SuggestedActions[0])
 				require.Contains(t, r.Message, "cannot start: its installation is broken")

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/stretchr/testify/require"
 )
 
@@ -16,19 +17,19 @@ func TestZeroExitWithoutChange(t *testing.T) {
 	tests := []struct {
 		name    string
 		ev      Evidence
-		typ     Type
+		typ     failreport.Type
 		message string
 	}{
 		{"ran, exit 0, nothing changed", Evidence{AgentRan: true, Gate: testGate(goFail)},
-			VerificationMismatch, "the agent exited 0 without changing any file, but test gate failed: 1 test failing (TestAdd)"},
+			failreport.VerificationMismatch, "the agent exited 0 without changing any file, but test gate failed: 1 test failing (TestAdd)"},
 		{"ran, exit 0, changed a file: the gate says what is wrong with the work", Evidence{AgentRan: true,
-			FilesChanged: []string{"calc.go"}, Gate: testGate(goFail)}, TestFailure, "test gate failed: 1 test failing (TestAdd)"},
+			FilesChanged: []string{"calc.go"}, Gate: testGate(goFail)}, failreport.TestFailure, "test gate failed: 1 test failing (TestAdd)"},
 		{"a broken build without change", Evidence{AgentRan: true, Gate: testGate("# x\n./a_test.go:3:2: undefined: Add\nFAIL\tx [build failed]\n")},
-			VerificationMismatch, "the agent exited 0 without changing any file, but test gate failed: the code does not compile, so no test ran"},
+			failreport.VerificationMismatch, "the agent exited 0 without changing any file, but test gate failed: the code does not compile, so no test ran"},
 		{"the agent did not run (a declared gate's tool is missing)", Evidence{Gate: &GateEvidence{Kind: "test",
-			Command: "pytest", ExitCode: 127, Declared: true, Output: "pytest: not found"}}, DependencyMissing, "pytest not found (exit 127)"},
+			Command: "pytest", ExitCode: 127, Declared: true, Output: "pytest: not found"}}, failreport.DependencyMissing, "pytest not found (exit 127)"},
 		{"an explicit failed result is no claim", Evidence{AgentRan: true, ResultFound: true, ResultStatus: "failed",
-			Gate: testGate(goFail)}, TestFailure, "test gate failed: 1 test failing (TestAdd)"},
+			Gate: testGate(goFail)}, failreport.TestFailure, "test gate failed: 1 test failing (TestAdd)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -36,7 +37,7 @@ func TestZeroExitWithoutChange(t *testing.T) {
 			r := c.Classify(tt.ev)
 			require.Equal(t, tt.typ, r.Type, r.Message)
 			require.Equal(t, tt.message, r.Message)
-			if tt.typ == VerificationMismatch {
+			if tt.typ == failreport.VerificationMismatch {
 				require.Contains(t, r.Details, "exited 0, claiming the phase done, but changed no file")
 				require.Contains(t, FormatReport(r), "Files changed: none")
 			}
@@ -44,7 +45,7 @@ func TestZeroExitWithoutChange(t *testing.T) {
 	}
 
 	r := c.Classify(Evidence{AgentRan: true, ResultFound: true, ResultStatus: "complete", Gate: testGate(goFail)})
-	require.Equal(t, VerificationMismatch, r.Type)
+	require.Equal(t, failreport.VerificationMismatch, r.Type)
 	require.Equal(t, "the engine's own run of `go test ./...` failed (exit 1) after the agent claimed success; the agent changed no file", r.Details)
 }
 
@@ -57,14 +58,14 @@ func TestBrokenBuildInAnyGate(t *testing.T) {
 	for _, kind := range []string{"test", "lint", "format", "build"} {
 		r := c.Classify(Evidence{AgentRan: true, FilesChanged: []string{"calc_test.go"},
 			Gate: &GateEvidence{Kind: kind, Command: "go test ./...", ExitCode: 1, Output: out}})
-		require.Equal(t, TypecheckError, r.Type, kind)
+		require.Equal(t, failreport.TypecheckError, r.Type, kind)
 		require.Equal(t, "./calc_test.go:6:12: undefined: Add", r.BlockedOn, kind)
 		require.Contains(t, r.SuggestedActions[0], "run the build or type check and fix the errors: go test ./...", kind)
 	}
 	// A test that only mentions a SyntaxError in its assertion is a failing test.
 	r := c.Classify(Evidence{AgentRan: true, FilesChanged: []string{"p.py"}, Gate: testGate(
 		"FAILED tests/test_p.py::test_rejects - AssertionError: expected SyntaxError: bad input\n=== 1 failed ===\n")})
-	require.Equal(t, TestFailure, r.Type)
+	require.Equal(t, failreport.TestFailure, r.Type)
 }
 
 func TestBlockerLine(t *testing.T) {
@@ -127,7 +128,7 @@ func TestBrokenAgentInstallNeedsTheAgentsOwnModule(t *testing.T) {
 	require.Equal(t, "ModuleNotFoundError: No module named 'myagent'", line)
 	r := newClassifier(t).Classify(Evidence{AgentRan: true, AgentExitCode: 1, AgentCommand: "my-agent run",
 		AgentOutput: "Traceback (most recent call last):\n  File \"/opt/bin/my-agent\", line 3, in <module>\n    import myagent\nModuleNotFoundError: No module named 'myagent'\n"})
-	require.Equal(t, AgentSetup, r.Type)
+	require.Equal(t, failreport.AgentSetup, r.Type)
 	require.Equal(t, "reinstall the agent CLI (`my-agent run`), then check that it starts", r.SuggestedActions[0])
 }
 
@@ -143,7 +144,7 @@ func TestReportNamesWorktreePathsRelative(t *testing.T) {
 		"E     File \"/w/.autobuild/worktrees/phase-1/tests/test_calc.py\", line 4\nE       def test_add()\nE   SyntaxError: expected ':'\n"
 	r := newClassifier(t).Classify(Evidence{AgentRan: true, FilesChanged: []string{"tests/test_calc.py"},
 		Worktree: "/w/.autobuild/worktrees/phase-1", Gate: testGate(out)})
-	require.Equal(t, TypecheckError, r.Type)
+	require.Equal(t, failreport.TypecheckError, r.Type)
 	require.Equal(t, "tests/test_calc.py:4: SyntaxError: expected ':'", r.BlockedOn)
 	require.Equal(t, "test gate failed: the code does not compile, so no test ran: tests/test_calc.py:4: SyntaxError: expected ':'", r.Message)
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/autobuild-sh/autobuild/internal/agent/preset"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/shell"
 )
 
@@ -61,12 +62,12 @@ func InstallHint(tool string) string {
 // Suggest returns recovery actions specific to the report's type (docs/failures.md),
 // most useful first. Classify calls it; code that builds a Report by hand
 // (a file conflict, say) calls it too.
-func Suggest(r Report) []string { return suggest(r, "") }
+func Suggest(r failreport.Report) []string { return suggest(r, "") }
 
 // suggest is Suggest with the phase's worktree, when known: a gate the
 // agent's claim missed fails there, not in your checkout, which does not
 // have the phase's work yet.
-func suggest(r Report, worktree string) []string {
+func suggest(r failreport.Report, worktree string) []string {
 	var out []string
 	if r.Circular {
 		out = append(out, "the same fix was tried again: read the attempts' logs and fix the cause by hand, then resume")
@@ -78,19 +79,19 @@ func suggest(r Report, worktree string) []string {
 		return what + ": " + r.GateCommand
 	}
 	switch r.Type {
-	case TestFailure:
+	case failreport.TestFailure:
 		if len(r.FailingTests) > 0 {
 			out = append(out, "fix the failing tests: "+listNames(r.FailingTests, 5))
 		}
 		out = append(out, run("run the tests in the phase's worktree to see the failures"),
 			"check whether the tests or the implementation hold the wrong assumption")
-	case LintError:
+	case failreport.LintError:
 		out = append(out, run("run the linter and fix what it reports"),
 			"apply the linter's automatic fixes where it has them")
-	case TypecheckError:
+	case failreport.TypecheckError:
 		out = append(out, run("run the build or type check and fix the errors"),
 			"check that function signatures and imports match their use")
-	case FormatError:
+	case failreport.FormatError:
 		if fix := formatterFix(r.GateCommand); fix != "" {
 			out = append(out, "run the formatter: "+fix)
 		} else {
@@ -99,10 +100,10 @@ func suggest(r Report, worktree string) []string {
 				out = append(out, "then check with the gate's command: "+r.GateCommand)
 			}
 		}
-	case TaskIncomplete:
+	case failreport.TaskIncomplete:
 		out = append(out, "finish the remaining tasks of the phase, or resume to let the agent continue",
 			"split the phase into smaller phases if it does not fit in one attempt")
-	case VerificationMismatch:
+	case failreport.VerificationMismatch:
 		missed := run("run the gate the agent's claim missed")
 		if worktree != "" && r.GateCommand != "" {
 			missed = "run the gate the agent's claim missed in the phase's worktree, where it fails (your checkout does not have the phase's work): cd " +
@@ -113,23 +114,23 @@ func suggest(r Report, worktree string) []string {
 		if len(r.FilesChanged) == 0 {
 			out = append(out, "the agent changed no file: check in the attempt log that it got the task and worked in the phase's worktree")
 		}
-	case Timeout:
+	case failreport.Timeout:
 		out = append(out, "raise --phase-timeout (a retry already gets twice the time)",
 			"split the phase into smaller phases",
 			"check the attempt log for a command that hangs (a watch mode, a prompt)")
-	case ParseError:
+	case failreport.ParseError:
 		out = append(out, "check the attempt log: the agent must end its output with the result object (a fenced json block)",
 			"update the agent CLI, or use it as a plain --agent command, which is judged by exit code and gates")
-	case RateLimited:
+	case failreport.RateLimited:
 		out = append(out, "wait for the provider's rate limit to reset, then resume",
 			"lower --max-parallel, or add another --agent to alternate with")
-	case ContextExhausted:
+	case failreport.ContextExhausted:
 		out = append(out, "resume: the retry continues from the work already in the worktree",
 			"split the phase into smaller phases")
-	case AgentError:
+	case failreport.AgentError:
 		out = append(out, "read the attempt log for the agent's error",
 			"run the agent command by hand in the repository to check that it works")
-	case DependencyMissing:
+	case failreport.DependencyMissing:
 		if r.Fix != "" { // a package the code imports
 			out = append(out, r.Fix, "then resume with --resume")
 			break
@@ -139,35 +140,35 @@ func suggest(r Report, worktree string) []string {
 			out = append(out, fmt.Sprintf("check it is found: command -v %s", r.MissingTool))
 		}
 		out = append(out, "then resume with --resume")
-	case CircularDependency:
+	case failreport.CircularDependency:
 		out = append(out, "fix the plan's Depends On column so the dependencies form no cycle",
 			"check it with: autobuild validate PLAN.md")
-	case FileConflict:
+	case failreport.FileConflict:
 		out = append(out, "resume: the phase runs again from the start, on top of the work that landed first (its conflicting attempt is kept as a .diff in .autobuild/logs/)",
 			"or make the phases sequential in the plan (one Depends On the other), then resume",
 			"or split the shared file so each phase changes its own file")
-	case IntegrationConflict:
+	case failreport.IntegrationConflict:
 		out = append(out, "fix the combination by hand in your checkout (the phases named above each pass alone; the gate's output says where they meet), commit it, then resume with --resume",
 			"or make the phases sequential in the plan (one Depends On the other), then resume",
 			"or split the shared symbol (keep the old name beside the new one until every caller moved), then resume")
-	case AgentSetup:
+	case failreport.AgentSetup:
 		if r.Fix != "" {
 			out = append(out, r.Fix, "then resume with --resume")
 			break
 		}
 		out = append(out, "fix the agent's setup as the message says (log in, set its API key, reinstall it), check it by running the agent by hand in the repository",
 			"then resume with --resume")
-	case EnvironmentSetup:
+	case failreport.EnvironmentSetup:
 		if r.Fix != "" {
 			out = append(out, r.Fix)
 		}
 		out = append(out, "then resume with --resume: the phase starts again in a new worktree, with its full attempts")
-	case BudgetExceeded:
+	case failreport.BudgetExceeded:
 		out = append(out, "look at the spend per phase: a phase that cost far more than the others may be looping",
 			"resume with a higher budget (--max-cost, or --max-phase-cost for one phase's), or split the costly phase")
-	case ReviewRejected:
+	case failreport.ReviewRejected:
 		out = append(out, "the retry gets the reviewer's note as its context; after a second rejection, change the phase's text in the plan or do the change by hand, then resume")
-	case PlanInvalid:
+	case failreport.PlanInvalid:
 		out = append(out, "fix the plan at the reported line",
 			"check it with: autobuild validate PLAN.md")
 	default:
@@ -219,31 +220,31 @@ func formatterFix(check string) string {
 
 // RetryGuidance returns the sentence the retry prompt gives the agent for a
 // failure of type t (after the seeds' "Retry guidance").
-func RetryGuidance(t Type) string {
+func RetryGuidance(t failreport.Type) string {
 	switch t {
-	case TestFailure:
+	case failreport.TestFailure:
 		return "Fix the failing tests. Common issues: incorrect assertions, missing mocks, async timing. Run the test gate before you finish."
-	case LintError:
+	case failreport.LintError:
 		return "Fix the linting errors. Run the lint gate to see the current errors; many are fixed automatically by the linter's fix option."
-	case TypecheckError:
+	case failreport.TypecheckError:
 		return "Fix the type and build errors. Run the build or type check gate to see them, and check that function signatures match their use."
-	case FormatError:
+	case failreport.FormatError:
 		return "Run the formatter on the files you changed, then run the format gate to confirm."
-	case TaskIncomplete:
+	case failreport.TaskIncomplete:
 		return "The previous attempt did not finish every task. Its work is in the worktree: do the remaining tasks without redoing finished ones."
-	case VerificationMismatch:
+	case failreport.VerificationMismatch:
 		return "The previous attempt reported success but verification failed. Run ALL quality gates after EVERY change, and make sure they pass at the end, not just during development."
-	case Timeout:
+	case failreport.Timeout:
 		return "The previous attempt timed out. Focus on completing the tasks efficiently; if tests are slow, run targeted tests while you work and the full gates once at the end."
-	case ParseError:
+	case failreport.ParseError:
 		return "The previous attempt's result object was missing or unreadable. End your output with exactly one result object in a fenced json block, as described above."
-	case RateLimited:
+	case failreport.RateLimited:
 		return "The previous attempt was stopped by the model provider's rate limit, not by a problem in the code. Continue the work from where it stopped."
-	case ContextExhausted:
+	case failreport.ContextExhausted:
 		return "The previous attempt ran out of context. Its work is in the worktree: continue from there, read only the files you need, and keep output short."
-	case IntegrationConflict:
+	case failreport.IntegrationConflict:
 		return "Your previous attempt passed the gates on its own, but not together with the work another phase landed meanwhile (named in the failure report above, with the gate's output). The worktree now holds that work with your change on top: make your change work with it, without undoing the other phase's change, then run all quality gates."
-	case AgentError:
+	case failreport.AgentError:
 		return "The previous attempt failed. Read the failure report above, fix its cause, and finish the phase."
 	}
 	return "The previous attempt failed with " + string(t) + ", which a retry cannot fix; stop and report it."

@@ -1,15 +1,18 @@
 package failure
 
-import "fmt"
+import (
+	"fmt"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
+)
 
 // Systemic looks for one cause behind several failures (for the halt
 // summary, docs/running.md): two or more reports of one type with the same missing
 // tool, or with the same message. It returns one sentence naming the cause
 // and true, or "" and false. The largest group wins; on a tie, a shared
 // missing tool beats a shared message, then the earlier report.
-func Systemic(reports []Report) (string, bool) {
+func Systemic(reports []failreport.Report) (string, bool) {
 	type key struct {
-		t       Type
+		t       failreport.Type
 		tool    bool
 		subject string
 	}

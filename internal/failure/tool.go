@@ -1,6 +1,7 @@
 package failure
 
 import (
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -48,7 +49,7 @@ func (c *Classifier) gateTool(g *GateEvidence) (string, bool) {
 	if named == "" || !slices.Contains(commandWords(g.Command), named) {
 		return "", false
 	}
-	if _, ok := c.match(out, InGate, DependencyMissing); ok {
+	if _, ok := c.match(out, InGate, failreport.DependencyMissing); ok {
 		return named, true
 	}
 	return "", false

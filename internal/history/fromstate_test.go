@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -16,12 +16,12 @@ var t0 = time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)
 // at is t0 plus m minutes.
 func at(m int) time.Time { return t0.Add(time.Duration(m) * time.Minute) }
 
-func attempt(n int, agent string, start, end int, outcome string, typ failure.Type) state.Attempt {
+func attempt(n int, agent string, start, end int, outcome string, typ failreport.Type) state.Attempt {
 	done := at(end)
 	a := state.Attempt{Number: n, Agent: agent, Started: at(start), Completed: &done,
 		DurationSeconds: float64(end-start) * 60, Outcome: outcome}
 	if typ != "" {
-		a.Error = &failure.Report{Type: typ, Message: "gate failed\nsecond line", Retryable: typ.Retryable()}
+		a.Error = &failreport.Report{Type: typ, Message: "gate failed\nsecond line", Retryable: typ.Retryable()}
 	}
 	return a
 }
@@ -37,26 +37,26 @@ func TestAttemptRecord(t *testing.T) {
 	}{
 		{"a first attempt that completes", 0, []state.Attempt{attempt(1, "claude", 1, 3, "complete", "")},
 			func(r *Record) {}},
-		{"a first attempt that fails", 0, []state.Attempt{attempt(1, "claude", 1, 3, "failed", failure.TestFailure)},
+		{"a first attempt that fails", 0, []state.Attempt{attempt(1, "claude", 1, 3, "failed", failreport.TestFailure)},
 			func(r *Record) {
 				r.FailureType, r.FailureMessage, r.Retryable = "test_failure", "gate failed", true
 			}},
 		{"the retry completes on the same agent", 0, []state.Attempt{
-			attempt(1, "claude", 1, 3, "failed", failure.TestFailure),
+			attempt(1, "claude", 1, 3, "failed", failreport.TestFailure),
 			attempt(2, "claude", 4, 6, "complete", "")},
 			func(r *Record) {
 				r.Attempt, r.Retry, r.RecoveredBy, r.RecoverySeconds = 2, true, RecoveredByRetry, 180
 			}},
 		{"the retry on another agent fails", 0, []state.Attempt{
-			attempt(1, "claude", 1, 3, "failed", failure.TestFailure),
-			attempt(2, "codex", 4, 6, "failed", failure.LintError)},
+			attempt(1, "claude", 1, 3, "failed", failreport.TestFailure),
+			attempt(2, "codex", 4, 6, "failed", failreport.LintError)},
 			func(r *Record) {
 				r.Attempt, r.Agent, r.Retry, r.Reassigned = 2, "codex", true, true
 				r.FailureType, r.FailureMessage, r.Retryable = "lint_error", "gate failed", true
 			}},
 		{"a resume after a halt completes: a person recovered it", 30, []state.Attempt{
-			attempt(1, "claude", 1, 3, "failed", failure.TestFailure),
-			attempt(2, "claude", 4, 6, "failed", failure.TestFailure),
+			attempt(1, "claude", 1, 3, "failed", failreport.TestFailure),
+			attempt(2, "claude", 4, 6, "failed", failreport.TestFailure),
 			attempt(1, "claude", 31, 40, "complete", "")},
 			func(r *Record) {
 				r.RecoveredBy, r.RecoverySeconds = RecoveredByResume, 37*60
@@ -66,7 +66,7 @@ func TestAttemptRecord(t *testing.T) {
 			attempt(1, "claude", 31, 40, "complete", "")},
 			func(r *Record) {}},
 		{"a rate-limit repeat that completes recovers by retry", 0, []state.Attempt{
-			attempt(1, "claude", 1, 2, "failed", failure.RateLimited),
+			attempt(1, "claude", 1, 2, "failed", failreport.RateLimited),
 			attempt(1, "claude", 3, 5, "complete", "")},
 			func(r *Record) { r.RecoveredBy, r.RecoverySeconds = RecoveredByRetry, 180 }},
 	}
@@ -87,7 +87,7 @@ func TestAttemptRecord(t *testing.T) {
 
 func TestAttemptRecordCopiesUsageAndCleansTheMessage(t *testing.T) {
 	t.Parallel()
-	a := attempt(1, "claude", 1, 2, "failed", failure.AgentError)
+	a := attempt(1, "claude", 1, 2, "failed", failreport.AgentError)
 	a.Error.Message = "\x1b[31mboom\x1b[0m\tat x"
 	a.Usage = &state.Usage{Model: "opus", InputTokens: 10, OutputTokens: 2, CostUSD: 0.5}
 	r := AttemptRecord(state.Run{Started: t0}, state.Phase{PhaseID: "1", Attempts: []state.Attempt{a}}, t0)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/checkout"
 	"github.com/autobuild-sh/autobuild/internal/clip"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/plan"
@@ -16,7 +17,7 @@ import (
 // is. When you committed on it since the last landing, the run's line
 // moves onto your commits (remembered as a landed change, so an overlap
 // names them) and the phase is picked on top. Called with in.mu held.
-func (in *Integrator) followUser(ctx context.Context, p *plan.Phase, phaseFiles []string, outside checkout.State) *failure.Report {
+func (in *Integrator) followUser(ctx context.Context, p *plan.Phase, phaseFiles []string, outside checkout.State) *failreport.Report {
 	head, mine, rep := in.Guard.Follow(ctx, p, phaseFiles, outside, in.branchAt, in.tip, in.tips)
 	if rep != nil {
 		return rep
@@ -47,7 +48,7 @@ func (in *Integrator) WithTips(f func(tips []string)) {
 
 // checkLock halts the landing of phase p when the run no longer holds its
 // lock (the lock file was deleted or replaced mid-run).
-func (in *Integrator) checkLock(p *plan.Phase) *failure.Report {
+func (in *Integrator) checkLock(p *plan.Phase) *failreport.Report {
 	if in.LockHeld == nil {
 		return nil
 	}
@@ -55,7 +56,7 @@ func (in *Integrator) checkLock(p *plan.Phase) *failure.Report {
 	if err == nil {
 		return nil
 	}
-	rep := failure.Report{Type: failure.LockLost, Message: fmt.Sprintf("phase %s was not committed: %v", p.DisplayID, err),
+	rep := failreport.Report{Type: failreport.LockLost, Message: fmt.Sprintf("phase %s was not committed: %v", p.DisplayID, err),
 		Retryable: false, BlockedOn: "the run's lock"}
 	rep.SuggestedActions = failure.Suggest(rep)
 	return &rep
@@ -67,7 +68,7 @@ func (in *Integrator) checkLock(p *plan.Phase) *failure.Report {
 // it landed, and returns the halt that says so. In auto mode, the only one
 // that fast-forwards, the line is your branch: only the integrator's
 // memory of it moved. Called with in.mu held.
-func (in *Integrator) undoLanding(p *plan.Phase, prevTip string, ffErr error) *failure.Report {
+func (in *Integrator) undoLanding(p *plan.Phase, prevTip string, ffErr error) *failreport.Report {
 	in.setTip(prevTip)
 	in.tips = in.tips[:len(in.tips)-1]
 	in.landed = in.landed[:len(in.landed)-1]

@@ -18,6 +18,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/checkout"
 	"github.com/autobuild-sh/autobuild/internal/crashpoint"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
@@ -116,7 +117,7 @@ type Handover struct {
 // line (pick). outside is your checkout as the outside check read it just
 // before (ok false when it read none). Overlapping edits with a phase that landed since this one
 // started come back as a file_conflict report; nothing is merged then.
-func (in *Integrator) Land(ctx context.Context, p *plan.Phase, h Handover, outside checkout.State) (*state.Commit, *failure.Report, error) {
+func (in *Integrator) Land(ctx context.Context, p *plan.Phase, h Handover, outside checkout.State) (*state.Commit, *failreport.Report, error) {
 	// The message names what is committed: git add stages it, then the
 	// message is made (no status of its own first).
 	var msg string
@@ -173,7 +174,7 @@ func (in *Integrator) Land(ctx context.Context, p *plan.Phase, h Handover, outsi
 // admit checks that the phase may land now: a report when it cannot (the
 // lock lost, your branch changed, a file of yours in the way). In auto mode the line moves onto your
 // commits made since the last landing (followUser). Called with mu held.
-func (in *Integrator) admit(ctx context.Context, l *landing) *failure.Report {
+func (in *Integrator) admit(ctx context.Context, l *landing) *failreport.Report {
 	if rep := in.checkLock(l.p); rep != nil {
 		return rep
 	}
@@ -214,7 +215,7 @@ func (in *Integrator) publish(ctx context.Context, links []link) error {
 // phase that has just landed (its landing moved the tip from prevTip) is
 // taken back off the line and the halt says why. Called with mu held, in
 // auto mode.
-func (in *Integrator) catchUp(ctx context.Context, p *plan.Phase, prevTip string) *failure.Report {
+func (in *Integrator) catchUp(ctx context.Context, p *plan.Phase, prevTip string) *failreport.Report {
 	if in.branchAt == in.tip || in.waiting.Load() > 0 {
 		return nil
 	}
@@ -248,7 +249,7 @@ func (in *Integrator) pick(ctx context.Context, c gitx.Made) (string, []string, 
 
 // conflictReport names each conflicted file and the line ranges both phases
 // changed in it. Called with mu held.
-func (in *Integrator) conflictReport(ctx context.Context, p *plan.Phase, base, sha string, files []string) *failure.Report {
+func (in *Integrator) conflictReport(ctx context.Context, p *plan.Phase, base, sha string, files []string) *failreport.Report {
 	since := 0
 	if i := slices.Index(in.tips, base); i >= 0 {
 		since = i + 1
@@ -285,8 +286,8 @@ func (in *Integrator) conflictReport(ctx context.Context, p *plan.Phase, base, s
 		// Two new files of the same name have no lines in common to name.
 		msg = fmt.Sprintf("phase %s and %s both created %s", p.DisplayID, who, strings.Join(files, ", "))
 	}
-	rep := failure.Report{
-		Type:         failure.FileConflict,
+	rep := failreport.Report{
+		Type:         failreport.FileConflict,
 		Message:      msg,
 		Details:      strings.Join(details, "\n"),
 		Retryable:    false,

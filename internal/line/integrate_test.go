@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/checkout"
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
@@ -168,7 +168,7 @@ func TestConflictReportNamesBothSides(t *testing.T) {
 		{displayID: "2A", base: early, sha: shaA, files: []string{"f.txt"}, tipIndex: 2},
 	}
 	rep := in.conflictReport(ctx, &plan.Phase{ID: "2b", DisplayID: "2B"}, early, shaB, []string{"f.txt"})
-	require.Equal(t, failure.FileConflict, rep.Type)
+	require.Equal(t, failreport.FileConflict, rep.Type)
 	require.False(t, rep.Retryable)
 	require.Equal(t, "phase 2B and phase 2A changed overlapping lines of f.txt", rep.Message)
 	require.Equal(t, "f.txt: phase 2B changed lines 4-5, phase 2A changed lines 3-4", rep.Details)
@@ -200,7 +200,7 @@ func TestConflictReportNamesTwoNewFilesOfOneName(t *testing.T) {
 	in.tips = []string{base, shaA}
 	in.landed = []landedPhase{{displayID: "2A", base: base, sha: shaA, files: []string{"calc/x.go"}, tipIndex: 1}}
 	rep := in.conflictReport(ctx, &plan.Phase{ID: "2b", DisplayID: "2B"}, base, shaB, []string{"calc/x.go"})
-	require.Equal(t, failure.FileConflict, rep.Type)
+	require.Equal(t, failreport.FileConflict, rep.Type)
 	require.Equal(t, "phase 2B and phase 2A both created calc/x.go", rep.Message)
 	require.Equal(t, "calc/x.go: phase 2B created it, phase 2A created it", rep.Details)
 	require.NotContains(t, rep.Details, "lines 0")
@@ -225,7 +225,7 @@ func TestYourUncommittedChangesStopALanding(t *testing.T) {
 	for files, want := range map[string]string{"notes.txt": "notes.txt", "old.go": "old.go", "new.go": "new.go"} {
 		rep := in.followUser(ctx, p, []string{files, "other.txt"}, read)
 		require.NotNil(t, rep, files)
-		require.Equal(t, failure.FileConflict, rep.Type)
+		require.Equal(t, failreport.FileConflict, rep.Type)
 		require.Equal(t, []string{want}, rep.FilesChanged)
 	}
 	require.Nil(t, in.followUser(ctx, p, []string{"other.txt"}, read), "no overlap: it lands")
@@ -292,7 +292,7 @@ func TestLandingAfterTheLineWasTakenBack(t *testing.T) {
 	in.branchAt = base
 	rep = in.undoLanding(a, base, os.ErrClosed)
 	in.mu.Unlock()
-	require.Equal(t, failure.BranchChanged, rep.Type)
+	require.Equal(t, failreport.BranchChanged, rep.Type)
 	require.Equal(t, base, in.Tip())
 
 	_, rep, err = in.Land(ctx, &plan.Phase{ID: "b", DisplayID: "B", Name: "B"}, Handover{Workspace: wtB, Base: tipA}, checkout.State{})
@@ -370,7 +370,7 @@ func TestLandingsInAQueueMoveYourBranchOnce(t *testing.T) {
 	_, rep, err = in.Land(ctx, &plan.Phase{ID: "d", DisplayID: "D"}, Handover{Workspace: wtD, Base: head}, checkout.State{})
 	require.NoError(t, err)
 	require.NotNil(t, rep)
-	require.Equal(t, failure.BranchChanged, rep.Type)
+	require.Equal(t, failreport.BranchChanged, rep.Type)
 	require.Contains(t, rep.Message, "while phases were landing on it")
 }
 

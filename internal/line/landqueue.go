@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/checkout"
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 )
@@ -66,12 +66,12 @@ type landing struct {
 	outside checkout.State
 
 	done bool
-	rep  *failure.Report
+	rep  *failreport.Report
 	err  error
 	tip  string
 }
 
-func (l *landing) settle(rep *failure.Report, err error) { l.done, l.rep, l.err = true, rep, err }
+func (l *landing) settle(rep *failreport.Report, err error) { l.done, l.rep, l.err = true, rep, err }
 
 // link is a landing and the commit that puts it on the line after the
 // links before it.

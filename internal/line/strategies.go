@@ -9,7 +9,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/exitcode"
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -25,7 +25,7 @@ func (yourBranch) Mode() state.CommitMode { return state.CommitAuto }
 func (yourBranch) Help() string           { return "a commit per phase" }
 func (yourBranch) MakesCommits() bool     { return true }
 
-func (yourBranch) admit(ctx context.Context, in *Integrator, l *landing) *failure.Report {
+func (yourBranch) admit(ctx context.Context, in *Integrator, l *landing) *failreport.Report {
 	return in.followUser(ctx, l.p, allFiles(l.ch), l.outside)
 }
 
@@ -35,7 +35,7 @@ func (yourBranch) publish(_ context.Context, _ *Integrator, _ string, _ *plan.Ph
 	return nil
 }
 
-func (yourBranch) settle(ctx context.Context, in *Integrator, p *plan.Phase, prevTip string) *failure.Report {
+func (yourBranch) settle(ctx context.Context, in *Integrator, p *plan.Phase, prevTip string) *failreport.Report {
 	return in.catchUp(ctx, p, prevTip)
 }
 
@@ -171,7 +171,7 @@ func (d deferred) Mode() state.CommitMode { return d.mode }
 func (d deferred) Help() string           { return d.help }
 func (d deferred) MakesCommits() bool     { return d.mode != state.CommitMessageOnly }
 
-func (deferred) admit(context.Context, *Integrator, *landing) *failure.Report { return nil }
+func (deferred) admit(context.Context, *Integrator, *landing) *failreport.Report { return nil }
 
 // publish moves the line's branch once to the last of the links landed
 // together, and records it once they are landed.
@@ -184,7 +184,9 @@ func (deferred) publish(ctx context.Context, in *Integrator, last string, p *pla
 	return nil
 }
 
-func (deferred) settle(context.Context, *Integrator, *plan.Phase, string) *failure.Report { return nil }
+func (deferred) settle(context.Context, *Integrator, *plan.Phase, string) *failreport.Report {
+	return nil
+}
 
 // recorded is "": the run's line, not your branch; it lands at the end.
 func (deferred) recorded(string) string { return "" }

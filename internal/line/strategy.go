@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -28,14 +28,14 @@ type Strategy interface {
 
 	// admit checks what this mode needs before a phase lands, beyond the
 	// run's lock and your ignored files. Called with in.mu held.
-	admit(ctx context.Context, in *Integrator, l *landing) *failure.Report
+	admit(ctx context.Context, in *Integrator, l *landing) *failreport.Report
 	// publish puts the line at last (p is the last phase on it): what
 	// holds the line moves, around land, which moves the integrator's
 	// tip and remembers the phases landed. Called with in.mu held.
 	publish(ctx context.Context, in *Integrator, last string, p *plan.Phase, land func()) error
 	// settle ends every landing, landed or not: a report that halts the
 	// phase. Called with in.mu held; prevTip is the tip before it.
-	settle(ctx context.Context, in *Integrator, p *plan.Phase, prevTip string) *failure.Report
+	settle(ctx context.Context, in *Integrator, p *plan.Phase, prevTip string) *failreport.Report
 	// recorded is the commit a landed phase records when tip holds it:
 	// tip itself, or "" when the work lands only at the end.
 	recorded(tip string) string

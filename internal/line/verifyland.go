@@ -11,6 +11,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/crashpoint"
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -136,7 +137,7 @@ func (l landedPhase) name() string { return cmp.Or(l.who, "phase "+string(l.disp
 
 // integrationReport is the integration_conflict of phase p, whose change
 // (files) breaks gate on top of others.
-func integrationReport(p *plan.Phase, files []string, others []landedPhase, gate *failure.GateEvidence) *failure.Report {
+func integrationReport(p *plan.Phase, files []string, others []landedPhase, gate *failure.GateEvidence) *failreport.Report {
 	blocker := failure.Blocker(gate.Output)
 	names := cmp.Or(strings.Join(namesOf(others), ", "), "what landed since it started")
 	msg := fmt.Sprintf("phase %s passes on its own base but breaks `%s` on top of %s", p.DisplayID, gate.Command, names)
@@ -147,11 +148,11 @@ func integrationReport(p *plan.Phase, files []string, others []landedPhase, gate
 	for _, o := range others {
 		details = append(details, fmt.Sprintf("%s changed %s", o.name(), strings.Join(o.files, ", ")))
 	}
-	rep := failure.Report{
-		Type:         failure.IntegrationConflict,
+	rep := failreport.Report{
+		Type:         failreport.IntegrationConflict,
 		Message:      msg,
 		Details:      strings.Join(details, "\n"),
-		Retryable:    failure.IntegrationConflict.Retryable(),
+		Retryable:    failreport.IntegrationConflict.Retryable(),
 		FilesChanged: files,
 		BlockedOn:    "the combination with " + names,
 		Gate:         gate.Kind,
@@ -166,7 +167,7 @@ func integrationReport(p *plan.Phase, files []string, others []landedPhase, gate
 // redTipReport halts a landing whose combination fails a gate that the
 // line's tip fails alone: not the phase's failure but the tip's, which
 // only your own commits can have made red (every landing is verified).
-func (in *Integrator) redTipReport(p *plan.Phase, gate *failure.GateEvidence) *failure.Report {
+func (in *Integrator) redTipReport(p *plan.Phase, gate *failure.GateEvidence) *failreport.Report {
 	run := in.rec.RunCopy()
 	rep := checkout.BranchReport(p, fmt.Sprintf("the run's line (%s on %s) fails `%s` without phase %s: %s; your commits since the run "+
 		"started broke it; fix them on %s, then resume (phase %s was not committed)", clip.SHA(in.tip), cmp.Or(run.Branch, "HEAD"),
@@ -177,8 +178,8 @@ func (in *Integrator) redTipReport(p *plan.Phase, gate *failure.GateEvidence) *f
 
 // AfterIntegrationConflict reports whether the phase's last failure was an
 // integration_conflict: its retry starts from the line's current tip.
-func AfterIntegrationConflict(previous []failure.Report) bool {
-	return len(previous) > 0 && previous[len(previous)-1].Type == failure.IntegrationConflict
+func AfterIntegrationConflict(previous []failreport.Report) bool {
+	return len(previous) > 0 && previous[len(previous)-1].Type == failreport.IntegrationConflict
 }
 
 // BaseFailing is the failing tests the run's base had per gate kind
@@ -192,12 +193,12 @@ func (in *Integrator) BaseFailing() map[string][]string {
 // integration_conflict, whose gate failed on top of the other phases'
 // work, an integration_conflict again: the combination is what fails, and
 // the halt then gives its resolution options.
-func StillConflicting(rep failure.Report, ev failure.Evidence, previous []failure.Report) failure.Report {
+func StillConflicting(rep failreport.Report, ev failure.Evidence, previous []failreport.Report) failreport.Report {
 	if !AfterIntegrationConflict(previous) || ev.Gate == nil || rep.Circular {
 		return rep
 	}
 	last := previous[len(previous)-1]
-	rep.Type = failure.IntegrationConflict
+	rep.Type = failreport.IntegrationConflict
 	rep.Message = fmt.Sprintf("still failing on top of the work it conflicted with (%s): %s", last.BlockedOn, rep.Message)
 	rep.Details = strings.TrimSpace(rep.Details + "\n" + last.Details)
 	rep.SuggestedActions = failure.Suggest(rep)

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/event"
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	goldenfile "github.com/autobuild-sh/autobuild/internal/golden"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -32,12 +32,12 @@ func at(seconds int) time.Time { return base.Add(time.Duration(seconds) * time.S
 // retried with another agent and fails again, a phase that lands in
 // message-only form, and a dependent that is blocked.
 func haltedRun() []event.Event {
-	testFailure := &failure.Report{Type: failure.TestFailure, Retryable: true, Attempt: 1, DurationSeconds: 41.5,
+	testFailure := &failreport.Report{Type: failreport.TestFailure, Retryable: true, Attempt: 1, DurationSeconds: 41.5,
 		Message: "test gate failed: 1 test failing (TestFormat)",
 		Details: "--- FAIL: TestFormat (0.00s)\n    format_test.go:12: Format(3) = \"3.000000\", want \"3\"",
 		Gate:    "test", GateCommand: "go test ./...", FailingTests: []string{"TestFormat"},
 		SuggestedActions: []string{"read the failing test's output above"}}
-	agentError := &failure.Report{Type: failure.AgentError, Attempt: 2, DurationSeconds: 3,
+	agentError := &failreport.Report{Type: failreport.AgentError, Attempt: 2, DurationSeconds: 3,
 		Message: "agent exited with status 1"}
 	return []event.Event{
 		{Kind: event.RunStarted, Time: at(0), Line: "docs/plan.md: 5 phases, commit=auto, agent claude"},

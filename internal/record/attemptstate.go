@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/executor"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -68,7 +69,7 @@ func (r *Recorder) GatesNotRun(id phaseid.ID, results map[string]state.GateResul
 }
 
 // AttemptFailed ends the attempt as failed with its report and diff.
-func (r *Recorder) AttemptFailed(id phaseid.ID, rep *failure.Report, started, now time.Time, diffPath string) {
+func (r *Recorder) AttemptFailed(id phaseid.ID, rep *failreport.Report, started, now time.Time, diffPath string) {
 	r.Phase(id, func(ps *state.Phase) {
 		ps.Status = state.PhaseFailed
 		ps.Error = rep

@@ -12,7 +12,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 )
 
 // Runner makes the attempt in its prepared workspace, as the local executor
@@ -83,7 +83,7 @@ func (w *Worker) Attempt(ctx context.Context, req AttemptRequest) (AttemptResult
 	if res.InfraError != "" {
 		return AttemptResult{}, temporal.NewApplicationError(fmt.Sprintf("worker %s: %s", w.Identity, res.InfraError), ErrTypeSetup)
 	}
-	if s := res.AgentSignal; s != nil && s.Type == failure.RateLimited && !s.ResetsAt.IsZero() {
+	if s := res.AgentSignal; s != nil && s.Type == failreport.RateLimited && !s.ResetsAt.IsZero() {
 		return AttemptResult{}, UsageLimitError(Limit{ResetsAt: s.ResetsAt, Message: s.Message, Result: &res})
 	}
 	book.step("pushing")

@@ -17,6 +17,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
 
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
@@ -98,7 +99,7 @@ func TestWorkerActivityFailsAUsageLimitTyped(t *testing.T) {
 	reset := time.Date(2030, 1, 1, 5, 0, 0, 0, time.UTC)
 	_, err, _, _ := runActivity(t, func(ctx context.Context, ws Workspace, req AttemptRequest, log io.Writer, p Reporter) AttemptResult {
 		return AttemptResult{Evidence: failure.Evidence{AgentRan: true, AgentExitCode: 1,
-			AgentSignal: &failure.AgentSignal{Type: failure.RateLimited, Message: "usage limit", ResetsAt: reset}}}
+			AgentSignal: &failure.AgentSignal{Type: failreport.RateLimited, Message: "usage limit", ResetsAt: reset}}}
 	}, nil)
 	var app *temporal.ApplicationError
 	if !errors.As(err, &app) || app.Type() != ErrTypeUsageLimit || !app.NonRetryable() {

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/autobuild-sh/autobuild/internal/executor"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
 	"github.com/autobuild-sh/autobuild/internal/localexec"
@@ -126,7 +127,7 @@ func (x *Executor) evidence(ctx context.Context, a executor.Attempt, obs executo
 		limit := res.Limit
 		res = *limit.Result
 		if res.AgentSignal == nil {
-			res.AgentSignal = &failure.AgentSignal{Type: failure.RateLimited, Message: limit.Message, ResetsAt: limit.ResetsAt}
+			res.AgentSignal = &failure.AgentSignal{Type: failreport.RateLimited, Message: limit.Message, ResetsAt: limit.ResetsAt}
 		}
 	}
 	if res.LogTail != "" {

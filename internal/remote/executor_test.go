@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/executor"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/proc"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -60,7 +61,7 @@ func TestExecutorEvidenceFromResults(t *testing.T) {
 	reset := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
 	ev = x.evidence(ctx, a, &recObserver{}, AttemptResult{Limit: &Limit{ResetsAt: reset, Message: "limit",
 		Result: &AttemptResult{Evidence: failure.Evidence{AgentRan: true, AgentExitCode: 1}}}}, head)
-	if s := ev.AgentSignal; s == nil || s.Type != failure.RateLimited || !s.ResetsAt.Equal(reset) || ev.AgentExitCode != 1 {
+	if s := ev.AgentSignal; s == nil || s.Type != failreport.RateLimited || !s.ResetsAt.Equal(reset) || ev.AgentExitCode != 1 {
 		t.Fatalf("a usage limit's evidence: %+v", ev.Evidence)
 	}
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/budget"
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -46,7 +47,7 @@ func (s *Scheduler) spend() budget.Spend {
 
 // budgetStop is a budget that keeps an attempt from starting.
 type budgetStop struct {
-	rep failure.Report
+	rep failreport.Report
 	// phase is set when it is the phase's own budget (--max-phase-cost).
 	phase bool
 }

@@ -11,7 +11,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/budget"
 	"github.com/autobuild-sh/autobuild/internal/event"
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -43,7 +43,7 @@ func TestBudgetReachedStartsNoNewAttempt(t *testing.T) {
 				require.True(t, strings.HasPrefix(reason, "budget_exceeded: the run spent $3.50, reaching its budget of $3.00"), reason)
 				require.Equal(t, 1, f.runner.calls["1"])
 				require.Zero(t, f.runner.calls["2"], "no new attempt starts")
-				require.Equal(t, failure.BudgetExceeded, f.sched.HaltReport.Type)
+				require.Equal(t, failreport.BudgetExceeded, f.sched.HaltReport.Type)
 				require.Nil(t, f.sched.HaltPhase, "the run's budget is no phase's failure")
 				reached := eventsOf(*f.events, event.BudgetReached)
 				require.Len(t, reached, 1)
@@ -70,7 +70,7 @@ func TestBudgetNotReachedRunsEverything(t *testing.T) {
 // with budget_exceeded and the run halts on it.
 func TestPhaseBudgetStopsTheRetry(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		f := newSchedFixture(t, chainPlan, 2, map[string][]fakeStep{"1": {{dur: time.Second, fail: failure.TestFailure, cost: 2}}})
+		f := newSchedFixture(t, chainPlan, 2, map[string][]fakeStep{"1": {{dur: time.Second, fail: failreport.TestFailure, cost: 2}}})
 		f.sched.Budget = BudgetGuard{Limits: budget.Limits{Phase: 2}}
 		status, reason := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunHalted, status)
@@ -78,8 +78,8 @@ func TestPhaseBudgetStopsTheRetry(t *testing.T) {
 		require.Equal(t, 1, f.runner.calls["1"], "no retry")
 		ps := f.sched.Rec.Get("1")
 		require.Equal(t, state.PhaseFailed, ps.Status)
-		require.Equal(t, failure.BudgetExceeded, ps.Error.Type)
-		require.Equal(t, failure.TestFailure, ps.Attempts[0].Error.Type, "the attempt keeps its own failure")
+		require.Equal(t, failreport.BudgetExceeded, ps.Error.Type)
+		require.Equal(t, failreport.TestFailure, ps.Attempts[0].Error.Type, "the attempt keeps its own failure")
 		require.Equal(t, "1", string(f.sched.HaltPhase.ID))
 		require.Equal(t, state.PhaseBlocked, f.sched.Rec.Get("2").Status)
 	})

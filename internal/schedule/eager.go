@@ -6,7 +6,7 @@ import (
 	"sync"
 
 	"github.com/autobuild-sh/autobuild/internal/event"
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -257,11 +257,11 @@ func (e *eagerRun) markOverlap(a, b phaseid.ID) {
 }
 
 // failedReport is the failure that a phase's retry answers.
-func (s *Scheduler) failedReport(id phaseid.ID) failure.Report {
+func (s *Scheduler) failedReport(id phaseid.ID) failreport.Report {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if r := s.Failed[id]; r != nil {
 		return *r
 	}
-	return failure.Report{}
+	return failreport.Report{}
 }

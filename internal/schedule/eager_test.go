@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/event"
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -149,7 +149,7 @@ func TestEagerHaltStartsNothingNew(t *testing.T) {
 `
 	synctest.Test(t, func(t *testing.T) {
 		f := newEagerFixture(t, plan, 2, map[string][]fakeStep{
-			"a1": {{dur: time.Second, fail: failure.DependencyMissing}},
+			"a1": {{dur: time.Second, fail: failreport.DependencyMissing}},
 			"b1": {{dur: 5 * time.Second}},
 		})
 		status, reason := f.sched.Execute(context.Background())
@@ -187,7 +187,7 @@ func TestEagerRetriesAtOnce(t *testing.T) {
 `
 	synctest.Test(t, func(t *testing.T) {
 		f := newEagerFixture(t, plan, 3, map[string][]fakeStep{
-			"a1": {{dur: 3 * time.Second, fail: failure.TestFailure}, {dur: 2 * time.Second}},
+			"a1": {{dur: 3 * time.Second, fail: failreport.TestFailure}, {dur: 2 * time.Second}},
 			"b1": {{dur: 20 * time.Second}},
 			"c1": {{dur: 2 * time.Second}},
 		})
@@ -211,7 +211,7 @@ func TestEagerRetriesAtOnce(t *testing.T) {
 func TestEagerFailedRetryHalts(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newEagerFixture(t, twoChains, 4, map[string][]fakeStep{
-			"a1": {{dur: time.Second, fail: failure.TestFailure}, {dur: time.Second, fail: failure.TestFailure}},
+			"a1": {{dur: time.Second, fail: failreport.TestFailure}, {dur: time.Second, fail: failreport.TestFailure}},
 			"b1": {{dur: 10 * time.Second}},
 		})
 		status, reason := f.sched.Execute(context.Background())

@@ -9,6 +9,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
@@ -73,8 +74,8 @@ type limitStep struct {
 // CLI's structured output gave (claude's rate_limit_event) first, else
 // from the message and what the agent said: whether it is a usage limit,
 // and when it lifts.
-func NoteLimit(rep *failure.Report, sig *failure.AgentSignal, said string, now time.Time) {
-	if rep.Type != failure.RateLimited {
+func NoteLimit(rep *failreport.Report, sig *failure.AgentSignal, said string, now time.Time) {
+	if rep.Type != failreport.RateLimited {
 		return
 	}
 	if sig != nil && !sig.ResetsAt.IsZero() {
@@ -95,7 +96,7 @@ func NoteLimit(rep *failure.Report, sig *failure.AgentSignal, said string, now t
 // repeat-th, with waited spent in back-offs so far): it blocks a's provider
 // until the limit lifts, moves the phase to another agent free of limits,
 // or waits for the agent whose limit lifts first, within the caps.
-func (s *Scheduler) afterLimit(p *plan.Phase, a agent.Agent, rep *failure.Report, repeat int, waited time.Duration) limitStep {
+func (s *Scheduler) afterLimit(p *plan.Phase, a agent.Agent, rep *failreport.Report, repeat int, waited time.Duration) limitStep {
 	now := s.now()
 	if repeat >= maxLimitRepeats {
 		return limitStep{halt: fmt.Sprintf("Phase %s: still limited by %s after %d tries: resume later (autobuild --resume)",

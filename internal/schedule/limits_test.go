@@ -10,6 +10,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -30,7 +31,7 @@ func eventsOf(evs []event.Event, kind event.Kind) []event.Event {
 // on attempt 1 of 2: the wait uses no retry.
 func TestSchedulerWaitsOutAUsageLimit(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		f := newSchedFixture(t, singlePlan, 1, map[string][]fakeStep{"0": {{dur: time.Second, fail: failure.RateLimited, resetIn: 5 * time.Second}}})
+		f := newSchedFixture(t, singlePlan, 1, map[string][]fakeStep{"0": {{dur: time.Second, fail: failreport.RateLimited, resetIn: 5 * time.Second}}})
 		f.sched.Agents = f.sched.Agents[:1]
 		status, _ := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunComplete, status)
@@ -51,7 +52,7 @@ func TestSchedulerWaitsOutAUsageLimit(t *testing.T) {
 // in local time and the way to resume.
 func TestSchedulerHaltsOnAUsageLimitPastTheWaitLimit(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		f := newSchedFixture(t, singlePlan, 1, map[string][]fakeStep{"0": {{dur: time.Second, fail: failure.RateLimited, resetIn: 8 * time.Hour}}})
+		f := newSchedFixture(t, singlePlan, 1, map[string][]fakeStep{"0": {{dur: time.Second, fail: failreport.RateLimited, resetIn: 8 * time.Hour}}})
 		f.sched.Agents = f.sched.Agents[:1]
 		reset := time.Now().Add(time.Second + 8*time.Hour)
 		status, reason := f.sched.Execute(context.Background())
@@ -67,7 +68,7 @@ func TestSchedulerHaltsOnAUsageLimitPastTheWaitLimit(t *testing.T) {
 // --wait-limit 0 never waits.
 func TestSchedulerWaitLimitZeroNeverWaits(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		f := newSchedFixture(t, singlePlan, 1, map[string][]fakeStep{"0": {{dur: time.Second, fail: failure.RateLimited, resetIn: 5 * time.Second}}})
+		f := newSchedFixture(t, singlePlan, 1, map[string][]fakeStep{"0": {{dur: time.Second, fail: failreport.RateLimited, resetIn: 5 * time.Second}}})
 		f.sched.Agents = f.sched.Agents[:1]
 		f.sched.Limits.WaitLimit = 0
 		status, reason := f.sched.Execute(context.Background())
@@ -81,7 +82,7 @@ func TestSchedulerWaitLimitZeroNeverWaits(t *testing.T) {
 // server's longer retry-after is honoured.
 func TestSchedulerSurvivesARateLimitStorm(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		limited := fakeStep{dur: time.Second, fail: failure.RateLimited}
+		limited := fakeStep{dur: time.Second, fail: failreport.RateLimited}
 		slow := limited
 		slow.retryAfter = 90 * time.Second
 		f := newSchedFixture(t, singlePlan, 1, map[string][]fakeStep{"0": {limited, limited, slow, limited, limited, limited}})
@@ -116,7 +117,7 @@ func TestJitterStaysWithinTwentyPercent(t *testing.T) {
 // starts on the free agent too.
 func TestSchedulerMovesALimitedPhaseToTheNextAgent(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		f := newSchedFixture(t, diamondPlan, 1, map[string][]fakeStep{"0": {{dur: time.Second, fail: failure.RateLimited, resetIn: time.Hour}}})
+		f := newSchedFixture(t, diamondPlan, 1, map[string][]fakeStep{"0": {{dur: time.Second, fail: failreport.RateLimited, resetIn: time.Hour}}})
 		status, _ := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunComplete, status)
 		r := f.runner
@@ -136,8 +137,8 @@ func TestSchedulerMovesALimitedPhaseToTheNextAgent(t *testing.T) {
 func TestSchedulerWaitsForTheFirstAgentFreed(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newSchedFixture(t, singlePlan, 1, map[string][]fakeStep{"0": {
-			{dur: time.Second, fail: failure.RateLimited, resetIn: 2 * time.Hour},
-			{dur: time.Second, fail: failure.RateLimited, resetIn: time.Hour},
+			{dur: time.Second, fail: failreport.RateLimited, resetIn: 2 * time.Hour},
+			{dur: time.Second, fail: failreport.RateLimited, resetIn: time.Hour},
 		}})
 		status, _ := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunComplete, status)
@@ -153,7 +154,7 @@ func TestSchedulerWaitsForTheFirstAgentFreed(t *testing.T) {
 // resume.
 func TestSchedulerCtrlCDuringAWaitStartsNothing(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		f := newSchedFixture(t, singlePlan, 1, map[string][]fakeStep{"0": {{dur: time.Second, fail: failure.RateLimited, resetIn: time.Hour}}})
+		f := newSchedFixture(t, singlePlan, 1, map[string][]fakeStep{"0": {{dur: time.Second, fail: failreport.RateLimited, resetIn: time.Hour}}})
 		f.sched.Agents = f.sched.Agents[:1]
 		status, _ := f.sched.Execute(canceledAfter(10 * time.Minute))
 		require.Equal(t, state.RunInterrupted, status)
@@ -171,8 +172,8 @@ func TestSchedulerCtrlCDuringAWaitStartsNothing(t *testing.T) {
 func TestSchedulerRetryGoesToTheAgentAfterTheOneThatFailed(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newSchedFixture(t, singlePlan, 1, map[string][]fakeStep{"0": {
-			{dur: time.Second, fail: failure.RateLimited, resetIn: time.Hour}, // one is limited: two takes over
-			{dur: time.Second, fail: failure.TestFailure},                     // two fails: the retry goes to three
+			{dur: time.Second, fail: failreport.RateLimited, resetIn: time.Hour}, // one is limited: two takes over
+			{dur: time.Second, fail: failreport.TestFailure},                     // two fails: the retry goes to three
 		}})
 		f.sched.Agents = []agent.Agent{{Name: "one"}, {Name: "two"}, {Name: "three"}}
 		status, _ := f.sched.Execute(context.Background())
@@ -185,7 +186,7 @@ func TestSchedulerRetryGoesToTheAgentAfterTheOneThatFailed(t *testing.T) {
 // limit, not repeated at once.
 func TestSchedulerBacksOffAResetInThePast(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		f := newSchedFixture(t, singlePlan, 1, map[string][]fakeStep{"0": {{dur: time.Second, fail: failure.RateLimited, resetIn: -time.Hour}}})
+		f := newSchedFixture(t, singlePlan, 1, map[string][]fakeStep{"0": {{dur: time.Second, fail: failreport.RateLimited, resetIn: -time.Hour}}})
 		f.sched.Agents = f.sched.Agents[:1]
 		f.sched.Backoff = DefaultBackoff
 		start := time.Now()
@@ -201,7 +202,7 @@ func TestSchedulerStopsEndlessInstantLimits(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		steps := make([]fakeStep, 200)
 		for i := range steps {
-			steps[i] = fakeStep{dur: time.Second, fail: failure.RateLimited}
+			steps[i] = fakeStep{dur: time.Second, fail: failreport.RateLimited}
 		}
 		f := newSchedFixture(t, singlePlan, 1, map[string][]fakeStep{"0": steps})
 		f.sched.Backoff = func(int) time.Duration { return 0 }
@@ -219,14 +220,14 @@ func TestNoteLimitReadsTheSignalsResetFirst(t *testing.T) {
 	now := time.Date(2026, 11, 26, 22, 0, 0, 0, time.UTC)
 	exact := time.Date(2026, 11, 26, 22, 10, 2, 0, time.UTC)
 	said := "You've hit your 5-hour limit · resets 10:10pm (UTC)"
-	rep := failure.Report{Type: failure.RateLimited, Message: "rate limited by the model provider: API error 429: " + said}
-	NoteLimit(&rep, &failure.AgentSignal{Type: failure.RateLimited, ResetsAt: exact}, said, now)
+	rep := failreport.Report{Type: failreport.RateLimited, Message: "rate limited by the model provider: API error 429: " + said}
+	NoteLimit(&rep, &failure.AgentSignal{Type: failreport.RateLimited, ResetsAt: exact}, said, now)
 	require.True(t, rep.UsageLimit)
 	require.True(t, exact.Equal(*rep.ResetsAt), "resets at %s", rep.ResetsAt)
 
 	// Without it, the words: the end of the printed minute.
-	rep = failure.Report{Type: failure.RateLimited, Message: said}
-	NoteLimit(&rep, &failure.AgentSignal{Type: failure.RateLimited}, said, now)
+	rep = failreport.Report{Type: failreport.RateLimited, Message: said}
+	NoteLimit(&rep, &failure.AgentSignal{Type: failreport.RateLimited}, said, now)
 	require.True(t, rep.UsageLimit)
 	require.True(t, time.Date(2026, 11, 26, 22, 11, 0, 0, time.UTC).Equal(*rep.ResetsAt), "resets at %s", rep.ResetsAt)
 }

@@ -18,7 +18,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/event"
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/record"
@@ -39,7 +39,7 @@ type AttemptRequest struct {
 	Timeout          time.Duration
 	// Previous holds the failures of this phase's earlier attempts, oldest
 	// first, across resumes.
-	Previous []failure.Report
+	Previous []failreport.Report
 	// Session, after a context_exhausted attempt, is the agent CLI's
 	// session to continue; Compact asks a fresh session for a prompt that
 	// summarizes the work done (see continuation).
@@ -61,7 +61,7 @@ type AttemptRequest struct {
 type AttemptResult struct {
 	// Outcome is state.OutcomeComplete, OutcomeFailed or OutcomeInterrupted.
 	Outcome string
-	Report  *failure.Report // set when Outcome is failed
+	Report  *failreport.Report // set when Outcome is failed
 	// Halt, when set, halts the run with this reason: a limit that lifts
 	// too late to wait for.
 	Halt string
@@ -96,7 +96,7 @@ type Scheduler struct {
 
 	mu       sync.Mutex // guards the fields below
 	Complete map[phaseid.ID]bool
-	Failed   map[phaseid.ID]*failure.Report
+	Failed   map[phaseid.ID]*failreport.Report
 	halt     string // why the run halts; "" while it goes on
 	// blocked holds each agent's provider limit (by agent name) until it
 	// lifts.
@@ -105,7 +105,7 @@ type Scheduler struct {
 	runs map[phaseid.ID]int
 	// HaltReport is the failure the run halts for, the first one, and
 	// haltPhase the phase it failed (nil for the run's budget).
-	HaltReport *failure.Report
+	HaltReport *failreport.Report
 	HaltPhase  *plan.Phase
 
 	// Budget is the run's budgets (budget.go); attemptCtx, when set, is
@@ -280,7 +280,7 @@ func (s *Scheduler) attempt(ctx context.Context, p *plan.Phase, number int, sibl
 		Previous: prev,
 		Held:     s.heldHook(p.ID),
 	}
-	if number > 1 && len(prev) > 0 && prev[len(prev)-1].Type == failure.Timeout {
+	if number > 1 && len(prev) > 0 && prev[len(prev)-1].Type == failreport.Timeout {
 		req.Timeout = 2 * s.Timeout
 	}
 	s.continuation(p.ID, &req)
@@ -296,7 +296,7 @@ func (s *Scheduler) attempt(ctx context.Context, p *plan.Phase, number int, sibl
 		res = s.Runner.Attempt(s.attemptContext(ctx), req)
 		s.Budget.running.Add(-1)
 		s.afterSpend()
-		if res.Outcome != state.OutcomeFailed || res.Report.Type != failure.RateLimited || ctx.Err() != nil {
+		if res.Outcome != state.OutcomeFailed || res.Report.Type != failreport.RateLimited || ctx.Err() != nil {
 			break
 		}
 		step := s.afterLimit(p, req.Agent, res.Report, repeat, waited)
@@ -442,9 +442,9 @@ func (s *Scheduler) isComplete(id phaseid.ID) bool {
 
 // previousFailures lists the phase's failure reports of earlier attempts,
 // across resumes, oldest first.
-func (s *Scheduler) previousFailures(id phaseid.ID) []failure.Report {
+func (s *Scheduler) previousFailures(id phaseid.ID) []failreport.Report {
 	ps := s.Rec.Get(id)
-	var out []failure.Report
+	var out []failreport.Report
 	for _, a := range ps.Attempts {
 		if a.Error != nil {
 			out = append(out, *a.Error)

@@ -14,7 +14,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/event"
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/record"
@@ -25,7 +25,7 @@ import (
 // how it fails ("" = success).
 type fakeStep struct {
 	dur  time.Duration
-	fail failure.Type
+	fail failreport.Type
 	// resetIn makes a rate_limited failure a usage limit that lifts this
 	// long after the attempt ends; retryAfter is a rate limit's.
 	resetIn, retryAfter time.Duration
@@ -104,7 +104,7 @@ func (f *fakeRunner) Attempt(ctx context.Context, req AttemptRequest) AttemptRes
 		})
 		return AttemptResult{Outcome: state.OutcomeComplete}
 	}
-	rep := failure.Report{Type: step.fail, Message: "scripted " + string(step.fail) + " " + key, Retryable: step.fail.Retryable(), Attempt: req.Number}
+	rep := failreport.Report{Type: step.fail, Message: "scripted " + string(step.fail) + " " + key, Retryable: step.fail.Retryable(), Attempt: req.Number}
 	if step.resetIn > 0 {
 		at := time.Now().Add(step.resetIn)
 		rep.UsageLimit, rep.ResetsAt = true, &at
@@ -166,7 +166,7 @@ func newSchedFixture(t *testing.T, src string, maxParallel int, script map[strin
 		siblings: map[string][2][]string{}}
 	s := &Scheduler{Plan: pl, Runner: fr, Rec: rec, MaxParallel: maxParallel, Timeout: time.Minute,
 		Agents: []agent.Agent{{Name: "one"}, {Name: "two"}}, Backoff: func(int) time.Duration { return time.Second },
-		Sleep: Sleep, Complete: map[phaseid.ID]bool{}, Failed: map[phaseid.ID]*failure.Report{},
+		Sleep: Sleep, Complete: map[phaseid.ID]bool{}, Failed: map[phaseid.ID]*failreport.Report{},
 		Limits: LimitPolicy{WaitLimit: DefaultWaitLimit, RateCap: RateLimitWaitCap, Now: time.Now}}
 	return schedFixture{sched: s, runner: fr, events: events}
 }
@@ -200,9 +200,9 @@ func TestSchedulerHonoursMaxParallel(t *testing.T) {
 func TestSchedulerRetryWaitsForSiblings(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newSchedFixture(t, diamondPlan, 3, map[string][]fakeStep{
-			"2a": {{dur: time.Second, fail: failure.TestFailure}, {dur: 2 * time.Second}},
+			"2a": {{dur: time.Second, fail: failreport.TestFailure}, {dur: 2 * time.Second}},
 			"2b": {{dur: 10 * time.Second}},
-			"2c": {{dur: 2 * time.Second, fail: failure.LintError}, {dur: 2 * time.Second}},
+			"2c": {{dur: 2 * time.Second, fail: failreport.LintError}, {dur: 2 * time.Second}},
 		})
 		status, _ := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunComplete, status)
@@ -230,7 +230,7 @@ func phaseIDs(phases []*plan.Phase) []string {
 func TestSchedulerHaltsAfterFailedRetryAndBlocksDependents(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newSchedFixture(t, diamondPlan, 3, map[string][]fakeStep{
-			"2b": {{dur: time.Second, fail: failure.TestFailure}, {dur: time.Second, fail: failure.TestFailure}},
+			"2b": {{dur: time.Second, fail: failreport.TestFailure}, {dur: time.Second, fail: failreport.TestFailure}},
 		})
 		status, reason := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunHalted, status)
@@ -247,7 +247,7 @@ func TestSchedulerHaltsAfterFailedRetryAndBlocksDependents(t *testing.T) {
 func TestSchedulerNonRetryableHaltsAtOnceButLetsRunningFinish(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newSchedFixture(t, diamondPlan, 3, map[string][]fakeStep{
-			"2a": {{dur: time.Second, fail: failure.DependencyMissing}},
+			"2a": {{dur: time.Second, fail: failreport.DependencyMissing}},
 			"2b": {{dur: 5 * time.Second}},
 		})
 		status, reason := f.sched.Execute(context.Background())
@@ -261,7 +261,7 @@ func TestSchedulerNonRetryableHaltsAtOnceButLetsRunningFinish(t *testing.T) {
 func TestSchedulerDoesNotStartQueuedPhasesAfterHalt(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newSchedFixture(t, diamondPlan, 1, map[string][]fakeStep{
-			"2a": {{dur: time.Second, fail: failure.FileConflict}},
+			"2a": {{dur: time.Second, fail: failreport.FileConflict}},
 		})
 		status, _ := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunHalted, status)
@@ -273,7 +273,7 @@ func TestSchedulerDoesNotStartQueuedPhasesAfterHalt(t *testing.T) {
 func TestSchedulerRateLimitDoesNotUseTheRetry(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newSchedFixture(t, diamondPlan, 3, map[string][]fakeStep{
-			"1": {{dur: time.Second, fail: failure.RateLimited}, {dur: time.Second, fail: failure.RateLimited}, {dur: time.Second}},
+			"1": {{dur: time.Second, fail: failreport.RateLimited}, {dur: time.Second, fail: failreport.RateLimited}, {dur: time.Second}},
 		})
 		status, _ := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunComplete, status)
@@ -318,8 +318,8 @@ func kinds(events []event.Event, want ...event.Kind) []event.Event {
 func TestSchedulerEmitsTypedEvents(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newSchedFixture(t, diamondPlan, 3, map[string][]fakeStep{
-			"2a": {{dur: time.Second, fail: failure.LintError}, {dur: time.Second}},
-			"2c": {{dur: time.Second, fail: failure.TestFailure}, {dur: time.Second, fail: failure.TestFailure}},
+			"2a": {{dur: time.Second, fail: failreport.LintError}, {dur: time.Second}},
+			"2c": {{dur: time.Second, fail: failreport.TestFailure}, {dur: time.Second, fail: failreport.TestFailure}},
 		})
 		f.sched.Complete["0"] = true // as the engine marks a phase an earlier run completed
 		status, reason := f.sched.Execute(context.Background())
@@ -354,7 +354,7 @@ func strip(e event.Event) event.Event {
 
 func TestSchedulerRetryUsesTheSecondAgent(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		f := newSchedFixture(t, diamondPlan, 3, map[string][]fakeStep{"0": {{dur: time.Second, fail: failure.TestFailure}}})
+		f := newSchedFixture(t, diamondPlan, 3, map[string][]fakeStep{"0": {{dur: time.Second, fail: failreport.TestFailure}}})
 		status, _ := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunComplete, status)
 		require.Equal(t, []string{"0:one", "0:two"}, f.runner.agents[:2], "the retry goes to the other agent")
@@ -381,7 +381,7 @@ func TestSchedulerGroupsOfABatchRunOneAfterAnother(t *testing.T) {
 `
 	synctest.Test(t, func(t *testing.T) {
 		f := newSchedFixture(t, plan, 4, map[string][]fakeStep{
-			"2a": {{dur: time.Second, fail: failure.TestFailure}, {dur: 3 * time.Second}},
+			"2a": {{dur: time.Second, fail: failreport.TestFailure}, {dur: 3 * time.Second}},
 			"2b": {{dur: 2 * time.Second}},
 		})
 		status, _ := f.sched.Execute(context.Background())
@@ -400,8 +400,8 @@ func TestSchedulerGroupsOfABatchRunOneAfterAnother(t *testing.T) {
 func TestSchedulerDoesNotRetryOnceASiblingHalts(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newSchedFixture(t, diamondPlan, 3, map[string][]fakeStep{
-			"2a": {{dur: time.Second, fail: failure.TestFailure}},
-			"2b": {{dur: 2 * time.Second, fail: failure.DependencyMissing}},
+			"2a": {{dur: time.Second, fail: failreport.TestFailure}},
+			"2b": {{dur: 2 * time.Second, fail: failreport.DependencyMissing}},
 			"2c": {{dur: 3 * time.Second}},
 		})
 		status, reason := f.sched.Execute(context.Background())
@@ -420,8 +420,8 @@ func TestSchedulerDoesNotRetryOnceASiblingHalts(t *testing.T) {
 func TestSchedulerHaltNamesEveryFailedRetry(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newSchedFixture(t, diamondPlan, 3, map[string][]fakeStep{
-			"2a": {{dur: time.Second, fail: failure.Timeout}, {dur: time.Second, fail: failure.TestFailure}},
-			"2c": {{dur: time.Second, fail: failure.LintError}, {dur: time.Second, fail: failure.LintError}},
+			"2a": {{dur: time.Second, fail: failreport.Timeout}, {dur: time.Second, fail: failreport.TestFailure}},
+			"2c": {{dur: time.Second, fail: failreport.LintError}, {dur: time.Second, fail: failreport.LintError}},
 		})
 		status, reason := f.sched.Execute(context.Background())
 		require.Equal(t, state.RunHalted, status)
@@ -439,7 +439,7 @@ func TestSchedulerHaltNamesEveryFailedRetry(t *testing.T) {
 func TestSchedulerInterruptedRetryBlocksNothing(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newSchedFixture(t, diamondPlan, 3, map[string][]fakeStep{
-			"2a": {{dur: time.Second, fail: failure.TestFailure}, {dur: time.Hour}},
+			"2a": {{dur: time.Second, fail: failreport.TestFailure}, {dur: time.Hour}},
 		})
 		status, _ := f.sched.Execute(canceledAfter(time.Minute))
 		require.Equal(t, state.RunInterrupted, status)

@@ -2,7 +2,7 @@ package schedule
 
 import (
 	"github.com/autobuild-sh/autobuild/internal/agent/adapters"
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -24,7 +24,7 @@ func (s *Scheduler) continuation(id phaseid.ID, req *AttemptRequest) {
 			break
 		}
 	}
-	if last == nil || last.Error == nil || last.Error.Type != failure.ContextExhausted {
+	if last == nil || last.Error == nil || last.Error.Type != failreport.ContextExhausted {
 		return
 	}
 	if last.Session != "" {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -16,7 +16,7 @@ func TestHaltSummaryAgentSetupAndUsage(t *testing.T) {
 	t.Parallel()
 	t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	fix := "check ANTHROPIC_API_KEY (or log in again with `claude` then /login); a key that worked before may have been revoked"
-	rep := &failure.Report{Type: failure.AgentSetup, Attempt: 1,
+	rep := &failreport.Report{Type: failreport.AgentSetup, Attempt: 1,
 		Message:   "claude was refused by its model API: the key or login is not valid (API error 401: Invalid API key · Fix external API key)",
 		Details:   "running the agent again changes nothing until this is fixed",
 		BlockedOn: "the agent CLI's setup", Fix: fix,

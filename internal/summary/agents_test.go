@@ -5,13 +5,13 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
 func TestDoneBySaysWhoDidTheWork(t *testing.T) {
 	t.Parallel()
-	limited := &failure.Report{Type: failure.RateLimited}
+	limited := &failreport.Report{Type: failreport.RateLimited}
 	p := &state.Phase{PhaseID: "1", DisplayID: "1", PhaseName: "Core", Status: state.PhaseComplete,
 		Attempts: []state.Attempt{
 			{Number: 1, Agent: "claude", Outcome: state.OutcomeFailed, Error: limited},

@@ -5,7 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -13,7 +13,7 @@ import (
 // phases 0 and 1 spent $5.40, with a plain command that reports no cost.
 func budgetInput() Input {
 	in := haltedInput()
-	in.Run.HaltType = failure.BudgetExceeded
+	in.Run.HaltType = failreport.BudgetExceeded
 	in.Run.MaxCostUSD = 5
 	in.Run.HaltReason = "budget_exceeded: the run spent $5.40, reaching its budget of $5.00 (--max-cost): no new attempt starts"
 	in.Phases[0].Attempts = []state.Attempt{{Agent: "claude", Outcome: state.OutcomeComplete, Usage: &state.Usage{CostUSD: 1.4}}}
@@ -42,7 +42,7 @@ func TestResumeCommandRaisesTheBudgetReached(t *testing.T) {
 	in.Phases[3].Attempts = []state.Attempt{{Agent: "claude", Outcome: state.OutcomeFailed, Usage: &state.Usage{CostUSD: 4}}}
 	require.Equal(t, "autobuild plan.md --max-cost=5 --max-phase-cost 6 --resume", ResumeCommand(in), "phase 2B spent $4 of its $3")
 	in.Run.MaxCostUSD, in.Run.MaxPhaseCostUSD = 20, 0
-	in.Run.HaltType = failure.TestFailure
+	in.Run.HaltType = failreport.TestFailure
 	require.Equal(t, in.ResumeCommand, ResumeCommand(in), "other halts within the budget keep the command")
 }
 
@@ -52,7 +52,7 @@ func TestResumeCommandRaisesTheBudgetReached(t *testing.T) {
 func TestResumeCommandRaisesTheBudgetAfterAnotherHalt(t *testing.T) {
 	t.Parallel()
 	in := budgetInput()
-	in.Run.HaltType = failure.TestFailure
+	in.Run.HaltType = failreport.TestFailure
 	in.Run.HaltReason = "Phase 2B failed after retry (test_failure)"
 	require.Equal(t, "autobuild plan.md --agent claude --max-cost 10 --resume", ResumeCommand(in))
 	in.Run.Status = state.RunInterrupted

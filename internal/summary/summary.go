@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/human"
 	"github.com/autobuild-sh/autobuild/internal/line"
@@ -82,7 +83,7 @@ func halted(in Input, width int) string {
 			b.dotted(label(p), "skipped")
 		}
 	}
-	var reports []failure.Report
+	var reports []failreport.Report
 	if ps := groups[state.PhaseFailed]; len(ps) > 0 {
 		b.section(human.Plural(len(ps), "FAILED PHASE", "FAILED PHASES"))
 		for _, p := range ps {
@@ -134,9 +135,9 @@ func halted(in Input, width int) string {
 
 	b.section("RESUME INSTRUCTIONS")
 	n := 1
-	if in.Run != nil && in.Run.HaltType == failure.BudgetExceeded {
+	if in.Run != nil && in.Run.HaltType == failreport.BudgetExceeded {
 		// The run's budget is no phase's failure: its advice comes first.
-		reports = append([]failure.Report{{SuggestedActions: failure.Suggest(failure.Report{Type: failure.BudgetExceeded})}}, reports...)
+		reports = append([]failreport.Report{{SuggestedActions: failure.Suggest(failreport.Report{Type: failreport.BudgetExceeded})}}, reports...)
 	}
 	steps := actions(reports)
 	if in.FixStep != "" {
@@ -311,7 +312,7 @@ func failedRow(b *box, p *state.Phase) {
 }
 
 // actions merges the suggested actions of every failure, first seen first.
-func actions(reports []failure.Report) []string {
+func actions(reports []failreport.Report) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, r := range reports {

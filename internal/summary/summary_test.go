@@ -9,7 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/require"
 
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	goldenfile "github.com/autobuild-sh/autobuild/internal/golden"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -28,7 +28,7 @@ func haltedInput() Input {
 			Attempt: 1, MaxAttempts: 2, Timestamps: state.Timestamps{DurationSeconds: secs},
 			Commit: &state.Commit{SHA: sha, Message: msg}}
 	}
-	rep := &failure.Report{Type: failure.TestFailure, Message: "test gate failed: 1 test failing (TestFormat)",
+	rep := &failreport.Report{Type: failreport.TestFailure, Message: "test gate failed: 1 test failing (TestFormat)",
 		Retryable: true, Attempt: 2, Gate: "test", GateCommand: "go test ./...",
 		GateOutput:   "--- FAIL: TestFormat (0.00s)\n    format_test.go:15: Format(3) = \"3.000000\", want \"3\"\nFAIL",
 		FailingTests: []string{"TestFormat"}, SuggestedActions: []string{"Fix the failing tests: TestFormat"}}
@@ -92,7 +92,7 @@ func TestBoxLinesHaveOneWidth(t *testing.T) {
 
 func TestSystemicCauseIsSaidOnce(t *testing.T) {
 	in := haltedInput()
-	missing := &failure.Report{Type: failure.DependencyMissing, Message: "claude not found (exit 127)", MissingTool: "claude"}
+	missing := &failreport.Report{Type: failreport.DependencyMissing, Message: "claude not found (exit 127)", MissingTool: "claude"}
 	in.Phases[3].Error = missing
 	in.Phases = append(in.Phases, &state.Phase{PhaseID: "2c", DisplayID: "2C", Status: state.PhaseFailed, Error: missing})
 	out := Render(in, 80)

@@ -13,7 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/autobuild-sh/autobuild/internal/event"
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	goldenfile "github.com/autobuild-sh/autobuild/internal/golden"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/runctl"
@@ -315,7 +315,7 @@ func completed(id phaseid.ID, sec, dur float64, sha, msg string) []event.Event {
 func failed(id phaseid.ID, sec float64, attempt int, msg string) event.Event {
 	e := ev(event.PhaseFailed, id, sec)
 	e.Attempt, e.MaxAttempts = attempt, 2
-	e.Failure = &failure.Report{Type: failure.TestFailure, Message: msg, Attempt: attempt, Retryable: true,
+	e.Failure = &failreport.Report{Type: failreport.TestFailure, Message: msg, Attempt: attempt, Retryable: true,
 		Gate: "test", GateCommand: "npm test", GateOutput: "FAIL src/ProfileCard.test.tsx\n  ✕ formats the join date",
 		FailingTests: []string{"ProfileCard formats the join date"}, DurationSeconds: 48,
 		SuggestedActions: []string{"Read the failing tests' output in the log and fix the code or the tests"}}

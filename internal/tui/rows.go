@@ -4,7 +4,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
@@ -55,7 +55,7 @@ type phaseRow struct {
 	note        string    // a skip reason, a retry's message
 	blockedBy   []phaseid.Display
 	gates       []gateRow
-	failure     *failure.Report
+	failure     *failreport.Report
 	commit      *state.Commit
 	// until is when a phase waiting out a provider's limit runs again
 	// (zero when it is not waiting); waitUsage says the limit is a usage

@@ -9,7 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/require"
 
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/summary"
@@ -41,7 +41,7 @@ func viewPhases() *phaseSet {
 	failed := &phaseRow{id: "2b", displayID: "2-B", name: "Frontend", batch: 2, status: stFailed, attempt: 2, maxAttempts: 2,
 		agent: "claude", duration: 48, log: newRing(50),
 		gates: []gateRow{{Kind: "test", Command: "npm test", Status: state.GateFailed, ExitCode: 1, DurationSeconds: 8}},
-		failure: &failure.Report{Type: failure.TestFailure, Message: "1 test failed", Attempt: 2, Gate: "test",
+		failure: &failreport.Report{Type: failreport.TestFailure, Message: "1 test failed", Attempt: 2, Gate: "test",
 			GateCommand: "npm test", FailingTests: []string{"ProfileCard formats the join date"}}}
 	failed.log.add("npm test")
 	waiting := &phaseRow{id: "3", displayID: "3", name: "Integration", batch: 3, dependsOn: []phaseid.ID{"2a", "2b"}, log: newRing(50)}

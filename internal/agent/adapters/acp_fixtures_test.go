@@ -16,7 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 )
 
 // acpFixtureDir holds the agents' side of real ACP conversations recorded
@@ -93,7 +93,7 @@ func TestACPRecordedConversations(t *testing.T) {
 		t.Skip("no recorded ACP conversations")
 	}
 	require.NoError(t, err)
-	want := map[string]failure.Type{"auth_401": failure.AgentSetup, "rate_429": failure.RateLimited, "prompt_too_long": failure.ContextExhausted}
+	want := map[string]failreport.Type{"auth_401": failreport.AgentSetup, "rate_429": failreport.RateLimited, "prompt_too_long": failreport.ContextExhausted}
 	seen := 0
 	for _, ag := range agents {
 		files, err := filepath.Glob(filepath.Join(acpFixtureDir, ag.Name(), "*.stream"))
@@ -135,7 +135,7 @@ func TestACPRecordedConversations(t *testing.T) {
 					assert.Equal(t, 1, code)
 					require.NotNil(t, out.Signal, "said: %s", out.Said)
 					assert.Equal(t, typ, out.Signal.Type, out.Signal.Message)
-					if typ == failure.AgentSetup {
+					if typ == failreport.AgentSetup {
 						assert.NotEmpty(t, out.Signal.Fix)
 					}
 				}

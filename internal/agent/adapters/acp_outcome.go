@@ -8,11 +8,11 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
-const contextExhausted = failure.ContextExhausted
+const contextExhausted = failreport.ContextExhausted
 
 // acpAuthRequired is ACP's error code for "authenticate first".
 const acpAuthRequired = -32000
@@ -105,10 +105,10 @@ func (s *ACPSession) classify(err error) *agent.Signal {
 		fx = acpFixes(name)
 	}
 	if acpContextRE.MatchString(text) {
-		return &agent.Signal{Type: failure.ContextExhausted, Message: cleanLine(firstLine(text))}
+		return &agent.Signal{Type: failreport.ContextExhausted, Message: cleanLine(firstLine(text))}
 	}
 	if code == acpAuthRequired {
-		return fx.signal(name, failure.AgentSetup, setupLogin, cleanLine(firstLine(text)))
+		return fx.signal(name, failreport.AgentSetup, setupLogin, cleanLine(firstLine(text)))
 	}
 	if st := httpStatusIn(text); st != 0 {
 		if t, kind, ok := statusSignal(st); ok {

@@ -15,7 +15,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/agenttest/fakeacp"
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 )
 
 const acpResult = "```json\n{\"phase_id\": \"1\", \"status\": \"complete\", \"tasks\": {\"total\": 1, \"completed\": 1}, \"commit_message\": \"feat: hello\", \"error\": null}\n```\n"
@@ -148,13 +148,13 @@ func TestACPErrorsAreClassified(t *testing.T) {
 	cases := []struct {
 		name string
 		sc   fakeacp.Script
-		want failure.Type
+		want failreport.Type
 	}{
-		{"auth_required", fakeacp.Script{NewSessionError: &fakeacp.RPCError{Code: -32000, Message: "Authentication required"}}, failure.AgentSetup},
-		{"401", fakeacp.Script{Error: &fakeacp.RPCError{Code: -32603, Message: "Internal error", Data: map[string]any{"details": "[API Error: 401 Unauthorized] invalid api key"}}}, failure.AgentSetup},
-		{"429", fakeacp.Script{Error: &fakeacp.RPCError{Code: -32603, Message: "Request failed with status code 429"}}, failure.RateLimited},
-		{"prompt too long", fakeacp.Script{Error: &fakeacp.RPCError{Code: -32603, Message: "prompt is too long: 210000 tokens > 200000 maximum"}}, failure.ContextExhausted},
-		{"max_tokens", fakeacp.Script{StopReason: "max_tokens"}, failure.ContextExhausted},
+		{"auth_required", fakeacp.Script{NewSessionError: &fakeacp.RPCError{Code: -32000, Message: "Authentication required"}}, failreport.AgentSetup},
+		{"401", fakeacp.Script{Error: &fakeacp.RPCError{Code: -32603, Message: "Internal error", Data: map[string]any{"details": "[API Error: 401 Unauthorized] invalid api key"}}}, failreport.AgentSetup},
+		{"429", fakeacp.Script{Error: &fakeacp.RPCError{Code: -32603, Message: "Request failed with status code 429"}}, failreport.RateLimited},
+		{"prompt too long", fakeacp.Script{Error: &fakeacp.RPCError{Code: -32603, Message: "prompt is too long: 210000 tokens > 200000 maximum"}}, failreport.ContextExhausted},
+		{"max_tokens", fakeacp.Script{StopReason: "max_tokens"}, failreport.ContextExhausted},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -162,7 +162,7 @@ func TestACPErrorsAreClassified(t *testing.T) {
 			assert.Equal(t, 1, run.code)
 			require.NotNil(t, run.out.Signal, run.out.Said)
 			assert.Equal(t, c.want, run.out.Signal.Type, run.out.Signal.Message)
-			if c.want == failure.AgentSetup {
+			if c.want == failreport.AgentSetup {
 				assert.Equal(t, geminiFixes[setupKey] != "", run.out.Signal.Fix != "")
 			}
 			assert.NotEmpty(t, run.out.Said)
@@ -175,12 +175,12 @@ func TestACPErrorAsFinalMessage(t *testing.T) {
 	run := talkACP(t, fakeacp.Script{Steps: []fakeacp.Step{{Text: "Error: Failed to get response from the AI model; retried 5 times. Last error: 429 Rate limit reached"}}}, ACPConfig{})
 	assert.Equal(t, 1, run.code)
 	require.NotNil(t, run.out.Signal)
-	assert.Equal(t, failure.RateLimited, run.out.Signal.Type)
+	assert.Equal(t, failreport.RateLimited, run.out.Signal.Type)
 
 	run = talkACP(t, fakeacp.Script{Steps: []fakeacp.Step{{Text: "Info: Request failed due to a transient API error. Retrying..."},
 		{Text: "Error: Failed to get response from the AI model; retried 5 times. Last error: 401 Unauthorized"}}}, ACPConfig{})
 	require.NotNil(t, run.out.Signal)
-	assert.Equal(t, failure.AgentSetup, run.out.Signal.Type)
+	assert.Equal(t, failreport.AgentSetup, run.out.Signal.Type)
 
 	// A result object wins over an error line before it.
 	run = talkACP(t, fakeacp.Script{Steps: []fakeacp.Step{{Text: "Error: 401 once\n" + acpResult}}}, ACPConfig{})

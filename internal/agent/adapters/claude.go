@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -179,11 +179,11 @@ func (p *claudeParser) Stdout(line string) []agent.Note {
 		note := agent.Note{Text: cleanLine(fmt.Sprintf("API retry %d/%d: %s (status %d)", ev.Attempt, ev.MaxRetries, kind, status))}
 		// claude retries a refused key ten times over minutes before it
 		// gives up: no retry can fix a key, so the engine stops it now.
-		if t, k, ok := statusSignal(status); ok && t == failure.AgentSetup {
+		if t, k, ok := statusSignal(status); ok && t == failreport.AgentSetup {
 			p.retry = claudeFixes.signal("claude", t, k, fmt.Sprintf("API error %d, %s", status, kind))
 			note.Signal = p.retry
 		} else if kind == "authentication_failed" {
-			p.retry = claudeFixes.signal("claude", failure.AgentSetup, setupKey, kind)
+			p.retry = claudeFixes.signal("claude", failreport.AgentSetup, setupKey, kind)
 			note.Signal = p.retry
 		}
 		return []agent.Note{note}
@@ -275,7 +275,7 @@ func (p *claudeParser) Finish(exitCode int) (out agent.Outcome) {
 // run to a rate_limited signal: it is read before claude's words, which
 // give the reset only to the minute.
 func (p *claudeParser) withLimit(s *agent.Signal) *agent.Signal {
-	if s == nil || s.Type != failure.RateLimited || p.limit == nil || p.limit.ResetsAt <= 0 {
+	if s == nil || s.Type != failreport.RateLimited || p.limit == nil || p.limit.ResetsAt <= 0 {
 		return s
 	}
 	c := *s
@@ -297,7 +297,7 @@ func (p *claudeParser) signal(r *claudeEvent, said string) *agent.Signal {
 		}
 		switch r.TerminalReason {
 		case "prompt_too_long":
-			return &agent.Signal{Type: failure.ContextExhausted, Message: "the prompt is too long for the model's context (" + cleanLine(firstLine(r.Result)) + ")"}
+			return &agent.Signal{Type: failreport.ContextExhausted, Message: "the prompt is too long for the model's context (" + cleanLine(firstLine(r.Result)) + ")"}
 		}
 		switch p.apiErr {
 		case "authentication_failed":
@@ -305,16 +305,16 @@ func (p *claudeParser) signal(r *claudeEvent, said string) *agent.Signal {
 			if p.noKey {
 				kind = setupLogin
 			}
-			return claudeFixes.signal("claude", failure.AgentSetup, kind, cleanLine(firstLine(r.Result)))
+			return claudeFixes.signal("claude", failreport.AgentSetup, kind, cleanLine(firstLine(r.Result)))
 		case "rate_limit", "overloaded":
-			return &agent.Signal{Type: failure.RateLimited, Message: "the model API refused (" + p.apiErr + "): " + cleanLine(firstLine(r.Result))}
+			return &agent.Signal{Type: failreport.RateLimited, Message: "the model API refused (" + p.apiErr + "): " + cleanLine(firstLine(r.Result))}
 		}
 	}
 	if s := claudeFixes.fromText("claude", said); s != nil {
 		return s
 	}
 	if p.noKey && r != nil && r.IsError {
-		return claudeFixes.signal("claude", failure.AgentSetup, setupLogin, cleanLine(firstLine(r.Result)))
+		return claudeFixes.signal("claude", failreport.AgentSetup, setupLogin, cleanLine(firstLine(r.Result)))
 	}
 	return nil
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -171,9 +171,9 @@ func (p *codexParser) Stdout(line string) []agent.Note {
 		if strings.Contains(ev.Message, "waiting for network") {
 			p.offline++
 			if p.offline == codexOfflineLimit {
-				note.Signal = codexFixes.signal("codex", failure.AgentSetup, setupNetwork, cleanLine(ev.Message))
+				note.Signal = codexFixes.signal("codex", failreport.AgentSetup, setupNetwork, cleanLine(ev.Message))
 			}
-		} else if s := codexFixes.fromText("codex", ev.Message); s != nil && s.Type == failure.AgentSetup {
+		} else if s := codexFixes.fromText("codex", ev.Message); s != nil && s.Type == failreport.AgentSetup {
 			// codex retries a refused key five times ("Reconnecting...
 			// 1/5 (unexpected status 401 ...)"): no retry fixes a key.
 			note.Signal = s
@@ -281,7 +281,7 @@ func (p *codexParser) Finish(exitCode int) (out agent.Outcome) {
 	// Unauthorized: ..."): the structured part is that it is turn.failed.
 	out.Signal = codexFixes.fromText("codex", out.Said)
 	if out.Signal == nil && p.failed != "" {
-		out.Signal = &agent.Signal{Type: failure.AgentError, Message: "codex: " + cleanLine(firstLine(p.failed))}
+		out.Signal = &agent.Signal{Type: failreport.AgentError, Message: "codex: " + cleanLine(firstLine(p.failed))}
 	}
 	return out
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/agent/adapters"
 	"github.com/autobuild-sh/autobuild/internal/agenttest"
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 )
 
 // fixture is one recorded run of a real agent CLI (testdata/agents,
@@ -66,45 +66,45 @@ func lines(s string) []string {
 func TestParsersOnRecordedOutput(t *testing.T) {
 	t.Parallel()
 	type want struct {
-		signal    failure.Type // "" for none
-		result    bool         // the final message holds the result object
-		fix       string       // part of the Signal's fix
-		tool      string       // a Note's text
-		inputToks int64        // usage reported
+		signal    failreport.Type // "" for none
+		result    bool            // the final message holds the result object
+		fix       string          // part of the Signal's fix
+		tool      string          // a Note's text
+		inputToks int64           // usage reported
 	}
 	cases := map[string]map[string]want{
 		"claude": {
 			"success":         {result: true, tool: "Write ", inputToks: 200},
 			"no_result":       {tool: "Write ", inputToks: 200},
-			"auth_401":        {signal: failure.AgentSetup, fix: "ANTHROPIC_API_KEY"},
-			"forbidden_403":   {signal: failure.AgentSetup, fix: "--model"},
-			"not_logged_in":   {signal: failure.AgentSetup, fix: "/login"},
-			"rate_429":        {signal: failure.RateLimited},
-			"overloaded":      {signal: failure.RateLimited},
-			"prompt_too_long": {signal: failure.ContextExhausted},
-			"root_refusal":    {signal: failure.AgentSetup, fix: "IS_SANDBOX=1"},
+			"auth_401":        {signal: failreport.AgentSetup, fix: "ANTHROPIC_API_KEY"},
+			"forbidden_403":   {signal: failreport.AgentSetup, fix: "--model"},
+			"not_logged_in":   {signal: failreport.AgentSetup, fix: "/login"},
+			"rate_429":        {signal: failreport.RateLimited},
+			"overloaded":      {signal: failreport.RateLimited},
+			"prompt_too_long": {signal: failreport.ContextExhausted},
+			"root_refusal":    {signal: failreport.AgentSetup, fix: "IS_SANDBOX=1"},
 		},
 		"codex": {
 			"success":         {result: true, tool: "Bash mkdir -p . && printf", inputToks: 200},
 			"no_result":       {tool: "Bash mkdir -p .", inputToks: 200},
-			"auth_401":        {signal: failure.AgentSetup, fix: "CODEX_API_KEY"},
-			"forbidden_403":   {signal: failure.AgentSetup, fix: "-m MODEL"},
-			"not_logged_in":   {signal: failure.AgentSetup, fix: "codex login"},
-			"rate_429":        {signal: failure.RateLimited},
-			"overloaded":      {signal: failure.RateLimited},
-			"prompt_too_long": {signal: failure.ContextExhausted},
-			"prompt_echo":     {signal: failure.AgentSetup},
+			"auth_401":        {signal: failreport.AgentSetup, fix: "CODEX_API_KEY"},
+			"forbidden_403":   {signal: failreport.AgentSetup, fix: "-m MODEL"},
+			"not_logged_in":   {signal: failreport.AgentSetup, fix: "codex login"},
+			"rate_429":        {signal: failreport.RateLimited},
+			"overloaded":      {signal: failreport.RateLimited},
+			"prompt_too_long": {signal: failreport.ContextExhausted},
+			"prompt_echo":     {signal: failreport.AgentSetup},
 		},
 		"gemini": {
 			"success":         {result: true, tool: "Write hello.txt", inputToks: 210},
 			"no_result":       {tool: "Write hello.txt", inputToks: 210},
-			"auth_401":        {signal: failure.AgentSetup, fix: "GEMINI_API_KEY"},
-			"forbidden_403":   {signal: failure.AgentSetup, fix: "GEMINI_API_KEY"},
-			"not_logged_in":   {signal: failure.AgentSetup, fix: "GEMINI_API_KEY"},
-			"rate_429":        {signal: failure.RateLimited},
-			"overloaded":      {signal: failure.RateLimited},
-			"prompt_too_long": {signal: failure.ContextExhausted},
-			"untrusted":       {signal: failure.AgentSetup, fix: "trust"},
+			"auth_401":        {signal: failreport.AgentSetup, fix: "GEMINI_API_KEY"},
+			"forbidden_403":   {signal: failreport.AgentSetup, fix: "GEMINI_API_KEY"},
+			"not_logged_in":   {signal: failreport.AgentSetup, fix: "GEMINI_API_KEY"},
+			"rate_429":        {signal: failreport.RateLimited},
+			"overloaded":      {signal: failreport.RateLimited},
+			"prompt_too_long": {signal: failreport.ContextExhausted},
+			"untrusted":       {signal: failreport.AgentSetup, fix: "trust"},
 		},
 	}
 	for cli, byCase := range cases {
@@ -168,7 +168,7 @@ func TestCodexPromptEchoIsNeverTheResult(t *testing.T) {
 	}
 	require.NotContains(t, out.Said, "what this phase adds")
 	require.NotNil(t, out.Signal)
-	require.Equal(t, failure.AgentSetup, out.Signal.Type, "the 401 codex printed itself: %q", out.Said)
+	require.Equal(t, failreport.AgentSetup, out.Signal.Type, "the 401 codex printed itself: %q", out.Said)
 }
 
 // claude's stream reports a refused key on each of its internal retries:
@@ -181,7 +181,7 @@ func TestClaudeRetryOfARefusedKeyStopsAtOnce(t *testing.T) {
 	notes := p.Stdout(`{"type":"system","subtype":"api_retry","attempt":1,"max_retries":10,"retry_delay_ms":600,"error_status":401,"error":"authentication_failed"}`)
 	require.Len(t, notes, 1)
 	require.NotNil(t, notes[0].Signal)
-	require.Equal(t, failure.AgentSetup, notes[0].Signal.Type)
+	require.Equal(t, failreport.AgentSetup, notes[0].Signal.Type)
 	notes = p.Stdout(`{"type":"system","subtype":"api_retry","attempt":1,"max_retries":10,"retry_delay_ms":600,"error_status":529,"error":"overloaded"}`)
 	require.Nil(t, notes[0].Signal, "an overloaded API is worth claude's own retries")
 }
@@ -199,11 +199,11 @@ func TestCodexOfflineStops(t *testing.T) {
 	}
 	n := p.Stdout(line)
 	require.NotNil(t, n[0].Signal)
-	require.Equal(t, failure.AgentSetup, n[0].Signal.Type)
+	require.Equal(t, failreport.AgentSetup, n[0].Signal.Type)
 	require.Contains(t, n[0].Signal.Fix, "base_url")
 	require.Nil(t, p.Stdout(line)[0].Signal, "asked once")
 	out := p.Finish(-1)
-	require.Equal(t, failure.AgentSetup, out.Signal.Type)
+	require.Equal(t, failreport.AgentSetup, out.Signal.Type)
 }
 
 // codex retries a refused key five times at its defaults; the first
@@ -218,6 +218,6 @@ func TestCodexRetryOfARefusedKeyStopsAtOnce(t *testing.T) {
 	require.Nil(t, n[0].Signal)
 	n = p.Stdout(`{"type":"error","message":"Reconnecting... 2/5 (unexpected status 401 Unauthorized: Incorrect API key provided: dummy.)"}`)
 	require.NotNil(t, n[0].Signal)
-	require.Equal(t, failure.AgentSetup, n[0].Signal.Type)
+	require.Equal(t, failreport.AgentSetup, n[0].Signal.Type)
 	require.Contains(t, n[0].Signal.Fix, "CODEX_API_KEY")
 }

@@ -10,7 +10,7 @@ import (
 	"sync"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -38,13 +38,13 @@ var geminiFixes = fixes{
 // FatalAuthenticationError, 55 FatalUntrustedWorkspaceError, 53 the turn
 // limit.
 var geminiExit = map[int]struct {
-	typ  failure.Type
+	typ  failreport.Type
 	kind setupKind
 	what string
 }{
-	41: {failure.AgentSetup, setupLogin, "exit 41: authentication"},
-	55: {failure.AgentSetup, setupTrust, "exit 55: untrusted workspace"},
-	53: {failure.ContextExhausted, "", "exit 53: the session's turn limit was reached"},
+	41: {failreport.AgentSetup, setupLogin, "exit 41: authentication"},
+	55: {failreport.AgentSetup, setupTrust, "exit 55: untrusted workspace"},
+	53: {failreport.ContextExhausted, "", "exit 53: the session's turn limit was reached"},
 }
 
 // Check: gemini in headless mode (0.61.0, validateNonInteractiveAuth)
@@ -236,7 +236,7 @@ func (p *geminiParser) signal(exitCode int, r *geminiEvent, said string) *agent.
 		if l := lastLines(said); l != "" {
 			detail += ": " + cleanLine(firstLine(l))
 		}
-		if e.typ != failure.AgentSetup {
+		if e.typ != failreport.AgentSetup {
 			return &agent.Signal{Type: e.typ, Message: "gemini " + detail}
 		}
 		return geminiFixes.signal("gemini", e.typ, e.kind, detail)
@@ -253,7 +253,7 @@ func (p *geminiParser) signal(exitCode int, r *geminiEvent, said string) *agent.
 		return s
 	}
 	if r != nil && r.Error != nil {
-		return &agent.Signal{Type: failure.AgentError, Message: cleanLine(fmt.Sprintf("gemini: %s: %s", r.Error.Type, r.Error.Message))}
+		return &agent.Signal{Type: failreport.AgentError, Message: cleanLine(fmt.Sprintf("gemini: %s: %s", r.Error.Type, r.Error.Message))}
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/agenttest"
 	"github.com/autobuild-sh/autobuild/internal/agenttest/mockapi"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 )
 
@@ -27,22 +28,22 @@ func TestLimitsOnRecordedOutput(t *testing.T) {
 	utc := func(mo time.Month, d, h, m int) time.Time { return time.Date(2026, mo, d, h, m, 0, 0, time.UTC) }
 	cases := []struct {
 		cli, name string
-		signal    failure.Type
+		signal    failreport.Type
 		usage     bool
 		// exact is the reset of claude's rate_limit_event; resetsAt the
 		// one read from the words.
 		exact, resetsAt time.Time
 	}{
-		{"claude", "usage_limit", failure.RateLimited, true, time.Unix(1795742771, 0), utc(11, 27, 1, 27)},
-		{"claude", "weekly_limit", failure.RateLimited, true, time.Unix(1796012766, 0), utc(11, 30, 4, 27)},
-		{"claude", "opus_limit", failure.RateLimited, true, time.Unix(1796081171, 0), utc(11, 30, 23, 27)},
-		{"codex", "usage_limit", failure.RateLimited, true, time.Time{}, time.Unix(mockapi.UsageLimitReset, 0).Add(time.Minute)},
-		{"codex", "usage_limit_today", failure.RateLimited, true, time.Time{}, utc(11, 26, 23, 31)},
-		{"codex", "high_demand", failure.RateLimited, false, time.Time{}, time.Time{}},
-		{"codex", "rate_429", failure.RateLimited, false, time.Time{}, time.Time{}},
-		{"gemini", "prompt_too_long", failure.ContextExhausted, false, time.Time{}, time.Time{}},
-		{"codex", "prompt_too_long", failure.ContextExhausted, false, time.Time{}, time.Time{}},
-		{"claude", "prompt_too_long", failure.ContextExhausted, false, time.Time{}, time.Time{}},
+		{"claude", "usage_limit", failreport.RateLimited, true, time.Unix(1795742771, 0), utc(11, 27, 1, 27)},
+		{"claude", "weekly_limit", failreport.RateLimited, true, time.Unix(1796012766, 0), utc(11, 30, 4, 27)},
+		{"claude", "opus_limit", failreport.RateLimited, true, time.Unix(1796081171, 0), utc(11, 30, 23, 27)},
+		{"codex", "usage_limit", failreport.RateLimited, true, time.Time{}, time.Unix(mockapi.UsageLimitReset, 0).Add(time.Minute)},
+		{"codex", "usage_limit_today", failreport.RateLimited, true, time.Time{}, utc(11, 26, 23, 31)},
+		{"codex", "high_demand", failreport.RateLimited, false, time.Time{}, time.Time{}},
+		{"codex", "rate_429", failreport.RateLimited, false, time.Time{}, time.Time{}},
+		{"gemini", "prompt_too_long", failreport.ContextExhausted, false, time.Time{}, time.Time{}},
+		{"codex", "prompt_too_long", failreport.ContextExhausted, false, time.Time{}, time.Time{}},
+		{"claude", "prompt_too_long", failreport.ContextExhausted, false, time.Time{}, time.Time{}},
 	}
 	classifier, err := failure.NewClassifier(nil)
 	require.NoError(t, err)

@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -174,14 +174,14 @@ func (p *piParser) Finish(exitCode int) agent.Outcome {
 			out.Signal = piFixes.signal("pi", t, kind, cleanLine(firstLine(p.errMsg)))
 		}
 	}
-	if s := piFixes.fromText("pi", p.errMsg); s != nil && (out.Signal == nil || s.Type == failure.ContextExhausted) {
+	if s := piFixes.fromText("pi", p.errMsg); s != nil && (out.Signal == nil || s.Type == failreport.ContextExhausted) {
 		out.Signal = s
 	}
 	if out.Signal == nil && p.overflow {
-		out.Signal = &agent.Signal{Type: failure.ContextExhausted, Message: "pi's context overflowed: " + cleanLine(firstLine(p.errMsg))}
+		out.Signal = &agent.Signal{Type: failreport.ContextExhausted, Message: "pi's context overflowed: " + cleanLine(firstLine(p.errMsg))}
 	}
 	if out.Signal == nil {
-		out.Signal = &agent.Signal{Type: failure.AgentError, Message: cleanLine(firstLine(p.errMsg))}
+		out.Signal = &agent.Signal{Type: failreport.AgentError, Message: cleanLine(firstLine(p.errMsg))}
 	}
 	return out
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 )
 
 // pi's recorded streams (testdata/agents/pi, recorded by
@@ -19,7 +19,7 @@ import (
 // errors (it exits 0 after one) classified from their status.
 func TestPiRecordedStreams(t *testing.T) {
 	dir := filepath.Join("..", "..", "..", "testdata", "agents", "pi")
-	want := map[string]failure.Type{"auth_401": failure.AgentSetup, "rate_429": failure.RateLimited, "prompt_too_long": failure.ContextExhausted}
+	want := map[string]failreport.Type{"auth_401": failreport.AgentSetup, "rate_429": failreport.RateLimited, "prompt_too_long": failreport.ContextExhausted}
 	for _, name := range []string{"success", "no_result", "auth_401", "rate_429", "prompt_too_long"} {
 		t.Run(name, func(t *testing.T) {
 			b, err := os.ReadFile(filepath.Join(dir, name+".stdout"))

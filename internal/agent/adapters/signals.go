@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
 )
 
@@ -31,20 +31,20 @@ const (
 // said, after its structured error: the second source of signals.
 type textSignal struct {
 	re    *regexp.Regexp
-	typ   failure.Type
+	typ   failreport.Type
 	setup setupKind
 }
 
 // textSignals are the CLIs' own messages, as the pinned versions print them
 // (claude 2.1.330, codex 0.169.0, gemini 0.61.0).
 var textSignals = []textSignal{
-	{regexp.MustCompile(`(?i)cannot be used with root/sudo privileges`), failure.AgentSetup, setupRoot},
-	{regexp.MustCompile(`(?i)not running in a trusted (?:directory|folder)|folder is not trusted`), failure.AgentSetup, setupTrust},
-	{regexp.MustCompile(`(?i)not logged in|please run /login|no codex credentials|run codex login|please set an auth method|invalid auth method|missing environment variable`), failure.AgentSetup, setupLogin},
-	{regexp.MustCompile(`(?i)does not have access to model|does not have permission to use|permission[ _]denied`), failure.AgentSetup, setupAccess},
-	{regexp.MustCompile(`(?i)invalid api key|invalid x-api-key|incorrect api key|api key not valid|authentication_failed|authentication_error|\b401\b[^\n]{0,20}unauthori[sz]ed|unauthori[sz]ed[^\n]{0,20}\b401\b|\b403\b[^\n]{0,20}forbidden|permission_error`), failure.AgentSetup, setupKey},
-	{regexp.MustCompile(`(?i)prompt is too long|prompt_too_long|context[ _-]length|context window|maximum context|exceeds the maximum number of tokens`), failure.ContextExhausted, ""},
-	{regexp.MustCompile(`(?i)rate[ _-]?limit|too many requests|overloaded|at capacity|\b429\b|\b529\b|usage limit|hit your (?:[\w-]+ )?limit|high demand|quota`), failure.RateLimited, ""},
+	{regexp.MustCompile(`(?i)cannot be used with root/sudo privileges`), failreport.AgentSetup, setupRoot},
+	{regexp.MustCompile(`(?i)not running in a trusted (?:directory|folder)|folder is not trusted`), failreport.AgentSetup, setupTrust},
+	{regexp.MustCompile(`(?i)not logged in|please run /login|no codex credentials|run codex login|please set an auth method|invalid auth method|missing environment variable`), failreport.AgentSetup, setupLogin},
+	{regexp.MustCompile(`(?i)does not have access to model|does not have permission to use|permission[ _]denied`), failreport.AgentSetup, setupAccess},
+	{regexp.MustCompile(`(?i)invalid api key|invalid x-api-key|incorrect api key|api key not valid|authentication_failed|authentication_error|\b401\b[^\n]{0,20}unauthori[sz]ed|unauthori[sz]ed[^\n]{0,20}\b401\b|\b403\b[^\n]{0,20}forbidden|permission_error`), failreport.AgentSetup, setupKey},
+	{regexp.MustCompile(`(?i)prompt is too long|prompt_too_long|context[ _-]length|context window|maximum context|exceeds the maximum number of tokens`), failreport.ContextExhausted, ""},
+	{regexp.MustCompile(`(?i)rate[ _-]?limit|too many requests|overloaded|at capacity|\b429\b|\b529\b|usage limit|hit your (?:[\w-]+ )?limit|high demand|quota`), failreport.RateLimited, ""},
 }
 
 // matchText returns the first text signal matching s, and its line.
@@ -66,16 +66,16 @@ func matchText(s string) (textSignal, string, bool) {
 
 // statusSignal maps an HTTP status the CLI reports for its model API to a
 // signal type: the structured source, read before any text.
-func statusSignal(status int) (failure.Type, setupKind, bool) {
+func statusSignal(status int) (failreport.Type, setupKind, bool) {
 	switch status {
 	case 401:
-		return failure.AgentSetup, setupKey, true
+		return failreport.AgentSetup, setupKey, true
 	case 403:
-		return failure.AgentSetup, setupAccess, true
+		return failreport.AgentSetup, setupAccess, true
 	case 429, 503, 529:
-		return failure.RateLimited, "", true
+		return failreport.RateLimited, "", true
 	case 413:
-		return failure.ContextExhausted, "", true
+		return failreport.ContextExhausted, "", true
 	}
 	return "", "", false
 }
@@ -85,9 +85,9 @@ type fixes map[setupKind]string
 
 // signal builds a Signal of type t; for agent_setup, the CLI's fix for the
 // kind (what is wrong is said by the CLI's own words, detail).
-func (f fixes) signal(cli string, t failure.Type, kind setupKind, detail string) *agent.Signal {
+func (f fixes) signal(cli string, t failreport.Type, kind setupKind, detail string) *agent.Signal {
 	s := &agent.Signal{Type: t, Message: detail}
-	if t == failure.AgentSetup {
+	if t == failreport.AgentSetup {
 		s.Message = fmt.Sprintf("%s %s", cli, setupWhat[kind])
 		if detail != "" {
 			s.Message += " (" + detail + ")"

@@ -5,13 +5,14 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 )
 
 // Guidance is the retry guidance a prompt gives for a failure: what to fix
 // and how, specific to the failure's type and filled in with the report's
 // gate command, failing tests and files (after the seeds' "Retry guidance").
-func Guidance(r failure.Report) string {
+func Guidance(r failreport.Report) string {
 	cmd := func(fallback string) string {
 		if r.GateCommand == "" {
 			return fallback
@@ -19,9 +20,9 @@ func Guidance(r failure.Report) string {
 		return "`" + r.GateCommand + "`"
 	}
 	switch r.Type {
-	case failure.IntegrationConflict:
+	case failreport.IntegrationConflict:
 		return failure.RetryGuidance(r.Type)
-	case failure.TestFailure:
+	case failreport.TestFailure:
 		s := "Fix the failing tests"
 		if len(r.FailingTests) > 0 {
 			s += " (" + strings.Join(first(r.FailingTests, 8), ", ") + ")"
@@ -31,13 +32,13 @@ func Guidance(r failure.Report) string {
 			s += " The errors are in " + strings.Join(files, ", ") + "."
 		}
 		return s + " Common issues: incorrect assertions, missing mocks, async timing. Decide whether the test or the code is wrong before changing either, and do not delete or weaken a test to make it pass. Run " + cmd("the tests") + " before you finish."
-	case failure.LintError:
+	case failreport.LintError:
 		s := "Fix the linting errors. Run " + cmd("the linter") + " to see the current errors."
 		if fix := lintFix(r.GateCommand); fix != "" {
 			s += " Most are fixed automatically by `" + fix + "`."
 		}
 		return s
-	case failure.TypecheckError:
+	case failreport.TypecheckError:
 		s := "Fix the type and build errors. Run " + cmd("the build or type check") + " to see the current errors, and check that function signatures match their use."
 		if r.Gate != "" && r.Gate != "build" && r.Gate != "typecheck" {
 			// A test (or lint) gate that printed compile errors: its own
@@ -48,19 +49,19 @@ func Guidance(r failure.Report) string {
 			s += " The errors are in " + strings.Join(files, ", ") + "."
 		}
 		return s
-	case failure.FormatError:
+	case failreport.FormatError:
 		s := "Format the files you changed"
 		if fix := formatFix(r.GateCommand); fix != "" {
 			s += " (`" + fix + "`)"
 		}
 		return s + ", then run " + cmd("the format check") + " to confirm."
-	case failure.TaskIncomplete:
+	case failreport.TaskIncomplete:
 		s := "The previous attempt did not finish every task"
 		if len(r.WorkCompleted) > 0 {
 			s += " (" + strings.Join(r.WorkCompleted, "; ") + ")"
 		}
 		return s + ". Its work is in this directory: do the remaining tasks without redoing the finished ones, and report the true task counts."
-	case failure.VerificationMismatch:
+	case failreport.VerificationMismatch:
 		s := "The previous attempt reported success but verification failed"
 		if r.GateCommand != "" {
 			s += " (" + cmd("") + " failed)"
@@ -69,21 +70,21 @@ func Guidance(r failure.Report) string {
 			s += ", and it changed no file: the phase's work is still to be done. Do the phase's tasks in this directory"
 		}
 		return s + ". Run ALL quality gates after EVERY change, and make sure they pass at the end, not just during development."
-	case failure.Timeout:
+	case failreport.Timeout:
 		return "The previous attempt timed out. Focus on completing the tasks efficiently. If tests are slow, run targeted tests while you work and the full gates once at the end. Do not start commands that wait for input or never exit (watch modes, servers)."
-	case failure.ParseError:
+	case failreport.ParseError:
 		return "The previous attempt's result object was missing or unreadable. End your output with exactly one result object in a fenced json block, as described above, and print nothing after it."
-	case failure.RateLimited:
+	case failreport.RateLimited:
 		return "The previous attempt was stopped by the model provider's rate limit, not by a problem in the code. Continue the work from where it stopped."
-	case failure.ContextExhausted:
+	case failreport.ContextExhausted:
 		return "The previous attempt ran out of context. Its work is in this directory: continue from there. Read only the files you need, and keep command output short (pipe long output through tail)."
-	case failure.AgentError:
+	case failreport.AgentError:
 		return "The previous attempt failed. Find the cause in the report above, fix it, and finish the phase."
 	}
 	return fmt.Sprintf("The previous attempt failed with %s. Read the report above, fix its cause, and finish the phase.", orType(r.Type))
 }
 
-func orType(t failure.Type) string {
+func orType(t failreport.Type) string {
 	if t == "" {
 		return "an error"
 	}

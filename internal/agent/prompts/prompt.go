@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 )
 
@@ -27,7 +27,7 @@ type Input struct {
 	MaxAttempts int
 	// Previous holds the reports of this phase's earlier failed attempts,
 	// oldest first; the last one is the failure this attempt retries.
-	Previous []failure.Report
+	Previous []failreport.Report
 	// PreviousDiffPath is where the previous attempt's diff is kept ("" when
 	// there is none).
 	PreviousDiffPath string

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 )
 
@@ -105,10 +105,10 @@ func TestBuildPromptRetry(t *testing.T) {
 	in := promptInput()
 	in.Attempt, in.Continues = 2, true
 	in.PreviousDiffPath = ".autobuild/logs/phase-2a.attempt-1.diff"
-	in.Previous = []failure.Report{
-		{Type: failure.LintError, Message: "lint gate failed", Attempt: 1},
+	in.Previous = []failreport.Report{
+		{Type: failreport.LintError, Message: "lint gate failed", Attempt: 1},
 		{
-			Type: failure.TestFailure, Message: "test gate failed: 2 tests failing", Attempt: 1,
+			Type: failreport.TestFailure, Message: "test gate failed: 2 tests failing", Attempt: 1,
 			Details: "TestLogin expected 200, got 401", Gate: "test", GateCommand: "go test ./...",
 			GateOutput:    "--- FAIL: TestLogin (0.00s)\n    login_test.go:14: expected 200, got 401\nFAIL",
 			FailingTests:  []string{"TestLogin", "TestLogout"},
@@ -142,7 +142,7 @@ func TestBuildPromptRetryInAFreshWorktree(t *testing.T) {
 	in := promptInput()
 	in.Attempt = 2
 	in.PreviousDiffPath = "/repo/.autobuild/logs/phase-2a.attempt-1.diff"
-	in.Previous = []failure.Report{{Type: failure.TestFailure, Message: "test gate failed", Attempt: 1}}
+	in.Previous = []failreport.Report{{Type: failreport.TestFailure, Message: "test gate failed", Attempt: 1}}
 	got := Build(in)
 	require.Contains(t, got, "## Previous attempt failed")
 	require.Contains(t, got, "starts again from the phase's base, without its changes")
@@ -157,7 +157,7 @@ func TestBuildPromptRepeatOfAFirstAttempt(t *testing.T) {
 	t.Parallel()
 	in := promptInput()
 	in.Attempt = 1
-	in.Previous = []failure.Report{{Type: failure.RateLimited, Message: "rate limited by the model provider: 429", Attempt: 1}}
+	in.Previous = []failreport.Report{{Type: failreport.RateLimited, Message: "rate limited by the model provider: 429", Attempt: 1}}
 	require.NotContains(t, Build(in), "Previous attempt failed", "a fresh worktree after a resume")
 
 	in.Continues = true
@@ -170,28 +170,28 @@ func TestBuildPromptRepeatOfAFirstAttempt(t *testing.T) {
 func TestGuidance(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		r    failure.Report
+		r    failreport.Report
 		want []string
 	}{
-		{failure.Report{Type: failure.LintError, GateCommand: "ruff check ."}, []string{"Run `ruff check .`", "`ruff check . --fix`"}},
-		{failure.Report{Type: failure.TypecheckError, GateCommand: "npm run typecheck", GateOutput: "src/a.ts(3,1): error\nsrc/b.go:4:2: undefined: x"},
+		{failreport.Report{Type: failreport.LintError, GateCommand: "ruff check ."}, []string{"Run `ruff check .`", "`ruff check . --fix`"}},
+		{failreport.Report{Type: failreport.TypecheckError, GateCommand: "npm run typecheck", GateOutput: "src/a.ts(3,1): error\nsrc/b.go:4:2: undefined: x"},
 			[]string{"Fix the type and build errors", "`npm run typecheck`", "src/b.go"}},
-		{failure.Report{Type: failure.FormatError, GateCommand: `test -z "$(gofmt -l .)"`}, []string{"`gofmt -w .`"}},
-		{failure.Report{Type: failure.FormatError, GateCommand: "cargo fmt --check"}, []string{"(`cargo fmt`)"}},
-		{failure.Report{Type: failure.FormatError, GateCommand: "npx prettier --check ."}, []string{"`npx prettier --write .`"}},
-		{failure.Report{Type: failure.TaskIncomplete, WorkCompleted: []string{"3/5 tasks"}}, []string{"(3/5 tasks)", "remaining tasks"}},
-		{failure.Report{Type: failure.VerificationMismatch, GateCommand: "go test ./..."}, []string{"reported success but verification failed", "Run ALL quality gates",
+		{failreport.Report{Type: failreport.FormatError, GateCommand: `test -z "$(gofmt -l .)"`}, []string{"`gofmt -w .`"}},
+		{failreport.Report{Type: failreport.FormatError, GateCommand: "cargo fmt --check"}, []string{"(`cargo fmt`)"}},
+		{failreport.Report{Type: failreport.FormatError, GateCommand: "npx prettier --check ."}, []string{"`npx prettier --write .`"}},
+		{failreport.Report{Type: failreport.TaskIncomplete, WorkCompleted: []string{"3/5 tasks"}}, []string{"(3/5 tasks)", "remaining tasks"}},
+		{failreport.Report{Type: failreport.VerificationMismatch, GateCommand: "go test ./..."}, []string{"reported success but verification failed", "Run ALL quality gates",
 			"it changed no file: the phase's work is still to be done"}},
-		{failure.Report{Type: failure.VerificationMismatch, GateCommand: "go test ./...", FilesChanged: []string{"a.go"}},
+		{failreport.Report{Type: failreport.VerificationMismatch, GateCommand: "go test ./...", FilesChanged: []string{"a.go"}},
 			[]string{"reported success but verification failed (`go test ./...` failed). Run ALL quality gates"}},
-		{failure.Report{Type: failure.TypecheckError, Gate: "test", GateCommand: "go test ./...", GateOutput: "./calc_test.go:6:12: undefined: Add\nFAIL\tx [build failed]"},
+		{failreport.Report{Type: failreport.TypecheckError, Gate: "test", GateCommand: "go test ./...", GateOutput: "./calc_test.go:6:12: undefined: Add\nFAIL\tx [build failed]"},
 			[]string{"The build is broken: the code does not compile, so the test gate's checks never ran", "Fix the build errors first", "`go test ./...`", "calc_test.go"}},
-		{failure.Report{Type: failure.Timeout}, []string{"timed out", "targeted tests"}},
-		{failure.Report{Type: failure.ParseError}, []string{"fenced json block"}},
-		{failure.Report{Type: failure.RateLimited}, []string{"rate limit"}},
-		{failure.Report{Type: failure.ContextExhausted}, []string{"ran out of context", "continue from there"}},
-		{failure.Report{Type: failure.AgentError}, []string{"Find the cause"}},
-		{failure.Report{Type: failure.FileConflict}, []string{"failed with file_conflict"}},
+		{failreport.Report{Type: failreport.Timeout}, []string{"timed out", "targeted tests"}},
+		{failreport.Report{Type: failreport.ParseError}, []string{"fenced json block"}},
+		{failreport.Report{Type: failreport.RateLimited}, []string{"rate limit"}},
+		{failreport.Report{Type: failreport.ContextExhausted}, []string{"ran out of context", "continue from there"}},
+		{failreport.Report{Type: failreport.AgentError}, []string{"Find the cause"}},
+		{failreport.Report{Type: failreport.FileConflict}, []string{"failed with file_conflict"}},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.r.Type), func(t *testing.T) {

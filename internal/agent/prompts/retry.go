@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 )
 
 // writeRetry writes the "Previous attempt failed" section: the structured
@@ -53,7 +53,7 @@ func writeRetry(b *strings.Builder, in Input) {
 
 // writeReport writes a failure report as a markdown list with the gate's
 // output excerpt in a code block.
-func writeReport(b *strings.Builder, r failure.Report) {
+func writeReport(b *strings.Builder, r failreport.Report) {
 	item := func(name, value string) {
 		if value != "" {
 			fmt.Fprintf(b, "- %s: %s\n", name, value)

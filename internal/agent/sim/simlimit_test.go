@@ -9,13 +9,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
+	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 )
 
 func TestSimLimitStep(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 11, 24, 1, 0, 0, 0, time.UTC)
-	for spec, want := range map[string]failure.Type{"usage 1h30m5s": failure.RateLimited, "rate": failure.RateLimited, "context": failure.ContextExhausted} {
+	for spec, want := range map[string]failreport.Type{"usage 1h30m5s": failreport.RateLimited, "rate": failreport.RateLimited, "context": failreport.ContextExhausted} {
 		sc, err := ParseScenario([]byte(`{"default": {"steps": [{"say": "x"}, {"limit": "` + spec + `"}, {"say": "never"}]}}`))
 		require.NoError(t, err, spec)
 		var out, errb bytes.Buffer
