@@ -12,12 +12,21 @@ import (
 // (.gitignore files, .git/info/exclude, core.excludesFile); else they are
 // only the patterns in that file (gitignore syntax). Paths are relative
 // to dir, slash-separated.
-func IgnoredPaths(ctx context.Context, dir, excludeFrom string) ([]string, error) {
+//
+// The folders notEntered (relative to dir) are listed as ignored, never
+// walked: git reads the .git file of every repository it meets on its
+// walk, and a worktree that another process is adding or removing there
+// (autobuild's own, under .autobuild/worktrees) can fail the whole command
+// with "failed to read .../commondir".
+func IgnoredPaths(ctx context.Context, dir, excludeFrom string, notEntered ...string) ([]string, error) {
 	args := []string{"ls-files", "-z", "--others", "--ignored", "--directory"}
 	if excludeFrom == "" {
 		args = append(args, "--exclude-standard")
 	} else {
 		args = append(args, "--exclude-from="+excludeFrom)
+	}
+	for _, d := range notEntered {
+		args = append(args, "--exclude=/"+strings.Trim(d, "/")+"/")
 	}
 	out, err := run(ctx, dir, runOpts{}, args...)
 	if err != nil {

@@ -59,7 +59,7 @@ func Select(ctx context.Context, root string, patterns []string) ([]Entry, error
 	if m.empty() {
 		return nil, nil
 	}
-	ignored, err := gitx.IgnoredPaths(ctx, root, "")
+	ignored, err := gitx.IgnoredPaths(ctx, root, "", stateDirName)
 	if err != nil {
 		return nil, fmt.Errorf("listing the ignored files of %s: %w", root, err)
 	}
@@ -75,7 +75,7 @@ func Select(ctx context.Context, root string, patterns []string) ([]Entry, error
 	if cerr := inc.Close(); werr != nil || cerr != nil {
 		return nil, fmt.Errorf("writing the include patterns: %w", cmpErr(werr, cerr))
 	}
-	included, err := gitx.IgnoredPaths(ctx, root, inc.Name())
+	included, err := gitx.IgnoredPaths(ctx, root, inc.Name(), stateDirName)
 	if err != nil {
 		return nil, fmt.Errorf("listing the files %s and [worktree] copy name: %w", IncludeFile, err)
 	}
@@ -126,10 +126,14 @@ func cmpErr(a, b error) error {
 	return b
 }
 
+// stateDirName is autobuild's folder at the root: never copied, and never
+// walked when listing (the worktrees under it come and go during a run).
+const stateDirName = ".autobuild"
+
 // skipped are paths never copied: git's own and autobuild's.
 func skipped(p string) bool {
 	first, _, _ := strings.Cut(p, "/")
-	return first == ".git" || first == ".autobuild"
+	return first == ".git" || first == stateDirName
 }
 
 // parentDir is the folder holding p ("" at the root), without a slash.
