@@ -19,7 +19,9 @@ const (
 	Clone Mode = "copy-on-write clones"
 	// Link hard-links the files of dependency folders (node_modules,
 	// .venv, ...) to autobuild's own copy of them in .autobuild/, never to
-	// your files; every other file is copied.
+	// your files; every other file is copied. Where the file system
+	// clones too, that copy is made of clones and the other files are
+	// cloned (Env.cacheClone).
 	Link Mode = "hard links to autobuild's copy"
 	// Copy copies every file.
 	Copy Mode = "plain copies"
