@@ -46,6 +46,10 @@ type Env struct {
 	entries []Entry
 	mode    Mode
 	why     string
+	// cacheClone is set in Link mode where the file system clones too:
+	// autobuild's copy is made of clones of your files (no data blocks of
+	// its own), and the files that are not linked are cloned, not copied.
+	cacheClone bool
 
 	cacheMu   sync.Mutex
 	cacheDone bool
@@ -96,8 +100,12 @@ func (e *Env) Choice() string {
 	}
 	how := string(e.mode)
 	switch {
+	case e.mode == Link && len(linked) == 0 && e.cacheClone:
+		how = string(Clone)
 	case e.mode == Link && len(linked) == 0:
 		how = string(Copy)
+	case e.mode == Link && e.cacheClone:
+		how = "hard links to autobuild's copy in .autobuild/ (copy-on-write clones of yours) for the files of dependency folders (" + List(linked) + "), clones of the rest"
 	case e.mode == Link:
 		how = "hard links to autobuild's copy in .autobuild/ for the files of dependency folders (" + List(linked) + "), copies of the rest"
 	}
@@ -123,7 +131,7 @@ func (e *Env) init(ctx context.Context, wt string) error {
 		if e.initErr != nil || len(e.entries) == 0 {
 			return
 		}
-		e.mode, e.why = probe(e.ops, sampleFile(e.root, e.entries), e.cacheDir, filepath.Dir(wt))
+		e.mode, e.why, e.cacheClone = probe(e.ops, sampleFile(e.root, e.entries), e.cacheDir, filepath.Dir(wt))
 	})
 	return e.initErr
 }
@@ -291,10 +299,8 @@ func (e *Env) transfer() transfer {
 	switch e.mode {
 	case Clone:
 		return transfer{same: sameContent, put: func(src, dst, _ string, fi fs.FileInfo) error {
-			if err := e.ops.Clone(src, dst, fi.Mode()); err != nil {
-				if err := copyFile(src, dst, fi.Mode()); err != nil {
-					return err
-				}
+			if err := cloneOrCopy(e.ops.Clone, src, dst, fi.Mode()); err != nil {
+				return err
 			}
 			return keepTime(dst, fi)
 		}}
@@ -315,13 +321,37 @@ func (e *Env) transfer() transfer {
 						return nil
 					}
 				}
-				if err := copyFile(src, dst, fi.Mode()); err != nil {
+				if err := e.fileCopy(src, dst, fi.Mode()); err != nil {
 					return err
 				}
 				return keepTime(dst, fi)
 			}}
 	}
 	return copyTransfer
+}
+
+// fileCopy puts a file that is not linked: a clone when cacheClone is
+// set (or a copy where that clone fails), else a copy.
+func (e *Env) fileCopy(src, dst string, mode fs.FileMode) error {
+	if e.cacheClone {
+		return cloneOrCopy(e.ops.Clone, src, dst, mode)
+	}
+	return copyFile(src, dst, mode)
+}
+
+// cacheTransfer makes autobuild's own copy: clones of your files when
+// cacheClone is set (a separate inode each, whose blocks are shared with
+// yours until either side writes), else copies.
+func (e *Env) cacheTransfer() transfer {
+	if !e.cacheClone {
+		return copyTransfer
+	}
+	return transfer{same: sameContent, put: func(src, dst, _ string, fi fs.FileInfo) error {
+		if err := cloneOrCopy(e.ops.Clone, src, dst, fi.Mode()); err != nil {
+			return err
+		}
+		return keepTime(dst, fi)
+	}}
 }
 
 // copyTransfer copies: autobuild's own copy is made so, and every
@@ -351,7 +381,7 @@ func (e *Env) syncCache() error {
 	e.trees = map[string]*node{}
 	for _, en := range e.entries {
 		keep[strings.SplitN(en.Path, "/", 2)[0]] = true
-		st, tree, err := mirrorListed(filepath.Join(e.root, filepath.FromSlash(en.Path)), filepath.Join(e.cacheDir, filepath.FromSlash(en.Path)), en.Path, copyTransfer, en.Dir)
+		st, tree, err := mirrorListed(filepath.Join(e.root, filepath.FromSlash(en.Path)), filepath.Join(e.cacheDir, filepath.FromSlash(en.Path)), en.Path, e.cacheTransfer(), en.Dir)
 		if err != nil {
 			return fmt.Errorf("updating autobuild's copy of %s in %s: %w", en, e.cacheDir, err)
 		}

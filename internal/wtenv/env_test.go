@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -79,21 +80,63 @@ func TestHardLinksNeverReachYourFiles(t *testing.T) {
 	require.Equal(t, 2, res.Stats.Put, "the edited file and .env, nothing else: %+v", res.Stats)
 }
 
-func TestCloneWhenTheFileSystemCan(t *testing.T) {
+func TestCloneWhenTheFileSystemCannotLink(t *testing.T) {
 	dir, wt := nodeRepo(t)
 	var clones atomic.Int32
 	fakeClone := func(src, dst string, mode os.FileMode) error {
 		clones.Add(1)
 		return copyFile(src, dst, mode)
 	}
-	e := newEnv(t, dir, Ops{Clone: fakeClone, Link: func(string, string) error { t.Fatal("no link when clones work"); return nil }})
+	e := newEnv(t, dir, Ops{Clone: fakeClone, Link: func(string, string) error { return syscall.EPERM }})
 	res, err := e.Bring(context.Background(), wt)
 	require.NoError(t, err)
 	require.Equal(t, Clone, res.Mode)
 	require.EqualValues(t, 1+3, clones.Load(), "the probe, then every regular file")
 	require.Equal(t, "GREETING=hello\n", read(t, filepath.Join(wt, ".env")))
-	_, err = os.Stat(filepath.Join(dir, ".autobuild/worktree-files"))
+	_, err = os.Stat(filepath.Join(dir, ".autobuild/worktree-files/node_modules"))
 	require.True(t, os.IsNotExist(err), "no copy of its own is needed")
+}
+
+// TestLinksToAClonedCopyWhenTheFileSystemClonesAndLinks: where both work,
+// autobuild's copy is made by the cloner, the dependency files are hard
+// links to that copy (never to yours), .env is a clone; an edit in place
+// through a link changes autobuild's copy, never your file.
+func TestLinksToAClonedCopyWhenTheFileSystemClonesAndLinks(t *testing.T) {
+	dir, wt := nodeRepo(t)
+	var mu sync.Mutex
+	cloned := map[string]string{} // dst -> src
+	fakeClone := func(src, dst string, mode os.FileMode) error {
+		if err := copyFile(src, dst, mode); err != nil {
+			return err
+		}
+		mu.Lock()
+		cloned[dst] = src
+		mu.Unlock()
+		return nil
+	}
+	e := newEnv(t, dir, Ops{Clone: fakeClone, Link: os.Link})
+	res, err := e.Bring(context.Background(), wt)
+	require.NoError(t, err)
+	require.Equal(t, Link, res.Mode)
+	require.Contains(t, e.Choice(), "copy-on-write clones of yours")
+	require.Contains(t, e.Choice(), "clones of the rest")
+
+	cacheDir := filepath.Join(dir, ".autobuild/worktree-files")
+	yours, cached, mod := filepath.Join(dir, "node_modules/ms/index.js"), filepath.Join(cacheDir, "node_modules/ms/index.js"), filepath.Join(wt, "node_modules/ms/index.js")
+	require.Equal(t, yours, cloned[cached], "autobuild's copy is made by the cloner")
+	require.Equal(t, filepath.Join(dir, ".env"), cloned[filepath.Join(cacheDir, ".env")])
+	require.Equal(t, inode(t, cached), inode(t, mod), "a dependency file is a hard link to autobuild's copy")
+	require.NotEqual(t, inode(t, yours), inode(t, mod), "never to your file")
+	_, linked := cloned[mod]
+	require.False(t, linked, "a dependency file is linked, not cloned")
+	require.Equal(t, filepath.Join(cacheDir, ".env"), cloned[filepath.Join(wt, ".env")], ".env is a clone")
+	var st syscall.Stat_t
+	require.NoError(t, syscall.Stat(filepath.Join(wt, ".env"), &st))
+	require.EqualValues(t, 1, st.Nlink, ".env is never linked")
+
+	require.NoError(t, os.WriteFile(mod, []byte("edited by the agent\n"), 0o644))
+	require.Equal(t, "edited by the agent\n", read(t, cached), "the edit changes autobuild's copy")
+	require.Equal(t, "module.exports = 1\n", read(t, yours), "never your file")
 }
 
 func TestPlainCopyWhenNeitherWorks(t *testing.T) {
@@ -143,13 +186,20 @@ func TestProbe(t *testing.T) {
 	ok := func(string, string) error { return nil }
 	okClone := func(string, string, os.FileMode) error { return nil }
 	exdev := func(string, string, os.FileMode) error { return &os.LinkError{Err: syscall.EXDEV} }
-	m, _ := probe(Ops{Clone: okClone, Link: ok}, sample, filepath.Join(dir, "cache"), dst)
-	require.Equal(t, Clone, m)
-	m, why := probe(Ops{Clone: exdev, Link: os.Link}, sample, filepath.Join(dir, "cache"), dst)
-	require.Equal(t, Link, m)
+	no := func(string, string) error { return errors.New("no") }
+	m, _, cloned := probe(Ops{Clone: okClone, Link: ok}, sample, filepath.Join(dir, "cache"), dst)
+	require.Equal(t, Link, m, "clones and links: links to a cloned copy")
+	require.True(t, cloned)
+	m, _, cloned = probe(Ops{Clone: okClone, Link: no}, sample, filepath.Join(dir, "cache"), dst)
+	require.Equal(t, Clone, m, "clones only")
+	require.False(t, cloned)
+	m, why, cloned := probe(Ops{Clone: exdev, Link: os.Link}, sample, filepath.Join(dir, "cache"), dst)
+	require.Equal(t, Link, m, "links only")
+	require.False(t, cloned)
 	require.Contains(t, why, "different file systems")
-	m, _ = probe(Ops{Clone: noClone, Link: func(string, string) error { return errors.New("no") }}, sample, filepath.Join(dir, "cache"), dst)
-	require.Equal(t, Copy, m)
+	m, _, cloned = probe(Ops{Clone: noClone, Link: no}, sample, filepath.Join(dir, "cache"), dst)
+	require.Equal(t, Copy, m, "neither")
+	require.False(t, cloned)
 }
 
 // TestSystemCloneOnThisFileSystem records what the real FICLONE does here:
@@ -200,8 +250,27 @@ func TestRealClones(t *testing.T) {
 	e := newEnv(t, dir, SystemOps())
 	res, err := e.Bring(context.Background(), wt)
 	require.NoError(t, err)
-	require.Equal(t, Clone, res.Mode)
+	// btrfs clones and hard-links: links to autobuild's copy, made of clones.
+	require.Equal(t, Link, res.Mode)
+	require.True(t, e.cacheClone)
+	require.Contains(t, e.Choice(), "copy-on-write clones of yours")
+	cached := filepath.Join(dir, ".autobuild/worktree-files/node_modules/x/index.js")
+	require.Equal(t, inode(t, cached), inode(t, filepath.Join(wt, "node_modules/x/index.js")))
+	require.NotEqual(t, inode(t, filepath.Join(dir, "node_modules/x/index.js")), inode(t, cached))
 	require.NoError(t, os.WriteFile(filepath.Join(wt, "node_modules/x/index.js"), []byte("edited\n"), 0o644))
 	require.Equal(t, "x\n", read(t, filepath.Join(dir, "node_modules/x/index.js")))
 	require.NotEqual(t, inode(t, filepath.Join(dir, ".env")), inode(t, filepath.Join(wt, ".env")))
+	require.NotEqual(t, inode(t, filepath.Join(dir, ".autobuild/worktree-files/.env")), inode(t, filepath.Join(wt, ".env")))
+
+	// Where links fail, the clones go straight into the worktree.
+	wt2 := filepath.Join(dir, ".autobuild", "worktrees", "phase-2")
+	gitIn(t, dir, "worktree", "add", "-q", "-b", "phase-2", wt2)
+	ops := SystemOps()
+	ops.Link = func(string, string) error { return syscall.EPERM }
+	e2 := newEnv(t, dir, ops)
+	res, err = e2.Bring(context.Background(), wt2)
+	require.NoError(t, err)
+	require.Equal(t, Clone, res.Mode)
+	require.NoError(t, os.WriteFile(filepath.Join(wt2, "node_modules/x/index.js"), []byte("edited\n"), 0o644))
+	require.Equal(t, "x\n", read(t, filepath.Join(dir, "node_modules/x/index.js")))
 }

@@ -19,7 +19,9 @@ const (
 	Clone Mode = "copy-on-write clones"
 	// Link hard-links the files of dependency folders (node_modules,
 	// .venv, ...) to autobuild's own copy of them in .autobuild/, never to
-	// your files; every other file is copied.
+	// your files; every other file is copied. Where the file system
+	// clones too, that copy is made of clones and the other files are
+	// cloned (Env.cacheClone).
 	Link Mode = "hard links to autobuild's copy"
 	// Copy copies every file.
 	Copy Mode = "plain copies"
@@ -61,6 +63,15 @@ func cloneFile(src, dst string, mode os.FileMode) error {
 	return nil
 }
 
+// cloneOrCopy clones src to dst with clone, or copies it when the clone
+// fails (another file system, a file the clone refuses).
+func cloneOrCopy(clone func(src, dst string, mode os.FileMode) error, src, dst string, mode os.FileMode) error {
+	if err := clone(src, dst, mode); err == nil {
+		return nil
+	}
+	return copyFile(src, dst, mode)
+}
+
 // copyFile copies the regular file src to a new file dst.
 func copyFile(src, dst string, mode os.FileMode) error {
 	in, err := os.Open(src)
@@ -83,29 +94,36 @@ func copyFile(src, dst string, mode os.FileMode) error {
 	return nil
 }
 
-// probe picks the mode for files from srcDir into dstDir: a clone when the
-// file system makes one, else hard links when link works between linkDir
-// (autobuild's copy) and dstDir, else copies. sample is a regular file
-// under srcDir to try the clone with ("" when there is none).
-func probe(ops Ops, sample, linkDir, dstDir string) (Mode, string) {
+// probe picks the mode for files from srcDir into dstDir. Where the file
+// system both clones and hard-links: hard links (a link() per file is far
+// cheaper than a clone's open, ioctl and close), to autobuild's copy made
+// of clones (cloned is true: the copy takes no data blocks, and the files
+// that are not linked are cloned too). A clone alone: clones. Else hard
+// links when link works between linkDir (autobuild's copy) and dstDir,
+// else copies. sample is a regular file under srcDir to try the clone
+// with ("" when there is none).
+func probe(ops Ops, sample, linkDir, dstDir string) (mode Mode, why string, cloned bool) {
 	if sample != "" {
 		try := dstDir + "/.autobuild-probe-clone"
 		_ = os.Remove(try)
 		err := ops.Clone(sample, try, 0o600)
 		_ = os.Remove(try)
 		if err == nil {
-			return Clone, ""
+			if linkWorks(ops, linkDir, dstDir) {
+				return Link, "", true
+			}
+			return Clone, "", false
 		}
 		why := "this file system cannot clone"
 		if errors.Is(err, unix.EXDEV) {
 			why = "your checkout and .autobuild/ are on different file systems"
 		}
 		if linkWorks(ops, linkDir, dstDir) {
-			return Link, why
+			return Link, why, false
 		}
-		return Copy, why + ", nor hard-link"
+		return Copy, why + ", nor hard-link", false
 	}
-	return Copy, "nothing to clone"
+	return Copy, "nothing to clone", false
 }
 
 // linkWorks tries one hard link from linkDir into dstDir.
