@@ -17,6 +17,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/gittest"
 	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/plan/plantest"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -92,7 +93,7 @@ func runPlan(t *testing.T, planText, agentShell string) (Result, string, *events
 	return res, repo, sink
 }
 
-const onePhase = "# One\n\n| Phase | Depends On |\n|---|---|\n| 1 | - |\n\n## Phase 1: Only\n\n## Quality Gates\n\n- test: `true`\n"
+const onePhase = plantest.OnePhase
 
 // Rate-limited repeats are not a fix tried again, and never use up the
 // retry: the attempt is repeated after growing back-offs until their total

@@ -1,25 +1,10 @@
 package engine
 
+import "github.com/autobuild-sh/autobuild/internal/plan/plantest"
+
 // The plans the engine's tests share with package schedule's.
 
-const diamondPlan = `# Diamond
-
-| Phase | Name | Depends On |
-|---|---|---|
-| 0 | Bootstrap | - |
-| 1 | Core | 0 |
-| 2A | Api | 1 |
-| 2B | Ui | 1 |
-| 2C | Docs | 1 |
-| 3 | Integration | 2A, 2B, 2C |
-
-## Phase 0: Bootstrap
-## Phase 1: Core
-## Phase 2A: Api
-## Phase 2B: Ui
-## Phase 2C: Docs
-## Phase 3: Integration
-`
+const diamondPlan = plantest.Diamond
 
 // Two chains, A1 → A2 and B1 → B2, with A1 slow: under batches B2 waits for
 // the batch of A1 and B1; under eager it starts once B1 has landed.

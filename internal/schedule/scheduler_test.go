@@ -17,6 +17,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
+	"github.com/autobuild-sh/autobuild/internal/plan/plantest"
 	"github.com/autobuild-sh/autobuild/internal/record"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -118,24 +119,7 @@ func (f *fakeRunner) Attempt(ctx context.Context, req AttemptRequest) AttemptRes
 	return AttemptResult{Outcome: state.OutcomeFailed, Report: &rep}
 }
 
-const diamondPlan = `# Diamond
-
-| Phase | Name | Depends On |
-|---|---|---|
-| 0 | Bootstrap | - |
-| 1 | Core | 0 |
-| 2A | Api | 1 |
-| 2B | Ui | 1 |
-| 2C | Docs | 1 |
-| 3 | Integration | 2A, 2B, 2C |
-
-## Phase 0: Bootstrap
-## Phase 1: Core
-## Phase 2A: Api
-## Phase 2B: Ui
-## Phase 2C: Docs
-## Phase 3: Integration
-`
+const diamondPlan = plantest.Diamond
 
 type schedFixture struct {
 	sched  *Scheduler
