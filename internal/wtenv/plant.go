@@ -32,7 +32,7 @@ func plant(src, dst, rel string, n *node, t transfer, stamp time.Time) (Stats, e
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return Stats{}, err
 	}
-	p := &planter{t: t, stamp: stamp, sem: make(chan struct{}, plantWorkers)}
+	p := &planter{newWorkers(t, stamp)}
 	var st Stats
 	if n.fi.IsDir() {
 		if err := mkdir(dst, n); err != nil {
@@ -56,7 +56,10 @@ func mkdir(dst string, n *node) error {
 // and the journal, not on a core, so more goroutines than cores help.
 const plantWorkers = 8
 
-type planter struct {
+// workers is what planting and refreshing share: the transfer and the
+// run's stamp, up to plantWorkers goroutines, and the stats and the first
+// error they gather.
+type workers struct {
 	t     transfer
 	stamp time.Time
 	wg    sync.WaitGroup
@@ -66,22 +69,28 @@ type planter struct {
 	err   error
 }
 
-func (p *planter) note(s Stats) {
-	p.mu.Lock()
-	p.st.add(s)
-	p.mu.Unlock()
+func newWorkers(t transfer, stamp time.Time) workers {
+	return workers{t: t, stamp: stamp, sem: make(chan struct{}, plantWorkers)}
 }
 
-func (p *planter) fail(err error) {
+func (w *workers) note(s Stats) {
+	w.mu.Lock()
+	w.st.add(s)
+	w.mu.Unlock()
+}
+
+func (w *workers) fail(err error) {
 	if err == nil {
 		return
 	}
-	p.mu.Lock()
-	if p.err == nil {
-		p.err = err
+	w.mu.Lock()
+	if w.err == nil {
+		w.err = err
 	}
-	p.mu.Unlock()
+	w.mu.Unlock()
 }
+
+type planter struct{ workers }
 
 // put makes one listed entry at dst, counting in st.
 func (p *planter) put(src, dst, rel string, n *node, st *Stats) error {

@@ -3,7 +3,6 @@ package wtenv
 import (
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/gitx"
@@ -32,38 +31,13 @@ func runStamp(now time.Time) time.Time {
 // refresh brings the entry dst, made from the listing n of autobuild's
 // copy at src (this run's), up to date.
 func refresh(src, dst, rel string, n *node, t transfer, stamp time.Time) (Stats, error) {
-	r := &refresher{t: t, stamp: stamp, sem: make(chan struct{}, plantWorkers)}
+	r := &refresher{newWorkers(t, stamp)}
 	r.fail(r.dir(src, dst, rel, n))
 	r.wg.Wait()
 	return r.st, r.err
 }
 
-type refresher struct {
-	t     transfer
-	stamp time.Time
-	wg    sync.WaitGroup
-	sem   chan struct{}
-	mu    sync.Mutex
-	st    Stats
-	err   error
-}
-
-func (r *refresher) note(s Stats) {
-	r.mu.Lock()
-	r.st.add(s)
-	r.mu.Unlock()
-}
-
-func (r *refresher) fail(err error) {
-	if err == nil {
-		return
-	}
-	r.mu.Lock()
-	if r.err == nil {
-		r.err = err
-	}
-	r.mu.Unlock()
-}
+type refresher struct{ workers }
 
 func (r *refresher) dir(src, dst, rel string, n *node) error {
 	fi, err := os.Lstat(dst)
