@@ -95,7 +95,11 @@ func New(t testing.TB, opts ...Option) string {
 		return dir
 	}
 	Git(t, dir, "add", "-A")
-	Git(t, dir, "commit", "-q", "--allow-empty", "-m", o.message)
+	// The identity is the repository's; the environment's GIT_AUTHOR_* and
+	// GIT_COMMITTER_* (CI sets them) would otherwise win over it.
+	run(t, dir, []string{"GIT_AUTHOR_NAME=" + o.name, "GIT_AUTHOR_EMAIL=" + o.email,
+		"GIT_COMMITTER_NAME=" + o.name, "GIT_COMMITTER_EMAIL=" + o.email},
+		"commit", "-q", "--allow-empty", "-m", o.message)
 	return dir
 }
 
@@ -103,8 +107,17 @@ func New(t testing.TB, opts ...Option) string {
 // without the surrounding space; a failure fails the test.
 func Git(t testing.TB, dir string, args ...string) string {
 	t.Helper()
+	return run(t, dir, nil, args...)
+}
+
+// run is Git with env added to the process's environment.
+func run(t testing.TB, dir string, env []string, args ...string) string {
+	t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("git %s: %v: %s", strings.Join(args, " "), err, out)
