@@ -28,7 +28,7 @@ type remoteOptions struct {
 }
 
 func (r *remoteOptions) register(f *pflag.FlagSet) {
-	f.StringVar(&r.kind, "executor", "", "where attempts are made: local (the default) or temporal (on `autobuild worker`s through a Temporal server; needs --remote)")
+	f.StringVar(&r.kind, "executor", "", "where attempts are made, a `KIND`: local (the default) or temporal (on autobuild workers through a Temporal server; needs --remote)")
 	f.StringVar(&r.remote, "remote", "", "with --executor temporal: the git `URL` the workers fetch from and push to; autobuild pushes only refs/autobuild/<run-id>/ there")
 	addTemporalFlags(f, &r.conn)
 }
