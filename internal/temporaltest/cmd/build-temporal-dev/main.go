@@ -1,7 +1,9 @@
 // Command build-temporal-dev builds the Temporal dev server (tools/temporal-dev)
 // into the cache the tests use, unless it is there already, and prints its
 // path: .ci/run runs it once, in the background, and hands the path to the
-// tests as AUTOBUILD_TEMPORAL_DEV. It exits 1 when the server cannot be built.
+// tests as AUTOBUILD_TEMPORAL_DEV. It exits 2 when the server cannot be
+// built on this machine (no Go, its modules cannot be fetched) and 1 on any
+// other failure (a compile error is a bug to fix).
 package main
 
 import (
@@ -20,7 +22,7 @@ func main() {
 		os.Exit(1)
 	case skip != "":
 		fmt.Fprintln(os.Stderr, "build-temporal-dev:", skip)
-		os.Exit(1)
+		os.Exit(2)
 	}
 	fmt.Println(path)
 }
