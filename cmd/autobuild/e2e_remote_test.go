@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,27 +15,18 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/autobuild-sh/autobuild/internal/state"
+	"github.com/autobuild-sh/autobuild/internal/temporaltest"
 )
 
 // The end-to-end tests of --executor temporal: a Temporal dev server on
 // 127.0.0.1, two `autobuild worker` processes with their own --dir and
 // HOME (two machines), a bare repository as the remote.
 
-// closedPort is a 127.0.0.1 address nothing listens on.
-func closedPort(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	addr := l.Addr().String()
-	require.NoError(t, l.Close())
-	return addr
-}
-
 // No server: the run and the worker refuse (exit 3) within 10 s, naming
 // the address and how to start a server.
 func TestRemoteNoServerIsRefused(t *testing.T) {
 	t.Parallel()
-	addr := closedPort(t)
+	addr := temporaltest.ClosedAddress(t)
 	repo := newRepo(t, fivePhases)
 	bare := filepath.Join(t.TempDir(), "remote.git")
 	git(t, t.TempDir(), "init", "-q", "--bare", bare)

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"net"
 	"testing"
 	"time"
 
@@ -10,17 +9,8 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/config"
 	"github.com/autobuild-sh/autobuild/internal/exitcode"
+	"github.com/autobuild-sh/autobuild/internal/temporaltest"
 )
-
-// closedAddress is a 127.0.0.1 address nothing listens on.
-func closedAddress(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	addr := l.Addr().String()
-	require.NoError(t, l.Close())
-	return addr
-}
 
 func TestRemoteOptionsRefuseBadCombinations(t *testing.T) {
 	t.Parallel()
@@ -48,7 +38,7 @@ func TestRemoteOptionsRefuseBadCombinations(t *testing.T) {
 // within 10 seconds. [executor] in autobuild.toml is read the same way.
 func TestRemoteOptionsNoServerIsRefusedQuickly(t *testing.T) {
 	t.Parallel()
-	addr := closedAddress(t)
+	addr := temporaltest.ClosedAddress(t)
 	start := time.Now()
 	r := &remoteOptions{}
 	_, err := r.executor(context.Background(), config.Executor{Kind: "temporal", Address: addr, Remote: t.TempDir()}, t.TempDir(), t.TempDir(), 1, 0)
