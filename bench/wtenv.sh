@@ -83,7 +83,7 @@ for ((r = 1; r <= RUNS; r++)); do
   # The floor with standard tools: git's checkout with `cp -al` of autobuild's copy of
   # node_modules beside it (one link per file, as autobuild's hard-link mode makes). What
   # a worktree with its files cannot beat without a folder-level clone.
-  if [[ -d $repo/.autobuild/worktree-files/node_modules ]]; then
+  if grep -q "hard links" "$work/first"; then
     n=$((n + 1)); w=$wts/w$n
     t0=$(ms)
     git -C "$repo" worktree add -q --no-checkout -b "w$n" "$w" 2> /dev/null
@@ -148,7 +148,7 @@ eightadd() { # $1: with | without
   for w in "${ws[@]}"; do git -C "$repo" worktree remove --force "$w"; done
   echo $((t1 - t0))
 }
-if [[ -d $repo/.autobuild/worktree-files/node_modules ]]; then
+if grep -q "hard links" "$work/first"; then
   : > "$work/eight-with"; : > "$work/eight-without"
   for ((r = 1; r <= RUNS; r++)); do eightadd without >> "$work/eight-without"; eightadd with >> "$work/eight-with"; done
   e0=$(median < "$work/eight-without"); e1=$(median < "$work/eight-with")
