@@ -8,6 +8,9 @@
 #              tracked files written while .env and node_modules are put in beside them, then
 #              checked), with autobuild's copy in .autobuild/ already made; `first` is the
 #              one-time making of that copy; `bare` the same worktree creation without files
+#   floor      the same worktree with standard tools: git's checkout with `cp -al` of
+#              autobuild's copy of node_modules beside it, one link per file (hard-link mode
+#              only): what no per-file method beats; autobuild's figure against it
 #   reused     the same worktree brought up to date again in the same run (a pooled worktree,
 #              the verification worktree): nothing changed, nothing put
 #   disk       8 worktrees with their files: what they add over one copy of node_modules
@@ -68,7 +71,7 @@ add() { n=$((n + 1)); last=$wts/w$n; git -C "$repo" worktree add -q -b "w$n" "$l
 add; warm=$last
 t0=$(ms); "$WT" "$repo" .env,node_modules "$warm" > "$work/first"; t1=$(ms)
 echo "first worktree ever (autobuild's copy made, then the links): $((t1 - t0)) ms ($(cut -f2 "$work/first"))"
-: > "$work/add"; : > "$work/bare"; : > "$work/bring"; : > "$work/check"; : > "$work/reused"
+: > "$work/add"; : > "$work/floor"; : > "$work/bare"; : > "$work/bring"; : > "$work/check"; : > "$work/reused"
 for ((r = 1; r <= RUNS; r++)); do
   t0=$(ms); add; t1=$(ms); echo $((t1 - t0)) >> "$work/add"
   n=$((n + 1)); "$WT" -new-bare "$repo" .env,node_modules "$wts/w$n" | cut -f3 >> "$work/bare"
@@ -77,6 +80,19 @@ for ((r = 1; r <= RUNS; r++)); do
   sed -n 1p "$work/out" | cut -f3 >> "$work/check"
   sed -n 2p "$work/out" | cut -f3 >> "$work/bring"
   sed -n 3p "$work/out" | cut -f3 >> "$work/reused"
+  # The floor with standard tools: git's checkout with `cp -al` of autobuild's copy of
+  # node_modules beside it (one link per file, as autobuild's hard-link mode makes). What
+  # a worktree with its files cannot beat without a folder-level clone.
+  if grep -q "hard links" "$work/first"; then
+    n=$((n + 1)); w=$wts/w$n
+    t0=$(ms)
+    git -C "$repo" worktree add -q --no-checkout -b "w$n" "$w" 2> /dev/null
+    (cd "$w" && git reset -q --hard) &
+    cp -al "$repo/.autobuild/worktree-files/node_modules" "$w/node_modules"
+    cp "$repo/.env" "$w/.env"
+    wait
+    t1=$(ms); echo $((t1 - t0)) >> "$work/floor"
+  fi
 done
 add_ms=$(median < "$work/add")
 bare_ms=$(median < "$work/bare")
@@ -85,6 +101,10 @@ check_ms=$(median < "$work/check")
 reused_ms=$(median < "$work/reused")
 echo "git worktree add alone:           ${add_ms} ms (median of $RUNS; autobuild's own worktree creation alone: ${bare_ms} ms)"
 echo "git worktree add + files brought: ${bring} ms (checkout and files side by side); ratio $(awk -v a="$add_ms" -v b="$bring" 'BEGIN { printf "%.2f", b / a }')x"
+if [[ -s $work/floor ]]; then
+  floor_ms=$(median < "$work/floor")
+  echo "floor, git's checkout with cp -al of autobuild's copy beside it: ${floor_ms} ms = $(awk -v a="$add_ms" -v b="$floor_ms" 'BEGIN { printf "%.2f", b / a }')x add; autobuild $(awk -v f="$floor_ms" -v b="$bring" 'BEGIN { printf "%.2f", b / f }')x the floor"
+fi
 echo "reused worktree brought up to date: ${reused_ms} ms"
 echo "per run, checking autobuild's copy against your checkout: ${check_ms} ms"
 
@@ -112,6 +132,28 @@ case $(stat -f -c %T "$repo") in
 esac
 echo "disk: 8 worktrees' files add $((extra_kb / 1024)) MB = $(awk -v e="$extra_kb" -v o="$nm_kb" 'BEGIN { printf "%.2f", e / o }')x one copy of node_modules ($((nm_kb / 1024)) MB); autobuild's copy (hard-link mode only): $((cache_kb / 1024)) MB; with it $(awk -v e="$((extra_kb + cache_kb))" -v o="$nm_kb" 'BEGIN { printf "%.2f", e / o }')x"
 for w in "${eight[@]}"; do git -C "$repo" worktree remove --force "$w"; done
+
+# The floor of what 8 phases starting together add, with standard tools: 8 worktrees
+# checked out at once, against the same with `cp -al` of autobuild's copy beside each.
+eightadd() { # $1: with | without
+  local t0 t1 ws=()
+  for ((i = 1; i <= 8; i++)); do n=$((n + 1)); ws+=("$wts/w$n"); git -C "$repo" worktree add -q --no-checkout -b "w$n" "$wts/w$n" 2> /dev/null; done
+  t0=$(ms)
+  for w in "${ws[@]}"; do
+    (cd "$w" && git reset -q --hard) &
+    [[ $1 == with ]] && cp -al "$repo/.autobuild/worktree-files/node_modules" "$w/node_modules" &
+  done
+  wait
+  t1=$(ms)
+  for w in "${ws[@]}"; do git -C "$repo" worktree remove --force "$w"; done
+  echo $((t1 - t0))
+}
+if grep -q "hard links" "$work/first"; then
+  : > "$work/eight-with"; : > "$work/eight-without"
+  for ((r = 1; r <= RUNS; r++)); do eightadd without >> "$work/eight-without"; eightadd with >> "$work/eight-with"; done
+  e0=$(median < "$work/eight-without"); e1=$(median < "$work/eight-with")
+  echo "floor, 8 worktrees checked out at once: ${e0} ms; with cp -al of node_modules beside each: ${e1} ms (+$((e1 - e0)) ms)"
+fi
 
 # Whole runs: 8 parallel phases, with and without files to bring in.
 plan=$work/plan.md
@@ -154,6 +196,6 @@ for ((r = 1; r <= RUNS; r++)); do
 done
 w=$(median < "$work/with"); wo=$(median < "$work/without")
 echo "8-phase run, nothing to copy:       ${wo} ms (median of $RUNS)"
-echo "8-phase run, .env + node_modules:   ${w} ms; ratio $(awk -v a="$wo" -v b="$w" 'BEGIN { printf "%.2f", b / a }')x"
+echo "8-phase run, .env + node_modules:   ${w} ms (+$((w - wo)) ms); ratio $(awk -v a="$wo" -v b="$w" 'BEGIN { printf "%.2f", b / a }')x"
 grep -h "WORKTREES" "$work/run-with.log" | sed 's/^\[[^]]*\] /  /'
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

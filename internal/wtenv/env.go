@@ -50,6 +50,9 @@ type Env struct {
 	// autobuild's copy is made of clones of your files (no data blocks of
 	// its own), and the files that are not linked are cloned, not copied.
 	cacheClone bool
+	// snapshots is set where autobuild's copy of each folder can be a
+	// btrfs subvolume that new worktrees get a snapshot of (snapshot.go).
+	snapshots bool
 
 	cacheMu   sync.Mutex
 	cacheDone bool
@@ -99,7 +102,15 @@ func (e *Env) Choice() string {
 		}
 	}
 	how := string(e.mode)
+	var folders []Entry
+	for _, en := range e.entries {
+		if en.Dir {
+			folders = append(folders, en)
+		}
+	}
 	switch {
+	case e.snapshots && len(folders) > 0:
+		how = "copy-on-write snapshots of autobuild's copy in .autobuild/ (btrfs subvolumes, clones of yours) for folders (" + List(folders) + "), clones of the rest"
 	case e.mode == Link && len(linked) == 0 && e.cacheClone:
 		how = string(Clone)
 	case e.mode == Link && len(linked) == 0:
@@ -132,6 +143,7 @@ func (e *Env) init(ctx context.Context, wt string) error {
 			return
 		}
 		e.mode, e.why, e.cacheClone = probe(e.ops, sampleFile(e.root, e.entries), e.cacheDir, filepath.Dir(wt))
+		e.snapshots = e.mode == Link && e.cacheClone && snapshotsWork(e.ops, e.cacheDir, filepath.Dir(wt))
 	})
 	return e.initErr
 }
@@ -162,6 +174,9 @@ func (e *Env) Put(ctx context.Context, wt string) (Result, error) {
 		return Result{}, err
 	}
 	res := Result{Entries: e.entries, Mode: e.mode}
+	if e.snapshots {
+		res.Mode = Snapshot
+	}
 	if len(e.entries) == 0 {
 		return res, nil
 	}
@@ -197,8 +212,20 @@ func (e *Env) putEntry(src, dst, rel string, t transfer) (Stats, error) {
 	if n == nil {
 		return mirror(src, dst, rel, t)
 	}
+	if e.snapshots {
+		// Within a snapshot files are cloned: a hard link cannot cross
+		// from one subvolume to another.
+		t = e.cacheTransfer()
+	}
 	if _, err := os.Lstat(dst); !errors.Is(err, fs.ErrNotExist) {
 		return refresh(src, dst, rel, n, t, e.stamp)
+	}
+	if e.snapshots {
+		if st, err := e.snapshot(src, dst, n); err == nil {
+			return st, nil
+		}
+		// A snapshot refused (the copy is no longer a subvolume): the
+		// folder is planted with clones instead.
 	}
 	st, err := plant(src, dst, rel, n, t, e.stamp)
 	if err == nil {
@@ -381,6 +408,11 @@ func (e *Env) syncCache() error {
 	e.trees = map[string]*node{}
 	for _, en := range e.entries {
 		keep[strings.SplitN(en.Path, "/", 2)[0]] = true
+		if e.snapshots && en.Dir {
+			if err := ensureSubvolume(e.ops, filepath.Join(e.cacheDir, filepath.FromSlash(en.Path))); err != nil {
+				return fmt.Errorf("making autobuild's copy of %s a subvolume: %w", en, err)
+			}
+		}
 		st, tree, err := mirrorListed(filepath.Join(e.root, filepath.FromSlash(en.Path)), filepath.Join(e.cacheDir, filepath.FromSlash(en.Path)), en.Path, e.cacheTransfer(), en.Dir)
 		if err != nil {
 			return fmt.Errorf("updating autobuild's copy of %s in %s: %w", en, e.cacheDir, err)
@@ -388,6 +420,12 @@ func (e *Env) syncCache() error {
 		e.cacheBytes += st.Bytes
 		if tree != nil && tree.fi != nil && tree.fi.IsDir() {
 			e.trees[en.Path] = tree
+			if e.snapshots {
+				// A snapshot carries its folders' times: stamped, a
+				// worktree's snapshot is brought up to date as a
+				// planted folder is (refresh.go).
+				stampAll(filepath.Join(e.cacheDir, filepath.FromSlash(en.Path)), tree, e.stamp)
+			}
 		}
 	}
 	// What is no longer selected goes.

@@ -247,7 +247,11 @@ func TestRealClones(t *testing.T) {
 	write(t, filepath.Join(dir, ".env"), "A=1\n")
 	write(t, filepath.Join(dir, "node_modules/x/index.js"), "x\n")
 	wt := worktree(t, dir)
-	e := newEnv(t, dir, SystemOps())
+	// Without snapshots (TestRealSnapshots has them): links to autobuild's copy,
+	// made of clones.
+	noSnapshots := SystemOps()
+	noSnapshots.Snapshot = nil
+	e := newEnv(t, dir, noSnapshots)
 	res, err := e.Bring(context.Background(), wt)
 	require.NoError(t, err)
 	// btrfs clones and hard-links: links to autobuild's copy, made of clones.
@@ -265,7 +269,7 @@ func TestRealClones(t *testing.T) {
 	// Where links fail, the clones go straight into the worktree.
 	wt2 := filepath.Join(dir, ".autobuild", "worktrees", "phase-2")
 	gitIn(t, dir, "worktree", "add", "-q", "-b", "phase-2", wt2)
-	ops := SystemOps()
+	ops := noSnapshots
 	ops.Link = func(string, string) error { return syscall.EPERM }
 	e2 := newEnv(t, dir, ops)
 	res, err = e2.Bring(context.Background(), wt2)

@@ -25,6 +25,9 @@ const (
 	Link Mode = "hard links to autobuild's copy"
 	// Copy copies every file.
 	Copy Mode = "plain copies"
+	// Snapshot makes each folder a copy-on-write snapshot of autobuild's
+	// copy of it, a btrfs subvolume (snapshot.go); files are cloned.
+	Snapshot Mode = "copy-on-write snapshots of autobuild's copy"
 )
 
 // Ops are the file operations that depend on the file system; tests
@@ -34,10 +37,18 @@ type Ops struct {
 	Clone func(src, dst string, mode os.FileMode) error
 	// Link makes dst a hard link to src.
 	Link func(src, dst string) error
+	// Subvolume makes the folder path a btrfs subvolume, Snapshot makes
+	// dst a snapshot of the subvolume src, IsSubvolume tells one (nil:
+	// no snapshots).
+	Subvolume   func(path string) error
+	Snapshot    func(src, dst string) error
+	IsSubvolume func(path string) bool
 }
 
 // SystemOps are the real operations.
-func SystemOps() Ops { return Ops{Clone: cloneFile, Link: os.Link} }
+func SystemOps() Ops {
+	return Ops{Clone: cloneFile, Link: os.Link, Subvolume: makeSubvolume, Snapshot: snapshotSubvolume, IsSubvolume: isSubvolume}
+}
 
 // cloneFile clones src to a new file dst with the FICLONE ioctl; dst is
 // removed again when the file system cannot clone. Plain system calls,

@@ -1,0 +1,178 @@
+package wtenv
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// On btrfs a folder of autobuild's copy (node_modules) is a subvolume of
+// its own, and a new worktree's folder is a snapshot of it: one ioctl for
+// the whole folder, however many files it holds, where hard links cost a
+// link() per file. A snapshot is a copy-on-write copy of the folder: an
+// edit in a worktree (in place or not) reaches neither autobuild's copy,
+// nor your files, nor another worktree. Snapshotting a subvolume needs
+// only to own it (autobuild made it), no privileges; removing one is
+// rm -rf's rmdir of its emptied root (Linux 4.18 and later).
+
+// The btrfs ioctls, from linux/btrfs.h: _IOW(0x94, nr, 4096-byte args).
+const (
+	btrfsIocSubvolCreate  = 0x5000940e // BTRFS_IOC_SUBVOL_CREATE, nr 14
+	btrfsIocSnapCreateV2  = 0x50009417 // BTRFS_IOC_SNAP_CREATE_V2, nr 23
+	btrfsPathNameMax      = 4087
+	btrfsSubvolNameMax    = 4039
+	btrfsFirstFreeObjecID = 256 // the inode number of a subvolume's root
+)
+
+// btrfsVolArgs is struct btrfs_ioctl_vol_args.
+type btrfsVolArgs struct {
+	fd   int64
+	name [btrfsPathNameMax + 1]byte
+}
+
+// btrfsVolArgsV2 is struct btrfs_ioctl_vol_args_v2 (its unions at their
+// largest members).
+type btrfsVolArgsV2 struct {
+	fd      int64
+	transid uint64
+	flags   uint64
+	unused  [4]uint64
+	name    [btrfsSubvolNameMax + 1]byte
+}
+
+// makeSubvolume makes path, which must not exist, an empty btrfs subvolume.
+func makeSubvolume(path string) error {
+	parent, name := filepath.Split(path)
+	if len(name) > btrfsPathNameMax {
+		return fmt.Errorf("subvolume name too long: %s", name)
+	}
+	dir, err := unix.Open(filepath.Clean(parent), unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return &os.PathError{Op: "open", Path: parent, Err: err}
+	}
+	defer unix.Close(dir)
+	var args btrfsVolArgs
+	copy(args.name[:], name)
+	if err := ioctl(dir, btrfsIocSubvolCreate, unsafe.Pointer(&args)); err != nil {
+		return &os.PathError{Op: "making a btrfs subvolume", Path: path, Err: err}
+	}
+	return nil
+}
+
+// snapshotSubvolume makes dst, which must not exist, a writable snapshot
+// of the subvolume src.
+func snapshotSubvolume(src, dst string) error {
+	parent, name := filepath.Split(dst)
+	if len(name) > btrfsSubvolNameMax {
+		return fmt.Errorf("snapshot name too long: %s", name)
+	}
+	from, err := unix.Open(src, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return &os.PathError{Op: "open", Path: src, Err: err}
+	}
+	defer unix.Close(from)
+	dir, err := unix.Open(filepath.Clean(parent), unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return &os.PathError{Op: "open", Path: parent, Err: err}
+	}
+	defer unix.Close(dir)
+	args := btrfsVolArgsV2{fd: int64(from)}
+	copy(args.name[:], name)
+	if err := ioctl(dir, btrfsIocSnapCreateV2, unsafe.Pointer(&args)); err != nil {
+		return &os.PathError{Op: "snapshotting " + src + " as", Path: dst, Err: err}
+	}
+	return nil
+}
+
+func ioctl(fd int, req uintptr, arg unsafe.Pointer) error {
+	if _, _, errno := unix.Syscall(unix.SYS_IOCTL, uintptr(fd), req, uintptr(arg)); errno != 0 {
+		return errno
+	}
+	return nil
+}
+
+// isSubvolume reports whether path is the root of a btrfs subvolume.
+func isSubvolume(path string) bool {
+	var st unix.Stat_t
+	if err := unix.Lstat(path, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR || st.Ino != btrfsFirstFreeObjecID {
+		return false
+	}
+	var fs unix.Statfs_t
+	return unix.Statfs(path, &fs) == nil && fs.Type == unix.BTRFS_SUPER_MAGIC
+}
+
+// snapshotsWork tries a subvolume in cacheDir and its snapshot in
+// dstDir, and removes both.
+func snapshotsWork(ops Ops, cacheDir, dstDir string) bool {
+	if ops.Subvolume == nil || ops.Snapshot == nil || ops.IsSubvolume == nil {
+		return false
+	}
+	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
+		return false
+	}
+	src, dst := filepath.Join(cacheDir, ".autobuild-probe-subvolume"), filepath.Join(dstDir, ".autobuild-probe-snapshot")
+	_ = os.Remove(src)
+	_ = os.Remove(dst)
+	if err := ops.Subvolume(src); err != nil {
+		return false
+	}
+	err := ops.Snapshot(src, dst)
+	// An empty subvolume is removed as a folder is; one that cannot be
+	// (an old kernel) would be left behind, so snapshots are not used.
+	gone := errors.Join(os.Remove(dst), os.Remove(src))
+	return err == nil && gone == nil
+}
+
+// ensureSubvolume makes dir (autobuild's copy of a folder) a subvolume: a
+// folder there that is not one (a copy made before, or by a version of
+// autobuild without snapshots) is removed first, and its files copied
+// again.
+func ensureSubvolume(ops Ops, dir string) error {
+	if ops.IsSubvolume(dir) {
+		return nil
+	}
+	if _, err := os.Lstat(dir); err == nil {
+		if err := os.RemoveAll(dir); err != nil {
+			return fmt.Errorf("removing autobuild's copy %s to make it a subvolume: %w", dir, err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return err
+	}
+	return ops.Subvolume(dir)
+}
+
+// snapshot makes dst a snapshot of autobuild's copy of the folder at src,
+// listed as n, and counts what it holds.
+func (e *Env) snapshot(src, dst string, n *node) (Stats, error) {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return Stats{}, err
+	}
+	if err := e.ops.Snapshot(src, dst); err != nil {
+		return Stats{}, err
+	}
+	st := count(n)
+	st.Put = st.Files
+	return st, nil
+}
+
+// count is the files (symbolic links included) and bytes of the listing n.
+func count(n *node) Stats {
+	var st Stats
+	switch mode := modeOf(n); {
+	case mode.IsDir():
+		for _, k := range n.kids {
+			st.add(count(k))
+		}
+	case mode.IsRegular():
+		st.Files++
+		st.Bytes += n.fi.Size()
+	case mode&os.ModeSymlink != 0:
+		st.Files++
+	}
+	return st
+}

@@ -1,0 +1,173 @@
+package wtenv
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/autobuild-sh/autobuild/internal/gittest"
+)
+
+// fakeSnapshots are snapshot operations on any file system: a subvolume
+// is a folder it remembers, a snapshot a copy of one. They take the
+// snapshot path's logic where no btrfs is mounted.
+type fakeSnapshots struct {
+	mu    sync.Mutex
+	subs  map[string]bool
+	snaps []string
+}
+
+func (f *fakeSnapshots) ops() Ops {
+	f.subs = map[string]bool{}
+	return Ops{
+		Clone: func(src, dst string, mode os.FileMode) error { return copyFile(src, dst, mode) },
+		Link:  os.Link,
+		Subvolume: func(p string) error {
+			if err := os.Mkdir(p, 0o755); err != nil {
+				return err
+			}
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			f.subs[p] = true
+			return nil
+		},
+		Snapshot: func(src, dst string) error {
+			f.mu.Lock()
+			ok := f.subs[src]
+			f.mu.Unlock()
+			if !ok {
+				return os.ErrInvalid
+			}
+			f.mu.Lock()
+			f.snaps = append(f.snaps, dst)
+			f.mu.Unlock()
+			if _, err := mirror(src, dst, filepath.Base(dst), copyTransfer); err != nil {
+				return err
+			}
+			// A snapshot keeps its folders' times, as btrfs does.
+			return filepath.Walk(src, func(p string, fi os.FileInfo, err error) error {
+				if err != nil || !fi.IsDir() {
+					return err
+				}
+				rel, _ := filepath.Rel(src, p)
+				return os.Chtimes(filepath.Join(dst, rel), fi.ModTime(), fi.ModTime())
+			})
+		},
+		IsSubvolume: func(p string) bool {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			return f.subs[p]
+		},
+	}
+}
+
+func TestSnapshotsForFoldersWhereTheFileSystemHasThem(t *testing.T) {
+	dir, wt := nodeRepo(t)
+	cache := filepath.Join(dir, ".autobuild/worktree-files/node_modules")
+	// A copy made before snapshots (a plain folder) is made a subvolume.
+	write(t, filepath.Join(cache, "stale.js"), "old\n")
+	f := &fakeSnapshots{}
+	e := newEnv(t, dir, f.ops())
+	res, err := e.Bring(context.Background(), wt)
+	require.NoError(t, err)
+	require.Equal(t, Snapshot, res.Mode)
+	require.Contains(t, e.Choice(), "copy-on-write snapshots of autobuild's copy")
+	require.Contains(t, e.Choice(), "for folders (node_modules/)")
+	require.True(t, f.subs[cache], "autobuild's copy of node_modules is a subvolume")
+	require.NoFileExists(t, filepath.Join(cache, "stale.js"))
+	require.Equal(t, 4, res.Stats.Files)
+	require.Equal(t, 3, res.Stats.Put-1, "node_modules' three files, by one snapshot, and .env")
+	require.Equal(t, "module.exports = 1\n", read(t, filepath.Join(wt, "node_modules/ms/index.js")))
+	require.Equal(t, "GREETING=hello\n", read(t, filepath.Join(wt, ".env")))
+	require.NotEqual(t, inode(t, filepath.Join(cache, "ms/index.js")), inode(t, filepath.Join(wt, "node_modules/ms/index.js")))
+
+	// A second worktree: a snapshot too, of the same copy.
+	wt2 := filepath.Join(dir, ".autobuild", "worktrees", "phase-2")
+	gitIn(t, dir, "worktree", "add", "-q", "-b", "phase-2", wt2)
+	_, err = e.Bring(context.Background(), wt2)
+	require.NoError(t, err)
+	require.Equal(t, []string{filepath.Join(wt, "node_modules"), filepath.Join(wt2, "node_modules")}, f.snaps[1:], "after the probe's")
+	require.Equal(t, "module.exports = 1\n", read(t, filepath.Join(wt2, "node_modules/ms/index.js")))
+
+	// Reused: what an agent removed comes back, by a clone (a hard link
+	// cannot cross into a snapshot); nothing else is put.
+	require.NoError(t, os.Remove(filepath.Join(wt, "node_modules/ms/package.json")))
+	res, err = e.Bring(context.Background(), wt)
+	require.NoError(t, err)
+	require.Equal(t, "{}\n", read(t, filepath.Join(wt, "node_modules/ms/package.json")))
+	require.NotEqual(t, inode(t, filepath.Join(cache, "ms/package.json")), inode(t, filepath.Join(wt, "node_modules/ms/package.json")))
+	res, err = e.Bring(context.Background(), wt)
+	require.NoError(t, err)
+	require.Zero(t, res.Stats.Put, "up to date: nothing put")
+}
+
+func TestNoSnapshotsWithoutClones(t *testing.T) {
+	dir, wt := nodeRepo(t)
+	f := &fakeSnapshots{}
+	ops := f.ops()
+	ops.Clone = noClone
+	e := newEnv(t, dir, ops)
+	res, err := e.Bring(context.Background(), wt)
+	require.NoError(t, err)
+	require.Equal(t, Link, res.Mode, "snapshots ride on a copy made of clones")
+	require.Empty(t, f.subs)
+}
+
+// TestRealSnapshots takes btrfs's own subvolumes and snapshots: set
+// AUTOBUILD_TEST_REFLINK_DIR to a folder on btrfs (see TestRealClones).
+func TestRealSnapshots(t *testing.T) {
+	base := os.Getenv("AUTOBUILD_TEST_REFLINK_DIR")
+	if base == "" {
+		t.Skip("AUTOBUILD_TEST_REFLINK_DIR is not set: no btrfs to take snapshots on")
+	}
+	tmp, err := os.MkdirTemp(base, "wtenv-")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = os.RemoveAll(tmp) })
+	if !isSubvolume(filepath.Dir(tmp)) && !snapshotsWork(SystemOps(), filepath.Join(tmp, "probe-a"), tmp) {
+		t.Skip("AUTOBUILD_TEST_REFLINK_DIR is not on btrfs")
+	}
+	dir := filepath.Join(tmp, "repo")
+	gittest.New(t, gittest.At(dir), gittest.File(".gitignore", "node_modules/\n.env\n.autobuild/\n"), gittest.Message("init"))
+	write(t, filepath.Join(dir, ".env"), "A=1\n")
+	write(t, filepath.Join(dir, "node_modules/x/index.js"), "x\n")
+	write(t, filepath.Join(dir, "node_modules/y/lib/a.js"), "a\n")
+	wt := worktree(t, dir)
+	e := newEnv(t, dir, SystemOps())
+	res, err := e.Bring(context.Background(), wt)
+	require.NoError(t, err)
+	require.Equal(t, Snapshot, res.Mode, e.Choice())
+	cache := filepath.Join(dir, ".autobuild/worktree-files/node_modules")
+	require.True(t, isSubvolume(cache))
+	require.True(t, isSubvolume(filepath.Join(wt, "node_modules")))
+
+	wt2 := filepath.Join(dir, ".autobuild", "worktrees", "phase-2")
+	gitIn(t, dir, "worktree", "add", "-q", "-b", "phase-2", wt2)
+	_, err = e.Bring(context.Background(), wt2)
+	require.NoError(t, err)
+
+	// An edit in place in one worktree reaches nothing else.
+	require.NoError(t, os.WriteFile(filepath.Join(wt, "node_modules/x/index.js"), []byte("edited\n"), 0o644))
+	require.Equal(t, "x\n", read(t, filepath.Join(dir, "node_modules/x/index.js")))
+	require.Equal(t, "x\n", read(t, filepath.Join(cache, "x/index.js")))
+	require.Equal(t, "x\n", read(t, filepath.Join(wt2, "node_modules/x/index.js")))
+
+	// Reused: a removed folder comes back, cloned into the snapshot.
+	require.NoError(t, os.RemoveAll(filepath.Join(wt, "node_modules/y")))
+	_, err = e.Bring(context.Background(), wt)
+	require.NoError(t, err)
+	require.Equal(t, "a\n", read(t, filepath.Join(wt, "node_modules/y/lib/a.js")))
+
+	// Discarded and removed as any worktree's files.
+	trash := filepath.Join(dir, ".autobuild", "worktree-files-trash")
+	moved, err := e.Discard(trash, []string{wt, wt2})
+	require.NoError(t, err)
+	require.Equal(t, 4, moved)
+	require.NoError(t, os.RemoveAll(trash))
+	gitIn(t, dir, "worktree", "remove", "--force", wt)
+	gitIn(t, dir, "worktree", "remove", "--force", wt2)
+	require.NoDirExists(t, wt)
+}
