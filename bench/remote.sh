@@ -2,8 +2,8 @@
 # remote.sh — issue 29's targets for the Temporal executor:
 #   1. the autobuild binary's size, before (main at BEFORE_REF, or AB_BEFORE) and after (AB):
 #      it may grow by no more than 25 MB;
-#   2. `autobuild --version` start time (hyperfine if installed, else a loop; the median):
-#      under 50 ms;
+#   2. `autobuild --version` start time (hyperfine if installed, else a loop; median and p90)
+#      and the sum of its package initialisation times (GODEBUG=inittrace=1): under 50 ms;
 #   3. a plan of PHASES (20) phases whose agent sleeps AGENT_S (1) s and writes a file, run
 #      locally and with `--executor temporal` (a dev server from tools/temporal-dev, WORKERS (2)
 #      `autobuild worker` processes with their own --dir, a bare repository as the remote),
@@ -14,7 +14,8 @@
 #   AB=/tmp/ab bench/remote.sh      env: AB_BEFORE (a binary) or BEFORE_REF (4f36da2, built from
 #                                   git), PHASES, W (phases per layer: 20 = one layer),
 #                                   PARALLEL (4), AGENT_S, RUNS, WORKERS, PARTS ("size version
-#                                   plan"), AUTOBUILD_TEMPORAL_DEV (a built dev server)
+#                                   plan"), AUTOBUILD_TEMPORAL_DEV (a built dev server),
+#                                   VERSION_RUNS (201)
 set -euo pipefail
 
 BEFORE_REF=${BEFORE_REF:-4f36da2}
@@ -51,25 +52,32 @@ if has size; then
 fi
 
 # --- 2. --version start time, before and after (the machine's load counts in both) -----------
+# Wall time round robin (VERSION_RUNS each; $EPOCHREALTIME, so no process but the binary is
+# timed), median and p90; and the sum of the package initialisation times GODEBUG=inittrace=1
+# reports (median of 21 runs), which the machine's load moves less.
 if has version; then
+  VERSION_RUNS=${VERSION_RUNS:-201}
   "$AB" --version > /dev/null
   "$before" --version > /dev/null
+  pct() { sort -g | awk -v p="$1" '{v[NR] = $1} END {i = int(NR * p + 0.5); if (i < 1) i = 1; printf "%.1f", v[i] / 1000}'; }
   if command -v hyperfine > /dev/null 2>&1; then
-    hyperfine -N --warmup 5 --runs 50 --export-json "$work/hf.json" "$before --version" "$AB --version" > /dev/null
-    read -r mb ma < <(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; print(" ".join("%.1f" % (x["median"] * 1000) for x in r))' "$work/hf.json")
-    how="hyperfine, 50 runs each"
+    hyperfine -N --warmup 5 --runs "$VERSION_RUNS" --export-json "$work/hf.json" "$before --version" "$AB --version" > /dev/null
+    python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; [open(sys.argv[2+i],"w").write("".join("%d\n" % (t * 1e6) for t in x["times"])) for i, x in enumerate(r)]' \
+      "$work/hf.json" "$work/v-before" "$work/v-after"
+    how="hyperfine, $VERSION_RUNS runs each"
   else
     : > "$work/v-before"; : > "$work/v-after"
     for _ in $(seq 5); do "$AB" --version > /dev/null; "$before" --version > /dev/null; done
-    for _ in $(seq 51); do # round robin
-      a=$(date +%s%N); "$before" --version > /dev/null; b=$(date +%s%N); echo $(((b - a) / 1000)) >> "$work/v-before"
-      a=$(date +%s%N); "$AB" --version > /dev/null; b=$(date +%s%N); echo $(((b - a) / 1000)) >> "$work/v-after"
+    for _ in $(seq "$VERSION_RUNS"); do # round robin
+      a=$EPOCHREALTIME; "$before" --version > /dev/null; b=$EPOCHREALTIME; echo $((${b/./} - ${a/./})) >> "$work/v-before"
+      a=$EPOCHREALTIME; "$AB" --version > /dev/null; b=$EPOCHREALTIME; echo $((${b/./} - ${a/./})) >> "$work/v-after"
     done
-    mb=$(median < "$work/v-before" | awk '{printf "%.1f", $1 / 1000}')
-    ma=$(median < "$work/v-after" | awk '{printf "%.1f", $1 / 1000}')
-    how="a loop of 51 runs each, round robin, no hyperfine"
+    how="a loop of $VERSION_RUNS runs each, round robin, no hyperfine"
   fi
-  echo "--version:     median $ma ms, before $mb ms ($how; target: < 50 ms)"
+  inits() { for _ in $(seq 21); do GODEBUG=inittrace=1 "$1" --version 2>&1 > /dev/null | awk '$1 == "init" {s += $5} END {print s * 1000}'; done | pct 0.5; }
+  echo "--version:     median $(pct 0.5 < "$work/v-after") ms, p90 $(pct 0.9 < "$work/v-after") ms;" \
+    "before: median $(pct 0.5 < "$work/v-before") ms, p90 $(pct 0.9 < "$work/v-before") ms ($how; target: < 50 ms)"
+  echo "package init:  $(inits "$AB") ms, before $(inits "$before") ms (sum of GODEBUG=inittrace=1's clock times, median of 21)"
 fi
 
 # --- 3. the plan, local against --executor temporal ------------------------------------------

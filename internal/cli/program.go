@@ -5,10 +5,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime/debug"
 	"strings"
 
+	"github.com/autobuild-sh/autobuild/internal/lazyre"
 	"github.com/autobuild-sh/autobuild/internal/shell"
 )
 
@@ -95,18 +95,18 @@ func (l launcher) installHint() string {
 
 // goRunCache matches the directory Go's build cache keeps a `go run`
 // executable in: <cache>/<2 hex>/<64 hex>-d/<name> (Go 1.24 and later).
-var goRunCache = regexp.MustCompile(`/[0-9a-f]{2}/[0-9a-f]{64}-d/[^/]+$`)
+var goRunCache = lazyre.New(`/[0-9a-f]{2}/[0-9a-f]{64}-d/[^/]+$`)
 
 // goRunTemp matches the work directory a `go run` build links into:
 // <tmp>/go-build<digits>/b001/exe/<name>.
-var goRunTemp = regexp.MustCompile(`/go-build[0-9]+/b[0-9]+/exe/[^/]+$`)
+var goRunTemp = lazyre.New(`/go-build[0-9]+/b[0-9]+/exe/[^/]+$`)
 
 // isGoRunBuild reports whether exe is a binary built by `go run`: in its
 // temporary work directory, or in Go's build cache (buildDirs: GOCACHE and
 // the temporary directories), which may be anywhere GOCACHE points.
 func isGoRunBuild(exe string, buildDirs []string) bool {
 	slashed := filepath.ToSlash(exe)
-	if goRunTemp.MatchString(slashed) || goRunCache.MatchString(slashed) {
+	if goRunTemp().MatchString(slashed) || goRunCache().MatchString(slashed) {
 		return true
 	}
 	for _, d := range buildDirs {

@@ -2,23 +2,24 @@ package cli
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/autobuild-sh/autobuild/internal/lazyre"
 )
 
 // unknownFlag finds the flag pflag could not place in its error:
 // "unknown flag: --comit" or "unknown shorthand flag: 'x' in -x".
-var unknownFlag = regexp.MustCompile(`^unknown flag: --([^\s=]+)`)
+var unknownFlag = lazyre.New(`^unknown flag: --([^\s=]+)`)
 
 // flagError is the root's and every subcommand's answer to a flag cobra
 // refuses: the error, a "did you mean" when one of the command's flags is
 // close to the mistyped one, and where to read about flags.
 func flagError(cmd *cobra.Command, err error) error {
-	if m := unknownFlag.FindStringSubmatch(err.Error()); m != nil {
+	if m := unknownFlag().FindStringSubmatch(err.Error()); m != nil {
 		if near := nearFlags(cmd, m[1]); len(near) > 0 {
 			return usageErr("%v: did you mean %s? (see autobuild --help)", err, strings.Join(near, " or "))
 		}

@@ -55,7 +55,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -64,6 +63,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/agent/preset"
 	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/lazyre"
 	"github.com/autobuild-sh/autobuild/internal/plan"
 	"github.com/autobuild-sh/autobuild/internal/state"
 	"github.com/autobuild-sh/autobuild/internal/wtenv"
@@ -266,7 +266,7 @@ func decodeError(path string, err error) error {
 		return fmt.Errorf("%s:%d: %s", path, pe.Position.Line, msg)
 	}
 	// Type mismatches come as `toml: line N (last key "k"): ...`.
-	if m := typeErrorRE.FindStringSubmatch(err.Error()); m != nil {
+	if m := typeErrorRE().FindStringSubmatch(err.Error()); m != nil {
 		msg := strings.TrimPrefix(m[3], "incompatible types: ")
 		if want, ok := expected[m[2]]; ok {
 			msg = "must be " + want
@@ -337,7 +337,7 @@ func (c *checker) agentTables(tables map[string]agentFile) map[string]AgentConfi
 }
 
 // typeErrorRE matches the TOML decoder's type errors.
-var typeErrorRE = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
+var typeErrorRE = lazyre.New(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
 
 // knownKeys lists the keys allowed next to an unknown one.
 func knownKeys(k toml.Key) string {

@@ -306,7 +306,7 @@ func (o *attemptObserver) Worker(name string) {
 func (o *attemptObserver) GateEnded(kind string, gr state.GateResult) {
 	o.rec.Emit(phaseEvent(event.GateResult, o.p, o.number, event.Event{
 		Gate: &event.Gate{Kind: kind, Command: gr.Command, Status: gr.Status, ExitCode: gr.ExitCode,
-			DurationSeconds: gr.DurationSeconds}}))
+			DurationSeconds: gr.DurationSeconds, KnownFailures: gr.KnownFailures}}))
 }
 
 func (o *attemptObserver) Lines() proc.LineMode { return o.rec.LineMode() }

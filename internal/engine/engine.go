@@ -315,8 +315,13 @@ func run(ctx context.Context, cfg Config, st *startup) (Result, error) {
 	status, reason := sched.Execute(runCtx)
 	redBase := v.AwaitBase(context.WithoutCancel(ctx))
 	if redBase != nil && ctx.Err() == nil {
-		// The base check stopped the run: a refusal, not an interrupt.
+		// The base check stopped the run: a refusal, not an interrupt. Its
+		// type (run.json's halt_type) puts "fix the base first" at the head
+		// of the halt summary's resume steps.
 		status, reason = state.RunHalted, redBase.Error()
+		rep := failreport.Report{Type: failreport.RedBase, Message: reason}
+		rep.SuggestedActions = failure.Suggest(rep)
+		sched.HaltReport, sched.HaltPhase = &rep, nil
 	}
 	runner.teardownAll(ctx)
 	runner.discardWorktreeFiles(status == state.RunComplete)

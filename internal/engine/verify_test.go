@@ -191,6 +191,9 @@ func TestRedBaseStopsTheRunAndChargesNoPhase(t *testing.T) {
 	require.Equal(t, state.RunHalted, res.Status)
 	require.Contains(t, res.Reason, "TestOld")
 	require.Contains(t, res.Reason, "--allow-red-base")
+	run, err := state.Open(repo).LoadRun()
+	require.NoError(t, err)
+	require.Equal(t, failreport.RedBase, run.HaltType, "the halt summary reads it: fix the base first")
 	p, err := state.Open(repo).LoadPhase("1")
 	require.NoError(t, err)
 	require.Equal(t, state.PhasePending, p.Status)
@@ -214,7 +217,8 @@ func TestRedBaseStopsTheRunAndChargesNoPhase(t *testing.T) {
 func TestAllowRedBaseCountsOnlyNewFailures(t *testing.T) {
 	t.Parallel()
 	repo, planText := redBaseRepo(t)
-	cfg := baseConfig(t, repo, planText, "echo work > work.txt", &events{})
+	sink := &events{}
+	cfg := baseConfig(t, repo, planText, "echo work > work.txt", sink)
 	cfg.AllowRedBase = true
 	res, err := Run(context.Background(), cfg)
 	require.NoError(t, err)
@@ -222,6 +226,13 @@ func TestAllowRedBaseCountsOnlyNewFailures(t *testing.T) {
 	run, err := state.Open(repo).LoadRun()
 	require.NoError(t, err)
 	require.Equal(t, []string{"test"}, run.LineVerification.RedBase)
+	p, err := state.Open(repo).LoadPhase("1")
+	require.NoError(t, err)
+	require.Equal(t, 1, p.QualityGates["test"].KnownFailures, "the gate passed with the base's TestOld failing")
+	gates := sink.of(event.GateResult)
+	require.NotEmpty(t, gates)
+	require.Equal(t, "PHASE 1 GATE test PASSED (only the base's known failures: 1) - "+redGate, event.Describe(gates[len(gates)-1]),
+		"the line says the gate failed with only the base's failures, not a plain PASSED")
 
 	repo, planText = redBaseRepo(t)
 	cfg = baseConfig(t, repo, planText, "echo work > new.txt", &events{})
@@ -229,7 +240,7 @@ func TestAllowRedBaseCountsOnlyNewFailures(t *testing.T) {
 	res, err = Run(context.Background(), cfg)
 	require.NoError(t, err)
 	require.Equal(t, state.RunHalted, res.Status)
-	p, err := state.Open(repo).LoadPhase("1")
+	p, err = state.Open(repo).LoadPhase("1")
 	require.NoError(t, err)
 	require.Equal(t, failreport.TestFailure, p.Attempts[0].Error.Type)
 	require.Contains(t, p.Attempts[0].Error.FailingTests, "TestNew")

@@ -96,6 +96,10 @@ func TestDescribe(t *testing.T) {
 		require.Equal(t, "PHASE 1 GATE lint "+want+" - ruff check .",
 			Describe(Event{Kind: GateResult, DisplayID: "1", Gate: &Gate{Kind: "lint", Status: status, Command: "ruff check ."}}))
 	}
+	// --allow-red-base: a gate that failed with only the base's failing
+	// tests counts as passed, and says so.
+	require.Equal(t, "PHASE 1 GATE test PASSED (only the base's known failures: 2) - go test ./...",
+		Describe(Event{Kind: GateResult, DisplayID: "1", Gate: &Gate{Kind: "test", Status: state.GatePassed, Command: "go test ./...", KnownFailures: 2}}))
 	require.Equal(t, "PHASE 2A ON WORKER - build-7:4242 (attempt 1/2)",
 		Describe(Event{Kind: PhaseWorker, DisplayID: "2A", Attempt: 1, MaxAttempts: 2, Line: "build-7:4242"}))
 	require.Equal(t, "PHASE 2A INTEGRATED - abcdef0 feat(api): x",

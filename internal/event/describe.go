@@ -53,7 +53,12 @@ func describe(e Event) string {
 		if e.Gate == nil {
 			return ""
 		}
-		return fmt.Sprintf("PHASE %s GATE %s %s - %s", id, e.Gate.Kind, gateStatus(e.Gate.Status), e.Gate.Command)
+		status := gateStatus(e.Gate.Status)
+		if e.Gate.Status == state.GatePassed && e.Gate.KnownFailures > 0 {
+			// --allow-red-base: it failed, with only tests the base failed already.
+			status += fmt.Sprintf(" (only the base's known failures: %d)", e.Gate.KnownFailures)
+		}
+		return fmt.Sprintf("PHASE %s GATE %s %s - %s", id, e.Gate.Kind, status, e.Gate.Command)
 	case PhaseFailed:
 		msg := ""
 		if e.Failure != nil {

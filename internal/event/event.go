@@ -168,6 +168,9 @@ type Gate struct {
 	Status          string  `json:"status"` // state.GatePassed, GateFailed, GateMissing
 	ExitCode        int     `json:"exit_code"`
 	DurationSeconds float64 `json:"duration_seconds"`
+	// KnownFailures is state.GateResult's: the base's failing tests a gate
+	// counted as passed under --allow-red-base failed with.
+	KnownFailures int `json:"known_failures,omitempty"`
 }
 
 // Sink receives events. Emit must not block for long: the engine calls it

@@ -40,6 +40,8 @@ func (t Type) Retryable() bool {
 	switch t {
 	case DependencyMissing, CircularDependency, FileConflict, PlanInvalid, AgentSetup, BranchChanged, LockLost, DiskFull, EnvironmentSetup:
 		return false
+	case RedBase:
+		return false
 	case BudgetExceeded:
 		return false
 	}

@@ -21,6 +21,12 @@ const NestedRepository Type = "nested_repository"
 // before it lands anything more.
 const LockLost Type = "lock_lost"
 
+// RedBase means the quality gates already fail on the run's base, before
+// the run, naming failing tests: the run stops before any phase is judged
+// (exit 3) and no phase is charged. The fix is the base's, not a phase's
+// (or --allow-red-base). Not retryable.
+const RedBase Type = "red_base"
+
 // DiskFull means the disk ran out of space under autobuild's own work (a
 // worktree, a commit, a log): not the agent's fault, and not fixed by a
 // retry. Not retryable.

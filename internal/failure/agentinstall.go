@@ -2,11 +2,11 @@ package failure
 
 import (
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/autobuild-sh/autobuild/internal/agent/preset"
 	"github.com/autobuild-sh/autobuild/internal/failreport"
+	"github.com/autobuild-sh/autobuild/internal/lazyre"
 )
 
 // agentCLI is an agent CLI whose broken installation autobuild recognizes
@@ -31,11 +31,11 @@ func agentCLIs() []agentCLI {
 
 var (
 	// node cannot load a module; requireStack follows within a few lines.
-	nodeMissingRE = regexp.MustCompile(`(?m)^Error: Cannot find module '([^']+)'(?:\n.*){0,12}?\n\s*requireStack: \[([^\]]*)\]`)
+	nodeMissingRE = lazyre.New(`(?m)^Error: Cannot find module '([^']+)'(?:\n.*){0,12}?\n\s*requireStack: \[([^\]]*)\]`)
 	// python cannot import a module: from a traceback or from python -m.
-	pyMissingRE = regexp.MustCompile(`(?m)^(?:ModuleNotFoundError: No module named '([\w.]+)'|\S*python[\d.]*: No module named ([\w.]+))\s*$`)
+	pyMissingRE = lazyre.New(`(?m)^(?:ModuleNotFoundError: No module named '([\w.]+)'|\S*python[\d.]*: No module named ([\w.]+))\s*$`)
 	// the outermost frame of a Python traceback: the program that was run.
-	pyEntryRE = regexp.MustCompile(`(?m)^Traceback \(most recent call last\):\n\s*File "([^"]+)", line \d+`)
+	pyEntryRE = lazyre.New(`(?m)^Traceback \(most recent call last\):\n\s*File "([^"]+)", line \d+`)
 )
 
 // brokenAgentInstall reads the end of a failed agent's own output for its
@@ -47,7 +47,7 @@ var (
 // agent's (python), and does not count.
 func brokenAgentInstall(tail, agentCommand string) (line string, cli *agentCLI, ok bool) {
 	prog := program(agentCommand)
-	if m := nodeMissingRE.FindStringSubmatchIndex(tail); m != nil {
+	if m := nodeMissingRE().FindStringSubmatchIndex(tail); m != nil {
 		module, stack := tail[m[2]:m[3]], tail[m[4]:m[5]]
 		cli := knownCLI(prog, module+" "+stack+" "+agentCommand)
 		// The program node was told to run is missing (no require stack),
@@ -58,7 +58,7 @@ func brokenAgentInstall(tail, agentCommand string) (line string, cli *agentCLI, 
 			return lineAt(tail, m[0]), cli, true
 		}
 	}
-	for _, m := range pyMissingRE.FindAllStringSubmatchIndex(tail, -1) {
+	for _, m := range pyMissingRE().FindAllStringSubmatchIndex(tail, -1) {
 		module := ""
 		for g := 2; g+1 < len(m); g += 2 {
 			if m[g] >= 0 {
@@ -68,7 +68,7 @@ func brokenAgentInstall(tail, agentCommand string) (line string, cli *agentCLI, 
 		top := strings.SplitN(module, ".", 2)[0]
 		cli := knownCLI(prog, module+" "+agentCommand)
 		own := cli != nil && cli.owns(top)
-		if e := pyEntryRE.FindStringSubmatch(tail); e != nil && filepath.Base(e[1]) == prog && prog != "" {
+		if e := pyEntryRE().FindStringSubmatch(tail); e != nil && filepath.Base(e[1]) == prog && prog != "" {
 			own = true // the traceback starts in the agent's own launcher
 		}
 		if runsModule(agentCommand, module) {

@@ -3,59 +3,61 @@ package failure
 import (
 	"regexp"
 	"strings"
+
+	"github.com/autobuild-sh/autobuild/internal/lazyre"
 )
 
 // errorStatementREs match a line that states an error the way compilers
 // and runtimes do: the line a person reads as "the error", as opposed to a
 // banner, a summary or a stack frame. The table is checked against
 // recorded real output in testdata/gates.
-var errorStatementREs = []*regexp.Regexp{
-	regexp.MustCompile(`^(?:vet: )?\S+\.go:\d+(?::\d+)?: \S`),                         // go build, vet
-	regexp.MustCompile(`^\S+\(\d+,\d+\): error TS\d+: |^\S+:\d+:\d+ - error TS\d+: `), // tsc
-	regexp.MustCompile(`^\S+\.java:\d+: error: `),                                     // javac
-	regexp.MustCompile(`^error(?:\[E\d+\])?: \w`),                                     // rustc, cargo
-	regexp.MustCompile(`^panic: `),                                                    // go
+var errorStatementREs = []func() *regexp.Regexp{
+	lazyre.New(`^(?:vet: )?\S+\.go:\d+(?::\d+)?: \S`),                         // go build, vet
+	lazyre.New(`^\S+\(\d+,\d+\): error TS\d+: |^\S+:\d+:\d+ - error TS\d+: `), // tsc
+	lazyre.New(`^\S+\.java:\d+: error: `),                                     // javac
+	lazyre.New(`^error(?:\[E\d+\])?: \w`),                                     // rustc, cargo
+	lazyre.New(`^panic: `),                                                    // go
 	// Python and JavaScript: "SyntaxError: expected ':'", "E   ModuleNotFoundError: …",
 	// "# Error: Cannot find module './calc'", "AssertionError [ERR_ASSERTION]: …".
-	regexp.MustCompile(`^(?:E\s+|#\s+)?(?:[A-Z]\w*(?:Error|Exception)|Error)(?: \[\w+\])?: \S`),
+	lazyre.New(`^(?:E\s+|#\s+)?(?:[A-Z]\w*(?:Error|Exception)|Error)(?: \[\w+\])?: \S`),
 }
 
 // wrapperREs match error statements that only announce the real error
 // printed below them: the first error statement after one is the blocker.
-var wrapperREs = []*regexp.Regexp{
-	regexp.MustCompile(`^ImportError: Failed to import test module: `), // python unittest
+var wrapperREs = []func() *regexp.Regexp{
+	lazyre.New(`^ImportError: Failed to import test module: `), // python unittest
 }
 
 // locators find where an error line points, in the lines around it. Each
 // has one or two groups: the file and, if separate, the line.
 var (
-	pyFrameRE    = regexp.MustCompile(`^(?:E\s+)?File "([^"]+)", line (\d+)`) // traceback, SyntaxError
-	pytestLocRE  = regexp.MustCompile(`^(\S+\.py):(\d+): `)                   // pytest's "tests/x.py:1: in <module>"
-	nodeHeaderRE = regexp.MustCompile(`^(?:#\s+)?(\S+\.[cm]?[jt]sx?):(\d+)$`) // node's SyntaxError header
-	nodeFrameRE  = regexp.MustCompile(`^(?:#\s+)?at (?:.* \()?(/[^()\s]+:\d+:\d+)\)?$`)
-	rustArrowRE  = regexp.MustCompile(`^--> (\S+:\d+(?::\d+)?)$`)
-	viteFileRE   = regexp.MustCompile(`^File: (\S+:\d+(?::\d+)?)$`)
-	hasLocRE     = regexp.MustCompile(`\S\.\w+[:(]\d+`)
+	pyFrameRE    = lazyre.New(`^(?:E\s+)?File "([^"]+)", line (\d+)`) // traceback, SyntaxError
+	pytestLocRE  = lazyre.New(`^(\S+\.py):(\d+): `)                   // pytest's "tests/x.py:1: in <module>"
+	nodeHeaderRE = lazyre.New(`^(?:#\s+)?(\S+\.[cm]?[jt]sx?):(\d+)$`) // node's SyntaxError header
+	nodeFrameRE  = lazyre.New(`^(?:#\s+)?at (?:.* \()?(/[^()\s]+:\d+:\d+)\)?$`)
+	rustArrowRE  = lazyre.New(`^--> (\S+:\d+(?::\d+)?)$`)
+	viteFileRE   = lazyre.New(`^File: (\S+:\d+(?::\d+)?)$`)
+	hasLocRE     = lazyre.New(`\S\.\w+[:(]\d+`)
 )
 
 // noiseREs match lines that are never what a failure is blocked on, even
 // when they say "error": banners ("==== ERRORS ====", "____ ERROR
 // collecting x ____", "⎯⎯ Failed Tests 1 ⎯⎯"), run headers and counts.
-var noiseREs = []*regexp.Regexp{
-	regexp.MustCompile(`^[=_\-!*~#+⎯─━]{3,}.*[=_\-!*~#+⎯─━]{3,}$`),
-	regexp.MustCompile(`^[=_\-!*~#+⎯─━\s]+$`),
-	regexp.MustCompile(`^collected \d+ items?(?: / \d+ errors?)?$`),
-	regexp.MustCompile(`^(?:platform linux|rootdir:|cachedir:|plugins:)`),
-	regexp.MustCompile(`^FAIL$`),
-	regexp.MustCompile(`^npm (?:warn|WARN|notice)\b`),
+var noiseREs = []func() *regexp.Regexp{
+	lazyre.New(`^[=_\-!*~#+⎯─━]{3,}.*[=_\-!*~#+⎯─━]{3,}$`),
+	lazyre.New(`^[=_\-!*~#+⎯─━\s]+$`),
+	lazyre.New(`^collected \d+ items?(?: / \d+ errors?)?$`),
+	lazyre.New(`^(?:platform linux|rootdir:|cachedir:|plugins:)`),
+	lazyre.New(`^FAIL$`),
+	lazyre.New(`^npm (?:warn|WARN|notice)\b`),
 }
 
 // isNoise reports whether a trimmed line is a banner or a header.
 func isNoise(line string) bool { return matchesAny(noiseREs, line) }
 
-func matchesAny(res []*regexp.Regexp, s string) bool {
+func matchesAny(res []func() *regexp.Regexp, s string) bool {
 	for _, re := range res {
-		if re.MatchString(s) {
+		if re().MatchString(s) {
 			return true
 		}
 	}
@@ -82,7 +84,7 @@ func firstErrorStatement(output string) string {
 			continue
 		}
 		for _, re := range errorStatementREs {
-			if re.MatchString(l) {
+			if re().MatchString(l) {
 				return shorten(locate(lines, i))
 			}
 		}
@@ -95,7 +97,7 @@ func firstErrorStatement(output string) string {
 func locate(lines []string, i int) string {
 	l := lines[i]
 	stmt := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(l, "#"), "E "))
-	if hasLocRE.MatchString(stmt) {
+	if hasLocRE().MatchString(stmt) {
 		return stmt
 	}
 	at := func(m []string) string {
@@ -106,21 +108,21 @@ func locate(lines []string, i int) string {
 	}
 	// Python and node print the place before the error.
 	for j := i - 1; j >= 0 && j >= i-8; j-- {
-		for _, re := range []*regexp.Regexp{pyFrameRE, pytestLocRE, nodeHeaderRE} {
-			if m := re.FindStringSubmatch(lines[j]); m != nil {
+		for _, re := range []func() *regexp.Regexp{pyFrameRE, pytestLocRE, nodeHeaderRE} {
+			if m := re().FindStringSubmatch(lines[j]); m != nil {
 				return at(m)
 			}
 		}
 	}
 	// rustc, vite and node's stack print it after.
 	for j := i + 1; j < len(lines) && j <= i+12; j++ {
-		if m := rustArrowRE.FindStringSubmatch(lines[j]); m != nil && j <= i+2 {
+		if m := rustArrowRE().FindStringSubmatch(lines[j]); m != nil && j <= i+2 {
 			return at(m)
 		}
-		if m := viteFileRE.FindStringSubmatch(lines[j]); m != nil && j <= i+4 {
+		if m := viteFileRE().FindStringSubmatch(lines[j]); m != nil && j <= i+4 {
 			return at(m)
 		}
-		if m := nodeFrameRE.FindStringSubmatch(lines[j]); m != nil && !strings.Contains(m[1], "/node_modules/") {
+		if m := nodeFrameRE().FindStringSubmatch(lines[j]); m != nil && !strings.Contains(m[1], "/node_modules/") {
 			return at(m)
 		}
 	}
@@ -129,12 +131,12 @@ func locate(lines []string, i int) string {
 
 // panicRE matches a test runner's panic line: a Go panic or -timeout
 // alarm.
-var panicRE = regexp.MustCompile(`(?m)^panic: (.+?)\s*$`)
+var panicRE = lazyre.New(`(?m)^panic: (.+?)\s*$`)
 
 // panicNote is " (panic: test timed out after 1s)" when the failing tests'
 // output ends in a panic, which says more than the tests' names; else "".
 func panicNote(output string) string {
-	if m := panicRE.FindStringSubmatch(clean(output)); m != nil {
+	if m := panicRE().FindStringSubmatch(clean(output)); m != nil {
 		return " (panic: " + m[1] + ")"
 	}
 	return ""

@@ -2,6 +2,7 @@ package failure
 
 import (
 	"github.com/autobuild-sh/autobuild/internal/failreport"
+	"github.com/autobuild-sh/autobuild/internal/lazyre"
 	"regexp"
 	"strings"
 )
@@ -15,7 +16,7 @@ type buildSignal struct {
 	// hint is text every match holds: a cheap test that skips the regular
 	// expression on most outputs.
 	hint string
-	re   *regexp.Regexp
+	re   func() *regexp.Regexp
 }
 
 // buildSignals is the table of broken-build signals, checked against
@@ -23,25 +24,25 @@ type buildSignal struct {
 // report of a build or load failure, so a test that merely mentions a
 // SyntaxError in an assertion does not count.
 var buildSignals = []buildSignal{
-	{"go test", "failed]", regexp.MustCompile(`(?m)^FAIL\s+\S+ \[(?:build|setup) failed\]\s*$`)},
-	{"go build, vet", ".go:", regexp.MustCompile(`(?m)^# \S+.*\n(?:# .*\n)*(?:vet: )?\S+\.go:\d+(?::\d+)?: `)},
-	{"pytest", "ERROR collecting", regexp.MustCompile(`(?m)^_+ ERROR collecting \S+ _+\s*$`)},
-	{"python unittest", "Failed to import test module", regexp.MustCompile(`(?m)^ImportError: Failed to import test module: `)},
-	{"python", "File \"", regexp.MustCompile(`(?m)^[ \t]*(?:E[ \t]+)?File "[^"]+", line \d+\n(?:.*\n){0,3}?[ \t]*(?:E[ \t]+)?(?:SyntaxError|IndentationError|TabError): `)},
-	{"node", "SyntaxError: ", regexp.MustCompile(`(?m)^(?:#[ \t]+)?SyntaxError: `)},
-	{"node", "Cannot find module", regexp.MustCompile(`(?m)^(?:#[ \t]+)?Error: Cannot find module '[^']+'`)},
-	{"jest", "Test suite failed to run", regexp.MustCompile(`(?m)^[ \t]*● Test suite failed to run\s*$`)},
-	{"vitest", " [ ", regexp.MustCompile(`(?m)^[ \t]*FAIL\s+\S+ \[ \S+ \]\s*\n[ \t]*\w*Error: .*(?:syntax|[Ff]ailed to (?:parse|load|resolve)|Cannot find|does not provide|Transform failed|Unexpected)`)},
-	{"cargo", "could not compile", regexp.MustCompile(`(?m)^error: could not compile `)},
-	{"tsc", "error TS", regexp.MustCompile(`\berror TS\d+: `)},
-	{"javac, maven", "", regexp.MustCompile(`(?m)^\S+\.java:\d+: error: |\bCOMPILATION ERROR\b`)},
+	{"go test", "failed]", lazyre.New(`(?m)^FAIL\s+\S+ \[(?:build|setup) failed\]\s*$`)},
+	{"go build, vet", ".go:", lazyre.New(`(?m)^# \S+.*\n(?:# .*\n)*(?:vet: )?\S+\.go:\d+(?::\d+)?: `)},
+	{"pytest", "ERROR collecting", lazyre.New(`(?m)^_+ ERROR collecting \S+ _+\s*$`)},
+	{"python unittest", "Failed to import test module", lazyre.New(`(?m)^ImportError: Failed to import test module: `)},
+	{"python", "File \"", lazyre.New(`(?m)^[ \t]*(?:E[ \t]+)?File "[^"]+", line \d+\n(?:.*\n){0,3}?[ \t]*(?:E[ \t]+)?(?:SyntaxError|IndentationError|TabError): `)},
+	{"node", "SyntaxError: ", lazyre.New(`(?m)^(?:#[ \t]+)?SyntaxError: `)},
+	{"node", "Cannot find module", lazyre.New(`(?m)^(?:#[ \t]+)?Error: Cannot find module '[^']+'`)},
+	{"jest", "Test suite failed to run", lazyre.New(`(?m)^[ \t]*● Test suite failed to run\s*$`)},
+	{"vitest", " [ ", lazyre.New(`(?m)^[ \t]*FAIL\s+\S+ \[ \S+ \]\s*\n[ \t]*\w*Error: .*(?:syntax|[Ff]ailed to (?:parse|load|resolve)|Cannot find|does not provide|Transform failed|Unexpected)`)},
+	{"cargo", "could not compile", lazyre.New(`(?m)^error: could not compile `)},
+	{"tsc", "error TS", lazyre.New(`\berror TS\d+: `)},
+	{"javac, maven", "", lazyre.New(`(?m)^\S+\.java:\d+: error: |\bCOMPILATION ERROR\b`)},
 }
 
 // brokenBuild reports whether output shows the code did not compile or
 // load, with the tool whose signal matched.
 func brokenBuild(output string) (tool string, ok bool) {
 	for _, s := range buildSignals {
-		if strings.Contains(output, s.hint) && s.re.MatchString(output) {
+		if strings.Contains(output, s.hint) && s.re().MatchString(output) {
 			return s.tool, true
 		}
 	}

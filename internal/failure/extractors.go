@@ -4,6 +4,8 @@ import (
 	"html"
 	"regexp"
 	"strings"
+
+	"github.com/autobuild-sh/autobuild/internal/lazyre"
 )
 
 // testExtractor finds the names of failing tests in one test runner's
@@ -30,15 +32,15 @@ type testHit struct {
 // testExtractors is the table of failing-test extractors, most precise
 // first.
 var testExtractors = []testExtractor{
-	{tool: "go test", find: byGroup(`(?m)^\s*--- FAIL: (\S+)`)},
+	{tool: "go test", find: byGroup(lazyre.New(`(?m)^\s*--- FAIL: (\S+)`))},
 	// go test -timeout: the alarm's panic lists the tests still running.
 	{tool: "go test -timeout", find: goTimedOut},
-	{tool: "pytest", find: byGroup(`(?m)^(?:FAILED|ERROR) (\S+::\S+)`)},
+	{tool: "pytest", find: byGroup(lazyre.New(`(?m)^(?:FAILED|ERROR) (\S+::\S+)`))},
 	{tool: "python unittest", find: unittestFailures},
 	{tool: "jest", find: jestBlocks},
-	{tool: "vitest", find: byGroup(`(?m)^\s*FAIL\s+(\S+ > .+?)\s*$`)},
-	{tool: "node --test (spec)", find: byGroup(`(?m)^\s*✖ (.+?) \(\d+(?:\.\d+)?m?s\)\s*$`)},
-	{tool: "cargo test", find: byGroup(`(?m)^test (\S+) \.\.\. FAILED\s*$`)},
+	{tool: "vitest", find: byGroup(lazyre.New(`(?m)^\s*FAIL\s+(\S+ > .+?)\s*$`))},
+	{tool: "node --test (spec)", find: byGroup(lazyre.New(`(?m)^\s*✖ (.+?) \(\d+(?:\.\d+)?m?s\)\s*$`))},
+	{tool: "cargo test", find: byGroup(lazyre.New(`(?m)^test (\S+) \.\.\. FAILED\s*$`))},
 	{tool: "TAP", find: tapNotOK},
 	{tool: "JUnit XML", find: junitFailures},
 	{tool: "jest, vitest (symbols)", find: symbolLines, fallback: true},
@@ -46,11 +48,10 @@ var testExtractors = []testExtractor{
 }
 
 // byGroup finds every match of expr; its first group is the test's name.
-func byGroup(expr string) func(string) []testHit {
-	re := regexp.MustCompile(expr)
+func byGroup(re func() *regexp.Regexp) func(string) []testHit {
 	return func(out string) []testHit {
 		var hits []testHit
-		for _, m := range re.FindAllStringSubmatchIndex(out, -1) {
+		for _, m := range re().FindAllStringSubmatchIndex(out, -1) {
 			hits = append(hits, testHit{m[2], strings.TrimSpace(out[m[2]:m[3]])})
 		}
 		return hits
@@ -58,19 +59,19 @@ func byGroup(expr string) func(string) []testHit {
 }
 
 var (
-	goTimeoutRE    = regexp.MustCompile(`(?m)^panic: test timed out after \S+\n\s*running tests:\n((?:[ \t]+\S+ \([^)\n]*\)\n?)+)`)
-	goRunningTest  = regexp.MustCompile(`(?m)^[ \t]+(\S+) \(`)
-	jestBlockRE    = regexp.MustCompile(`(?m)^[ \t]*● (.+?)\s*$`)
-	symbolLineRE   = regexp.MustCompile(`(?m)^\s*[✕×] (.+?)\s*$`)
-	symbolTimingRE = regexp.MustCompile(`\s+(?:\(\d+(?:\.\d+)?\s*m?s\)|\d+(?:\.\d+)?\s*m?s)$`)
-	tapLineRE      = regexp.MustCompile(`(?m)^([ \t]*)(not )?ok\b(?:\s+\d+)?(?:\s+-)?\s*(.*?)\s*$`)
-	tapDirectiveRE = regexp.MustCompile(`(?i)\s#\s*(?:todo|skip)\b`)
-	tapFileRE      = regexp.MustCompile(`^/\S+\.[cm]?[jt]sx?$`)
-	junitCaseRE    = regexp.MustCompile(`(?s)<testcase\b([^>]*?)(/?)>`)
-	junitNameRE    = regexp.MustCompile(`\bname="([^"]*)"`)
-	junitFailRE    = regexp.MustCompile(`<(?:failure|error)\b`)
-	unittestRE     = regexp.MustCompile(`(?m)^(?:FAIL|ERROR): (\S+) \(([^)\s]+)\)\s*$`)
-	proveFileRE    = regexp.MustCompile(`(?m)^(\S+) \(Wstat: [^)]*Failed: \d+\)\n\s+Failed tests?:\s+([\d, -]+)$`)
+	goTimeoutRE    = lazyre.New(`(?m)^panic: test timed out after \S+\n\s*running tests:\n((?:[ \t]+\S+ \([^)\n]*\)\n?)+)`)
+	goRunningTest  = lazyre.New(`(?m)^[ \t]+(\S+) \(`)
+	jestBlockRE    = lazyre.New(`(?m)^[ \t]*● (.+?)\s*$`)
+	symbolLineRE   = lazyre.New(`(?m)^\s*[✕×] (.+?)\s*$`)
+	symbolTimingRE = lazyre.New(`\s+(?:\(\d+(?:\.\d+)?\s*m?s\)|\d+(?:\.\d+)?\s*m?s)$`)
+	tapLineRE      = lazyre.New(`(?m)^([ \t]*)(not )?ok\b(?:\s+\d+)?(?:\s+-)?\s*(.*?)\s*$`)
+	tapDirectiveRE = lazyre.New(`(?i)\s#\s*(?:todo|skip)\b`)
+	tapFileRE      = lazyre.New(`^/\S+\.[cm]?[jt]sx?$`)
+	junitCaseRE    = lazyre.New(`(?s)<testcase\b([^>]*?)(/?)>`)
+	junitNameRE    = lazyre.New(`\bname="([^"]*)"`)
+	junitFailRE    = lazyre.New(`<(?:failure|error)\b`)
+	unittestRE     = lazyre.New(`(?m)^(?:FAIL|ERROR): (\S+) \(([^)\s]+)\)\s*$`)
+	proveFileRE    = lazyre.New(`(?m)^(\S+) \(Wstat: [^)]*Failed: \d+\)\n\s+Failed tests?:\s+([\d, -]+)$`)
 )
 
 // goTimedOut reads the tests that were running when go test's -timeout
@@ -78,9 +79,9 @@ var (
 // TestWaitGivesUp (1s)".
 func goTimedOut(out string) []testHit {
 	var hits []testHit
-	for _, m := range goTimeoutRE.FindAllStringSubmatchIndex(out, -1) {
+	for _, m := range goTimeoutRE().FindAllStringSubmatchIndex(out, -1) {
 		block := out[m[2]:m[3]]
-		for _, n := range goRunningTest.FindAllStringSubmatchIndex(block, -1) {
+		for _, n := range goRunningTest().FindAllStringSubmatchIndex(block, -1) {
 			hits = append(hits, testHit{m[2] + n[2], block[n[2]:n[3]]})
 		}
 	}
@@ -93,7 +94,7 @@ func goTimedOut(out string) []testHit {
 // names no test.
 func unittestFailures(out string) []testHit {
 	var hits []testHit
-	for _, m := range unittestRE.FindAllStringSubmatchIndex(out, -1) {
+	for _, m := range unittestRE().FindAllStringSubmatchIndex(out, -1) {
 		full := out[m[4]:m[5]]
 		if strings.HasPrefix(full, "unittest.loader._FailedTest") {
 			continue
@@ -108,7 +109,7 @@ func unittestFailures(out string) []testHit {
 // test.
 func jestBlocks(out string) []testHit {
 	var hits []testHit
-	for _, h := range byGroup(jestBlockRE.String())(out) {
+	for _, h := range byGroup(jestBlockRE)(out) {
 		if h.name != "Test suite failed to run" && h.name != "Console" {
 			hits = append(hits, h)
 		}
@@ -119,9 +120,9 @@ func jestBlocks(out string) []testHit {
 // symbolLines reads jest's and vitest's per-test lines, "✕ adds (3 ms)" and
 // "× adds 4ms", without their timing.
 func symbolLines(out string) []testHit {
-	hits := byGroup(symbolLineRE.String())(out)
+	hits := byGroup(symbolLineRE)(out)
 	for i := range hits {
-		hits[i].name = symbolTimingRE.ReplaceAllString(hits[i].name, "")
+		hits[i].name = symbolTimingRE().ReplaceAllString(hits[i].name, "")
 	}
 	return hits
 }
@@ -132,7 +133,7 @@ func symbolLines(out string) []testHit {
 func tapNotOK(out string) []testHit {
 	var hits []testHit
 	var failedInside []int // indents of failed subtests not yet closed by a parent
-	for _, m := range tapLineRE.FindAllStringSubmatchIndex(out, -1) {
+	for _, m := range tapLineRE().FindAllStringSubmatchIndex(out, -1) {
 		indent := m[3] - m[2]
 		notOK := m[4] >= 0
 		name := out[m[6]:m[7]]
@@ -147,11 +148,11 @@ func tapNotOK(out string) []testHit {
 			}
 		}
 		failedInside = kept
-		if !notOK || tapDirectiveRE.MatchString(name) {
+		if !notOK || tapDirectiveRE().MatchString(name) {
 			continue
 		}
 		failedInside = append(failedInside, indent)
-		if hadFailedChild || tapFileRE.MatchString(name) {
+		if hadFailedChild || tapFileRE().MatchString(name) {
 			// node --test names a file that failed as a whole (it did
 			// not load, or exited non-zero) by its path: no test's name.
 			continue
@@ -165,9 +166,9 @@ func tapNotOK(out string) []testHit {
 // <error> before its end.
 func junitFailures(out string) []testHit {
 	var hits []testHit
-	cases := junitCaseRE.FindAllStringSubmatchIndex(out, -1)
+	cases := junitCaseRE().FindAllStringSubmatchIndex(out, -1)
 	for i, m := range cases {
-		name := junitNameRE.FindStringSubmatch(out[m[2]:m[3]])
+		name := junitNameRE().FindStringSubmatch(out[m[2]:m[3]])
 		if name == nil || m[4] < m[5] { // no name, or self-closing: passed
 			continue
 		}
@@ -179,7 +180,7 @@ func junitFailures(out string) []testHit {
 		if j := strings.Index(body, "</testcase>"); j >= 0 {
 			body = body[:j]
 		}
-		if junitFailRE.MatchString(body) {
+		if junitFailRE().MatchString(body) {
 			hits = append(hits, testHit{m[0], html.UnescapeString(name[1])})
 		}
 	}
@@ -191,7 +192,7 @@ func junitFailures(out string) []testHit {
 // names.
 func proveSummary(out string) []testHit {
 	var hits []testHit
-	for _, m := range proveFileRE.FindAllStringSubmatchIndex(out, -1) {
+	for _, m := range proveFileRE().FindAllStringSubmatchIndex(out, -1) {
 		file := out[m[2]:m[3]]
 		for _, n := range strings.FieldsFunc(out[m[4]:m[5]], func(r rune) bool { return r == ',' || r == ' ' }) {
 			hits = append(hits, testHit{m[0], file + " #" + n})

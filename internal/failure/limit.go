@@ -1,10 +1,11 @@
 package failure
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/autobuild-sh/autobuild/internal/lazyre"
 )
 
 // Limit is what an agent's words say about a provider's limit: whether it is
@@ -23,24 +24,24 @@ type Limit struct {
 }
 
 var (
-	usageLimitRE = regexp.MustCompile(`(?i)usage limit|hit your (?:[\w-]+ )?limit|(?:\d+-hour|weekly|session|opus|sonnet) limit reached|out of (?:extra )?usage`)
+	usageLimitRE = lazyre.New(`(?i)usage limit|hit your (?:[\w-]+ )?limit|(?:\d+-hour|weekly|session|opus|sonnet) limit reached|out of (?:extra )?usage`)
 	// Older Claude Code versions printed "Claude AI usage limit reached|1764000000".
-	epochRE = regexp.MustCompile(`(?i)limit reached\|(\d{9,11})\b`)
+	epochRE = lazyre.New(`(?i)limit reached\|(\d{9,11})\b`)
 	// codex: "try again in 4 days 3 hours 2 minutes", "Please try again in
 	// 1s", "retry in 20.5 seconds", "resets in 2h 5m".
-	relativeRE = regexp.MustCompile(`(?i)(?:try again|retry|resets?|available again)\s+in\s+((?:\d+(?:\.\d+)?\s*(?:days?|d|hours?|hrs?|h|minutes?|mins?|m|seconds?|secs?|s|ms)\b[\s,]*(?:and\s+)?)+)`)
-	unitRE     = regexp.MustCompile(`(?i)(\d+(?:\.\d+)?)\s*(days?|d|hours?|hrs?|h|minutes?|mins?|m|seconds?|secs?|s|ms)\b`)
+	relativeRE = lazyre.New(`(?i)(?:try again|retry|resets?|available again)\s+in\s+((?:\d+(?:\.\d+)?\s*(?:days?|d|hours?|hrs?|h|minutes?|mins?|m|seconds?|secs?|s|ms)\b[\s,]*(?:and\s+)?)+)`)
+	unitRE     = lazyre.New(`(?i)(\d+(?:\.\d+)?)\s*(days?|d|hours?|hrs?|h|minutes?|mins?|m|seconds?|secs?|s|ms)\b`)
 	// claude: "You've hit your 5-hour limit · resets 10:10pm (UTC)",
 	// "Your limit will reset at 3pm (Europe/Paris)", "resets at 15:30";
 	// codex: "try again at 10:11 PM." (its local time, today).
-	clockRE = regexp.MustCompile(`(?i)(?:resets?|try again)\s+(?:at\s+)?(\d{1,2})(?::(\d{2}))?\s*(am|pm)?(?:\s*\(([A-Za-z_]+(?:/[A-Za-z_+-]+)*)\))?`)
+	clockRE = lazyre.New(`(?i)(?:resets?|try again)\s+(?:at\s+)?(\d{1,2})(?::(\d{2}))?\s*(am|pm)?(?:\s*\(([A-Za-z_]+(?:/[A-Za-z_+-]+)*)\))?`)
 	// claude: "You've hit your weekly limit · resets Nov 29, 11:23pm (UTC)"
 	// (the year left out); codex: "try again at Jan 15th, 2027 8:00 AM"
 	// (its local time).
-	dateRE = regexp.MustCompile(`(?i)(?:resets?|try again)\s+(?:at\s+|on\s+)?(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]* (\d{1,2})(?:st|nd|rd|th)?,?(?: (\d{4}))?(?:,? (?:at )?(\d{1,2})(?::(\d{2}))? ?([ap]m))?(?:\s*\(([A-Za-z_]+(?:/[A-Za-z_+-]+)*)\))?`)
+	dateRE = lazyre.New(`(?i)(?:resets?|try again)\s+(?:at\s+|on\s+)?(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]* (\d{1,2})(?:st|nd|rd|th)?,?(?: (\d{4}))?(?:,? (?:at )?(\d{1,2})(?::(\d{2}))? ?([ap]m))?(?:\s*\(([A-Za-z_]+(?:/[A-Za-z_+-]+)*)\))?`)
 	// An HTTP retry-after header as a CLI shows it, or gemini's RetryInfo
 	// ("retryDelay": "12s").
-	retryAfterRE = regexp.MustCompile(`(?i)retry[-_ ]after"?\s*[:=]?\s*"?(\d+(?:\.\d+)?)\s*(s|ms)?\b|retryDelay"?\s*[:=]\s*"(\d+(?:\.\d+)?)s"`)
+	retryAfterRE = lazyre.New(`(?i)retry[-_ ]after"?\s*[:=]?\s*"?(\d+(?:\.\d+)?)\s*(s|ms)?\b|retryDelay"?\s*[:=]\s*"(\d+(?:\.\d+)?)s"`)
 )
 
 // Imminent is how far a printed reset may lie before now and still be the
@@ -60,22 +61,22 @@ const Imminent = 5 * time.Minute
 // lifting now), not the same time tomorrow.
 func ReadLimit(text string, now time.Time) Limit {
 	var l Limit
-	l.Usage = usageLimitRE.MatchString(text)
-	if m := epochRE.FindStringSubmatch(text); m != nil {
+	l.Usage = usageLimitRE().MatchString(text)
+	if m := epochRE().FindStringSubmatch(text); m != nil {
 		if sec, err := strconv.ParseInt(m[1], 10, 64); err == nil {
 			l.ResetsAt = time.Unix(sec, 0)
 			l.Usage = true
 			return l
 		}
 	}
-	if m := dateRE.FindStringSubmatch(text); m != nil {
+	if m := dateRE().FindStringSubmatch(text); m != nil {
 		if t, ok := dateClock(m, now); ok {
 			l.ResetsAt = t
 			l.Usage = true
 			return l
 		}
 	}
-	if m := relativeRE.FindStringSubmatch(text); m != nil {
+	if m := relativeRE().FindStringSubmatch(text); m != nil {
 		if d := sumUnits(m[1]); d > 0 {
 			if l.Usage {
 				l.ResetsAt = now.Add(d)
@@ -85,14 +86,14 @@ func ReadLimit(text string, now time.Time) Limit {
 			return l
 		}
 	}
-	if m := clockRE.FindStringSubmatch(text); m != nil {
+	if m := clockRE().FindStringSubmatch(text); m != nil {
 		if t, ok := nextClock(m, now); ok {
 			l.ResetsAt = t
 			l.Usage = true
 			return l
 		}
 	}
-	if m := retryAfterRE.FindStringSubmatch(text); m != nil {
+	if m := retryAfterRE().FindStringSubmatch(text); m != nil {
 		num, unit := m[1], m[2]
 		if num == "" {
 			num, unit = m[3], "s"
@@ -111,7 +112,7 @@ func ReadLimit(text string, now time.Time) Limit {
 // sumUnits adds up "4 days 3 hours 2 minutes".
 func sumUnits(s string) time.Duration {
 	var total time.Duration
-	for _, m := range unitRE.FindAllStringSubmatch(s, -1) {
+	for _, m := range unitRE().FindAllStringSubmatch(s, -1) {
 		f, err := strconv.ParseFloat(m[1], 64)
 		if err != nil {
 			continue
@@ -226,13 +227,13 @@ func zoneOf(name string, now time.Time) *time.Location {
 
 // limitNameRE finds the limit a CLI names: claude's "You've hit your
 // weekly limit", "… 5-hour limit", "… Opus limit".
-var limitNameRE = regexp.MustCompile(`(?i)hit your ((?:[\w-]+ )?limit)`)
+var limitNameRE = lazyre.New(`(?i)hit your ((?:[\w-]+ )?limit)`)
 
 // LimitName is the usage limit text names, as a person says it ("weekly
 // limit", "5-hour limit", "Opus limit"), or "usage limit" when it names
 // none in particular.
 func LimitName(text string) string {
-	if m := limitNameRE.FindStringSubmatch(text); m != nil {
+	if m := limitNameRE().FindStringSubmatch(text); m != nil {
 		if name := m[1]; name != "limit" && !strings.EqualFold(name, "usage limit") {
 			return name
 		}

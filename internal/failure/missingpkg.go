@@ -3,6 +3,8 @@ package failure
 import (
 	"regexp"
 	"strings"
+
+	"github.com/autobuild-sh/autobuild/internal/lazyre"
 )
 
 // A gate that fails because a third-party package is not installed
@@ -20,13 +22,13 @@ type missingPackage struct {
 }
 
 var (
-	pythonMissing = regexp.MustCompile(`(?m)(?:ModuleNotFoundError|ImportError): No module named '([^']+)'`)
+	pythonMissing = lazyre.New(`(?m)(?:ModuleNotFoundError|ImportError): No module named '([^']+)'`)
 	// node (require and import), jest ("Cannot find module 'x' from 'y'"),
 	// tsc (TS2307 "Cannot find module 'x' or its corresponding type
 	// declarations") and node's ESM "Cannot find package 'x' imported from".
-	nodeMissing = regexp.MustCompile(`Cannot find (?:module|package) '([^']+)'`)
+	nodeMissing = lazyre.New(`Cannot find (?:module|package) '([^']+)'`)
 	// vite and vitest: Failed to resolve import "x" from "src/a.ts".
-	viteMissing = regexp.MustCompile(`Failed to resolve import "([^"]+)"`)
+	viteMissing = lazyre.New(`Failed to resolve import "([^"]+)"`)
 )
 
 // findMissingPackage reads the first missing module the output names and
@@ -34,15 +36,15 @@ var (
 // filesChanged are the attempt's files, a further sign of what is the
 // project's.
 func findMissingPackage(output string, filesChanged []string) (missingPackage, bool) {
-	if m := pythonMissing.FindStringSubmatch(output); m != nil {
+	if m := pythonMissing().FindStringSubmatch(output); m != nil {
 		top, _, _ := strings.Cut(m[1], ".")
 		if top == "" || pythonProjectModule(top, output, filesChanged) {
 			return missingPackage{}, false
 		}
 		return missingPackage{name: top, eco: "python"}, true
 	}
-	for _, re := range []*regexp.Regexp{nodeMissing, viteMissing} {
-		if m := re.FindStringSubmatch(output); m != nil {
+	for _, re := range []func() *regexp.Regexp{nodeMissing, viteMissing} {
+		if m := re().FindStringSubmatch(output); m != nil {
 			name := nodePackageName(m[1])
 			if name == "" {
 				return missingPackage{}, false
@@ -106,13 +108,13 @@ func (p missingPackage) installCommand() string {
 // "= note: `-D clippy::x` implied by `-D warnings`" and rustc's
 // "#[deny(...)]" notes. A lint gate whose output shows them failed on lints,
 // even though cargo ends it with "could not compile".
-var lintFindings = regexp.MustCompile("(?m)^\\s*= note: (?:`-D [^`]+` implied by `-D warnings`|`#\\[deny\\([^)]*\\)\\]` on by default)|^\\s*= help: for further information visit https://rust-lang\\.github\\.io/rust-clippy/")
+var lintFindings = lazyre.New("(?m)^\\s*= note: (?:`-D [^`]+` implied by `-D warnings`|`#\\[deny\\([^)]*\\)\\]` on by default)|^\\s*= help: for further information visit https://rust-lang\\.github\\.io/rust-clippy/")
 
 // rustCompileError is a compiler error with a code (error[E0425]), which no
 // lint prints: code that does not compile.
-var rustCompileError = regexp.MustCompile(`\berror\[E\d{4}\]`)
+var rustCompileError = lazyre.New(`\berror\[E\d{4}\]`)
 
 // lintOnly reports whether output shows lint findings and no compile error.
 func lintOnly(output string) bool {
-	return lintFindings.MatchString(output) && !rustCompileError.MatchString(output)
+	return lintFindings().MatchString(output) && !rustCompileError().MatchString(output)
 }

@@ -206,20 +206,20 @@ func TestEveryTableRowIsRecorded(t *testing.T) {
 		require.True(t, found(func(o string) bool { return len(x.find(o)) > 0 }), "extractor %q finds nothing in the recordings", x.tool)
 	}
 	for _, s := range buildSignals {
-		require.True(t, found(func(o string) bool { return strings.Contains(o, s.hint) && s.re.MatchString(o) }),
-			"build signal %q (%s, hint %q) matches no recording", s.tool, s.re, s.hint)
+		require.True(t, found(func(o string) bool { return strings.Contains(o, s.hint) && s.re().MatchString(o) }),
+			"build signal %q (%s, hint %q) matches no recording", s.tool, s.re(), s.hint)
 	}
 	for _, re := range errorStatementREs {
 		require.True(t, found(func(o string) bool {
 			for _, l := range nonEmptyLines(o) {
-				if re.MatchString(l) {
+				if re().MatchString(l) {
 					return true
 				}
 			}
 			return false
-		}), "error statement %s matches no recording", re)
+		}), "error statement %s matches no recording", re())
 	}
-	for _, re := range []*regexp.Regexp{pyFrameRE, pytestLocRE, nodeHeaderRE, nodeFrameRE, rustArrowRE, viteFileRE} {
+	for _, re := range []*regexp.Regexp{pyFrameRE(), pytestLocRE(), nodeHeaderRE(), nodeFrameRE(), rustArrowRE(), viteFileRE()} {
 		require.True(t, found(func(o string) bool {
 			for _, l := range nonEmptyLines(o) {
 				if re.MatchString(l) {

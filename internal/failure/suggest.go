@@ -166,6 +166,10 @@ func suggest(r failreport.Report, worktree string) []string {
 	case failreport.BudgetExceeded:
 		out = append(out, "look at the spend per phase: a phase that cost far more than the others may be looping",
 			"resume with a higher budget (--max-cost, or --max-phase-cost for one phase's), or split the costly phase")
+	case failreport.RedBase:
+		out = append(out, "fix the base first: the quality gates already fail on your branch before the run "+
+			"(their output is in .autobuild/logs/verify.log), so commit a fix there before you resume; "+
+			"or, to go on with the base as it is, resume with --allow-red-base (a gate then counts only the failures the base does not have)")
 	case failreport.ReviewRejected:
 		out = append(out, "the retry gets the reviewer's note as its context; after a second rejection, change the phase's text in the plan or do the change by hand, then resume")
 	case failreport.PlanInvalid:

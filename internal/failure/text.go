@@ -2,9 +2,10 @@ package failure
 
 import (
 	"path/filepath"
-	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/autobuild-sh/autobuild/internal/lazyre"
 )
 
 // Excerpt bounds: a failing gate's output is kept as its last lines, so the
@@ -21,11 +22,11 @@ const (
 	signalTailLines = 20
 )
 
-var ansiRE = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]`)
+var ansiRE = lazyre.New(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]`)
 
 // clean removes terminal escape sequences and carriage-return overwrites.
 func clean(s string) string {
-	s = ansiRE.ReplaceAllString(s, "")
+	s = ansiRE().ReplaceAllString(s, "")
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	return strings.ReplaceAll(s, "\r", "\n")
 }
@@ -77,14 +78,14 @@ func lastLine(s string) string {
 	return shorten(lines[len(lines)-1])
 }
 
-var errorLineRE = regexp.MustCompile(`(?i)\b(error|errors|fail|failed|failure|panic|cannot|undefined|expected|not found)\b|^\s*--- FAIL|✕`)
+var errorLineRE = lazyre.New(`(?i)\b(error|errors|fail|failed|failure|panic|cannot|undefined|expected|not found)\b|^\s*--- FAIL|✕`)
 
 // firstErrorLine returns the first line of s that looks like an error and
 // is no banner or header, else its last non-empty line, shortened: what the
 // failure is blocked on.
 func firstErrorLine(s string) string {
 	for _, l := range nonEmptyLines(s) {
-		if errorLineRE.MatchString(l) && !isNoise(l) {
+		if errorLineRE().MatchString(l) && !isNoise(l) {
 			return shorten(l)
 		}
 	}

@@ -2,6 +2,7 @@ package failure
 
 import (
 	"github.com/autobuild-sh/autobuild/internal/failreport"
+	"github.com/autobuild-sh/autobuild/internal/lazyre"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -9,12 +10,12 @@ import (
 
 // missingToolREs extract the name of a command that is not installed from
 // shells' and runtimes' messages. Each has one capture group: the name.
-var missingToolREs = []*regexp.Regexp{
-	regexp.MustCompile(`exec: "([^"]+)": executable file not found`), // Go's os/exec
-	regexp.MustCompile(`(?i)command not found: (\S+)`),               // zsh
-	regexp.MustCompile(`(?i)env: '?([^\s':]+)'?: no such file or directory`),
-	regexp.MustCompile(`(?i)([^\s:'"]+): (?:command )?not found`), // sh, bash
-	regexp.MustCompile(`(?i)no module named '?([\w.]+)'?`),        // python -m
+var missingToolREs = []func() *regexp.Regexp{
+	lazyre.New(`exec: "([^"]+)": executable file not found`), // Go's os/exec
+	lazyre.New(`(?i)command not found: (\S+)`),               // zsh
+	lazyre.New(`(?i)env: '?([^\s':]+)'?: no such file or directory`),
+	lazyre.New(`(?i)([^\s:'"]+): (?:command )?not found`), // sh, bash
+	lazyre.New(`(?i)no module named '?([\w.]+)'?`),        // python -m
 }
 
 // MissingTool returns the command that text says is not installed, or "".
@@ -23,7 +24,7 @@ func MissingTool(text string) string {
 	text = clean(text)
 	best, at := "", -1
 	for _, re := range missingToolREs {
-		for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
+		for _, m := range re().FindAllStringSubmatchIndex(text, -1) {
 			if m[0] > at {
 				best, at = filepath.Base(text[m[2]:m[3]]), m[0]
 			}

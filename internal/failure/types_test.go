@@ -20,7 +20,7 @@ func TestTypeRetry(t *testing.T) {
 // the wrong branch, over another run's state or on a full disk.
 func TestRepositoryTypesAreNotRetried(t *testing.T) {
 	t.Parallel()
-	for _, typ := range []failreport.Type{failreport.BranchChanged, failreport.LockLost, failreport.DiskFull} {
+	for _, typ := range []failreport.Type{failreport.BranchChanged, failreport.LockLost, failreport.DiskFull, failreport.RedBase} {
 		require.False(t, typ.Retryable(), string(typ))
 	}
 }

@@ -3,8 +3,9 @@ package gitx
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strconv"
+
+	"github.com/autobuild-sh/autobuild/internal/lazyre"
 )
 
 // LineRange is a span of lines, 1-based and inclusive, in the old version of
@@ -23,7 +24,7 @@ func (r LineRange) String() string {
 }
 
 // hunkHeader matches "@@ -a,b +c,d @@"; the counts are optional (1).
-var hunkHeader = regexp.MustCompile(`(?m)^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@`)
+var hunkHeader = lazyre.New(`(?m)^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@`)
 
 // ChangedRanges returns the hunks of `git diff -U0 from to -- file` (run in
 // the repository or worktree at dir) as ranges of the old file's lines, in
@@ -47,16 +48,16 @@ func ChangeOf(ctx context.Context, dir, from, to, file string) (FileChange, erro
 	if err != nil {
 		return FileChange{}, err
 	}
-	return FileChange{Ranges: parseHunks(out), Created: createdRE.MatchString(out)}, nil
+	return FileChange{Ranges: parseHunks(out), Created: createdRE().MatchString(out)}, nil
 }
 
 // createdRE matches the header of a diff that creates its file.
-var createdRE = regexp.MustCompile(`(?m)^(?:new file mode \d+|--- /dev/null)$`)
+var createdRE = lazyre.New(`(?m)^(?:new file mode \d+|--- /dev/null)$`)
 
 // parseHunks reads the hunk headers of a -U0 diff.
 func parseHunks(diff string) []LineRange {
 	var rs []LineRange
-	for _, m := range hunkHeader.FindAllStringSubmatch(diff, -1) {
+	for _, m := range hunkHeader().FindAllStringSubmatch(diff, -1) {
 		start, _ := strconv.Atoi(m[1])
 		count := 1
 		if m[2] != "" {

@@ -59,6 +59,7 @@ func (x *Executor) RunGates(ctx context.Context, a executor.Attempt, obs executo
 			case !res.TimedOut && a.BaseFailing != nil && OnlyKnownFailures(a.BaseFailing()[g.Kind], res.Tail):
 				// --allow-red-base: these tests failed on the base already.
 				gr.Status, gr.Passed = state.GatePassed, true
+				gr.KnownFailures = len(failure.FailingTests(res.Tail))
 				gr.OutputSummary = "passed: it fails only with tests that failed on the run's base already\n" + gr.OutputSummary
 				fmt.Fprintf(a.Log, "# autobuild: gate %s failed only with tests that failed on the run's base already: counted as passed\n", g.Kind)
 			case res.TimedOut:

@@ -1,11 +1,11 @@
 package metrics
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/autobuild-sh/autobuild/internal/history"
+	"github.com/autobuild-sh/autobuild/internal/lazyre"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
@@ -13,12 +13,12 @@ import (
 const maxGroups = 10
 
 var (
-	pathLike = regexp.MustCompile(`(?:[A-Za-z]:)?[\w.~-]*[/\\][\w./\\~-]*(?::\d+)*`)
-	hexLike  = regexp.MustCompile(`\b[0-9a-f]{7,64}\b`)
+	pathLike = lazyre.New(`(?:[A-Za-z]:)?[\w.~-]*[/\\][\w./\\~-]*(?::\d+)*`)
+	hexLike  = lazyre.New(`\b[0-9a-f]{7,64}\b`)
 	// numLike is a number standing alone or with a unit ("31.5s", "80%"),
 	// not one inside a word ("2a", "TestA1", "utf8").
-	numLike = regexp.MustCompile(`\b\d+(?:\.\d+)?(ms|s|m|h|%|x|KB|MB|GB|KiB|MiB|GiB)?\b`)
-	spaces  = regexp.MustCompile(`\s+`)
+	numLike = lazyre.New(`\b\d+(?:\.\d+)?(ms|s|m|h|%|x|KB|MB|GB|KiB|MiB|GiB)?\b`)
+	spaces  = lazyre.New(`\s+`)
 )
 
 // Normalize reduces a failure message to its shape, so that failures with
@@ -26,15 +26,15 @@ var (
 // numbers N ("exit status 2 after 31.5s in calc/format.go:12" and "exit
 // status 1 after 2s in api/x.go:3" are one shape).
 func Normalize(msg string) string {
-	s := pathLike.ReplaceAllString(msg, "<path>")
-	s = hexLike.ReplaceAllStringFunc(s, func(h string) string {
+	s := pathLike().ReplaceAllString(msg, "<path>")
+	s = hexLike().ReplaceAllStringFunc(s, func(h string) string {
 		if strings.ContainsAny(h, "0123456789") {
 			return "<hash>"
 		}
 		return h
 	})
-	s = numLike.ReplaceAllString(s, "N$1")
-	return strings.TrimSpace(spaces.ReplaceAllString(s, " "))
+	s = numLike().ReplaceAllString(s, "N$1")
+	return strings.TrimSpace(spaces().ReplaceAllString(s, " "))
 }
 
 func (a *aggregator) group(r history.Record) {

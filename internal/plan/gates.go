@@ -2,10 +2,11 @@ package plan
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
+
+	"github.com/autobuild-sh/autobuild/internal/lazyre"
 )
 
 // gateKindNames maps what people write (letters only) to a gate kind.
@@ -19,7 +20,7 @@ var gateKindNames = map[string]string{
 
 // gateItem matches "test: cmd" once bold markers are gone; the key is a
 // short run of words.
-var gateItem = regexp.MustCompile(`^([\pL][\pL\pN _\-]{0,30}?)\s*:\s*(.*)$`)
+var gateItem = lazyre.New(`^([\pL][\pL\pN _\-]{0,30}?)\s*:\s*(.*)$`)
 
 // readGates reads the list items of the plan's Quality Gates sections:
 // "- test: `go test ./...`", "- **lint**: golangci-lint run". Every
@@ -57,7 +58,7 @@ func (b *builder) readGateItem(item ast.Node, seen map[string]bool) {
 	raw := strings.Join(texts, " ")
 	text := strings.TrimSpace(boldMarkup.Replace(raw))
 	text = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(text, "[ ]"), "[x]"), "[X]"))
-	m := gateItem.FindStringSubmatch(text)
+	m := gateItem().FindStringSubmatch(text)
 	if m == nil {
 		b.problem(line, CodePlanInvalid, fmt.Sprintf("quality gate %q is not written as \"kind: command\"", text))
 		return

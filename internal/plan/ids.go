@@ -1,11 +1,11 @@
 package plan
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/autobuild-sh/autobuild/internal/lazyre"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
@@ -149,7 +149,7 @@ type title struct {
 
 var (
 	// estimateSuffix matches a trailing "(est 8)", "(estimate: 3 days)".
-	estimateSuffix = regexp.MustCompile(`(?i)\s*\(\s*(?:est|estimate|effort)\b\.?\s*:?\s*([^)]*)\)\s*$`)
+	estimateSuffix = lazyre.New(`(?i)\s*\(\s*(?:est|estimate|effort)\b\.?\s*:?\s*([^)]*)\)\s*$`)
 	// nameSeparators are what people put between a phase id and its name.
 	nameSeparators = ":-—–|.)"
 )
@@ -185,7 +185,7 @@ func parseTitle(s string, needPrefix bool) (title, bool) {
 		// The regexp is the slow part of reading a title; most names
 		// have no parenthesis for it to find.
 		if strings.Contains(name, "(") {
-			if m := estimateSuffix.FindStringSubmatchIndex(name); m != nil {
+			if m := estimateSuffix().FindStringSubmatchIndex(name); m != nil {
 				t.estimate = strings.TrimSpace(name[m[2]:m[3]])
 				name = strings.TrimSpace(name[:m[0]])
 			}

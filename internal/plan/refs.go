@@ -1,12 +1,12 @@
 package plan
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/autobuild-sh/autobuild/internal/lazyre"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
@@ -101,7 +101,7 @@ func parseRefs(raw string, line int) refList {
 	if isNone(s) {
 		return list
 	}
-	list.optional = strings.Contains(s, "(") && optionalAside.MatchString(s)
+	list.optional = strings.Contains(s, "(") && optionalAside().MatchString(s)
 	s = dropParentheticals(s)
 	if allWords[strings.Join(strings.Fields(strings.ToLower(strings.TrimRight(s, ". "))), " ")] {
 		list.refs = []ref{{text: s, all: true}}
@@ -147,7 +147,7 @@ func parseRefs(raw string, line int) refList {
 
 // optionalAside matches an aside that makes references optional: "(or
 // nothing if skipped)", "(if any)", "(optional)", "(none if skipped)".
-var optionalAside = regexp.MustCompile(`(?i)\([^)]*\b(nothing|none|optional|if (any|present|exists|skipped|needed|used))\b`)
+var optionalAside = lazyre.New(`(?i)\([^)]*\b(nothing|none|optional|if (any|present|exists|skipped|needed|used))\b`)
 
 // allStartWithDigit reports whether every word starts with an ASCII digit.
 func allStartWithDigit(words []string) bool {

@@ -1,13 +1,13 @@
 package plan
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
 
+	"github.com/autobuild-sh/autobuild/internal/lazyre"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
@@ -183,7 +183,7 @@ func (d *doc) filePath(h *ast.Heading) (string, bool) {
 			}
 		}
 	}
-	path := fileAside.ReplaceAllString(text[len(prefix):], "")
+	path := fileAside().ReplaceAllString(text[len(prefix):], "")
 	path = strings.Trim(strings.TrimSpace(path), "`\"'")
 	return path, path != ""
 }
@@ -191,7 +191,7 @@ func (d *doc) filePath(h *ast.Heading) (string, bool) {
 // fileAside is what people write after a file's path: "(CREATE)", "(new)",
 // "— tests", "- optional". A parenthesis inside the path, as in Next.js's
 // "app/(auth)/page.tsx", has no space before it and stays.
-var fileAside = regexp.MustCompile(`\s+(\(.*|[—–-]\s.*)$`)
+var fileAside = lazyre.New(`\s+(\(.*|[—–-]\s.*)$`)
 
 // idHeading reads a heading that names a phase by its table id alone (see
 // readOutline).

@@ -104,3 +104,47 @@ func TestHardBudgetStopsRunningAttempts(t *testing.T) {
 		require.Equal(t, state.PhasePending, f.sched.Rec.Get("3").Status)
 	})
 }
+
+// A retry the budget refuses is not announced: no PhaseRetrying event
+// (the printers' "RETRYING (attempt 2/2)") for an attempt that never
+// starts, whether the phase's own budget or the run's refuses it, under
+// both schedules.
+func TestBudgetRefusedRetryIsNotAnnounced(t *testing.T) {
+	for _, schedule := range []state.Schedule{state.ScheduleBatches, state.ScheduleEager} {
+		for name, limits := range map[string]budget.Limits{"phase": {Phase: 2}, "run": {Run: 2}} {
+			t.Run(string(schedule)+"/"+name, func(t *testing.T) {
+				synctest.Test(t, func(t *testing.T) {
+					f := newSchedFixture(t, chainPlan, 2, map[string][]fakeStep{"1": {{dur: time.Second, fail: failreport.TestFailure, cost: 2}}})
+					f.sched.Schedule = schedule
+					f.sched.Budget = BudgetGuard{Limits: limits}
+					status, reason := f.sched.Execute(context.Background())
+					require.Equal(t, state.RunHalted, status)
+					require.Contains(t, reason, "budget_exceeded")
+					require.Equal(t, 1, f.runner.calls["1"], "no retry")
+					require.Empty(t, eventsOf(*f.events, event.PhaseRetrying), "a retry that does not start is not announced")
+					require.Len(t, eventsOf(*f.events, event.BudgetReached), 1, "the budget says why")
+				})
+			})
+		}
+	}
+}
+
+// A retry that starts is announced once, before its attempt starts.
+func TestRetryIsAnnouncedWhenItStarts(t *testing.T) {
+	for _, schedule := range []state.Schedule{state.ScheduleBatches, state.ScheduleEager} {
+		t.Run(string(schedule), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				f := newSchedFixture(t, chainPlan, 2, map[string][]fakeStep{"1": {{dur: time.Second, fail: failreport.TestFailure, cost: 1}, {dur: time.Second, cost: 1}}})
+				f.sched.Schedule = schedule
+				f.sched.Budget = BudgetGuard{Limits: budget.Limits{Run: 10}}
+				status, _ := f.sched.Execute(context.Background())
+				require.Equal(t, state.RunComplete, status)
+				require.Equal(t, 2, f.runner.calls["1"])
+				retrying := eventsOf(*f.events, event.PhaseRetrying)
+				require.Len(t, retrying, 1)
+				require.Equal(t, 2, retrying[0].Attempt)
+				require.Equal(t, "retrying after test_failure with the failure as context", retrying[0].Line)
+			})
+		})
+	}
+}

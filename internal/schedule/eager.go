@@ -5,7 +5,6 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/autobuild-sh/autobuild/internal/event"
 	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/plan"
@@ -226,13 +225,7 @@ func (s *Scheduler) startEager(ctx context.Context, e *eagerRun, phases []*plan.
 		}
 		e.inPlanOrder(siblings)
 		e.inPlanOrder(landed)
-		if number > 1 {
-			rep := s.failedReport(p.ID)
-			s.Rec.Emit(event.Event{Kind: event.PhaseRetrying, PhaseID: p.ID, DisplayID: p.DisplayID,
-				PhaseName: p.Name, Attempt: number, MaxAttempts: MaxAttempts,
-				Line: "retrying after " + string(rep.Type) + " with the failure as context"})
-		}
-		go func() {
+		go func() { // a retry is announced as it starts (attempt)
 			held := sync.OnceFunc(func() { ends <- eagerEnd{p: p, number: number, held: true} })
 			undo := s.whileHeld(p.ID, held)
 			res := s.attempt(ctx, p, number, siblings, landed)

@@ -195,13 +195,7 @@ func (s *Scheduler) runGroup(ctx context.Context, group []*plan.Phase) {
 	if len(retry) == 0 {
 		return
 	}
-	for _, p := range retry {
-		rep := results[p.ID].Report
-		s.Rec.Emit(event.Event{Kind: event.PhaseRetrying, PhaseID: p.ID, DisplayID: p.DisplayID,
-			PhaseName: p.Name, Attempt: 2, MaxAttempts: MaxAttempts,
-			Line: "retrying after " + string(rep.Type) + " with the failure as context"})
-	}
-	s.runAll(ctx, retry, phases, 2)
+	s.runAll(ctx, retry, phases, 2) // each retry is announced as it starts (attempt)
 }
 
 // runAll starts one attempt per phase, at most maxParallel at a time, and
@@ -291,6 +285,9 @@ func (s *Scheduler) attempt(ctx context.Context, p *plan.Phase, number int, sibl
 			res = s.refuse(p, number, b)
 			break
 		}
+		if number > 1 && repeat == 0 {
+			s.announceRetry(p, number)
+		}
 		req.Run = s.NextRun(p.ID)
 		s.Budget.running.Add(1)
 		res = s.Runner.Attempt(s.attemptContext(ctx), req)
@@ -327,6 +324,16 @@ func (s *Scheduler) attempt(ctx context.Context, p *plan.Phase, number int, sibl
 	}
 	s.settle(p, number, res)
 	return res
+}
+
+// announceRetry says that p's retry is starting: once the budget has let it
+// start, never for a retry that a budget refuses or a halt keeps from
+// starting.
+func (s *Scheduler) announceRetry(p *plan.Phase, number int) {
+	rep := s.failedReport(p.ID)
+	s.Rec.Emit(event.Event{Kind: event.PhaseRetrying, PhaseID: p.ID, DisplayID: p.DisplayID,
+		PhaseName: p.Name, Attempt: number, MaxAttempts: MaxAttempts,
+		Line: "retrying after " + string(rep.Type) + " with the failure as context"})
 }
 
 // settle records an attempt's end in the scheduler's books and decides

@@ -202,6 +202,10 @@ type GateResult struct {
 	ExitCode        int     `json:"exit_code"`
 	DurationSeconds float64 `json:"duration_seconds"`
 	OutputSummary   string  `json:"output_summary,omitempty"`
+	// KnownFailures is, for a gate counted as passed under --allow-red-base,
+	// how many failing tests it named, every one failing on the run's base
+	// already (0 for a gate that passed outright).
+	KnownFailures int `json:"known_failures,omitempty"`
 }
 
 // Verification compares the agent's claim with the engine's own gates.

@@ -62,3 +62,19 @@ func TestResumeCommandRaisesTheBudgetAfterAnotherHalt(t *testing.T) {
 	in.Run.Status = state.RunComplete
 	require.Equal(t, in.ResumeCommand, ResumeCommand(in))
 }
+
+// A run the red base stopped (exit 3: the gates already failed on the base,
+// no phase judged or charged) says first to fix the base, not to resume.
+func TestRedBaseHaltSummarySaysFixTheBaseFirst(t *testing.T) {
+	in := haltedInput()
+	in.Run.HaltType = failreport.RedBase
+	in.Run.HaltReason = "the quality gates already fail on your branch main (1111111), before the run: gate test `go test ./...` " +
+		"(failing tests: TestOld); the agents were stopped and no phase was charged. Fix the base first, or run again with " +
+		"--allow-red-base (a gate then counts only the failures the base does not have; the output is in .autobuild/logs/verify.log)"
+	in.Phases = []*state.Phase{{PhaseID: "1", DisplayID: "1", PhaseName: "One", Status: state.PhasePending, MaxAttempts: 2,
+		Attempts: []state.Attempt{{Number: 1, Outcome: state.OutcomeInterrupted}}}}
+	got := Render(in, 80)
+	golden(t, "halt-red-base-80.txt", got)
+	require.Contains(t, got, "║ 1. Fix the base first: the quality gates already fail on your branch before")
+	require.Contains(t, got, "--allow-red-base")
+}

@@ -135,9 +135,10 @@ func halted(in Input, width int) string {
 
 	b.section("RESUME INSTRUCTIONS")
 	n := 1
-	if in.Run != nil && in.Run.HaltType == failreport.BudgetExceeded {
-		// The run's budget is no phase's failure: its advice comes first.
-		reports = append([]failreport.Report{{SuggestedActions: failure.Suggest(failreport.Report{Type: failreport.BudgetExceeded})}}, reports...)
+	if t := haltType(in.Run); t == failreport.BudgetExceeded || t == failreport.RedBase {
+		// The run's budget, or its red base, is no phase's failure: its
+		// advice comes first ("fix the base first").
+		reports = append([]failreport.Report{{SuggestedActions: failure.Suggest(failreport.Report{Type: t})}}, reports...)
 	}
 	steps := actions(reports)
 	if in.FixStep != "" {
@@ -159,6 +160,14 @@ func halted(in Input, width int) string {
 	b.blank()
 	b.rule("╚", "═", "╝")
 	return b.String()
+}
+
+// haltType is the type the run halted for, "" for none.
+func haltType(r *state.Run) failreport.Type {
+	if r == nil {
+		return ""
+	}
+	return r.HaltType
 }
 
 func complete(in Input, width int) string {

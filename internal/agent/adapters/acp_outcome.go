@@ -3,12 +3,12 @@ package adapters
 import (
 	"encoding/json"
 	"errors"
-	"regexp"
 
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/failreport"
+	"github.com/autobuild-sh/autobuild/internal/lazyre"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -104,7 +104,7 @@ func (s *ACPSession) classify(err error) *agent.Signal {
 	if fx == nil {
 		fx = acpFixes(name)
 	}
-	if acpContextRE.MatchString(text) {
+	if acpContextRE().MatchString(text) {
 		return &agent.Signal{Type: failreport.ContextExhausted, Message: cleanLine(firstLine(text))}
 	}
 	if code == acpAuthRequired {
@@ -136,7 +136,7 @@ func acpFixes(name string) fixes {
 // httpStatusIn finds an HTTP error status an agent quotes in its error
 // ("status 429", "429 Too Many Requests", "[API Error: 401 ...]").
 func httpStatusIn(text string) int {
-	for _, m := range httpStatusRE.FindAllStringSubmatch(text, -1) {
+	for _, m := range httpStatusRE().FindAllStringSubmatch(text, -1) {
 		for _, g := range m[1:] {
 			switch g {
 			case "401":
@@ -161,11 +161,11 @@ func httpStatusIn(text string) int {
 // saying something: "Error: 400 ...", "[API Error: 401 ...]".
 // copilot sends its notes as chunks without line breaks between them
 // ("Retrying...Error: ...").
-var errorLineRE = regexp.MustCompile(`(?m)(?:^|\.\.\.)\s*(\[?(?:API )?Error:? .*)$`)
+var errorLineRE = lazyre.New(`(?m)(?:^|\.\.\.)\s*(\[?(?:API )?Error:? .*)$`)
 
 // errorLine is the last error line of a message, "" for none.
 func errorLine(msg string) string {
-	m := errorLineRE.FindAllStringSubmatch(msg, -1)
+	m := errorLineRE().FindAllStringSubmatch(msg, -1)
 	if len(m) == 0 {
 		return ""
 	}
@@ -174,6 +174,6 @@ func errorLine(msg string) string {
 
 // acpContextRE are the ACP agents' own names for a context that ran out
 // (opencode's ContextOverflowError) that the shared patterns do not know.
-var acpContextRE = regexp.MustCompile(`(?i)ContextOverflowError|context exceeds (?:the )?model(?:'s)? limit|too large to compact`)
+var acpContextRE = lazyre.New(`(?i)ContextOverflowError|context exceeds (?:the )?model(?:'s)? limit|too large to compact`)
 
-var httpStatusRE = regexp.MustCompile(`(?i)(?:status|code|error|http)[^0-9\n]{0,12}\b(401|403|413|429|503|529)\b|\b(401|403|413|429|503|529)\s+(?:unauthori|forbidden|too many|service unavailable|payload too large|request entity)`)
+var httpStatusRE = lazyre.New(`(?i)(?:status|code|error|http)[^0-9\n]{0,12}\b(401|403|413|429|503|529)\b|\b(401|403|413|429|503|529)\s+(?:unauthori|forbidden|too many|service unavailable|payload too large|request entity)`)

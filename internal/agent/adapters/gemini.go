@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/failreport"
+	"github.com/autobuild-sh/autobuild/internal/lazyre"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -226,7 +226,7 @@ func (p *geminiParser) Finish(exitCode int) (out agent.Outcome) {
 
 // apiCodeRE finds the HTTP status gemini quotes from its API's error
 // object: `[API Error: {"error":{"code":401,...`.
-var apiCodeRE = regexp.MustCompile(`"code"\s*:\s*(\d{3})`)
+var apiCodeRE = lazyre.New(`"code"\s*:\s*(\d{3})`)
 
 // signal reads the failure from gemini's exit status and the API status
 // in its result's error first, then from its words.
@@ -242,7 +242,7 @@ func (p *geminiParser) signal(exitCode int, r *geminiEvent, said string) *agent.
 		return geminiFixes.signal("gemini", e.typ, e.kind, detail)
 	}
 	if r != nil && r.Error != nil {
-		if m := apiCodeRE.FindStringSubmatch(r.Error.Message); m != nil {
+		if m := apiCodeRE().FindStringSubmatch(r.Error.Message); m != nil {
 			code, _ := strconv.Atoi(m[1])
 			if t, k, ok := statusSignal(code); ok {
 				return geminiFixes.signal("gemini", t, k, cleanLine(fmt.Sprintf("API error %d: %s", code, apiMessage(r.Error.Message))))

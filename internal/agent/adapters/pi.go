@@ -2,13 +2,13 @@ package adapters
 
 import (
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/failreport"
+	"github.com/autobuild-sh/autobuild/internal/lazyre"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
@@ -152,7 +152,7 @@ func (p *piParser) Stderr(line string) []agent.Note {
 }
 
 // piStatusRE is the HTTP status pi puts first in an API error: "401 ...".
-var piStatusRE = regexp.MustCompile(`^\s*(\d{3})\b`)
+var piStatusRE = lazyre.New(`^\s*(\d{3})\b`)
 
 func (p *piParser) Finish(exitCode int) agent.Outcome {
 	p.mu.Lock()
@@ -168,7 +168,7 @@ func (p *piParser) Finish(exitCode int) agent.Outcome {
 	}
 	// pi exits 0 after an API error: its last message is the error.
 	out.Said = p.errMsg
-	if m := piStatusRE.FindStringSubmatch(p.errMsg); m != nil {
+	if m := piStatusRE().FindStringSubmatch(p.errMsg); m != nil {
 		st, _ := strconv.Atoi(m[1])
 		if t, kind, ok := statusSignal(st); ok {
 			out.Signal = piFixes.signal("pi", t, kind, cleanLine(firstLine(p.errMsg)))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/failreport"
+	"github.com/autobuild-sh/autobuild/internal/lazyre"
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
 )
 
@@ -30,7 +31,7 @@ const (
 // textSignal is one row of the text patterns read from what an agent CLI
 // said, after its structured error: the second source of signals.
 type textSignal struct {
-	re    *regexp.Regexp
+	re    func() *regexp.Regexp
 	typ   failreport.Type
 	setup setupKind
 }
@@ -38,19 +39,19 @@ type textSignal struct {
 // textSignals are the CLIs' own messages, as the pinned versions print them
 // (claude 2.1.330, codex 0.169.0, gemini 0.61.0).
 var textSignals = []textSignal{
-	{regexp.MustCompile(`(?i)cannot be used with root/sudo privileges`), failreport.AgentSetup, setupRoot},
-	{regexp.MustCompile(`(?i)not running in a trusted (?:directory|folder)|folder is not trusted`), failreport.AgentSetup, setupTrust},
-	{regexp.MustCompile(`(?i)not logged in|please run /login|no codex credentials|run codex login|please set an auth method|invalid auth method|missing environment variable`), failreport.AgentSetup, setupLogin},
-	{regexp.MustCompile(`(?i)does not have access to model|does not have permission to use|permission[ _]denied`), failreport.AgentSetup, setupAccess},
-	{regexp.MustCompile(`(?i)invalid api key|invalid x-api-key|incorrect api key|api key not valid|authentication_failed|authentication_error|\b401\b[^\n]{0,20}unauthori[sz]ed|unauthori[sz]ed[^\n]{0,20}\b401\b|\b403\b[^\n]{0,20}forbidden|permission_error`), failreport.AgentSetup, setupKey},
-	{regexp.MustCompile(`(?i)prompt is too long|prompt_too_long|context[ _-]length|context window|maximum context|exceeds the maximum number of tokens`), failreport.ContextExhausted, ""},
-	{regexp.MustCompile(`(?i)rate[ _-]?limit|too many requests|overloaded|at capacity|\b429\b|\b529\b|usage limit|hit your (?:[\w-]+ )?limit|high demand|quota`), failreport.RateLimited, ""},
+	{lazyre.New(`(?i)cannot be used with root/sudo privileges`), failreport.AgentSetup, setupRoot},
+	{lazyre.New(`(?i)not running in a trusted (?:directory|folder)|folder is not trusted`), failreport.AgentSetup, setupTrust},
+	{lazyre.New(`(?i)not logged in|please run /login|no codex credentials|run codex login|please set an auth method|invalid auth method|missing environment variable`), failreport.AgentSetup, setupLogin},
+	{lazyre.New(`(?i)does not have access to model|does not have permission to use|permission[ _]denied`), failreport.AgentSetup, setupAccess},
+	{lazyre.New(`(?i)invalid api key|invalid x-api-key|incorrect api key|api key not valid|authentication_failed|authentication_error|\b401\b[^\n]{0,20}unauthori[sz]ed|unauthori[sz]ed[^\n]{0,20}\b401\b|\b403\b[^\n]{0,20}forbidden|permission_error`), failreport.AgentSetup, setupKey},
+	{lazyre.New(`(?i)prompt is too long|prompt_too_long|context[ _-]length|context window|maximum context|exceeds the maximum number of tokens`), failreport.ContextExhausted, ""},
+	{lazyre.New(`(?i)rate[ _-]?limit|too many requests|overloaded|at capacity|\b429\b|\b529\b|usage limit|hit your (?:[\w-]+ )?limit|high demand|quota`), failreport.RateLimited, ""},
 }
 
 // matchText returns the first text signal matching s, and its line.
 func matchText(s string) (textSignal, string, bool) {
 	for _, ts := range textSignals {
-		if loc := ts.re.FindStringIndex(s); loc != nil {
+		if loc := ts.re().FindStringIndex(s); loc != nil {
 			start := strings.LastIndexByte(s[:loc[0]], '\n') + 1
 			end := strings.IndexByte(s[loc[0]:], '\n')
 			if end < 0 {

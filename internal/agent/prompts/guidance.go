@@ -2,11 +2,11 @@ package prompts
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/failure"
+	"github.com/autobuild-sh/autobuild/internal/lazyre"
 )
 
 // Guidance is the retry guidance a prompt gives for a failure: what to fix
@@ -92,14 +92,14 @@ func orType(t failreport.Type) string {
 }
 
 // fileRef matches "path/file.ext:12" in compiler and test output.
-var fileRef = regexp.MustCompile(`(?:^|[\s(])((?:[\w.-]+/)*[\w-][\w.-]*\.[A-Za-z]\w*):\d+`)
+var fileRef = lazyre.New(`(?:^|[\s(])((?:[\w.-]+/)*[\w-][\w.-]*\.[A-Za-z]\w*):\d+`)
 
 // filesIn returns the files an output's error lines point at, in order of
 // appearance, without duplicates, at most five.
 func filesIn(output string) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, m := range fileRef.FindAllStringSubmatch(output, -1) {
+	for _, m := range fileRef().FindAllStringSubmatch(output, -1) {
 		f := strings.TrimPrefix(m[1], "./")
 		if seen[f] {
 			continue

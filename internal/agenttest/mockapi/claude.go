@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"net/http"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/autobuild-sh/autobuild/internal/lazyre"
 )
 
 // claudeHandler speaks the Anthropic Messages API as claude 2.1.330 calls it:
@@ -34,7 +35,7 @@ func (claudeHandler) serveOther(w http.ResponseWriter, r *http.Request, body []b
 }
 
 // claudeCwd finds the working directory claude states in its system prompt.
-var claudeCwd = regexp.MustCompile(`Primary working directory: ([^\s\\"]+)`)
+var claudeCwd = lazyre.New(`Primary working directory: ([^\s\\"]+)`)
 
 func (claudeHandler) serveReply(w http.ResponseWriter, body []byte, reply Reply, idx int) {
 	var req struct {
@@ -52,7 +53,7 @@ func (claudeHandler) serveReply(w http.ResponseWriter, body []byte, reply Reply,
 	if reply.isWrite() {
 		path := reply.Path
 		if !filepath.IsAbs(path) {
-			if m := claudeCwd.FindSubmatch(body); m != nil {
+			if m := claudeCwd().FindSubmatch(body); m != nil {
 				path = filepath.Join(string(m[1]), path)
 			}
 		}

@@ -6,8 +6,9 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
+
+	"github.com/autobuild-sh/autobuild/internal/lazyre"
 )
 
 // OpenAI is the OpenAI Chat Completions API, as the CLIs that take an
@@ -70,7 +71,7 @@ type openaiRequest struct {
 
 // openaiCwd finds the working directory the CLIs state in their system
 // prompts.
-var openaiCwd = regexp.MustCompile(`(?i)(?:working directory|working in the directory|current directory|cwd)[^/\n]{0,40}(/[^\s"'<>\x60\\]+)`)
+var openaiCwd = lazyre.New(`(?i)(?:working directory|working in the directory|current directory|cwd)[^/\n]{0,40}(/[^\s"'<>\x60\\]+)`)
 
 // writeCall is the tool call that writes reply's file with the request's
 // own write tool.
@@ -101,7 +102,7 @@ found:
 	if !filepath.IsAbs(path) {
 		// The first directory so named that exists: prompts hold example
 		// paths too.
-		for _, m := range openaiCwd.FindAllSubmatch(body, -1) {
+		for _, m := range openaiCwd().FindAllSubmatch(body, -1) {
 			dir := strings.TrimRight(string(m[1]), ".,;:)")
 			if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
 				path = filepath.Join(dir, path)
