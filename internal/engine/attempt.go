@@ -143,10 +143,10 @@ func (r *phaseRunner) Attempt(ctx context.Context, req schedule.AttemptRequest) 
 		return r.interrupted(t)
 	}
 	r.recordGates(p.ID, ev)
-	if ev.Err != nil {
+	if ev.Fault != nil {
 		// The executor's machinery failed (git on the worktree): autobuild's
 		// trouble, not the agent's, and not to be read as its output.
-		return r.fail(t, infraFailure(req, ev.Err))
+		return r.fail(t, infraFailure(req, ev.Fault))
 	}
 	ev.Attempt = req.Number
 	ev.Duration = r.cfg.Now().Sub(t.started)
@@ -220,16 +220,20 @@ func (r *phaseRunner) newAttempt(t *attemptTrack, wt, base string, continues boo
 	prompt, args := r.promptFor(p, req, continues, log)
 	absPlan := runstart.PlanFile(r.cfg.Dir, r.cfg.Plan.Path)
 	return executor.Attempt{
-		RunID:   r.rec.RunCopy().RunID,
-		PhaseID: p.ID, DisplayID: p.DisplayID, Number: req.Number, Seq: t.seq,
-		Agent: req.Agent, Args: args, Prompt: prompt, PromptPath: r.store.PromptPath(p.ID, t.seq),
-		Env: agent.EnvInput{PhaseID: p.ID, Attempt: req.Number, MaxAttempts: schedule.MaxAttempts,
-			PlanPath: absPlan, SimScenario: r.cfg.SimScenario, AgentRun: req.Run},
-		Workspace: wt, Base: base, Branch: r.spaces.refs.Phase(p.ID), KeepBranch: r.spaces.refs.KeptAutostash(p.ID), Gates: r.gates,
-		Started: t.started, Timeout: req.Timeout, IdleTimeout: r.cfg.IdleTimeout,
-		Log: log, StreamPath: r.store.AttemptStreamPath(p.ID, t.seq), PlanInRepo: r.planInRepo(),
+		Request: executor.Request{
+			RunID:   r.rec.RunCopy().RunID,
+			PhaseID: p.ID, DisplayID: p.DisplayID, Number: req.Number, Seq: t.seq,
+			Agent: req.Agent, Args: args, Prompt: prompt,
+			Env: agent.EnvInput{PhaseID: p.ID, Attempt: req.Number, MaxAttempts: schedule.MaxAttempts,
+				PlanPath: absPlan, SimScenario: r.cfg.SimScenario, AgentRun: req.Run},
+			Base: base, Branch: r.spaces.refs.Phase(p.ID), KeepBranch: r.spaces.refs.KeptAutostash(p.ID), Gates: r.gates,
+			Started: t.started, Timeout: req.Timeout, IdleTimeout: r.cfg.IdleTimeout,
+			PlanInRepo: r.planInRepo(),
+			Session:    acpSession(req, continues),
+		},
+		Workspace: wt, PromptPath: r.store.PromptPath(p.ID, t.seq),
+		Log: log, StreamPath: r.store.AttemptStreamPath(p.ID, t.seq),
 		BaseFailing: r.integ.BaseFailing,
-		Session:     acpSession(req, continues),
 	}
 }
 
@@ -243,7 +247,7 @@ func acpSession(req schedule.AttemptRequest, continues bool) string {
 }
 
 // recordGates records the gates' results, when any gate was considered.
-func (r *phaseRunner) recordGates(id phaseid.ID, ev executor.Evidence) {
+func (r *phaseRunner) recordGates(id phaseid.ID, ev executor.Result) {
 	switch {
 	case ev.Gates == nil:
 	case !ev.AgentRan && ev.Gate != nil:
@@ -291,7 +295,7 @@ func (o *attemptObserver) Action(tool, text string) {
 		Attempt: o.number, Tool: tool, Line: text})
 }
 
-func (o *attemptObserver) AgentEnded(ev executor.Evidence) {
+func (o *attemptObserver) AgentEnded(ev executor.Result) {
 	o.rec.AgentEnded(o.p.ID, ev)
 	if o.agentEnded != nil && !executor.AgentFailed(ev.Evidence) {
 		o.agentEnded()

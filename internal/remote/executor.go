@@ -41,7 +41,7 @@ type Executor struct {
 // with an earlier attempt's work on top when the attempt continues it) is
 // pushed as the attempt's base; the worker's commit comes back and is
 // checked out in the workspace, staged.
-func (x *Executor) Execute(ctx context.Context, a executor.Attempt, obs executor.AttemptObserver) (ev executor.Evidence) {
+func (x *Executor) Execute(ctx context.Context, a executor.Attempt, obs executor.AttemptObserver) (ev executor.Result) {
 	ev.AgentCommand = a.Agent.Command()
 	if a.PromptPath != "" {
 		// .autobuild/ keeps the prompt as for a local attempt.
@@ -51,26 +51,22 @@ func (x *Executor) Execute(ctx context.Context, a executor.Attempt, obs executor
 	}
 	k, err := x.coordinator(ctx, a.RunID)
 	if err != nil {
-		ev.Err = err
+		ev.Fault = executor.FaultOf(err)
 		return ev
 	}
 	base, err := snapshotCommit(ctx, a.Workspace, a.Base, a.DisplayID)
 	if err != nil {
-		ev.Err, ev.Interrupted = err, ctx.Err() != nil
+		ev.Fault, ev.Interrupted = executor.FaultOf(err), ctx.Err() != nil
 		return ev
 	}
-	req := AttemptRequest{
-		RunID: a.RunID, PhaseID: a.PhaseID, DisplayID: a.DisplayID, Number: a.Number, Seq: a.Seq,
-		Remote: x.Remote, BaseCommit: base,
-		BaseRef: BaseRef(a.RunID, a.PhaseID, a.Seq), ResultRef: ResultRef(a.RunID, a.PhaseID, a.Seq),
-		Agent: a.Agent, Args: a.Args, Prompt: a.Prompt, Session: a.Session, Env: a.Env, WorkEnv: a.WorkEnv,
-		Gates: a.Gates, PlanInRepo: a.PlanInRepo, Timeout: a.Timeout, IdleTimeout: a.IdleTimeout,
-	}
+	req := AttemptRequest{Request: a.Request, Remote: x.Remote,
+		BaseRef: BaseRef(a.RunID, a.PhaseID, a.Seq), ResultRef: ResultRef(a.RunID, a.PhaseID, a.Seq)}
+	req.Base = base
 	if a.Env.SimScenario != "" {
 		// The worker is another machine: the scenario travels as text.
 		text, err := os.ReadFile(a.Env.SimScenario)
 		if err != nil {
-			ev.Err = fmt.Errorf("reading the simulated agent's scenario for the worker: %w", err)
+			ev.Fault = executor.FaultOf(fmt.Errorf("reading the simulated agent's scenario for the worker: %w", err))
 			return ev
 		}
 		req.SimScenario = string(text)
@@ -111,7 +107,7 @@ func (x *Executor) Execute(ctx context.Context, a executor.Attempt, obs executor
 		res, err = k.Attempt(ctx, req, progress)
 	}
 	if err != nil {
-		ev.Err, ev.Interrupted = err, ctx.Err() != nil
+		ev.Fault, ev.Interrupted = executor.FaultOf(err), ctx.Err() != nil
 		return ev
 	}
 	// An attempt shorter than a heartbeat's round trip names its worker
@@ -122,7 +118,7 @@ func (x *Executor) Execute(ctx context.Context, a executor.Attempt, obs executor
 
 // evidence turns the worker's result into the engine's evidence, with the
 // work checked out in the workspace.
-func (x *Executor) evidence(ctx context.Context, a executor.Attempt, obs executor.AttemptObserver, res AttemptResult, base string) (ev executor.Evidence) {
+func (x *Executor) evidence(ctx context.Context, a executor.Attempt, obs executor.AttemptObserver, res AttemptResult, base string) (ev executor.Result) {
 	if res.Limit != nil && res.Limit.Result != nil {
 		limit := res.Limit
 		res = *limit.Result
@@ -133,8 +129,8 @@ func (x *Executor) evidence(ctx context.Context, a executor.Attempt, obs executo
 	if res.LogTail != "" {
 		fmt.Fprintf(a.Log, "# autobuild: the end of worker %s's log of the attempt:\n%s\n", sanitize.Line(res.Worker), sanitize.Text(res.LogTail))
 	}
-	ev.Evidence = res.Evidence
-	ev.CommitMessage, ev.Usage, ev.Session, ev.Gates = res.CommitMessage, res.Usage, res.Session, res.Gates
+	ev = res.Result
+	ev.Change, ev.Fault = gitx.Known{}, nil
 	ev.AgentCommand = a.Agent.Command()
 	ev.Worktree = a.Workspace
 	if res.Interrupted {
@@ -142,8 +138,8 @@ func (x *Executor) evidence(ctx context.Context, a executor.Attempt, obs executo
 		obs.AgentEnded(ev)
 		return ev
 	}
-	if res.InfraError != "" {
-		ev.Err = fmt.Errorf("phase %s's attempt on the workers: %s", a.DisplayID, sanitize.Line(res.InfraError))
+	if res.Fault != nil {
+		ev.Fault = &executor.Fault{Message: fmt.Sprintf("phase %s's attempt on the workers: %s", a.DisplayID, sanitize.Line(res.Fault.Message))}
 		return ev
 	}
 	obs.AgentEnded(ev)
@@ -157,7 +153,7 @@ func (x *Executor) evidence(ctx context.Context, a executor.Attempt, obs executo
 	}
 	if res.Commit != "" {
 		if err := checkoutResult(ctx, a.Workspace, res.Commit, base); err != nil {
-			ev.Err = fmt.Errorf("phase %s: %w", a.DisplayID, err)
+			ev.Fault = executor.FaultOf(fmt.Errorf("phase %s: %w", a.DisplayID, err))
 			return ev
 		}
 		if base != "" {
