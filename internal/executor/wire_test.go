@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"syscall"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/autobuild-sh/autobuild/internal/executor"
