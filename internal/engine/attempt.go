@@ -155,11 +155,22 @@ func (r *phaseRunner) Attempt(ctx context.Context, req schedule.AttemptRequest) 
 		rep.Attempt, rep.DurationSeconds = req.Number, ev.Duration.Seconds()
 		return r.fail(t, *rep)
 	}
+	if ev.Commit != "" && (failed(ev.Evidence) || r.reviewMode().Holds()) {
+		// The work was handed over as a commit, but a failure's diff, the
+		// retry that continues it and a person's review read it from the
+		// phase's worktree: it is put there.
+		if err := gitx.PutWork(ctx, wt, ev.Commit); err != nil {
+			return r.fail(t, infraFailure(req, fmt.Errorf("phase %s: %w", p.DisplayID, err)))
+		}
+		ev.Commit, ev.Change = "", gitx.Known{}
+	}
 	if failed(ev.Evidence) {
 		return r.fail(t, line.StillConflicting(r.classify(ev.Evidence, req), ev.Evidence, req.Previous))
 	}
 
-	h := line.Handover{Workspace: wt, Base: base, AgentMessage: ev.CommitMessage, Known: ev.Change, Queued: gating.Done}
+	// A commit handed over lands as it is (its tree); else the work is
+	// read from the worktree.
+	h := line.Handover{Workspace: wt, Base: base, AgentMessage: ev.CommitMessage, Known: ev.Change, Commit: ev.Commit, Queued: gating.Done}
 	if r.reviewMode().Holds() {
 		// A person decides before it lands (review.go): no landing
 		// waits for it meanwhile.

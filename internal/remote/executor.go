@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/autobuild-sh/autobuild/internal/executor"
@@ -19,8 +18,8 @@ import (
 )
 
 // Executor is the engine's executor for --executor temporal: it sends each
-// attempt to the run's workflow, and leaves the work the worker made in the
-// attempt's workspace, where landing reads it.
+// attempt to the run's workflow, and hands the work the worker made back
+// as a commit (executor.Result.Commit), which landing takes.
 type Executor struct {
 	// Connect makes the run's coordinator once the run's id is known
 	// (the first attempt's).
@@ -39,8 +38,8 @@ type Executor struct {
 
 // Execute makes the attempt on a worker. The workspace's state (the base,
 // with an earlier attempt's work on top when the attempt continues it) is
-// pushed as the attempt's base; the worker's commit comes back and is
-// checked out in the workspace, staged.
+// pushed as the attempt's base; the worker's commit comes back into this
+// repository's objects and is handed over as the result's Commit.
 func (x *Executor) Execute(ctx context.Context, a executor.Attempt, obs executor.AttemptObserver) (ev executor.Result) {
 	ev.AgentCommand = a.Agent.Command()
 	if a.PromptPath != "" {
@@ -116,8 +115,8 @@ func (x *Executor) Execute(ctx context.Context, a executor.Attempt, obs executor
 	return x.evidence(ctx, a, obs, res, base)
 }
 
-// evidence turns the worker's result into the engine's evidence, with the
-// work checked out in the workspace.
+// evidence turns the worker's result into the engine's, with the work
+// handed over as a commit on the workspace's base (Result.Commit).
 func (x *Executor) evidence(ctx context.Context, a executor.Attempt, obs executor.AttemptObserver, res AttemptResult, base string) (ev executor.Result) {
 	if res.Limit != nil && res.Limit.Result != nil {
 		limit := res.Limit
@@ -151,41 +150,38 @@ func (x *Executor) evidence(ctx context.Context, a executor.Attempt, obs executo
 	for _, kind := range kinds {
 		obs.GateEnded(kind, res.Gates[kind])
 	}
-	if res.Commit != "" {
-		if err := checkoutResult(ctx, a.Workspace, res.Commit, base); err != nil {
+	// The work is handed over as a commit whose tree is the attempt's
+	// whole change on the workspace's base: landing commits that tree, and
+	// nothing is checked out here.
+	work := res.Commit
+	switch {
+	case work != "" && base == "":
+		// Made on the base of the coordinator before this one (re-attached
+		// after a crash): its change is merged onto this one's.
+		merged, err := mergeOnto(ctx, a.Workspace, a.Base, work)
+		if err != nil {
 			ev.Fault = executor.FaultOf(fmt.Errorf("phase %s: %w", a.DisplayID, err))
 			return ev
 		}
-		if base != "" {
-			// Landing takes the worker's commit: its tree, staged from the
-			// paths it changes and checked against it (gitx.Known), so the
-			// phase's commit is the worker's work exactly.
-			ev.Change = handedOver(ctx, a.Workspace, a.Base, res.Commit)
-		}
+		work = merged
+	case work == "" && base != "":
+		// The worker changed nothing: the attempt's work is its base (an
+		// earlier attempt's work it continued, or nothing at all).
+		work = base
+	case work == "":
+		// Re-attached, and the worker changed nothing: the workspace holds
+		// what there is.
+		ev.Commit = ""
+		ev.FilesChanged, _ = localexec.ChangedFiles(ctx, a.Workspace)
+		return ev
 	}
-	ev.FilesChanged, _ = localexec.ChangedFiles(ctx, a.Workspace)
+	files, err := gitx.CommitFiles(ctx, a.Workspace, a.Base, work)
+	if err != nil {
+		ev.Fault = executor.FaultOf(fmt.Errorf("phase %s: reading the worker's commit %s: %w", a.DisplayID, work, err))
+		return ev
+	}
+	ev.Commit, ev.FilesChanged = work, files
 	return ev
-}
-
-// handedOver is what landing knows of the worker's commit: the paths it
-// changes since the workspace's HEAD and its tree; the zero Known (stage
-// everything) when git cannot say.
-func handedOver(ctx context.Context, ws, head, commit string) gitx.Known {
-	tree, err := git(ctx, ws, "rev-parse", "--verify", "--end-of-options", commit+"^{tree}")
-	if err != nil {
-		return gitx.Known{}
-	}
-	out, err := gitx.Git(ctx, ws, nil, "diff-tree", "-r", "-z", "--no-renames", "--name-only", head, commit)
-	if err != nil {
-		return gitx.Known{}
-	}
-	var files []string
-	for f := range strings.SplitSeq(out, "\x00") {
-		if f != "" {
-			files = append(files, f)
-		}
-	}
-	return gitx.Known{Files: files, Exact: true, Tree: tree, Head: head}
 }
 
 // Apart says the attempts never touch your checkout: they run on workers.

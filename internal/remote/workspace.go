@@ -40,43 +40,31 @@ func snapshotCommit(ctx context.Context, ws, base string, id phaseid.Display) (s
 	return strings.TrimSpace(out), nil
 }
 
-// checkoutResult puts commit's work in the workspace, its index and files,
-// HEAD staying where it is: the phase's commit is made from it on landing.
-// When commit was made on base (the workspace's state pushed for the
-// attempt) its tree is taken as it is. An attempt a coordinator before
-// this one sent was made on that coordinator's base: its change since the
-// base it shares with HEAD is merged onto HEAD (a three-way read-tree that
-// takes only trivial merges), and a conflict is an error.
-func checkoutResult(ctx context.Context, ws, commit, base string) error {
-	parent, err := git(ctx, ws, "rev-parse", "--verify", "--end-of-options", commit+"^1")
+// mergeOnto is the worker's commit made on another coordinator's base (an
+// attempt re-attached after a crash) as a commit on onto: its change since
+// the base the two share merged in git's objects (merge-tree), no worktree
+// touched; a conflict is an error naming the paths.
+func mergeOnto(ctx context.Context, repo, onto, commit string) (string, error) {
+	out, err := gitx.Git(ctx, repo, nil, "merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", onto, commit)
+	fields := strings.Split(out, "\x00")
 	if err != nil {
-		return fmt.Errorf("reading the worker's commit %s: %w", commit, err)
-	}
-	if parent == base {
-		if _, err := git(ctx, ws, "add", "-A"); err != nil {
-			return fmt.Errorf("staging the workspace before the worker's work: %w", err)
+		// Exit status 1 is a conflict: the tree, then the conflicted
+		// paths; anything else is git failing.
+		if len(fields) < 2 || fields[1] == "" {
+			return "", fmt.Errorf("merging the worker's commit %s onto %s: %w", commit, onto, err)
 		}
-		if _, err := git(ctx, ws, "read-tree", "--reset", "-u", commit+"^{tree}"); err != nil {
-			return fmt.Errorf("checking out the worker's commit %s in the workspace: %w", commit, err)
+		var conflicted []string
+		for _, f := range fields[1:] {
+			if f == "" {
+				break
+			}
+			conflicted = append(conflicted, f)
 		}
-		return nil
+		return "", fmt.Errorf("the worker's commit %s conflicts with what landed since its base (%s)", commit, strings.Join(conflicted, ", "))
 	}
-	if _, err := git(ctx, ws, "reset", "--quiet", "--hard", "HEAD"); err != nil {
-		return fmt.Errorf("clearing the workspace before the worker's work: %w", err)
-	}
-	if _, err := git(ctx, ws, "clean", "-fdq"); err != nil {
-		return fmt.Errorf("clearing the workspace before the worker's work: %w", err)
-	}
-	mb, err := git(ctx, ws, "merge-base", commit, "HEAD")
+	merged, err := gitx.Git(ctx, repo, commitEnv, "commit-tree", fields[0], "-p", onto, "-m", "autobuild: the worker's commit "+commit+" on the line")
 	if err != nil {
-		return fmt.Errorf("the worker's commit %s shares no history with the workspace: %w", commit, err)
+		return "", fmt.Errorf("committing the worker's commit %s onto %s: %w", commit, onto, err)
 	}
-	if _, err := git(ctx, ws, "read-tree", "-m", "-u", "--aggressive", mb, "HEAD", commit); err != nil {
-		return fmt.Errorf("merging the worker's commit %s into the workspace: %w", commit, err)
-	}
-	if out, _ := git(ctx, ws, "ls-files", "--unmerged"); out != "" {
-		_, _ = git(ctx, ws, "reset", "--quiet", "--hard", "HEAD")
-		return fmt.Errorf("the worker's commit %s conflicts with what landed since its base", commit)
-	}
-	return nil
+	return strings.TrimSpace(merged), nil
 }
