@@ -83,6 +83,14 @@ type Request struct {
 	// PlanInRepo is the plan's path in the repository ("" when outside):
 	// the agent's edits of it are undone.
 	PlanInRepo string `json:"plan_in_repo,omitempty"`
+	// Continues is, for an executor that owns its workspace, a commit
+	// whose tree is the earlier attempt's work this attempt continues (on
+	// Base); "" for an attempt that starts from Base.
+	Continues string `json:"continues,omitempty"`
+	// Setup is the [worktree] setup command an executor that owns its
+	// workspace runs there before the agent ("" for none); its failure is
+	// Result.Setup.
+	Setup string `json:"setup,omitempty"`
 }
 
 // Attempt is everything an executor in this process needs to make one
@@ -135,9 +143,24 @@ type Result struct {
 	// Interrupted is set when ctx ended the attempt (Ctrl-C): nothing
 	// else in the result counts.
 	Interrupted bool `json:"interrupted,omitempty"`
+	// Setup is set when the workspace's setup command (Request.Setup)
+	// failed: the agent did not run.
+	Setup *SetupFailure `json:"setup,omitempty"`
 	// Fault is a failure of the executor's own machinery (git on the
 	// workspace, a file it could not write): not the agent's doing.
 	Fault *Fault `json:"fault,omitempty"`
+}
+
+// SetupFailure is how the [worktree] setup command failed in a workspace
+// an executor owns.
+type SetupFailure struct {
+	// How is "exit 2", "stopped at the attempt's time limit 30m", or git's
+	// or the shell's error; Tail the end of its output.
+	How  string `json:"how"`
+	Tail string `json:"tail,omitempty"`
+	// LeftFiles are files git does not ignore that a setup that passed
+	// changed (they would be committed as the phase's work).
+	LeftFiles []string `json:"left_files,omitempty"`
 }
 
 // Fault is an executor's machinery failure as data: its message, and
@@ -188,6 +211,22 @@ type WorkerObserver interface {
 // stray write from your own, has nothing to find there).
 type Apart interface {
 	Apart() bool
+}
+
+// WorkspaceOwner is an Executor that makes its attempts' workspaces
+// itself, elsewhere (another machine): the phase runner makes no worktree
+// for its attempts, brings no files of your checkout into one and runs no
+// [worktree] setup; it sends the setup command in the Request (Setup) and
+// an earlier attempt's work as a commit (Continues), and takes the work
+// back as Result.Commit. Attempt.Workspace is "" for its attempts.
+type WorkspaceOwner interface {
+	OwnsWorkspace() bool
+}
+
+// OwnsWorkspace says whether x makes its attempts' workspaces itself.
+func OwnsWorkspace(x Executor) bool {
+	o, ok := x.(WorkspaceOwner)
+	return ok && o.OwnsWorkspace()
 }
 
 // SharesCheckout says whether x's attempts run beside your checkout, so

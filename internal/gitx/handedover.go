@@ -50,3 +50,9 @@ func PutWork(ctx context.Context, dir, commit string) error {
 	}
 	return nil
 }
+
+// CommitDiff is commit's change since base as DiffWorkingTree gives a
+// worktree's: a failed attempt's diff when its work is a commit.
+func CommitDiff(ctx context.Context, dir, base, commit string) (string, error) {
+	return run(ctx, dir, runOpts{}, "diff", "--no-color", "--no-ext-diff", base, commit, "--")
+}

@@ -84,6 +84,11 @@ func (w *Worker) Attempt(ctx context.Context, req AttemptRequest) (AttemptResult
 	if res.Fault != nil {
 		return AttemptResult{}, temporal.NewApplicationError(fmt.Sprintf("worker %s: %s", w.Identity, res.Fault.Message), ErrTypeSetup)
 	}
+	if res.Setup != nil {
+		// The [worktree] setup failed: the coordinator reports it (the
+		// user's command, not the worker's machinery); nothing to push.
+		return res, nil
+	}
 	if s := res.AgentSignal; s != nil && s.Type == failreport.RateLimited && !s.ResetsAt.IsZero() {
 		return AttemptResult{}, UsageLimitError(Limit{ResetsAt: s.ResetsAt, Message: s.Message, Result: &res})
 	}

@@ -1,6 +1,7 @@
 package remote
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -13,7 +14,6 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
-	"github.com/autobuild-sh/autobuild/internal/localexec"
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
 )
 
@@ -36,10 +36,11 @@ type Executor struct {
 	coords map[string]*Coordinator
 }
 
-// Execute makes the attempt on a worker. The workspace's state (the base,
-// with an earlier attempt's work on top when the attempt continues it) is
-// pushed as the attempt's base; the worker's commit comes back into this
-// repository's objects and is handed over as the result's Commit.
+// Execute makes the attempt on a worker, which makes its workspace: the
+// attempt's base (the earlier attempt's work when it continues it,
+// Request.Continues) is pushed for it, and the worker's commit comes back
+// into this repository's objects, handed over as the result's Commit (a
+// commit on Request.Base). No worktree of this machine is read or written.
 func (x *Executor) Execute(ctx context.Context, a executor.Attempt, obs executor.AttemptObserver) (ev executor.Result) {
 	ev.AgentCommand = a.Agent.Command()
 	if a.PromptPath != "" {
@@ -53,11 +54,7 @@ func (x *Executor) Execute(ctx context.Context, a executor.Attempt, obs executor
 		ev.Fault = executor.FaultOf(err)
 		return ev
 	}
-	base, err := snapshotCommit(ctx, a.Workspace, a.Base, a.DisplayID)
-	if err != nil {
-		ev.Fault, ev.Interrupted = executor.FaultOf(err), ctx.Err() != nil
-		return ev
-	}
+	base := cmp.Or(a.Continues, a.Base)
 	req := AttemptRequest{Request: a.Request, Remote: x.Remote,
 		BaseRef: BaseRef(a.RunID, a.PhaseID, a.Seq), ResultRef: ResultRef(a.RunID, a.PhaseID, a.Seq)}
 	req.Base = base
@@ -112,12 +109,12 @@ func (x *Executor) Execute(ctx context.Context, a executor.Attempt, obs executor
 	// An attempt shorter than a heartbeat's round trip names its worker
 	// only here.
 	announce(res.Worker)
-	return x.evidence(ctx, a, obs, res, base)
+	return x.evidence(ctx, k.shared.Repo, a, obs, res, base)
 }
 
 // evidence turns the worker's result into the engine's, with the work
 // handed over as a commit on the workspace's base (Result.Commit).
-func (x *Executor) evidence(ctx context.Context, a executor.Attempt, obs executor.AttemptObserver, res AttemptResult, base string) (ev executor.Result) {
+func (x *Executor) evidence(ctx context.Context, repo string, a executor.Attempt, obs executor.AttemptObserver, res AttemptResult, base string) (ev executor.Result) {
 	if res.Limit != nil && res.Limit.Result != nil {
 		limit := res.Limit
 		res = *limit.Result
@@ -141,6 +138,10 @@ func (x *Executor) evidence(ctx context.Context, a executor.Attempt, obs executo
 		ev.Fault = &executor.Fault{Message: fmt.Sprintf("phase %s's attempt on the workers: %s", a.DisplayID, sanitize.Line(res.Fault.Message))}
 		return ev
 	}
+	if res.Setup != nil {
+		// The worker's [worktree] setup failed: no agent ran.
+		return ev
+	}
 	obs.AgentEnded(ev)
 	kinds := make([]string, 0, len(res.Gates))
 	for kind := range res.Gates {
@@ -150,39 +151,40 @@ func (x *Executor) evidence(ctx context.Context, a executor.Attempt, obs executo
 	for _, kind := range kinds {
 		obs.GateEnded(kind, res.Gates[kind])
 	}
-	// The work is handed over as a commit whose tree is the attempt's
-	// whole change on the workspace's base: landing commits that tree, and
-	// nothing is checked out here.
+	// The work is handed over as a commit on the attempt's base whose
+	// tree is the attempt's whole change: landing commits that tree.
 	work := res.Commit
 	switch {
 	case work != "" && base == "":
 		// Made on the base of the coordinator before this one (re-attached
 		// after a crash): its change is merged onto this one's.
-		merged, err := mergeOnto(ctx, a.Workspace, a.Base, work)
+		merged, err := mergeOnto(ctx, repo, a.Base, work)
 		if err != nil {
 			ev.Fault = executor.FaultOf(fmt.Errorf("phase %s: %w", a.DisplayID, err))
 			return ev
 		}
 		work = merged
-	case work == "" && base != "":
-		// The worker changed nothing: the attempt's work is its base (an
-		// earlier attempt's work it continued, or nothing at all).
-		work = base
 	case work == "":
-		// Re-attached, and the worker changed nothing: the workspace holds
-		// what there is.
-		ev.Commit = ""
-		ev.FilesChanged, _ = localexec.ChangedFiles(ctx, a.Workspace)
-		return ev
+		// The worker changed nothing: the attempt's work is what it
+		// started from (an earlier attempt's work it continued, or
+		// nothing at all).
+		work = cmp.Or(a.Continues, a.Base)
 	}
-	files, err := gitx.CommitFiles(ctx, a.Workspace, a.Base, work)
+	work, err := onBase(ctx, repo, a.Base, work)
+	if err == nil {
+		ev.FilesChanged, err = gitx.CommitFiles(ctx, repo, a.Base, work)
+	}
 	if err != nil {
 		ev.Fault = executor.FaultOf(fmt.Errorf("phase %s: reading the worker's commit %s: %w", a.DisplayID, work, err))
 		return ev
 	}
-	ev.Commit, ev.FilesChanged = work, files
+	ev.Commit = work
 	return ev
 }
+
+// OwnsWorkspace says the workers make the attempts' workspaces: the phase
+// runner makes none here.
+func (x *Executor) OwnsWorkspace() bool { return true }
 
 // Apart says the attempts never touch your checkout: they run on workers.
 func (x *Executor) Apart() bool { return true }

@@ -59,6 +59,16 @@ func LocalRunner(self string, grace time.Duration, logCap int64) Runner {
 		a.Base, a.Branch = ws.Base, ws.Branch
 		a.KeepBranch = "autobuild-kept/" + req.RunID + "/phase-" + string(state.FileIDOf(req.PhaseID)) + "-autostash"
 		a.Started = time.Now()
+		if req.Setup != "" {
+			// The workspace is the worker's: so is its setup.
+			sf, canceled := runSetup(ctx, ws, req, grace, log, p)
+			if canceled {
+				return AttemptResult{Result: executor.Result{Interrupted: true}}
+			}
+			if sf != nil {
+				return AttemptResult{Result: executor.Result{Setup: sf}}
+			}
+		}
 		ev := x.Execute(ctx, a, observer{p})
 		// The worktree's change is handed over as the activity's commit.
 		ev.Worktree, ev.Change = "", gitx.Known{}

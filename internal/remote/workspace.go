@@ -6,36 +6,22 @@ import (
 	"strings"
 
 	"github.com/autobuild-sh/autobuild/internal/gitx"
-	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
-// snapshotCommit is the workspace as it is, as a commit on base: base
-// itself when nothing changed, else a commit of every change (an earlier
-// attempt's work a continuation starts from).
-func snapshotCommit(ctx context.Context, ws, base string, id phaseid.Display) (string, error) {
-	// The usual case, a fresh worktree at the base, costs one status.
-	if st, err := git(ctx, ws, "status", "--porcelain", "--untracked-files=all", "--ignore-submodules=none"); err == nil && st == "" {
-		if head, err := git(ctx, ws, "rev-parse", "--verify", "HEAD"); err == nil && head == base {
-			return base, nil
-		}
-	}
-	if _, err := git(ctx, ws, "add", "-A"); err != nil {
-		return "", fmt.Errorf("staging phase %s's workspace for its base: %w", id, err)
-	}
-	tree, err := git(ctx, ws, "write-tree")
-	if err != nil {
-		return "", fmt.Errorf("phase %s's workspace as a tree: %w", id, err)
-	}
-	baseTree, err := git(ctx, ws, "rev-parse", "--verify", "--end-of-options", base+"^{tree}")
-	if err != nil {
-		return "", fmt.Errorf("phase %s's base %s: %w", id, base, err)
-	}
-	if tree == baseTree {
+// onBase is commit's tree as a commit on base: commit itself when its
+// parent is base (a worker's commit on the base pushed for it), else a
+// new commit (the work of an attempt that continued an earlier one was
+// made on that one's commit).
+func onBase(ctx context.Context, repo, base, commit string) (string, error) {
+	if commit == base {
 		return base, nil
 	}
-	out, err := gitx.Git(ctx, ws, commitEnv, "commit-tree", tree, "-p", base, "-m", "autobuild: the work phase "+string(id)+"'s attempt continues")
+	if parent, err := git(ctx, repo, "rev-parse", "--verify", "-q", "--end-of-options", commit+"^1"); err == nil && parent == base {
+		return commit, nil
+	}
+	out, err := gitx.Git(ctx, repo, commitEnv, "commit-tree", commit+"^{tree}", "-p", base, "-m", "autobuild: the worker's work "+commit+" on its attempt's base")
 	if err != nil {
-		return "", fmt.Errorf("committing phase %s's earlier work as its attempt's base: %w", id, err)
+		return "", fmt.Errorf("the worker's work %s on the base %s: %w", commit, base, err)
 	}
 	return strings.TrimSpace(out), nil
 }

@@ -35,48 +35,43 @@ func write(t *testing.T, path, text string) {
 	}
 }
 
-// A continuation's earlier work becomes the attempt's base commit; the
-// worker's commit on it is handed over as the result's Commit, its files
-// named from the workspace's base, and the workspace is not touched.
-func TestWorkspaceSnapshotAndHandOver(t *testing.T) {
+// A continuation's earlier work (Request.Continues, a commit on the base)
+// is what the worker starts from; its commit comes back as a commit on the
+// attempt's base holding the whole work, its files named from that base,
+// and nothing of this machine's worktrees is touched.
+func TestContinuationHandOver(t *testing.T) {
 	ctx := context.Background()
 	ws, _, head := newRepos(t)
-	base, err := snapshotCommit(ctx, ws, head, "1")
-	if err != nil || base != head {
-		t.Fatalf("an unchanged workspace's base is %q (%v), want %s", base, err, head)
-	}
-	write(t, filepath.Join(ws, "earlier.txt"), "earlier work\n")
-	base, err = snapshotCommit(ctx, ws, head, "1")
-	if err != nil || base == head {
-		t.Fatalf("the earlier work was not committed: %q (%v)", base, err)
-	}
-	if files := gitT(t, ws, "ls-tree", "--name-only", base); files != "a.txt\nearlier.txt" {
-		t.Fatalf("the base holds %q", files)
-	}
-	// The worker's commit: a.txt removed, new.txt added, on that base.
-	commit := workerCommit(t, ws, base, func(dir string) {
+	earlier := workerCommit(t, ws, head, func(dir string) { write(t, filepath.Join(dir, "earlier.txt"), "earlier work\n") })
+	// The worker's commit: a.txt removed, new.txt added, on the earlier work.
+	commit := workerCommit(t, ws, earlier, func(dir string) {
 		_ = os.Remove(filepath.Join(dir, "a.txt"))
 		write(t, filepath.Join(dir, "new.txt"), "new\n")
 	})
-	before := gitT(t, ws, "status", "--porcelain")
 	var log bytes.Buffer
-	a := executor.Attempt{Request: executor.Request{DisplayID: "1", Base: head}, Workspace: ws, Log: &log}
-	ev := (&Executor{}).evidence(ctx, a, &recObserver{}, AttemptResult{Result: executor.Result{Commit: commit,
-		Evidence: failure.Evidence{AgentRan: true}}}, base)
-	if ev.Fault != nil || ev.Commit != commit {
-		t.Fatalf("handed over %q (%v), want %s", ev.Commit, ev.Fault, commit)
+	a := executor.Attempt{Request: executor.Request{DisplayID: "1", Base: head, Continues: earlier}, Log: &log}
+	ev := (&Executor{}).evidence(ctx, ws, a, &recObserver{}, AttemptResult{Result: executor.Result{Commit: commit,
+		Evidence: failure.Evidence{AgentRan: true}}}, earlier)
+	if ev.Fault != nil || ev.Commit == "" {
+		t.Fatalf("handed over %q (%v)", ev.Commit, ev.Fault)
+	}
+	if parent := gitT(t, ws, "rev-parse", ev.Commit+"^"); parent != head {
+		t.Errorf("the handed-over commit's parent is %s, want the base %s", parent, head)
+	}
+	if got, want := gitT(t, ws, "rev-parse", ev.Commit+"^{tree}"), gitT(t, ws, "rev-parse", commit+"^{tree}"); got != want {
+		t.Errorf("the handed-over tree is %s, want the worker's %s", got, want)
 	}
 	if got := strings.Join(ev.FilesChanged, ","); got != "a.txt,earlier.txt,new.txt" {
 		t.Errorf("files changed: %s", got)
 	}
-	if got := gitT(t, ws, "status", "--porcelain"); got != before {
-		t.Errorf("the workspace was touched: %q, was %q", got, before)
+	if got := gitT(t, ws, "status", "--porcelain"); got != "" {
+		t.Errorf("the repository's checkout was touched: %q", got)
 	}
 
 	// The worker changed nothing: the work is the earlier work it
 	// continued.
-	ev = (&Executor{}).evidence(ctx, a, &recObserver{}, AttemptResult{}, base)
-	if ev.Commit != base || strings.Join(ev.FilesChanged, ",") != "earlier.txt" {
+	ev = (&Executor{}).evidence(ctx, ws, a, &recObserver{}, AttemptResult{}, earlier)
+	if ev.Commit != earlier || strings.Join(ev.FilesChanged, ",") != "earlier.txt" {
 		t.Errorf("nothing changed on the worker: handed over %q, files %v", ev.Commit, ev.FilesChanged)
 	}
 }
@@ -94,8 +89,8 @@ func TestHandedOverNestedRepositoryIsNamed(t *testing.T) {
 		gitT(t, sub, "add", "f.txt")
 		gitT(t, sub, "commit", "--quiet", "-m", "nested")
 	})
-	a := executor.Attempt{Request: executor.Request{DisplayID: "1", Base: head}, Workspace: ws, Log: &bytes.Buffer{}}
-	ev := (&Executor{}).evidence(ctx, a, &recObserver{}, AttemptResult{Result: executor.Result{Commit: commit}}, head)
+	a := executor.Attempt{Request: executor.Request{DisplayID: "1", Base: head}, Log: &bytes.Buffer{}}
+	ev := (&Executor{}).evidence(ctx, ws, a, &recObserver{}, AttemptResult{Result: executor.Result{Commit: commit}}, head)
 	if strings.Join(ev.FilesChanged, ",") != "sub/" {
 		t.Fatalf("files changed: %v (%v)", ev.FilesChanged, ev.Fault)
 	}
@@ -116,8 +111,8 @@ func TestReattachedResultMergesOntoAMovedBase(t *testing.T) {
 	gitT(t, ws, "commit", "--quiet", "-m", "landed")
 	head := gitT(t, ws, "rev-parse", "HEAD")
 
-	a := executor.Attempt{Request: executor.Request{DisplayID: "1", Base: head}, Workspace: ws, Log: &bytes.Buffer{}}
-	ev := (&Executor{}).evidence(ctx, a, &recObserver{}, AttemptResult{Result: executor.Result{Commit: commit}}, "")
+	a := executor.Attempt{Request: executor.Request{DisplayID: "1", Base: head}, Log: &bytes.Buffer{}}
+	ev := (&Executor{}).evidence(ctx, ws, a, &recObserver{}, AttemptResult{Result: executor.Result{Commit: commit}}, "")
 	if ev.Fault != nil || ev.Commit == "" || ev.Commit == commit {
 		t.Fatalf("re-attached result: %q (%v)", ev.Commit, ev.Fault)
 	}
@@ -134,7 +129,7 @@ func TestReattachedResultMergesOntoAMovedBase(t *testing.T) {
 		t.Errorf("the workspace was touched: %q", st)
 	}
 
-	ev = (&Executor{}).evidence(ctx, a, &recObserver{}, AttemptResult{Result: executor.Result{Commit: clash}}, "")
+	ev = (&Executor{}).evidence(ctx, ws, a, &recObserver{}, AttemptResult{Result: executor.Result{Commit: clash}}, "")
 	if ev.Fault == nil || !strings.Contains(ev.Fault.Message, "conflicts with what landed") || !strings.Contains(ev.Fault.Message, "a.txt") {
 		t.Fatalf("a conflicting re-attached result: %+v", ev.Fault)
 	}
