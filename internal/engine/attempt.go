@@ -187,10 +187,14 @@ func (r *phaseRunner) Attempt(ctx context.Context, req schedule.AttemptRequest) 
 		rep.Attempt, rep.DurationSeconds = req.Number, ev.Duration.Seconds()
 		return r.fail(t, *rep)
 	}
+	if owns {
+		// A retry continues the work (after a failure here or in landing:
+		// moved onto the line after an integration_conflict), and a
+		// failure's diff is its.
+		r.spaces.keepWork(p.ID, ev.Commit)
+	}
 	switch holds := r.reviewMode().Holds(); {
 	case owns && failed(ev.Evidence):
-		// The retry continues the work, and the failure's diff is its.
-		r.spaces.keepWork(p.ID, ev.Commit)
 	case owns && holds && ev.Commit != "":
 		// A person reviews the work in a worktree made for it here.
 		if wt, err = r.spaces.materialize(ctx, p.ID, base, ev.Commit); err != nil {

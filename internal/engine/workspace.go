@@ -176,14 +176,14 @@ func (w *workspaces) reuse(ctx context.Context, dir, branch, start string) bool 
 func (w *workspaces) release(ctx context.Context, id phaseid.ID) {
 	ctx = context.WithoutCancel(ctx)
 	w.mu.Lock()
-	w.parked++
-	spare := w.store.SpareWorktreePath(w.parked)
 	w.landed = append(w.landed, w.refs.Phase(id))
-	apart := w.apart[id]
-	w.mu.Unlock()
-	if apart {
+	if w.apart[id] {
+		w.mu.Unlock()
 		return // no worktree here: its executor's
 	}
+	w.parked++
+	spare := w.store.SpareWorktreePath(w.parked)
+	w.mu.Unlock()
 	if err := w.repo.ParkWorktree(ctx, w.path(id), spare); err != nil {
 		_ = w.repo.RemoveWorktree(ctx, w.path(id))
 		_ = w.repo.RemoveWorktree(ctx, spare)
