@@ -180,6 +180,12 @@ func (r *phaseRunner) Attempt(ctx context.Context, req schedule.AttemptRequest) 
 		// trouble, not the agent's, and not to be read as its output.
 		return r.fail(t, infraFailure(req, ev.Fault))
 	}
+	if owns {
+		// A retry continues the work (after a failure here or in landing:
+		// moved onto the line after an integration_conflict), and a
+		// failure's diff is its.
+		r.spaces.keepWork(p.ID, ev.Commit)
+	}
 	ev.Attempt = req.Number
 	ev.Duration = r.cfg.Now().Sub(t.started)
 	rep, after := r.integ.Guard.Check(ctx, p, outside, ev.FilesChanged, log)
@@ -187,14 +193,9 @@ func (r *phaseRunner) Attempt(ctx context.Context, req schedule.AttemptRequest) 
 		rep.Attempt, rep.DurationSeconds = req.Number, ev.Duration.Seconds()
 		return r.fail(t, *rep)
 	}
-	if owns {
-		// A retry continues the work (after a failure here or in landing:
-		// moved onto the line after an integration_conflict), and a
-		// failure's diff is its.
-		r.spaces.keepWork(p.ID, ev.Commit)
-	}
 	switch holds := r.reviewMode().Holds(); {
 	case owns && failed(ev.Evidence):
+		// Its work is kept above, as a commit: no worktree to put it in.
 	case owns && holds && ev.Commit != "":
 		// A person reviews the work in a worktree made for it here.
 		if wt, err = r.spaces.materialize(ctx, p.ID, base, ev.Commit); err != nil {
