@@ -278,3 +278,46 @@ func TestRemoteSimScenarioAndUsageLimit(t *testing.T) {
 	require.Equal(t, 1, p.Attempts[1].Number, "the wait used no retry")
 	require.Equal(t, "done", git(t, repo, "show", "HEAD:done.txt"))
 }
+
+// The workers make the attempts' workspaces: [worktree] setup runs there,
+// before the agent, which finds what it made; the coordinator runs it
+// nowhere, and says at the start that the ignored files .worktreeinclude
+// names do not reach the workers.
+func TestRemoteSetupRunsOnTheWorker(t *testing.T) {
+	t.Parallel()
+	e := newRemoteEnv(t)
+	repo := newRepo(t, "# One\n\n| Phase | Name | Depends On |\n|---|---|---|\n| 1 | Core | - |\n\n## Phase 1: Core\n\n- [ ] do it\n\n## Quality Gates\n\n- test: `test -f src/1/work.txt`\n")
+	writeFile(t, filepath.Join(repo, ".gitignore"), "deps/\n.env\n")
+	setups := filepath.Join(t.TempDir(), "setups")
+	writeFile(t, filepath.Join(repo, "autobuild.toml"),
+		"[worktree]\nsetup = \"mkdir -p deps && echo installed > deps/lib && pwd >> "+setups+"\"\n")
+	writeFile(t, filepath.Join(repo, ".worktreeinclude"), ".env\n")
+	writeFile(t, filepath.Join(repo, ".env"), "SECRET=local\n")
+	git(t, repo, "add", ".gitignore", "autobuild.toml", ".worktreeinclude")
+	git(t, repo, "commit", "-q", "-m", "the worktree's setup")
+	calls := filepath.Join(t.TempDir(), "calls")
+	agent := remoteAgent(t, calls, `test -f deps/lib || exit 7`)
+	e.startWorker(t, "w1")
+	r := autobuild(t, repo, e.runArgs("--agent", agent)...)
+	require.Equal(t, 0, r.code, r.String())
+	require.Contains(t, r.stderr, "warning: [worktree] copy / .worktreeinclude name ignored files of your checkout (.env)")
+	b, err := os.ReadFile(setups)
+	require.NoError(t, err, "the setup ran")
+	// It ran in the worker's worktree of the attempt, and here only where
+	// the coordinator runs gates itself (the check of the run's base, in
+	// its verification worktree), never in a phase's worktree.
+	attemptDir := callLines(t, calls)[0][2]
+	ranOnWorker := false
+	for _, d := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		switch {
+		case d == attemptDir:
+			ranOnWorker = true
+		case d != filepath.Join(repo, ".autobuild", "worktrees", "verify"):
+			t.Errorf("the setup ran in %s", d)
+		}
+	}
+	require.True(t, ranOnWorker, "the setup ran in the worker's worktree of the attempt %s: %s", attemptDir, b)
+	require.NotContains(t, attemptDir, repo)
+	require.NoDirExists(t, filepath.Join(repo, "deps"))
+	require.Equal(t, map[string]int{"1": 1}, phaseCommits(t, repo))
+}

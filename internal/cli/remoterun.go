@@ -15,6 +15,9 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/executor"
 	"github.com/autobuild-sh/autobuild/internal/exitcode"
 	"github.com/autobuild-sh/autobuild/internal/remote"
+	"github.com/autobuild-sh/autobuild/internal/runstart"
+	"github.com/autobuild-sh/autobuild/internal/sanitize"
+	"github.com/autobuild-sh/autobuild/internal/wtenv"
 )
 
 // remoteOptions are a run's --executor, --remote and Temporal flags
@@ -110,4 +113,18 @@ func randomHex(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// copyNote says, when [worktree] copy or .worktreeinclude name ignored
+// files of your checkout, that attempts made where the executor owns the
+// workspace (on workers) do not get them: your checkout is not on those
+// machines. "" when they name none.
+func copyNote(root string, copy []string) string {
+	pats, err := wtenv.Patterns(root, copy)
+	if err != nil || len(pats) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("[worktree] copy / %s name ignored files of your checkout (%s): attempts made on workers do not get them, "+
+		"as your checkout is not on their machines; have [worktree] setup make them there (docs/remote.md)",
+		wtenv.IncludeFile, sanitize.Line(runstart.JoinMax(pats, 3)))
 }

@@ -2,6 +2,9 @@ package cli
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -46,4 +49,23 @@ func TestRemoteOptionsNoServerIsRefusedQuickly(t *testing.T) {
 	require.Equal(t, exitcode.Refused, exitcode.Of(err))
 	require.ErrorContains(t, err, addr)
 	require.ErrorContains(t, err, "temporal server start-dev")
+}
+
+// A remote run says at its start that the ignored files [worktree] copy and
+// .worktreeinclude name do not reach the workers; without any it says
+// nothing.
+func TestCopyNoteNamesWhatDoesNotReachTheWorkers(t *testing.T) {
+	root := t.TempDir()
+	if note := copyNote(root, nil); note != "" {
+		t.Fatalf("no patterns: %q", note)
+	}
+	if err := os.WriteFile(filepath.Join(root, ".worktreeinclude"), []byte("# env\n.env\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	note := copyNote(root, []string{"node_modules/"})
+	for _, want := range []string{"node_modules/", ".env", "do not get them", "[worktree] setup"} {
+		if !strings.Contains(note, want) {
+			t.Errorf("note %q does not say %q", note, want)
+		}
+	}
 }

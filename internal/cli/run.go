@@ -23,6 +23,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/config"
 	"github.com/autobuild-sh/autobuild/internal/engine"
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/executor"
 	"github.com/autobuild-sh/autobuild/internal/exitcode"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
@@ -62,6 +63,9 @@ type runOptions struct {
 	// identityNote, set by engineConfig, says that commits will carry
 	// autobuild's fallback identity (git has none here).
 	identityNote string
+	// copyNote, set by engineConfig, says that the ignored files [worktree]
+	// copy names do not reach the workers of a remote run (remoterun.go).
+	copyNote string
 	// runMode is the commit mode the run will use: the flag's or the
 	// file's, else (--fresh or a resume without --commit) the previous
 	// run's, for the UI's header and the commands it shows.
@@ -188,6 +192,9 @@ func runPlan(ctx context.Context, s Streams, o *runOptions) error {
 	}
 	if o.identityNote != "" {
 		fmt.Fprintln(s.Err, "autobuild: warning: "+o.identityNote)
+	}
+	if o.copyNote != "" {
+		fmt.Fprintln(s.Err, "autobuild: warning: "+o.copyNote)
 	}
 	noteRecordedAgents(s, o)
 	defer o.remoteRun.end(ctx, s)
@@ -320,6 +327,9 @@ func (o *runOptions) engineConfig(pl *plan.Plan, repo *gitx.Repo, root string, p
 	}
 	if cfg.Executor, err = o.remoteRun.executor(context.Background(), fc.Executor, root, wd, len(cfg.Agents), cfg.WaitLimit); err != nil {
 		return cfg, err
+	}
+	if cfg.Executor != nil && executor.OwnsWorkspace(cfg.Executor) {
+		o.copyNote = copyNote(root, fc.Worktree.Copy)
 	}
 	if cfg.Executor == nil {
 		// A remote run's agents run on the workers, and are checked there.

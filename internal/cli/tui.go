@@ -63,7 +63,7 @@ func runTUI(ctx context.Context, s Streams, o *runOptions, cfg engine.Config) er
 		Batches:  tui.BatchesFromPlan(cfg.Plan.Batches()), Controller: ctrl, Context: ctx,
 		Commands: runctl.Commands{Resume: commandLine(o, "--resume"), Fresh: freshCommand(o, cmp.Or(cfg.CommitMode, o.runMode))},
 		FixStep:  o.fixStep,
-		StateDir: ".autobuild/", Root: root, NoColor: os.Getenv("NO_COLOR") != "", Notice: startNotice(cfg.Plan, o.identityNote),
+		StateDir: ".autobuild/", Root: root, NoColor: os.Getenv("NO_COLOR") != "", Notice: startNotice(cfg.Plan, cmp.Or(o.identityNote, o.copyNote)),
 		Alert:     o.notifyConf.alert(),
 		ColorFGBG: os.Getenv("COLORFGBG"), FixCommand: o.fixCommand, ExitOnComplete: o.exitOnComplete, Mouse: true,
 	})

@@ -66,8 +66,19 @@ func (r *phaseRunner) Attempt(ctx context.Context, req schedule.AttemptRequest) 
 	t.seq = len(prior.Attempts) + 1 // log files count every attempt ever
 	logPath := r.store.AttemptLogPath(p.ID, t.seq)
 	wt := r.spaces.path(p.ID)
+	// An executor that owns its workspaces (another machine's) gets no
+	// worktree here: the phase has a base and its earlier work as commits
+	// (apartspace.go).
+	owns := executor.OwnsWorkspace(r.exec)
+	recorded := wt // a phase held for review gets one (apartspace.go)
+	if owns {
+		wt = ""
+		if !r.reviewMode().Holds() {
+			recorded = ""
+		}
+	}
 
-	r.rec.AttemptStarted(p.ID, req.Number, schedule.MaxAttempts, req.Agent.Name, t.started, r.rel(wt), r.rel(logPath))
+	r.rec.AttemptStarted(p.ID, req.Number, schedule.MaxAttempts, req.Agent.Name, t.started, r.rel(recorded), r.rel(logPath))
 	r.rec.Emit(phaseEvent(event.PhaseStarted, p, req.Number, event.Event{Batch: prior.Batch, Agent: req.Agent.Name}))
 
 	log, err := proc.CreateCapped(logPath, r.cfg.LogCap)
@@ -84,11 +95,20 @@ func (r *phaseRunner) Attempt(ctx context.Context, req schedule.AttemptRequest) 
 	} else {
 		before <- checkout.State{} // nothing to compare: the attempt runs elsewhere
 	}
-	wt, base, continues, note, err := r.spaces.prepare(ctx, p.ID, p.DisplayID)
-	if err == nil && continues && line.AfterIntegrationConflict(req.Previous) {
-		// Its change broke a gate on top of what landed meanwhile: the
-		// retry starts from the line's current tip, the change on top.
-		base, err = r.spaces.moveOnto(ctx, p.ID, r.integ.Tip(), log)
+	var base, note, work string
+	var continues bool
+	if owns {
+		base, work, continues, err = r.spaces.prepareApart(ctx, p.ID, p.DisplayID)
+		if err == nil && continues && line.AfterIntegrationConflict(req.Previous) {
+			base, work, err = r.spaces.moveWorkOnto(ctx, p.ID, r.integ.Tip(), log)
+		}
+	} else {
+		wt, base, continues, note, err = r.spaces.prepare(ctx, p.ID, p.DisplayID)
+		if err == nil && continues && line.AfterIntegrationConflict(req.Previous) {
+			// Its change broke a gate on top of what landed meanwhile: the
+			// retry starts from the line's current tip, the change on top.
+			base, err = r.spaces.moveOnto(ctx, p.ID, r.integ.Tip(), log)
+		}
 	}
 	outside := <-before
 	if note != "" {
@@ -100,10 +120,16 @@ func (r *phaseRunner) Attempt(ctx context.Context, req schedule.AttemptRequest) 
 		}
 		return r.fail(t, workspaceFailure(req, err))
 	}
-	fmt.Fprintf(log, "# autobuild: phase %s attempt %d/%d, agent %s, worktree %s, base %s, time limit %s\n",
-		p.DisplayID, req.Number, schedule.MaxAttempts, req.Agent.Name, r.rel(wt), clip.SHA(base), req.Timeout)
+	where := "worktree " + r.rel(wt)
+	if owns {
+		where = "workspace the executor's"
+	}
+	fmt.Fprintf(log, "# autobuild: phase %s attempt %d/%d, agent %s, %s, base %s, time limit %s\n",
+		p.DisplayID, req.Number, schedule.MaxAttempts, req.Agent.Name, where, clip.SHA(base), req.Timeout)
 
-	env := r.readyWorktree(ctx, t, wt, continues, log)
+	// The executor that owns its workspace makes it ready itself: only the
+	// ports are given here.
+	env := r.readyWorktree(ctx, t, wt, continues || owns, log)
 	defer env.release()
 	if env.interrupted {
 		return r.interrupted(t)
@@ -113,6 +139,9 @@ func (r *phaseRunner) Attempt(ctx context.Context, req schedule.AttemptRequest) 
 	}
 	a := r.newAttempt(t, wt, base, continues, log)
 	a.WorkEnv = env.vars
+	if owns {
+		a.Continues, a.Setup = work, r.wtenv.cfg.Setup
+	}
 	// Once it landed, its worktree's teardown runs (wtenv.go), after a
 	// person's review too.
 	t.landed = func() { r.wtenv.teardown(ctx, p.ID, append(r.phaseVars(p.ID), env.vars...), log) }
@@ -143,10 +172,19 @@ func (r *phaseRunner) Attempt(ctx context.Context, req schedule.AttemptRequest) 
 		return r.interrupted(t)
 	}
 	r.recordGates(p.ID, ev)
-	if ev.Err != nil {
+	if ev.Setup != nil {
+		return r.fail(t, r.executorSetupFailed(ev.Setup))
+	}
+	if ev.Fault != nil {
 		// The executor's machinery failed (git on the worktree): autobuild's
 		// trouble, not the agent's, and not to be read as its output.
-		return r.fail(t, infraFailure(req, ev.Err))
+		return r.fail(t, infraFailure(req, ev.Fault))
+	}
+	if owns {
+		// A retry continues the work (after a failure here or in landing:
+		// moved onto the line after an integration_conflict), and a
+		// failure's diff is its.
+		r.spaces.keepWork(p.ID, ev.Commit)
 	}
 	ev.Attempt = req.Number
 	ev.Duration = r.cfg.Now().Sub(t.started)
@@ -155,11 +193,31 @@ func (r *phaseRunner) Attempt(ctx context.Context, req schedule.AttemptRequest) 
 		rep.Attempt, rep.DurationSeconds = req.Number, ev.Duration.Seconds()
 		return r.fail(t, *rep)
 	}
+	switch holds := r.reviewMode().Holds(); {
+	case owns && failed(ev.Evidence):
+		// Its work is kept above, as a commit: no worktree to put it in.
+	case owns && holds && ev.Commit != "":
+		// A person reviews the work in a worktree made for it here.
+		if wt, err = r.spaces.materialize(ctx, p.ID, base, ev.Commit); err != nil {
+			return r.fail(t, infraFailure(req, fmt.Errorf("phase %s: %w", p.DisplayID, err)))
+		}
+		ev.Commit, ev.Change = "", gitx.Known{}
+	case ev.Commit != "" && (failed(ev.Evidence) || holds):
+		// The work was handed over as a commit, but a failure's diff, the
+		// retry that continues it and a person's review read it from the
+		// phase's worktree: it is put there.
+		if err := gitx.PutWork(ctx, wt, ev.Commit); err != nil {
+			return r.fail(t, infraFailure(req, fmt.Errorf("phase %s: %w", p.DisplayID, err)))
+		}
+		ev.Commit, ev.Change = "", gitx.Known{}
+	}
 	if failed(ev.Evidence) {
 		return r.fail(t, line.StillConflicting(r.classify(ev.Evidence, req), ev.Evidence, req.Previous))
 	}
 
-	h := line.Handover{Workspace: wt, Base: base, AgentMessage: ev.CommitMessage, Known: ev.Change, Queued: gating.Done}
+	// A commit handed over lands as it is (its tree); else the work is
+	// read from the worktree.
+	h := line.Handover{Workspace: wt, Base: base, AgentMessage: ev.CommitMessage, Known: ev.Change, Commit: ev.Commit, Queued: gating.Done}
 	if r.reviewMode().Holds() {
 		// A person decides before it lands (review.go): no landing
 		// waits for it meanwhile.
@@ -220,16 +278,20 @@ func (r *phaseRunner) newAttempt(t *attemptTrack, wt, base string, continues boo
 	prompt, args := r.promptFor(p, req, continues, log)
 	absPlan := runstart.PlanFile(r.cfg.Dir, r.cfg.Plan.Path)
 	return executor.Attempt{
-		RunID:   r.rec.RunCopy().RunID,
-		PhaseID: p.ID, DisplayID: p.DisplayID, Number: req.Number, Seq: t.seq,
-		Agent: req.Agent, Args: args, Prompt: prompt, PromptPath: r.store.PromptPath(p.ID, t.seq),
-		Env: agent.EnvInput{PhaseID: p.ID, Attempt: req.Number, MaxAttempts: schedule.MaxAttempts,
-			PlanPath: absPlan, SimScenario: r.cfg.SimScenario, AgentRun: req.Run},
-		Workspace: wt, Base: base, Branch: r.spaces.refs.Phase(p.ID), KeepBranch: r.spaces.refs.KeptAutostash(p.ID), Gates: r.gates,
-		Started: t.started, Timeout: req.Timeout, IdleTimeout: r.cfg.IdleTimeout,
-		Log: log, StreamPath: r.store.AttemptStreamPath(p.ID, t.seq), PlanInRepo: r.planInRepo(),
+		Request: executor.Request{
+			RunID:   r.rec.RunCopy().RunID,
+			PhaseID: p.ID, DisplayID: p.DisplayID, Number: req.Number, Seq: t.seq,
+			Agent: req.Agent, Args: args, Prompt: prompt,
+			Env: agent.EnvInput{PhaseID: p.ID, Attempt: req.Number, MaxAttempts: schedule.MaxAttempts,
+				PlanPath: absPlan, SimScenario: r.cfg.SimScenario, AgentRun: req.Run},
+			Base: base, Branch: r.spaces.refs.Phase(p.ID), KeepBranch: r.spaces.refs.KeptAutostash(p.ID), Gates: r.gates,
+			Started: t.started, Timeout: req.Timeout, IdleTimeout: r.cfg.IdleTimeout,
+			PlanInRepo: r.planInRepo(),
+			Session:    acpSession(req, continues),
+		},
+		Workspace: wt, PromptPath: r.store.PromptPath(p.ID, t.seq),
+		Log: log, StreamPath: r.store.AttemptStreamPath(p.ID, t.seq),
 		BaseFailing: r.integ.BaseFailing,
-		Session:     acpSession(req, continues),
 	}
 }
 
@@ -243,7 +305,7 @@ func acpSession(req schedule.AttemptRequest, continues bool) string {
 }
 
 // recordGates records the gates' results, when any gate was considered.
-func (r *phaseRunner) recordGates(id phaseid.ID, ev executor.Evidence) {
+func (r *phaseRunner) recordGates(id phaseid.ID, ev executor.Result) {
 	switch {
 	case ev.Gates == nil:
 	case !ev.AgentRan && ev.Gate != nil:
@@ -291,7 +353,7 @@ func (o *attemptObserver) Action(tool, text string) {
 		Attempt: o.number, Tool: tool, Line: text})
 }
 
-func (o *attemptObserver) AgentEnded(ev executor.Evidence) {
+func (o *attemptObserver) AgentEnded(ev executor.Result) {
 	o.rec.AgentEnded(o.p.ID, ev)
 	if o.agentEnded != nil && !executor.AgentFailed(ev.Evidence) {
 		o.agentEnded()
@@ -332,7 +394,7 @@ func (r *phaseRunner) fail(t *attemptTrack, rep failreport.Report) schedule.Atte
 	// Against the phase's base, the diff holds the attempt's work even when
 	// it was committed already (a file_conflict found at integration).
 	diffPath := ""
-	if diff, err := gitx.DiffWorkingTree(context.Background(), r.spaces.path(p.ID), r.spaces.base(p.ID)); err == nil && diff != "" {
+	if diff, err := r.spaces.diff(context.Background(), p.ID); err == nil && diff != "" {
 		diffPath = r.store.AttemptDiffPath(p.ID, t.seq)
 		if os.WriteFile(diffPath, []byte(diff), 0o644) != nil {
 			diffPath = ""

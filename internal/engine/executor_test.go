@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"sync"
@@ -24,10 +23,10 @@ import (
 type scriptedExecutor struct {
 	mu       sync.Mutex
 	attempts []executor.Attempt
-	results  []func(a executor.Attempt) executor.Evidence
+	results  []func(a executor.Attempt) executor.Result
 }
 
-func (x *scriptedExecutor) Execute(_ context.Context, a executor.Attempt, obs executor.AttemptObserver) executor.Evidence {
+func (x *scriptedExecutor) Execute(_ context.Context, a executor.Attempt, obs executor.AttemptObserver) executor.Result {
 	x.mu.Lock()
 	n := len(x.attempts)
 	x.attempts = append(x.attempts, a)
@@ -38,12 +37,12 @@ func (x *scriptedExecutor) Execute(_ context.Context, a executor.Attempt, obs ex
 	return ev
 }
 
-func wrote(name, text string) func(a executor.Attempt) executor.Evidence {
-	return func(a executor.Attempt) executor.Evidence {
+func wrote(name, text string) func(a executor.Attempt) executor.Result {
+	return func(a executor.Attempt) executor.Result {
 		if err := os.WriteFile(filepath.Join(a.Workspace, name), []byte(text), 0o644); err != nil {
 			panic(err)
 		}
-		return executor.Evidence{Evidence: failure.Evidence{AgentRan: true, FilesChanged: []string{name}},
+		return executor.Result{Evidence: failure.Evidence{AgentRan: true, FilesChanged: []string{name}},
 			Gates: map[string]state.GateResult{"test": {Command: "true", Status: state.GatePassed, Passed: true}}}
 	}
 }
@@ -54,21 +53,21 @@ func wrote(name, text string) func(a executor.Attempt) executor.Evidence {
 // context), and the agent's own command is never run by the engine.
 func TestEngineRecordsClassifiesAndLandsAroundTheExecutor(t *testing.T) {
 	t.Parallel()
-	failingTests := func(a executor.Attempt) executor.Evidence {
+	failingTests := func(a executor.Attempt) executor.Result {
 		if err := os.WriteFile(filepath.Join(a.Workspace, "parse.go"), []byte("package parse\n"), 0o644); err != nil {
 			panic(err)
 		}
-		return executor.Evidence{Evidence: failure.Evidence{AgentRan: true, FilesChanged: []string{"parse.go"},
+		return executor.Result{Evidence: failure.Evidence{AgentRan: true, FilesChanged: []string{"parse.go"},
 			Gate: &failure.GateEvidence{Kind: "test", Command: "true", ExitCode: 1, Output: "--- FAIL: TestParse (0.00s)\nFAIL"}},
 			Gates: map[string]state.GateResult{"test": {Command: "true", Status: state.GateFailed, ExitCode: 1}}}
 	}
-	machinery := func(executor.Attempt) executor.Evidence {
-		return executor.Evidence{Err: errors.New("the remote machine went away")}
+	machinery := func(executor.Attempt) executor.Result {
+		return executor.Result{Fault: &executor.Fault{Message: "the remote machine went away"}}
 	}
 
 	t.Run("success lands the workspace", func(t *testing.T) {
 		t.Parallel()
-		x := &scriptedExecutor{results: []func(executor.Attempt) executor.Evidence{wrote("remote.txt", "made elsewhere\n")}}
+		x := &scriptedExecutor{results: []func(executor.Attempt) executor.Result{wrote("remote.txt", "made elsewhere\n")}}
 		res, repo, sink := runPlanWith(t, onePhase, "exit 99", func(c *Config) { c.Executor = x })
 		require.Equal(t, state.RunComplete, res.Status, res.Reason)
 		require.Equal(t, "made elsewhere", runGit(t, repo, "show", "HEAD:remote.txt"))
@@ -88,7 +87,7 @@ func TestEngineRecordsClassifiesAndLandsAroundTheExecutor(t *testing.T) {
 	})
 	t.Run("a failure is classified and retried with its context", func(t *testing.T) {
 		t.Parallel()
-		x := &scriptedExecutor{results: []func(executor.Attempt) executor.Evidence{failingTests, failingTests}}
+		x := &scriptedExecutor{results: []func(executor.Attempt) executor.Result{failingTests, failingTests}}
 		res, repo, _ := runPlanWith(t, onePhase, "exit 99", func(c *Config) { c.Executor = x })
 		require.Equal(t, state.RunHalted, res.Status)
 		require.Len(t, x.attempts, 2, "exactly one retry")
@@ -100,7 +99,7 @@ func TestEngineRecordsClassifiesAndLandsAroundTheExecutor(t *testing.T) {
 	})
 	t.Run("the executor's own failure is autobuild's, retried", func(t *testing.T) {
 		t.Parallel()
-		x := &scriptedExecutor{results: []func(executor.Attempt) executor.Evidence{machinery, wrote("after.txt", "second try\n")}}
+		x := &scriptedExecutor{results: []func(executor.Attempt) executor.Result{machinery, wrote("after.txt", "second try\n")}}
 		res, repo, _ := runPlanWith(t, onePhase, "exit 99", func(c *Config) { c.Executor = x })
 		require.Equal(t, state.RunComplete, res.Status, res.Reason)
 		p, err := state.Open(repo).LoadPhase("1")
@@ -121,8 +120,8 @@ func (*apartExecutor) Apart() bool { return true }
 // attempt is an outside_worktree failure.
 func TestOutsideCheckOnlyWhereTheExecutorSharesTheCheckout(t *testing.T) {
 	t.Parallel()
-	strayWrite := func(dir *string) func(a executor.Attempt) executor.Evidence {
-		return func(a executor.Attempt) executor.Evidence {
+	strayWrite := func(dir *string) func(a executor.Attempt) executor.Result {
+		return func(a executor.Attempt) executor.Result {
 			if err := os.WriteFile(filepath.Join(*dir, "mine.txt"), []byte("a person's file\n"), 0o644); err != nil {
 				panic(err)
 			}
@@ -130,12 +129,12 @@ func TestOutsideCheckOnlyWhereTheExecutorSharesTheCheckout(t *testing.T) {
 		}
 	}
 	var dir string
-	x := &apartExecutor{scriptedExecutor{results: []func(executor.Attempt) executor.Evidence{strayWrite(&dir)}}}
+	x := &apartExecutor{scriptedExecutor{results: []func(executor.Attempt) executor.Result{strayWrite(&dir)}}}
 	res, _, _ := runPlanWith(t, onePhase, "exit 99", func(c *Config) { c.Executor, dir = x, c.Dir })
 	require.Equal(t, state.RunComplete, res.Status, res.Reason)
 
 	var dir2 string
-	local := &scriptedExecutor{results: []func(executor.Attempt) executor.Evidence{strayWrite(&dir2)}}
+	local := &scriptedExecutor{results: []func(executor.Attempt) executor.Result{strayWrite(&dir2)}}
 	res, repo, _ := runPlanWith(t, onePhase, "exit 99", func(c *Config) { c.Executor, dir2 = local, c.Dir })
 	require.NotEqual(t, state.RunComplete, res.Status)
 	p, err := state.Open(repo).LoadPhase("1")

@@ -20,10 +20,10 @@ import (
 type handoverSpy struct {
 	inner executor.Executor
 	mu    sync.Mutex
-	got   []executor.Evidence
+	got   []executor.Result
 }
 
-func (s *handoverSpy) Execute(ctx context.Context, a executor.Attempt, obs executor.AttemptObserver) executor.Evidence {
+func (s *handoverSpy) Execute(ctx context.Context, a executor.Attempt, obs executor.AttemptObserver) executor.Result {
 	ev := s.inner.Execute(ctx, a, obs)
 	s.mu.Lock()
 	s.got = append(s.got, ev)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/autobuild-sh/autobuild/internal/executor"
 	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 )
@@ -13,7 +14,11 @@ import (
 // full disk (ENOSPC, or git saying so), with the cause and what to do;
 // ok is false for any other error.
 func diskFullReport(err error) (failreport.Report, bool) {
-	if !errors.Is(err, syscall.ENOSPC) && !errors.Is(err, syscall.EDQUOT) &&
+	var fault *executor.Fault
+	if errors.As(err, &fault) && fault.NoSpace {
+		// An executor's fault says so as data (it may come from another
+		// machine, without the system error it had).
+	} else if !errors.Is(err, syscall.ENOSPC) && !errors.Is(err, syscall.EDQUOT) &&
 		!strings.Contains(err.Error(), "No space left on device") && !strings.Contains(err.Error(), "Disk quota exceeded") {
 		return failreport.Report{}, false
 	}

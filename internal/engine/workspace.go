@@ -38,6 +38,11 @@ type workspaces struct {
 	// conflict can name the lines the phase changed and a failure's diff
 	// holds all of the attempt's work.
 	bases map[phaseid.ID]string
+	// apart holds the phases whose executor owns their workspaces, and
+	// work the earlier attempt's work of each, as a commit on its base
+	// (apartspace.go).
+	apart map[phaseid.ID]bool
+	work  map[phaseid.ID]string
 	// spares are parked worktrees; parked counts them all, to name the
 	// next. landed are the branches of landed phases, deleted together
 	// when the run stops.
@@ -47,7 +52,8 @@ type workspaces struct {
 }
 
 func newWorkspaces(repo *gitx.Repo, store *state.Store, refs state.Refs, tip func() string) *workspaces {
-	return &workspaces{repo: repo, store: store, refs: refs, tip: tip, bases: map[phaseid.ID]string{}}
+	return &workspaces{repo: repo, store: store, refs: refs, tip: tip, bases: map[phaseid.ID]string{},
+		apart: map[phaseid.ID]bool{}, work: map[phaseid.ID]string{}}
 }
 
 // path is where the phase's worktree is.
@@ -170,9 +176,13 @@ func (w *workspaces) reuse(ctx context.Context, dir, branch, start string) bool 
 func (w *workspaces) release(ctx context.Context, id phaseid.ID) {
 	ctx = context.WithoutCancel(ctx)
 	w.mu.Lock()
+	w.landed = append(w.landed, w.refs.Phase(id))
+	if w.apart[id] {
+		w.mu.Unlock()
+		return // no worktree here: its executor's
+	}
 	w.parked++
 	spare := w.store.SpareWorktreePath(w.parked)
-	w.landed = append(w.landed, w.refs.Phase(id))
 	w.mu.Unlock()
 	if err := w.repo.ParkWorktree(ctx, w.path(id), spare); err != nil {
 		_ = w.repo.RemoveWorktree(ctx, w.path(id))

@@ -14,6 +14,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/agent"
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/event"
+	"github.com/autobuild-sh/autobuild/internal/executor"
 	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
@@ -382,4 +383,26 @@ func sizeText(n int64) string {
 		return fmt.Sprintf("%d kB", n>>10)
 	}
 	return fmt.Sprintf("%d bytes", n)
+}
+
+// executorSetupFailed is the environment_setup report of the [worktree]
+// setup command that failed where an executor that owns its workspace ran
+// it (a worker): as readyWorktree's, pointing at that machine.
+func (r *phaseRunner) executorSetupFailed(sf *executor.SetupFailure) failreport.Report {
+	setup := r.wtenv.cfg.Setup
+	tail := clip.Tail(sanitize.Text(sf.Tail), 20)
+	rep := failreport.Report{Type: failreport.EnvironmentSetup, Retryable: false, Details: tail, BlockedOn: "[worktree] setup",
+		Message: fmt.Sprintf("the worktree's setup command `%s` failed (%s) on the executor's machine before the agent started: %s",
+			sanitize.Line(setup), sanitize.Line(sf.How), sanitize.Line(telling(tail))),
+		Fix: fmt.Sprintf("run it by hand in a checkout of the phase's base on that machine (%s), fix the command in autobuild.toml [worktree] setup or what it needs there",
+			sanitize.Line(setup)),
+	}
+	if len(sf.LeftFiles) > 0 {
+		rep.Message = fmt.Sprintf("the worktree's setup command `%s` changed files git does not ignore on the executor's machine (they would be committed as the phase's work): %s",
+			sanitize.Line(setup), sanitize.Line(runstart.JoinMax(sf.LeftFiles, 5)))
+		rep.FilesChanged = sf.LeftFiles
+		rep.Fix = "have the setup command write only files your .gitignore ignores (node_modules/, .venv/, build output), or ignore what it writes"
+	}
+	rep.SuggestedActions = failure.Suggest(rep)
+	return rep
 }

@@ -59,6 +59,21 @@ func (r *Repo) CommitOwn(ctx context.Context, dir string, known Known, message f
 	if err != nil {
 		return Made{}, Changes{}, err
 	}
+	return r.commitOn(ctx, dir, "HEAD", tree, head, message)
+}
+
+// CommitTree commits tree, the work of an attempt made elsewhere (an
+// executor's handed-over commit, whose objects are in this repository),
+// on head, and moves branch from head to it: the phase's commit as
+// CommitOwn makes it, without a worktree. It returns a zero Made when tree
+// is head's.
+func (r *Repo) CommitTree(ctx context.Context, branch, tree, head string, message func(Changes) string) (Made, Changes, error) {
+	return r.commitOn(ctx, "", "refs/heads/"+branch, tree, head, message)
+}
+
+// commitOn commits tree on head with the message made from its changes
+// and moves ref (read in dir) from head to the commit.
+func (r *Repo) commitOn(ctx context.Context, dir, ref, tree, head string, message func(Changes) string) (Made, Changes, error) {
 	out, err := r.read(ctx, dir, "diff-tree", "-r", "-z", "--no-renames", "--name-status", head, tree)
 	if err != nil {
 		return Made{}, Changes{}, err
@@ -77,10 +92,10 @@ func (r *Repo) CommitOwn(ctx context.Context, dir string, known Known, message f
 		return Made{}, Changes{}, err
 	}
 	sha := strings.TrimSpace(out)
-	// HEAD names the phase's branch: the branch moves, and only from the
-	// commit this one was made on.
+	// ref is the phase's branch, or HEAD naming it: the branch moves, and
+	// only from the commit this one was made on.
 	subject, _, _ := strings.Cut(msg, "\n")
-	if _, err := r.write(ctx, dir, runOpts{}, "update-ref", "-m", "commit: "+subject, "HEAD", sha, head); err != nil {
+	if _, err := r.write(ctx, dir, runOpts{}, "update-ref", "-m", "commit: "+subject, ref, sha, head); err != nil {
 		return Made{}, Changes{}, err
 	}
 	return Made{SHA: sha, Parent: head}, ch, nil

@@ -105,10 +105,15 @@ func (in *Integrator) Tip() string {
 // Handover is what an attempt hands to landing: the phase's worktree, the
 // commit it started from, the agent's commit message and what the
 // executor knows of the change (which spares the commit a walk of the
-// whole tree).
+// whole tree), or the work as a commit made elsewhere.
 type Handover struct {
 	Workspace, Base, AgentMessage string
 	Known                         gitx.Known
+	// Commit, when set, is the work as a commit in this repository's
+	// objects whose tree is the phase's whole change on Base (an executor
+	// that works elsewhere hands it over: executor.Result.Commit). The
+	// phase's commit is made from its tree, and Workspace is not read.
+	Commit string
 	// Queued, when set, is called once the landing is queued.
 	Queued func()
 }
@@ -122,10 +127,18 @@ func (in *Integrator) Land(ctx context.Context, p *plan.Phase, h Handover, outsi
 	// message is made (no status of its own first).
 	var msg string
 	base, agentMsg := h.Base, h.AgentMessage
-	made, ch, err := in.repo.CommitOwn(ctx, h.Workspace, h.Known, func(ch gitx.Changes) string {
+	message := func(ch gitx.Changes) string {
 		msg = commitMessage(p, agentMsg, ch.Files())
 		return msg
-	})
+	}
+	var made gitx.Made
+	var ch gitx.Changes
+	var err error
+	if h.Commit != "" {
+		made, ch, err = in.commitHandedOver(ctx, p, h, message)
+	} else {
+		made, ch, err = in.repo.CommitOwn(ctx, h.Workspace, h.Known, message)
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("committing phase %s: %w", p.DisplayID, err)
 	}
@@ -169,6 +182,17 @@ func (in *Integrator) Land(ctx context.Context, p *plan.Phase, h Handover, outsi
 		crashpoint.At("after-fastforward", p.ID)
 	}
 	return commit, nil, nil
+}
+
+// commitHandedOver makes the phase's commit from the tree of the commit an
+// executor handed over, on the phase's base, and moves the phase's branch
+// to it: no worktree holds the work.
+func (in *Integrator) commitHandedOver(ctx context.Context, p *plan.Phase, h Handover, message func(gitx.Changes) string) (gitx.Made, gitx.Changes, error) {
+	tree, err := in.repo.TreeOf(ctx, h.Commit)
+	if err != nil {
+		return gitx.Made{}, gitx.Changes{}, fmt.Errorf("the work handed over as commit %s: %w", h.Commit, err)
+	}
+	return in.repo.CommitTree(ctx, in.Refs.Phase(p.ID), tree, h.Base, message)
 }
 
 // admit checks that the phase may land now: a report when it cannot (the

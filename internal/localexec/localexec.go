@@ -48,7 +48,7 @@ type Executor struct {
 // Execute runs the agent, then (if it succeeded) the gates, and gathers the
 // evidence. The attempt's time limit covers the agent and the gates
 // together.
-func (x *Executor) Execute(ctx context.Context, a executor.Attempt, obs executor.AttemptObserver) (ev executor.Evidence) {
+func (x *Executor) Execute(ctx context.Context, a executor.Attempt, obs executor.AttemptObserver) (ev executor.Result) {
 	if g := missingDeclaredGate(a.Gates); g != nil {
 		// Running the agent first would spend a whole attempt on work that
 		// cannot be verified.
@@ -89,7 +89,7 @@ func (x *Executor) Execute(ctx context.Context, a executor.Attempt, obs executor
 	files, exact, err := x.TidyWorkspace(ctx, a)
 	if err != nil {
 		ev.Interrupted = ctx.Err() != nil
-		ev.Err = err
+		ev.Fault = executor.FaultOf(err)
 		return ev
 	}
 	ev.FilesChanged = files
@@ -108,17 +108,17 @@ func (x *Executor) Execute(ctx context.Context, a executor.Attempt, obs executor
 		agentTree, snapErr = gitx.SnapshotTree(ctx, a.Workspace)
 	}
 	if snapErr != nil && ctx.Err() == nil {
-		ev.Err = fmt.Errorf("recording phase %s's worktree before the gates: %w", a.DisplayID, snapErr)
+		ev.Fault = executor.FaultOf(fmt.Errorf("recording phase %s's worktree before the gates: %w", a.DisplayID, snapErr))
 		return ev
 	}
 	gate, timedOut, results, interrupted := x.RunGates(ctx, a, obs, a.Started.Add(a.Timeout))
 	if snapshot && snapErr == nil {
 		if err := RestoreAfterGates(context.WithoutCancel(ctx), a.Workspace, agentTree, a.Log); err != nil {
-			ev.Err = fmt.Errorf("phase %s: %w", a.DisplayID, err)
+			ev.Fault = executor.FaultOf(fmt.Errorf("phase %s: %w", a.DisplayID, err))
 			return ev
 		}
 		if err := FoldGateCommits(context.WithoutCancel(ctx), x.Repo, a.Workspace, a.Base, a.Log); err != nil {
-			ev.Err = fmt.Errorf("phase %s: %w", a.DisplayID, err)
+			ev.Fault = executor.FaultOf(fmt.Errorf("phase %s: %w", a.DisplayID, err))
 			return ev
 		}
 	}
@@ -143,7 +143,7 @@ func (x *Executor) Execute(ctx context.Context, a executor.Attempt, obs executor
 
 // agentEvidence fills in how the agent's process ended and what its result
 // object claims.
-func (x *Executor) agentEvidence(ev *executor.Evidence, a executor.Attempt, run AgentRun) {
+func (x *Executor) agentEvidence(ev *executor.Result, a executor.Attempt, run AgentRun) {
 	res := run.Result
 	logAgentEnd(a.Log, res, a.Timeout, a.IdleTimeout)
 	ev.TimedOut, ev.IdleTimedOut = res.TimedOut, res.IdleTimedOut

@@ -32,7 +32,7 @@ func (r *Recorder) AttemptStarted(id phaseid.ID, number, maxAttempts int, agentN
 }
 
 // AgentEnded records what the agent spent and claimed, before the gates.
-func (r *Recorder) AgentEnded(id phaseid.ID, ev executor.Evidence) {
+func (r *Recorder) AgentEnded(id phaseid.ID, ev executor.Result) {
 	if ev.Interrupted && ev.Usage == nil && ev.Session == "" {
 		return
 	}

@@ -12,6 +12,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
+	"github.com/autobuild-sh/autobuild/internal/executor"
 	"github.com/autobuild-sh/autobuild/internal/failreport"
 )
 
@@ -60,7 +61,7 @@ func (w *Worker) Attempt(ctx context.Context, req AttemptRequest) (AttemptResult
 	ws, err := PrepareWorkspace(ctx, w.Dir, req)
 	if err != nil {
 		if ctx.Err() != nil {
-			return AttemptResult{Interrupted: true, Worker: w.Identity}, nil
+			return AttemptResult{Result: executor.Result{Interrupted: true}, Worker: w.Identity}, nil
 		}
 		return AttemptResult{}, temporal.NewApplicationError(fmt.Sprintf("worker %s could not prepare the attempt: %v", w.Identity, err), ErrTypeSetup, err)
 	}
@@ -80,8 +81,13 @@ func (w *Worker) Attempt(ctx context.Context, req AttemptRequest) (AttemptResult
 		res.Interrupted = true
 		return res, nil
 	}
-	if res.InfraError != "" {
-		return AttemptResult{}, temporal.NewApplicationError(fmt.Sprintf("worker %s: %s", w.Identity, res.InfraError), ErrTypeSetup)
+	if res.Fault != nil {
+		return AttemptResult{}, temporal.NewApplicationError(fmt.Sprintf("worker %s: %s", w.Identity, res.Fault.Message), ErrTypeSetup)
+	}
+	if res.Setup != nil {
+		// The [worktree] setup failed: the coordinator reports it (the
+		// user's command, not the worker's machinery); nothing to push.
+		return res, nil
 	}
 	if s := res.AgentSignal; s != nil && s.Type == failreport.RateLimited && !s.ResetsAt.IsZero() {
 		return AttemptResult{}, UsageLimitError(Limit{ResetsAt: s.ResetsAt, Message: s.Message, Result: &res})

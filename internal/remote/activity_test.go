@@ -17,6 +17,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
 
+	"github.com/autobuild-sh/autobuild/internal/executor"
 	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
@@ -28,8 +29,8 @@ import (
 func runActivity(t *testing.T, run Runner, edit func(*AttemptRequest)) (AttemptResult, error, string, string) {
 	t.Helper()
 	user, remote, head := newRepos(t)
-	req := AttemptRequest{RunID: testRun, PhaseID: phaseid.ID("1"), Seq: 1, Remote: remote, BaseCommit: head,
-		BaseRef: BaseRef(testRun, "1", 1), ResultRef: ResultRef(testRun, "1", 1), Timeout: time.Minute}
+	req := AttemptRequest{Request: executor.Request{RunID: testRun, PhaseID: phaseid.ID("1"), Seq: 1, Base: head, Timeout: time.Minute},
+		Remote: remote, BaseRef: BaseRef(testRun, "1", 1), ResultRef: ResultRef(testRun, "1", 1)}
 	if err := (Shared{Repo: user, Remote: remote, RunID: testRun}).PushBase(context.Background(), head, req.BaseRef); err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +63,7 @@ func TestWorkerActivityCommitsAndPushesTheWork(t *testing.T) {
 		if err := writeFile(ws, "new.txt", "work\n"); err != nil {
 			t.Error(err)
 		}
-		return AttemptResult{Evidence: failure.Evidence{AgentRan: true}}
+		return AttemptResult{Result: executor.Result{Evidence: failure.Evidence{AgentRan: true}}}
 	}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -83,7 +84,7 @@ func TestWorkerActivityCommitsAndPushesTheWork(t *testing.T) {
 func TestWorkerActivityReturnsAFailedAttemptsPatch(t *testing.T) {
 	res, err, _, _ := runActivity(t, func(ctx context.Context, ws Workspace, req AttemptRequest, log io.Writer, p Reporter) AttemptResult {
 		_ = writeFile(ws, "half.txt", "half done\n")
-		return AttemptResult{Evidence: failure.Evidence{AgentRan: true, AgentExitCode: 1}}
+		return AttemptResult{Result: executor.Result{Evidence: failure.Evidence{AgentRan: true, AgentExitCode: 1}}}
 	}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -98,8 +99,8 @@ func TestWorkerActivityReturnsAFailedAttemptsPatch(t *testing.T) {
 func TestWorkerActivityFailsAUsageLimitTyped(t *testing.T) {
 	reset := time.Date(2030, 1, 1, 5, 0, 0, 0, time.UTC)
 	_, err, _, _ := runActivity(t, func(ctx context.Context, ws Workspace, req AttemptRequest, log io.Writer, p Reporter) AttemptResult {
-		return AttemptResult{Evidence: failure.Evidence{AgentRan: true, AgentExitCode: 1,
-			AgentSignal: &failure.AgentSignal{Type: failreport.RateLimited, Message: "usage limit", ResetsAt: reset}}}
+		return AttemptResult{Result: executor.Result{Evidence: failure.Evidence{AgentRan: true, AgentExitCode: 1,
+			AgentSignal: &failure.AgentSignal{Type: failreport.RateLimited, Message: "usage limit", ResetsAt: reset}}}}
 	}, nil)
 	var app *temporal.ApplicationError
 	if !errors.As(err, &app) || app.Type() != ErrTypeUsageLimit || !app.NonRetryable() {

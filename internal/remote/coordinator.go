@@ -15,6 +15,7 @@ import (
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/worker"
 
+	"github.com/autobuild-sh/autobuild/internal/executor"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
@@ -104,19 +105,19 @@ func (k *Coordinator) Attempt(ctx context.Context, req AttemptRequest, progress 
 	// Phases started from the same tip share its push: the ref that holds
 	// it already is the attempt's base ref.
 	k.mu.Lock()
-	ref, pushed := k.pushed[req.BaseCommit]
+	ref, pushed := k.pushed[req.Base]
 	k.mu.Unlock()
 	if pushed {
 		req.BaseRef = ref
 	} else {
-		if err := k.shared.PushBase(ctx, req.BaseCommit, req.BaseRef); err != nil {
+		if err := k.shared.PushBase(ctx, req.Base, req.BaseRef); err != nil {
 			return AttemptResult{}, err
 		}
 		k.mu.Lock()
 		if k.pushed == nil {
 			k.pushed = map[string]string{}
 		}
-		k.pushed[req.BaseCommit] = req.BaseRef
+		k.pushed[req.Base] = req.BaseRef
 		k.mu.Unlock()
 	}
 	return k.await(ctx, req.Key(), req, progress)
@@ -141,7 +142,7 @@ func (k *Coordinator) await(ctx context.Context, key string, req AttemptRequest,
 	started := time.Now()
 	release, err := k.slot(ctx)
 	if err != nil {
-		return AttemptResult{Interrupted: true}, nil
+		return AttemptResult{Result: executor.Result{Interrupted: true}}, nil
 	}
 	defer release()
 	if progress != nil {
@@ -173,7 +174,7 @@ func (k *Coordinator) await(ctx context.Context, key string, req AttemptRequest,
 		defer cancel()
 		_ = k.cl.SignalWorkflow(wctx, WorkflowID(req.RunID), "", SignalCancel, key)
 		if h == nil || h.Get(wctx, &res) != nil {
-			return AttemptResult{Interrupted: true}, nil
+			return AttemptResult{Result: executor.Result{Interrupted: true}}, nil
 		}
 		res.Interrupted = true
 		return res, nil

@@ -1,26 +1,25 @@
 package remote
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/autobuild-sh/autobuild/internal/executor"
 	"github.com/autobuild-sh/autobuild/internal/failreport"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
-	"github.com/autobuild-sh/autobuild/internal/localexec"
 	"github.com/autobuild-sh/autobuild/internal/sanitize"
 )
 
 // Executor is the engine's executor for --executor temporal: it sends each
-// attempt to the run's workflow, and leaves the work the worker made in the
-// attempt's workspace, where landing reads it.
+// attempt to the run's workflow, and hands the work the worker made back
+// as a commit (executor.Result.Commit), which landing takes.
 type Executor struct {
 	// Connect makes the run's coordinator once the run's id is known
 	// (the first attempt's).
@@ -37,11 +36,12 @@ type Executor struct {
 	coords map[string]*Coordinator
 }
 
-// Execute makes the attempt on a worker. The workspace's state (the base,
-// with an earlier attempt's work on top when the attempt continues it) is
-// pushed as the attempt's base; the worker's commit comes back and is
-// checked out in the workspace, staged.
-func (x *Executor) Execute(ctx context.Context, a executor.Attempt, obs executor.AttemptObserver) (ev executor.Evidence) {
+// Execute makes the attempt on a worker, which makes its workspace: the
+// attempt's base (the earlier attempt's work when it continues it,
+// Request.Continues) is pushed for it, and the worker's commit comes back
+// into this repository's objects, handed over as the result's Commit (a
+// commit on Request.Base). No worktree of this machine is read or written.
+func (x *Executor) Execute(ctx context.Context, a executor.Attempt, obs executor.AttemptObserver) (ev executor.Result) {
 	ev.AgentCommand = a.Agent.Command()
 	if a.PromptPath != "" {
 		// .autobuild/ keeps the prompt as for a local attempt.
@@ -51,26 +51,18 @@ func (x *Executor) Execute(ctx context.Context, a executor.Attempt, obs executor
 	}
 	k, err := x.coordinator(ctx, a.RunID)
 	if err != nil {
-		ev.Err = err
+		ev.Fault = executor.FaultOf(err)
 		return ev
 	}
-	base, err := snapshotCommit(ctx, a.Workspace, a.Base, a.DisplayID)
-	if err != nil {
-		ev.Err, ev.Interrupted = err, ctx.Err() != nil
-		return ev
-	}
-	req := AttemptRequest{
-		RunID: a.RunID, PhaseID: a.PhaseID, DisplayID: a.DisplayID, Number: a.Number, Seq: a.Seq,
-		Remote: x.Remote, BaseCommit: base,
-		BaseRef: BaseRef(a.RunID, a.PhaseID, a.Seq), ResultRef: ResultRef(a.RunID, a.PhaseID, a.Seq),
-		Agent: a.Agent, Args: a.Args, Prompt: a.Prompt, Session: a.Session, Env: a.Env, WorkEnv: a.WorkEnv,
-		Gates: a.Gates, PlanInRepo: a.PlanInRepo, Timeout: a.Timeout, IdleTimeout: a.IdleTimeout,
-	}
+	base := cmp.Or(a.Continues, a.Base)
+	req := AttemptRequest{Request: a.Request, Remote: x.Remote,
+		BaseRef: BaseRef(a.RunID, a.PhaseID, a.Seq), ResultRef: ResultRef(a.RunID, a.PhaseID, a.Seq)}
+	req.Base = base
 	if a.Env.SimScenario != "" {
 		// The worker is another machine: the scenario travels as text.
 		text, err := os.ReadFile(a.Env.SimScenario)
 		if err != nil {
-			ev.Err = fmt.Errorf("reading the simulated agent's scenario for the worker: %w", err)
+			ev.Fault = executor.FaultOf(fmt.Errorf("reading the simulated agent's scenario for the worker: %w", err))
 			return ev
 		}
 		req.SimScenario = string(text)
@@ -111,18 +103,18 @@ func (x *Executor) Execute(ctx context.Context, a executor.Attempt, obs executor
 		res, err = k.Attempt(ctx, req, progress)
 	}
 	if err != nil {
-		ev.Err, ev.Interrupted = err, ctx.Err() != nil
+		ev.Fault, ev.Interrupted = executor.FaultOf(err), ctx.Err() != nil
 		return ev
 	}
 	// An attempt shorter than a heartbeat's round trip names its worker
 	// only here.
 	announce(res.Worker)
-	return x.evidence(ctx, a, obs, res, base)
+	return x.evidence(ctx, k.shared.Repo, a, obs, res, base)
 }
 
-// evidence turns the worker's result into the engine's evidence, with the
-// work checked out in the workspace.
-func (x *Executor) evidence(ctx context.Context, a executor.Attempt, obs executor.AttemptObserver, res AttemptResult, base string) (ev executor.Evidence) {
+// evidence turns the worker's result into the engine's, with the work
+// handed over as a commit on the workspace's base (Result.Commit).
+func (x *Executor) evidence(ctx context.Context, repo string, a executor.Attempt, obs executor.AttemptObserver, res AttemptResult, base string) (ev executor.Result) {
 	if res.Limit != nil && res.Limit.Result != nil {
 		limit := res.Limit
 		res = *limit.Result
@@ -133,8 +125,8 @@ func (x *Executor) evidence(ctx context.Context, a executor.Attempt, obs executo
 	if res.LogTail != "" {
 		fmt.Fprintf(a.Log, "# autobuild: the end of worker %s's log of the attempt:\n%s\n", sanitize.Line(res.Worker), sanitize.Text(res.LogTail))
 	}
-	ev.Evidence = res.Evidence
-	ev.CommitMessage, ev.Usage, ev.Session, ev.Gates = res.CommitMessage, res.Usage, res.Session, res.Gates
+	ev = res.Result
+	ev.Change, ev.Fault = gitx.Known{}, nil
 	ev.AgentCommand = a.Agent.Command()
 	ev.Worktree = a.Workspace
 	if res.Interrupted {
@@ -142,8 +134,12 @@ func (x *Executor) evidence(ctx context.Context, a executor.Attempt, obs executo
 		obs.AgentEnded(ev)
 		return ev
 	}
-	if res.InfraError != "" {
-		ev.Err = fmt.Errorf("phase %s's attempt on the workers: %s", a.DisplayID, sanitize.Line(res.InfraError))
+	if res.Fault != nil {
+		ev.Fault = &executor.Fault{Message: fmt.Sprintf("phase %s's attempt on the workers: %s", a.DisplayID, sanitize.Line(res.Fault.Message))}
+		return ev
+	}
+	if res.Setup != nil {
+		// The worker's [worktree] setup failed: no agent ran.
 		return ev
 	}
 	obs.AgentEnded(ev)
@@ -155,42 +151,40 @@ func (x *Executor) evidence(ctx context.Context, a executor.Attempt, obs executo
 	for _, kind := range kinds {
 		obs.GateEnded(kind, res.Gates[kind])
 	}
-	if res.Commit != "" {
-		if err := checkoutResult(ctx, a.Workspace, res.Commit, base); err != nil {
-			ev.Err = fmt.Errorf("phase %s: %w", a.DisplayID, err)
+	// The work is handed over as a commit on the attempt's base whose
+	// tree is the attempt's whole change: landing commits that tree.
+	work := res.Commit
+	switch {
+	case work != "" && base == "":
+		// Made on the base of the coordinator before this one (re-attached
+		// after a crash): its change is merged onto this one's.
+		merged, err := mergeOnto(ctx, repo, a.Base, work)
+		if err != nil {
+			ev.Fault = executor.FaultOf(fmt.Errorf("phase %s: %w", a.DisplayID, err))
 			return ev
 		}
-		if base != "" {
-			// Landing takes the worker's commit: its tree, staged from the
-			// paths it changes and checked against it (gitx.Known), so the
-			// phase's commit is the worker's work exactly.
-			ev.Change = handedOver(ctx, a.Workspace, a.Base, res.Commit)
-		}
+		work = merged
+	case work == "":
+		// The worker changed nothing: the attempt's work is what it
+		// started from (an earlier attempt's work it continued, or
+		// nothing at all).
+		work = cmp.Or(a.Continues, a.Base)
 	}
-	ev.FilesChanged, _ = localexec.ChangedFiles(ctx, a.Workspace)
+	work, err := onBase(ctx, repo, a.Base, work)
+	if err == nil {
+		ev.FilesChanged, err = gitx.CommitFiles(ctx, repo, a.Base, work)
+	}
+	if err != nil {
+		ev.Fault = executor.FaultOf(fmt.Errorf("phase %s: reading the worker's commit %s: %w", a.DisplayID, work, err))
+		return ev
+	}
+	ev.Commit = work
 	return ev
 }
 
-// handedOver is what landing knows of the worker's commit: the paths it
-// changes since the workspace's HEAD and its tree; the zero Known (stage
-// everything) when git cannot say.
-func handedOver(ctx context.Context, ws, head, commit string) gitx.Known {
-	tree, err := git(ctx, ws, "rev-parse", "--verify", "--end-of-options", commit+"^{tree}")
-	if err != nil {
-		return gitx.Known{}
-	}
-	out, err := gitx.Git(ctx, ws, nil, "diff-tree", "-r", "-z", "--no-renames", "--name-only", head, commit)
-	if err != nil {
-		return gitx.Known{}
-	}
-	var files []string
-	for f := range strings.SplitSeq(out, "\x00") {
-		if f != "" {
-			files = append(files, f)
-		}
-	}
-	return gitx.Known{Files: files, Exact: true, Tree: tree, Head: head}
-}
+// OwnsWorkspace says the workers make the attempts' workspaces: the phase
+// runner makes none here.
+func (x *Executor) OwnsWorkspace() bool { return true }
 
 // Apart says the attempts never touch your checkout: they run on workers.
 func (x *Executor) Apart() bool { return true }

@@ -24,7 +24,7 @@ type recObserver struct {
 
 func (o *recObserver) Output(stream, line string) {}
 func (o *recObserver) Action(tool, text string)   {}
-func (o *recObserver) AgentEnded(executor.Evidence) {
+func (o *recObserver) AgentEnded(executor.Result) {
 	o.mu.Lock()
 	o.ended++
 	o.mu.Unlock()
@@ -44,14 +44,14 @@ func TestExecutorEvidenceFromResults(t *testing.T) {
 	ctx := context.Background()
 	ws, _, head := newRepos(t)
 	var log bytes.Buffer
-	a := executor.Attempt{DisplayID: "1", Workspace: ws, Base: head, Log: &log}
+	a := executor.Attempt{Request: executor.Request{DisplayID: "1", Base: head}, Workspace: ws, Log: &log}
 	x := &Executor{}
 
 	obs := &recObserver{}
-	ev := x.evidence(ctx, a, obs, AttemptResult{Worker: "w1", LogTail: "agent done\x1b[31m",
-		Evidence: failure.Evidence{AgentRan: true},
-		Gates:    map[string]state.GateResult{"test": {Status: state.GatePassed}, "build": {Status: state.GatePassed}}}, head)
-	if ev.Err != nil || ev.Interrupted || obs.ended != 1 || strings.Join(obs.gates, ",") != "build,test" {
+	ev := x.evidence(ctx, ws, a, obs, AttemptResult{Worker: "w1", LogTail: "agent done\x1b[31m",
+		Result: executor.Result{Evidence: failure.Evidence{AgentRan: true},
+			Gates: map[string]state.GateResult{"test": {Status: state.GatePassed}, "build": {Status: state.GatePassed}}}}, head)
+	if ev.Fault != nil || ev.Interrupted || obs.ended != 1 || strings.Join(obs.gates, ",") != "build,test" {
 		t.Fatalf("evidence %+v, observer %+v", ev, obs)
 	}
 	if !strings.Contains(log.String(), "worker w1's log") || strings.Contains(log.String(), "\x1b") {
@@ -59,18 +59,18 @@ func TestExecutorEvidenceFromResults(t *testing.T) {
 	}
 
 	reset := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
-	ev = x.evidence(ctx, a, &recObserver{}, AttemptResult{Limit: &Limit{ResetsAt: reset, Message: "limit",
-		Result: &AttemptResult{Evidence: failure.Evidence{AgentRan: true, AgentExitCode: 1}}}}, head)
+	ev = x.evidence(ctx, ws, a, &recObserver{}, AttemptResult{Limit: &Limit{ResetsAt: reset, Message: "limit",
+		Result: &AttemptResult{Result: executor.Result{Evidence: failure.Evidence{AgentRan: true, AgentExitCode: 1}}}}}, head)
 	if s := ev.AgentSignal; s == nil || s.Type != failreport.RateLimited || !s.ResetsAt.Equal(reset) || ev.AgentExitCode != 1 {
 		t.Fatalf("a usage limit's evidence: %+v", ev.Evidence)
 	}
 
-	ev = x.evidence(ctx, a, &recObserver{}, AttemptResult{InfraError: "every worker died"}, head)
-	if ev.Err == nil || !strings.Contains(ev.Err.Error(), "every worker died") {
-		t.Fatalf("infrastructure failure: %v", ev.Err)
+	ev = x.evidence(ctx, ws, a, &recObserver{}, AttemptResult{Result: executor.Result{Fault: &executor.Fault{Message: "every worker died"}}}, head)
+	if ev.Fault == nil || !strings.Contains(ev.Fault.Message, "every worker died") {
+		t.Fatalf("infrastructure failure: %v", ev.Fault)
 	}
 	obs = &recObserver{}
-	ev = x.evidence(ctx, a, obs, AttemptResult{Interrupted: true}, head)
+	ev = x.evidence(ctx, ws, a, obs, AttemptResult{Result: executor.Result{Interrupted: true}}, head)
 	if !ev.Interrupted || obs.ended != 1 {
 		t.Fatalf("interrupted: %+v", ev)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/autobuild-sh/autobuild/internal/executor"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
@@ -48,8 +49,8 @@ func TestAttemptRoundTripThroughTheRemote(t *testing.T) {
 	ctx := context.Background()
 	user, remote, head := newRepos(t)
 	sh := Shared{Repo: user, Remote: remote, RunID: testRun}
-	req := AttemptRequest{RunID: testRun, PhaseID: phaseid.ID("2a"), Seq: 1, Remote: remote, BaseCommit: head,
-		BaseRef: BaseRef(testRun, "2a", 1), ResultRef: ResultRef(testRun, "2a", 1), Timeout: time.Minute}
+	req := AttemptRequest{Request: executor.Request{RunID: testRun, PhaseID: phaseid.ID("2a"), Seq: 1, Base: head, Timeout: time.Minute},
+		Remote: remote, BaseRef: BaseRef(testRun, "2a", 1), ResultRef: ResultRef(testRun, "2a", 1)}
 	if err := sh.PushBase(ctx, head, req.BaseRef); err != nil {
 		t.Fatal(err)
 	}
@@ -117,8 +118,8 @@ func TestPrepareReplacesAnEarlierTrysWorktree(t *testing.T) {
 	ctx := context.Background()
 	user, remote, head := newRepos(t)
 	sh := Shared{Repo: user, Remote: remote, RunID: testRun}
-	req := AttemptRequest{RunID: testRun, PhaseID: "x", Seq: 2, Remote: remote, BaseCommit: head,
-		BaseRef: BaseRef(testRun, "x", 2), ResultRef: ResultRef(testRun, "x", 2), Timeout: time.Minute}
+	req := AttemptRequest{Request: executor.Request{RunID: testRun, PhaseID: "x", Seq: 2, Base: head, Timeout: time.Minute},
+		Remote: remote, BaseRef: BaseRef(testRun, "x", 2), ResultRef: ResultRef(testRun, "x", 2)}
 	if err := sh.PushBase(ctx, head, req.BaseRef); err != nil {
 		t.Fatal(err)
 	}
@@ -143,8 +144,8 @@ func TestPrepareReplacesAnEarlierTrysWorktree(t *testing.T) {
 func TestPrepareNamesAnUnreachableRemote(t *testing.T) {
 	_, _, head := newRepos(t)
 	missing := filepath.Join(t.TempDir(), "nowhere.git")
-	req := AttemptRequest{RunID: testRun, PhaseID: "x", Seq: 1, Remote: missing, BaseCommit: head,
-		BaseRef: BaseRef(testRun, "x", 1), ResultRef: ResultRef(testRun, "x", 1), Timeout: time.Minute}
+	req := AttemptRequest{Request: executor.Request{RunID: testRun, PhaseID: "x", Seq: 1, Base: head, Timeout: time.Minute},
+		Remote: missing, BaseRef: BaseRef(testRun, "x", 1), ResultRef: ResultRef(testRun, "x", 1)}
 	_, err := PrepareWorkspace(context.Background(), t.TempDir(), req)
 	if err == nil || !strings.Contains(err.Error(), missing) {
 		t.Fatalf("err = %v, want one naming %s", err, missing)

@@ -25,11 +25,11 @@ func LocalRunner(self string, grace time.Duration, logCap int64) Runner {
 	return func(ctx context.Context, ws Workspace, req AttemptRequest, log io.Writer, p Reporter) AttemptResult {
 		repo, err := gitx.Open(ctx, ws.Path)
 		if err != nil {
-			return AttemptResult{InfraError: fmt.Sprintf("opening the attempt's worktree %s: %v", ws.Path, err)}
+			return faultResult(fmt.Sprintf("opening the attempt's worktree %s: %v", ws.Path, err))
 		}
 		scratch, err := os.MkdirTemp("", "autobuild-attempt-")
 		if err != nil {
-			return AttemptResult{InfraError: fmt.Sprintf("a scratch directory for the attempt: %v", err)}
+			return faultResult(fmt.Sprintf("a scratch directory for the attempt: %v", err))
 		}
 		defer os.RemoveAll(scratch)
 		x := &localexec.Executor{Repo: repo, Root: ws.Path, Grace: grace, LogCap: logCap, Now: time.Now}
@@ -44,29 +44,35 @@ func LocalRunner(self string, grace time.Duration, logCap int64) Runner {
 		if req.SimScenario != "" {
 			env.SimScenario = filepath.Join(scratch, "scenario.json")
 			if err := os.WriteFile(env.SimScenario, []byte(req.SimScenario), 0o644); err != nil {
-				return AttemptResult{InfraError: fmt.Sprintf("the simulated agent's scenario: %v", err)}
+				return faultResult(fmt.Sprintf("the simulated agent's scenario: %v", err))
 			}
 		}
 		if req.PlanInRepo != "" {
 			env.PlanPath = filepath.Join(ws.Path, filepath.FromSlash(req.PlanInRepo))
 		}
-		a := executor.Attempt{
-			PhaseID: req.PhaseID, DisplayID: req.DisplayID, Number: req.Number, Seq: req.Seq,
-			Agent: ag, Args: args, Prompt: req.Prompt, PromptPath: filepath.Join(scratch, "prompt.md"),
-			Session: req.Session, Env: env, WorkEnv: req.WorkEnv,
-			Workspace: ws.Path, Base: ws.Base, Branch: ws.Branch,
-			KeepBranch: "autobuild-kept/" + req.RunID + "/phase-" + string(state.FileIDOf(req.PhaseID)) + "-autostash",
-			Gates:      req.Gates, Started: time.Now(), Timeout: req.Timeout, IdleTimeout: req.IdleTimeout,
-			Log: log, StreamPath: filepath.Join(scratch, "stream.jsonl"), PlanInRepo: req.PlanInRepo,
+		// The request as it came, with this machine's own: the agent's
+		// command and environment, the workspace's base and branches, the
+		// clock.
+		a := executor.Attempt{Request: req.Request, Workspace: ws.Path,
+			PromptPath: filepath.Join(scratch, "prompt.md"), StreamPath: filepath.Join(scratch, "stream.jsonl"), Log: log}
+		a.Agent, a.Args, a.Env = ag, args, env
+		a.Base, a.Branch = ws.Base, ws.Branch
+		a.KeepBranch = "autobuild-kept/" + req.RunID + "/phase-" + string(state.FileIDOf(req.PhaseID)) + "-autostash"
+		a.Started = time.Now()
+		if req.Setup != "" {
+			// The workspace is the worker's: so is its setup.
+			sf, canceled := runSetup(ctx, ws, req, grace, log, p)
+			if canceled {
+				return AttemptResult{Result: executor.Result{Interrupted: true}}
+			}
+			if sf != nil {
+				return AttemptResult{Result: executor.Result{Setup: sf}}
+			}
 		}
 		ev := x.Execute(ctx, a, observer{p})
-		res := AttemptResult{Evidence: ev.Evidence, CommitMessage: ev.CommitMessage, Usage: ev.Usage,
-			Session: ev.Session, Gates: ev.Gates, Interrupted: ev.Interrupted}
-		res.Worktree = ""
-		if ev.Err != nil {
-			res.InfraError = ev.Err.Error()
-		}
-		return res
+		// The worktree's change is handed over as the activity's commit.
+		ev.Worktree, ev.Change = "", gitx.Known{}
+		return AttemptResult{Result: ev}
 	}
 }
 
@@ -76,6 +82,11 @@ type observer struct{ p Reporter }
 
 func (o observer) Output(stream, line string)                { o.p.Output(line) }
 func (o observer) Action(tool, text string)                  { o.p.Action() }
-func (o observer) AgentEnded(executor.Evidence)              {}
+func (o observer) AgentEnded(executor.Result)                {}
 func (o observer) GateEnded(kind string, r state.GateResult) {}
 func (o observer) Lines() proc.LineMode                      { return proc.LinesAll }
+
+// faultResult is a result whose machinery failed on the worker.
+func faultResult(msg string) AttemptResult {
+	return AttemptResult{Result: executor.Result{Fault: &executor.Fault{Message: msg}}}
+}

@@ -52,7 +52,7 @@ func PrepareWorkspace(ctx context.Context, dir string, req AttemptRequest) (Work
 	ws := Workspace{
 		Mirror: filepath.Join(dir, "mirrors", name+".git"),
 		Path:   filepath.Join(dir, "work", req.RunID, string(state.FileIDOf(req.PhaseID))+"-"+strconv.Itoa(req.Seq)),
-		Base:   req.BaseCommit,
+		Base:   req.Base,
 		Branch: "autobuild/" + req.RunID + "/phase-" + string(state.FileIDOf(req.PhaseID)),
 		lock:   filepath.Join(dir, "mirrors", name+".lock"),
 	}
@@ -67,13 +67,13 @@ func PrepareWorkspace(ctx context.Context, dir string, req AttemptRequest) (Work
 	}
 	// Fetches run side by side (git keeps each ref's update and each pack
 	// safe); a base the mirror already has is not fetched again.
-	if _, err := git(ctx, ws.Mirror, "cat-file", "-e", req.BaseCommit+"^{commit}"); err != nil {
+	if _, err := git(ctx, ws.Mirror, "cat-file", "-e", req.Base+"^{commit}"); err != nil {
 		if _, err := git(ctx, ws.Mirror, "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", req.Remote, "+"+req.BaseRef+":"+req.BaseRef); err != nil {
 			return Workspace{}, fmt.Errorf("fetching the attempt's base %s from %s: %w", req.BaseRef, req.Remote, err)
 		}
 		got, err := git(ctx, ws.Mirror, "rev-parse", "--verify", "--end-of-options", req.BaseRef+"^{commit}")
-		if err != nil || got != req.BaseCommit {
-			return Workspace{}, fmt.Errorf("%s on %s holds %q, not the attempt's base %s (%v)", req.BaseRef, req.Remote, got, req.BaseCommit, err)
+		if err != nil || got != req.Base {
+			return Workspace{}, fmt.Errorf("%s on %s holds %q, not the attempt's base %s (%v)", req.BaseRef, req.Remote, got, req.Base, err)
 		}
 	}
 	// The worktree list is the mirror's, shared by every attempt.
@@ -92,8 +92,8 @@ func PrepareWorkspace(ctx context.Context, dir string, req AttemptRequest) (Work
 	if err := os.MkdirAll(filepath.Dir(ws.Path), 0o755); err != nil {
 		return Workspace{}, fmt.Errorf("the worker's directory: %w", err)
 	}
-	if _, err := git(ctx, ws.Mirror, "worktree", "add", "--quiet", "-B", ws.Branch, ws.Path, req.BaseCommit); err != nil {
-		return Workspace{}, fmt.Errorf("checking out the attempt's base %s: %w", req.BaseCommit, err)
+	if _, err := git(ctx, ws.Mirror, "worktree", "add", "--quiet", "-B", ws.Branch, ws.Path, req.Base); err != nil {
+		return Workspace{}, fmt.Errorf("checking out the attempt's base %s: %w", req.Base, err)
 	}
 	return ws, nil
 }

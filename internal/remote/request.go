@@ -13,57 +13,28 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/autobuild-sh/autobuild/internal/agent"
-	"github.com/autobuild-sh/autobuild/internal/failure"
-	"github.com/autobuild-sh/autobuild/internal/gates"
-	"github.com/autobuild-sh/autobuild/internal/phaseid"
+	"github.com/autobuild-sh/autobuild/internal/executor"
 	"github.com/autobuild-sh/autobuild/internal/state"
 )
 
-// AttemptRequest is one attempt of a phase, as it crosses the network: no
-// writer, no local path of the coordinator's, no function. The worker
-// checks BaseCommit out from BaseRef of Remote, runs the agent with Prompt
-// and then the gates, and pushes what it made to ResultRef.
+// AttemptRequest is one attempt of a phase, as it crosses the network:
+// the engine's plain executor.Request (no writer, no function, no local
+// path of the coordinator's that the worker uses) and what the workers
+// need besides: the remote and the two refs. The worker checks Base out
+// from BaseRef of Remote, runs the agent with Prompt and then the gates,
+// and pushes what it made to ResultRef. Session is an ACP session to
+// continue, only meaningful on the worker that made it.
 type AttemptRequest struct {
-	RunID     string          `json:"run_id"`
-	PhaseID   phaseid.ID      `json:"phase_id"`
-	DisplayID phaseid.Display `json:"display_id"`
-	// Number is the attempt within the run (1 or 2); Seq counts every
-	// attempt of the phase and names its ref and the update's id.
-	Number int `json:"number"`
-	Seq    int `json:"seq"`
+	executor.Request
 	// Remote is the git URL every worker fetches from and pushes to.
 	Remote string `json:"remote"`
-	// BaseRef holds BaseCommit on Remote (the coordinator pushed it);
-	// ResultRef is where the worker pushes the attempt's commit.
-	BaseRef    string `json:"base_ref"`
-	BaseCommit string `json:"base_commit"`
-	ResultRef  string `json:"result_ref"`
-	// Agent and Args are the agent and its command line for this attempt;
-	// Prompt goes to its stdin. Session is an ACP session to continue
-	// (only meaningful on the worker that made it; "" for a new one).
-	Agent   agent.Agent    `json:"agent"`
-	Args    []string       `json:"args,omitempty"`
-	Prompt  string         `json:"prompt"`
-	Session string         `json:"session,omitempty"`
-	Env     agent.EnvInput `json:"env"`
+	// BaseRef holds Base on Remote (the coordinator pushed it); ResultRef
+	// is where the worker pushes the attempt's commit.
+	BaseRef   string `json:"base_ref"`
+	ResultRef string `json:"result_ref"`
 	// SimScenario is the simulated agent's scenario file's text (its path
 	// in Env is the coordinator's): the worker plays it from a copy.
 	SimScenario string `json:"sim_scenario,omitempty"`
-	// WorkEnv is added to the agent's and the gates' environment.
-	WorkEnv []string     `json:"work_env,omitempty"`
-	Gates   []gates.Gate `json:"gates,omitempty"`
-	// PlanInRepo is the plan's path in the repository ("" when outside):
-	// the agent's edits of it are undone.
-	PlanInRepo string `json:"plan_in_repo,omitempty"`
-	// CommitMessage is the message of the commit the worker makes when
-	// the agent gives none (the coordinator's commit of the phase is made
-	// again on landing; this one only carries the tree).
-	CommitMessage string `json:"commit_message,omitempty"`
-	// Timeout covers the agent and the gates; IdleTimeout stops an agent
-	// that prints nothing for that long.
-	Timeout     time.Duration `json:"timeout"`
-	IdleTimeout time.Duration `json:"idle_timeout,omitempty"`
 	// HeartbeatTimeout is how long the server waits for a worker's
 	// heartbeat before it takes the worker as dead and makes the attempt
 	// again elsewhere (DefaultHeartbeatTimeout when zero).
@@ -102,8 +73,8 @@ func (r AttemptRequest) Validate() error {
 	if r.Remote == "" {
 		errs = append(errs, errors.New("a request needs a remote"))
 	}
-	if !isCommitID(r.BaseCommit) {
-		errs = append(errs, fmt.Errorf("base commit %q is not a full commit id", r.BaseCommit))
+	if !isCommitID(r.Base) {
+		errs = append(errs, fmt.Errorf("base commit %q is not a full commit id", r.Base))
 	}
 	for _, ref := range []string{r.BaseRef, r.ResultRef} {
 		if err := CheckRunRef(r.RunID, ref); err != nil {
@@ -116,35 +87,22 @@ func (r AttemptRequest) Validate() error {
 	return errors.Join(errs...)
 }
 
-// AttemptResult is what a worker hands back: the evidence the classifier
-// reads, what the phase runner records, and the commit to land.
+// AttemptResult is what a worker hands back: the engine's plain
+// executor.Result (the evidence the classifier reads, what the phase runner
+// records, the commit to land: Commit, pushed to the request's ResultRef,
+// and a failed attempt's Patch, capped by MaxPatch; Fault is a failure of
+// the machinery, the worker's git, its disk, every worker dying, after
+// InfraAttempts tries: not the agent's doing) and what only a remote
+// attempt has besides.
 type AttemptResult struct {
-	failure.Evidence
-	// CommitMessage is the agent's, from its result object.
-	CommitMessage string                      `json:"commit_message,omitempty"`
-	Usage         *state.Usage                `json:"usage,omitempty"`
-	Session       string                      `json:"session,omitempty"`
-	Gates         map[string]state.GateResult `json:"gates,omitempty"`
-	// Commit is the attempt's work as one commit on BaseCommit, pushed to
-	// the request's ResultRef; "" when the attempt changed nothing or
-	// failed before the agent ended.
-	Commit string `json:"commit,omitempty"`
-	// Patch is a failed attempt's work as a diff against the base, kept for
-	// the failure report and a continuation (capped, see MaxPatch).
-	Patch string `json:"patch,omitempty"`
+	executor.Result
 	// LogTail is the end of the attempt's log on the worker.
 	LogTail string `json:"log_tail,omitempty"`
 	// Worker names the worker that made the attempt (its identity).
 	Worker string `json:"worker,omitempty"`
-	// Interrupted is set when the coordinator canceled the attempt.
-	Interrupted bool `json:"interrupted,omitempty"`
 	// Limit is set when the agent hit a usage limit the workflow did not
 	// wait out.
 	Limit *Limit `json:"limit,omitempty"`
-	// InfraError is a failure of the machinery (the worker's git, its
-	// disk, every worker dying) after InfraAttempts tries: not the agent's
-	// doing, so it is no failure of the phase's work.
-	InfraError string `json:"infra_error,omitempty"`
 	// Tries is how many times the activity was started (worker deaths
 	// included).
 	Tries int `json:"tries,omitempty"`

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/autobuild-sh/autobuild/internal/executor"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 	"github.com/autobuild-sh/autobuild/internal/temporaltest"
@@ -47,7 +48,7 @@ func TestCoordinatorAndWorkerThroughAServer(t *testing.T) {
 		time.Sleep(500 * time.Millisecond)
 		_ = os.WriteFile(filepath.Join(ws.Path, "made.txt"), []byte("made on a worker\n"), 0o644)
 		fmt.Fprintln(log, "done")
-		return AttemptResult{Evidence: failure.Evidence{AgentRan: true}}
+		return AttemptResult{Result: executor.Result{Evidence: failure.Evidence{AgentRan: true}}}
 	})
 	run := "r" + fmt.Sprint(time.Now().UnixNano())
 	k, err := NewCoordinator(ctx, Conn{Address: addr, TaskQueue: queue}, Shared{Repo: user, Remote: remote, RunID: run}, "coord")
@@ -55,8 +56,8 @@ func TestCoordinatorAndWorkerThroughAServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer k.Close()
-	req := AttemptRequest{RunID: run, PhaseID: phaseid.ID("1"), DisplayID: "1", Number: 1, Seq: 1, Remote: remote,
-		BaseCommit: head, BaseRef: BaseRef(run, "1", 1), ResultRef: ResultRef(run, "1", 1), Timeout: time.Minute}
+	req := AttemptRequest{Request: executor.Request{RunID: run, PhaseID: phaseid.ID("1"), DisplayID: "1", Number: 1, Seq: 1,
+		Base: head, Timeout: time.Minute}, Remote: remote, BaseRef: BaseRef(run, "1", 1), ResultRef: ResultRef(run, "1", 1)}
 	var seen atomic.Value
 	res, err := k.Attempt(ctx, req, func(p Progress) { seen.Store(p.Worker) })
 	if err != nil {

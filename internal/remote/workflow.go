@@ -8,6 +8,8 @@ import (
 
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
+
+	"github.com/autobuild-sh/autobuild/internal/executor"
 )
 
 // Names registered with Temporal. They are the protocol between a
@@ -170,7 +172,7 @@ func runAttempt(ctx workflow.Context, req AttemptRequest) AttemptResult {
 			}
 			if wait > 0 {
 				if err := workflow.Sleep(ctx, wait); err != nil {
-					return AttemptResult{Interrupted: true, Tries: tries}
+					return AttemptResult{Result: executor.Result{Interrupted: true}, Tries: tries}
 				}
 				waited += wait
 			}
@@ -183,11 +185,11 @@ func runAttempt(ctx workflow.Context, req AttemptRequest) AttemptResult {
 		}
 		if tries < maxTries {
 			if err := workflow.Sleep(ctx, backoff(tries)); err != nil {
-				return AttemptResult{Interrupted: true, Tries: tries}
+				return AttemptResult{Result: executor.Result{Interrupted: true}, Tries: tries}
 			}
 		}
 	}
-	return AttemptResult{InfraError: infraMessage(lastErr, tries), Tries: tries}
+	return AttemptResult{Result: executor.Result{Fault: &executor.Fault{Message: infraMessage(lastErr, tries)}}, Tries: tries}
 }
 
 // ActivityID names the n-th activity of the attempt: the coordinator finds

@@ -14,6 +14,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
 
+	"github.com/autobuild-sh/autobuild/internal/executor"
 	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
@@ -21,10 +22,11 @@ const testRun = "20260101-000000-abcdef"
 
 func testRequest() AttemptRequest {
 	return AttemptRequest{
-		RunID: testRun, PhaseID: phaseid.ID("2a"), Number: 1, Seq: 1,
-		Remote: "/tmp/remote.git", BaseCommit: strings.Repeat("a", 40),
+		Request: executor.Request{RunID: testRun, PhaseID: phaseid.ID("2a"), Number: 1, Seq: 1,
+			Base: strings.Repeat("a", 40), Timeout: time.Hour},
+		Remote:  "/tmp/remote.git",
 		BaseRef: BaseRef(testRun, "2a", 1), ResultRef: ResultRef(testRun, "2a", 1),
-		Timeout: time.Hour, HeartbeatTimeout: 10 * time.Second,
+		HeartbeatTimeout: 10 * time.Second,
 	}
 }
 
@@ -84,7 +86,7 @@ func (h *harness) run(t *testing.T, req AttemptRequest, during func()) {
 
 func TestAttemptResultComesBack(t *testing.T) {
 	h := newHarness(t, func(ctx context.Context, req AttemptRequest) (AttemptResult, error) {
-		return AttemptResult{Commit: strings.Repeat("b", 40), Worker: "w1"}, nil
+		return AttemptResult{Result: executor.Result{Commit: strings.Repeat("b", 40)}, Worker: "w1"}, nil
 	})
 	h.run(t, testRequest(), nil)
 	if h.err != nil || h.result.Commit != strings.Repeat("b", 40) || h.result.Worker != "w1" {
@@ -103,7 +105,7 @@ func TestInfrastructureFailuresAreRetriedThenReported(t *testing.T) {
 	if got := h.calls.Load(); got != DefaultInfraAttempts {
 		t.Errorf("activity made %d times, want %d", got, DefaultInfraAttempts)
 	}
-	if !strings.Contains(h.result.InfraError, "cannot fetch") || h.err != nil {
+	if !strings.Contains(h.result.Fault.Message, "cannot fetch") || h.err != nil {
 		t.Errorf("result %+v, err %v", h.result, h.err)
 	}
 

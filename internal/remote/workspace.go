@@ -6,77 +6,51 @@ import (
 	"strings"
 
 	"github.com/autobuild-sh/autobuild/internal/gitx"
-	"github.com/autobuild-sh/autobuild/internal/phaseid"
 )
 
-// snapshotCommit is the workspace as it is, as a commit on base: base
-// itself when nothing changed, else a commit of every change (an earlier
-// attempt's work a continuation starts from).
-func snapshotCommit(ctx context.Context, ws, base string, id phaseid.Display) (string, error) {
-	// The usual case, a fresh worktree at the base, costs one status.
-	if st, err := git(ctx, ws, "status", "--porcelain", "--untracked-files=all", "--ignore-submodules=none"); err == nil && st == "" {
-		if head, err := git(ctx, ws, "rev-parse", "--verify", "HEAD"); err == nil && head == base {
-			return base, nil
-		}
-	}
-	if _, err := git(ctx, ws, "add", "-A"); err != nil {
-		return "", fmt.Errorf("staging phase %s's workspace for its base: %w", id, err)
-	}
-	tree, err := git(ctx, ws, "write-tree")
-	if err != nil {
-		return "", fmt.Errorf("phase %s's workspace as a tree: %w", id, err)
-	}
-	baseTree, err := git(ctx, ws, "rev-parse", "--verify", "--end-of-options", base+"^{tree}")
-	if err != nil {
-		return "", fmt.Errorf("phase %s's base %s: %w", id, base, err)
-	}
-	if tree == baseTree {
+// onBase is commit's tree as a commit on base: commit itself when its
+// parent is base (a worker's commit on the base pushed for it), else a
+// new commit (the work of an attempt that continued an earlier one was
+// made on that one's commit).
+func onBase(ctx context.Context, repo, base, commit string) (string, error) {
+	if commit == base {
 		return base, nil
 	}
-	out, err := gitx.Git(ctx, ws, commitEnv, "commit-tree", tree, "-p", base, "-m", "autobuild: the work phase "+string(id)+"'s attempt continues")
+	if parent, err := git(ctx, repo, "rev-parse", "--verify", "-q", "--end-of-options", commit+"^1"); err == nil && parent == base {
+		return commit, nil
+	}
+	out, err := gitx.Git(ctx, repo, commitEnv, "commit-tree", commit+"^{tree}", "-p", base, "-m", "autobuild: the worker's work "+commit+" on its attempt's base")
 	if err != nil {
-		return "", fmt.Errorf("committing phase %s's earlier work as its attempt's base: %w", id, err)
+		return "", fmt.Errorf("the worker's work %s on the base %s: %w", commit, base, err)
 	}
 	return strings.TrimSpace(out), nil
 }
 
-// checkoutResult puts commit's work in the workspace, its index and files,
-// HEAD staying where it is: the phase's commit is made from it on landing.
-// When commit was made on base (the workspace's state pushed for the
-// attempt) its tree is taken as it is. An attempt a coordinator before
-// this one sent was made on that coordinator's base: its change since the
-// base it shares with HEAD is merged onto HEAD (a three-way read-tree that
-// takes only trivial merges), and a conflict is an error.
-func checkoutResult(ctx context.Context, ws, commit, base string) error {
-	parent, err := git(ctx, ws, "rev-parse", "--verify", "--end-of-options", commit+"^1")
+// mergeOnto is the worker's commit made on another coordinator's base (an
+// attempt re-attached after a crash) as a commit on onto: its change since
+// the base the two share merged in git's objects (merge-tree), no worktree
+// touched; a conflict is an error naming the paths.
+func mergeOnto(ctx context.Context, repo, onto, commit string) (string, error) {
+	out, err := gitx.Git(ctx, repo, nil, "merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", onto, commit)
+	fields := strings.Split(out, "\x00")
 	if err != nil {
-		return fmt.Errorf("reading the worker's commit %s: %w", commit, err)
-	}
-	if parent == base {
-		if _, err := git(ctx, ws, "add", "-A"); err != nil {
-			return fmt.Errorf("staging the workspace before the worker's work: %w", err)
+		// Exit status 1 is a conflict: the tree, then the conflicted
+		// paths; anything else is git failing.
+		if len(fields) < 2 || fields[1] == "" {
+			return "", fmt.Errorf("merging the worker's commit %s onto %s: %w", commit, onto, err)
 		}
-		if _, err := git(ctx, ws, "read-tree", "--reset", "-u", commit+"^{tree}"); err != nil {
-			return fmt.Errorf("checking out the worker's commit %s in the workspace: %w", commit, err)
+		var conflicted []string
+		for _, f := range fields[1:] {
+			if f == "" {
+				break
+			}
+			conflicted = append(conflicted, f)
 		}
-		return nil
+		return "", fmt.Errorf("the worker's commit %s conflicts with what landed since its base (%s)", commit, strings.Join(conflicted, ", "))
 	}
-	if _, err := git(ctx, ws, "reset", "--quiet", "--hard", "HEAD"); err != nil {
-		return fmt.Errorf("clearing the workspace before the worker's work: %w", err)
-	}
-	if _, err := git(ctx, ws, "clean", "-fdq"); err != nil {
-		return fmt.Errorf("clearing the workspace before the worker's work: %w", err)
-	}
-	mb, err := git(ctx, ws, "merge-base", commit, "HEAD")
+	merged, err := gitx.Git(ctx, repo, commitEnv, "commit-tree", fields[0], "-p", onto, "-m", "autobuild: the worker's commit "+commit+" on the line")
 	if err != nil {
-		return fmt.Errorf("the worker's commit %s shares no history with the workspace: %w", commit, err)
+		return "", fmt.Errorf("committing the worker's commit %s onto %s: %w", commit, onto, err)
 	}
-	if _, err := git(ctx, ws, "read-tree", "-m", "-u", "--aggressive", mb, "HEAD", commit); err != nil {
-		return fmt.Errorf("merging the worker's commit %s into the workspace: %w", commit, err)
-	}
-	if out, _ := git(ctx, ws, "ls-files", "--unmerged"); out != "" {
-		_, _ = git(ctx, ws, "reset", "--quiet", "--hard", "HEAD")
-		return fmt.Errorf("the worker's commit %s conflicts with what landed since its base", commit)
-	}
-	return nil
+	return strings.TrimSpace(merged), nil
 }
