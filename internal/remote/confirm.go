@@ -67,8 +67,11 @@ func (w *Worker) stillOurs(ctx context.Context, book *progressBook) error {
 }
 
 // gone says whether a heartbeat's error means the attempt is not this
-// worker's any more.
+// worker's any more: the server does not know it, or no longer knows the
+// namespace it was made in (a server that kept nothing restarted and
+// registered its namespaces again, under new ids).
 func gone(err error) bool {
 	var notFound *serviceerror.NotFound
-	return errors.As(err, &notFound)
+	var nsNotFound *serviceerror.NamespaceNotFound
+	return errors.As(err, &notFound) || errors.As(err, &nsNotFound)
 }

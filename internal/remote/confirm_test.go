@@ -71,6 +71,12 @@ func TestWorkerPushesOnlyAnAttemptStillItsOwn(t *testing.T) {
 					t.Fatalf("err %v", err)
 				}
 			}},
+		{"the server lost the attempt's namespace", []error{serviceerror.NewNamespaceNotFound("01a21b63")}, false, 1,
+			func(t *testing.T, res AttemptResult, err error) {
+				if err == nil || !strings.Contains(err.Error(), "did not push") {
+					t.Fatalf("err %v", err)
+				}
+			}},
 		{"the attempt was canceled", []error{temporal.NewCanceledError()}, false, 1,
 			func(t *testing.T, res AttemptResult, err error) {
 				if err != nil || !res.Interrupted || res.Commit != "" {
