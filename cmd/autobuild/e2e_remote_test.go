@@ -166,6 +166,9 @@ esac`)
 	require.Equal(t, map[string]bool{"w1": true, "w2": true}, workers, "both workers made attempts")
 	st := autobuild(t, repo, "status")
 	require.Regexp(t, `(?m)^3\s+2A\s.*\sw[12]\s`, st.stdout, "status names the workers")
+	rp := autobuild(t, repo, "report")
+	require.Contains(t, rp.stdout, "By worker", "report counts the attempts by worker")
+	require.Regexp(t, `(?m)^\s*w1\s+\d+\s+0\s`, rp.stdout)
 	// watch reads them from the phase files: its list names each phase's
 	// worker (enter leaves the summary for the list).
 	tm := startInPty(t, repo, "watch")
