@@ -57,7 +57,12 @@ type remoteEnv struct {
 
 func newRemoteEnv(t *testing.T) remoteEnv {
 	t.Helper()
-	addr := temporalDevServer(t)
+	return newRemoteEnvAt(t, temporalDevServer(t))
+}
+
+// newRemoteEnvAt is newRemoteEnv with the server at addr.
+func newRemoteEnvAt(t *testing.T, addr string) remoteEnv {
+	t.Helper()
 	bare := filepath.Join(t.TempDir(), "remote.git")
 	git(t, t.TempDir(), "init", "-q", "--bare", bare)
 	return remoteEnv{addr: addr, bare: bare, queue: "e2e-" + strings.ReplaceAll(t.Name(), "/", "-")}
@@ -74,9 +79,16 @@ type worker struct {
 
 func (e remoteEnv) startWorker(t *testing.T, name string) *worker {
 	t.Helper()
+	return e.startWorkerAt(t, name, e.addr)
+}
+
+// startWorkerAt starts a worker that reaches the server at addr (a proxy
+// that a test cuts, say).
+func (e remoteEnv) startWorkerAt(t *testing.T, name, addr string) *worker {
+	t.Helper()
 	home := t.TempDir()
 	w := &worker{name: name, dir: filepath.Join(home, "work"), out: &syncBuffer{}}
-	w.cmd = command(home, "worker", "--temporal", e.addr, "--task-queue", e.queue,
+	w.cmd = command(home, "worker", "--temporal", addr, "--task-queue", e.queue,
 		"--dir", w.dir, "--name", name, "--max-parallel", "1")
 	w.cmd.Env = append(w.cmd.Env, "HOME="+home, "WORKER_NAME="+name)
 	w.cmd.Stdout, w.cmd.Stderr = w.out, w.out
@@ -146,8 +158,25 @@ esac`)
 		require.Len(t, c, 3)
 		workers[c[1]] = true
 		require.NotContains(t, c[2], repo, "an attempt ran in the user's checkout")
+		// The phase file names the worker that made the attempt.
+		p := loadPhase(t, repo, c[0])
+		require.Len(t, p.Attempts, 1)
+		require.Equal(t, c[1], p.Attempts[0].Worker, "phase %s", c[0])
 	}
 	require.Equal(t, map[string]bool{"w1": true, "w2": true}, workers, "both workers made attempts")
+	st := autobuild(t, repo, "status")
+	require.Regexp(t, `(?m)^3\s+2A\s.*\sw[12]\s`, st.stdout, "status names the workers")
+	rp := autobuild(t, repo, "report")
+	require.Contains(t, rp.stdout, "By worker", "report counts the attempts by worker")
+	require.Regexp(t, `(?m)^\s*w1\s+\d+\s+0\s`, rp.stdout)
+	// watch reads them from the phase files: its list names each phase's
+	// worker (enter leaves the summary for the list).
+	tm := startInPty(t, repo, "watch")
+	mark := tm.waitText("AUTOBUILD COMPLETE", 0, 30*time.Second)
+	tm.send("\r")
+	tm.waitText("@w", mark, 10*time.Second)
+	tm.send("q")
+	require.Equal(t, 0, tm.exitCode(10*time.Second))
 	require.Contains(t, r.stdout, "ON WORKER")
 	require.Empty(t, git(t, repo, "ls-remote", e.bare), "the run's refs are deleted, and no branch was pushed")
 	require.Empty(t, git(t, repo, "for-each-ref", "refs/autobuild/"))
@@ -187,7 +216,10 @@ func TestRemoteWorkerKilledMidAttempt(t *testing.T) {
 	require.Equal(t, "w1", lines[0][1])
 	require.Equal(t, "w2", lines[1][1])
 	require.Equal(t, map[string]int{"1": 1}, phaseCommits(t, repo))
-	require.Equal(t, 1, loadPhase(t, repo, "1").Attempt, "the worker's death used no retry")
+	p := loadPhase(t, repo, "1")
+	require.Equal(t, 1, p.Attempt, "the worker's death used no retry")
+	require.Len(t, p.Attempts, 1)
+	require.Equal(t, "w2", p.Attempts[0].Worker, "the worker that took the attempt over")
 }
 
 // The coordinator killed mid-attempt, then --resume: the running attempt

@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -116,6 +118,12 @@ func printStatus(w io.Writer, snap *state.Snapshot, root string, self launcher) 
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	head := "BATCH\tPHASE\tNAME\tSTATUS\tATTEMPT\tDURATION\t"
+	// A run on workers (--executor temporal) names the worker of each
+	// phase's latest attempt; a local run's table is as it was.
+	workers := slices.ContainsFunc(snap.Phases, func(p *state.Phase) bool { return p.Worker() != "" })
+	if workers {
+		head += "WORKER\t"
+	}
 	if usage != nil {
 		head += "TOKENS\tCOST\t"
 	}
@@ -140,7 +148,11 @@ func printStatus(w io.Writer, snap *state.Snapshot, root string, self launcher) 
 			}
 			cost = tokens + "\t" + usd + "\t"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s%s\n", p.Batch, p.DisplayID, p.PhaseName, p.Status, attempt, dur, cost, statusDetail(p))
+		worker := ""
+		if workers {
+			worker = cmp.Or(p.Worker(), "-") + "\t"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s%s%s\n", p.Batch, p.DisplayID, p.PhaseName, p.Status, attempt, dur, worker, cost, statusDetail(p))
 	}
 	tw.Flush()
 }

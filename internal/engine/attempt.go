@@ -360,8 +360,10 @@ func (o *attemptObserver) AgentEnded(ev executor.Result) {
 	}
 }
 
-// Worker tells the front ends which worker took the attempt.
+// Worker records which worker took the attempt, on the attempt in the
+// phase's file (watch, status, the history), and tells the front ends.
 func (o *attemptObserver) Worker(name string) {
+	o.rec.AttemptWorker(o.p.ID, name)
 	o.rec.Emit(phaseEvent(event.PhaseWorker, o.p, o.number, event.Event{Line: name}))
 }
 

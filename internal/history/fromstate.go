@@ -27,6 +27,7 @@ func AttemptRecord(run state.Run, p state.Phase, session time.Time) Record {
 	}
 	rec.PhaseID, rec.DisplayID, rec.PhaseName = p.PhaseID, p.DisplayID, p.PhaseName
 	rec.Attempt, rec.Agent, rec.Outcome, rec.Duration = a.Number, a.Agent, a.Outcome, a.DurationSeconds
+	rec.Worker = a.Worker
 	if a.Usage != nil {
 		u := *a.Usage
 		rec.Usage, rec.Model = &u, u.Model

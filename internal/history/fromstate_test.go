@@ -65,6 +65,12 @@ func TestAttemptRecord(t *testing.T) {
 			attempt(1, "claude", 1, 3, "interrupted", ""),
 			attempt(1, "claude", 31, 40, "complete", "")},
 			func(r *Record) {}},
+		{"an attempt on a worker names it", 0, []state.Attempt{func() state.Attempt {
+			a := attempt(1, "claude", 1, 3, "complete", "")
+			a.Worker = "build-7:4242"
+			return a
+		}()},
+			func(r *Record) { r.Worker = "build-7:4242" }},
 		{"a rate-limit repeat that completes recovers by retry", 0, []state.Attempt{
 			attempt(1, "claude", 1, 2, "failed", failreport.RateLimited),
 			attempt(1, "claude", 3, 5, "complete", "")},

@@ -53,6 +53,9 @@ type Record struct {
 	Attempt int    `json:"attempt,omitempty"`
 	Agent   string `json:"agent,omitempty"`
 	Model   string `json:"model,omitempty"`
+	// Worker is the worker that made the attempt (--executor temporal);
+	// empty for a local attempt.
+	Worker string `json:"worker,omitempty"`
 	// Outcome is state.OutcomeComplete, OutcomeFailed or OutcomeInterrupted.
 	Outcome        string `json:"outcome,omitempty"`
 	FailureType    string `json:"failure_type,omitempty"`

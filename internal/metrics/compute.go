@@ -94,6 +94,7 @@ type aggregator struct {
 	runSess    map[string]map[string]bool // run id -> sessions
 	types      map[string]int
 	agents     map[string]*AgentStats
+	workers    map[string]*WorkerStats
 	phases     map[planPhase]*PhaseStats
 	phaseRuns  map[planPhase]map[string]bool // run ids
 	runs       map[string]*RunStats
@@ -112,7 +113,8 @@ func newAggregator() *aggregator {
 	return &aggregator{sessions: map[string]bool{}, runSess: map[string]map[string]bool{}, types: map[string]int{}, agents: map[string]*AgentStats{},
 		phases: map[planPhase]*PhaseStats{}, phaseRuns: map[planPhase]map[string]bool{}, runs: map[string]*RunStats{},
 		phaseExecs: map[sessionPhase]bool{}, escalated: map[sessionPhase]bool{}, usedRuns: map[string]bool{},
-		usedPhases: map[runPhase]bool{}, groups: map[[2]string]*FailureGroup{}}
+		usedPhases: map[runPhase]bool{}, groups: map[[2]string]*FailureGroup{},
+		workers: map[string]*WorkerStats{}}
 }
 
 func (a *aggregator) add(r history.Record) {
@@ -151,6 +153,15 @@ func (a *aggregator) add(r history.Record) {
 		agent.Models = append(agent.Models, r.Model)
 	}
 
+	var worker *WorkerStats
+	if r.Worker != "" {
+		if worker = a.workers[r.Worker]; worker == nil {
+			worker = &WorkerStats{Worker: r.Worker}
+			a.workers[r.Worker] = worker
+		}
+		worker.Attempts++
+	}
+
 	key := planPhase{r.PlanPath, r.PhaseID}
 	ph := a.phases[key]
 	if ph == nil {
@@ -171,6 +182,9 @@ func (a *aggregator) add(r history.Record) {
 		a.rep.Failures++
 		a.types[r.FailureType]++
 		agent.Failures++
+		if worker != nil {
+			worker.Failures++
+		}
 		ph.Failures++
 		run.Failures++
 		a.group(r)
@@ -227,6 +241,14 @@ func (a *aggregator) fill(rep *Report) {
 	}
 	slices.SortFunc(rep.ByAgent, func(x, y AgentStats) int {
 		return cmp.Or(y.Attempts-x.Attempts, cmp.Compare(x.Agent, y.Agent))
+	})
+
+	for _, s := range a.workers {
+		s.FailureRate = ratio(s.Failures, s.Attempts)
+		rep.ByWorker = append(rep.ByWorker, *s)
+	}
+	slices.SortFunc(rep.ByWorker, func(x, y WorkerStats) int {
+		return cmp.Or(y.Attempts-x.Attempts, cmp.Compare(x.Worker, y.Worker))
 	})
 
 	rep.Retry, rep.Reassignment = a.rep.Retry, a.rep.Reassignment

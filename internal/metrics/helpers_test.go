@@ -51,7 +51,8 @@ func cost(in, out int64, usd float64) opt {
 		r.Model = "m1"
 	}
 }
-func msg(m string) opt { return func(r *history.Record) { r.FailureMessage = m } }
+func worker(w string) opt { return func(r *history.Record) { r.Worker = w } }
+func msg(m string) opt    { return func(r *history.Record) { r.FailureMessage = m } }
 
 func (b *builder) add(phase, outcome, typ string, opts ...opt) *builder {
 	r := history.Record{V: 1, Kind: history.KindAttempt, Time: b.now(), RunID: b.run, Session: b.session,

@@ -57,6 +57,7 @@ func Render(rep Report, opt Options) string {
 	r.spark(rep)
 	r.types(rep)
 	r.agents(rep)
+	r.workers(rep)
 	r.rates(rep)
 	r.phases(rep)
 	r.runs(rep)
@@ -195,6 +196,23 @@ func (r *renderer) agents(rep Report) {
 	for _, l := range table([]column{{title: "AGENT", flex: true}, {title: "MODELS", drop: 2, flex: true},
 		{title: "ATTEMPTS", right: true}, {title: "FAILED", right: true}, {title: "RATE", right: true},
 		{title: "COST", right: true, drop: 1}}, rows, r.w) {
+		r.line(l)
+	}
+}
+
+// workers is the attempts per worker of runs made on workers (--executor
+// temporal); nothing for local runs.
+func (r *renderer) workers(rep Report) {
+	if len(rep.ByWorker) == 0 {
+		return
+	}
+	r.section("By worker")
+	var rows [][]string
+	for _, w := range rep.ByWorker {
+		rows = append(rows, []string{clean(w.Worker), strconv.Itoa(w.Attempts), strconv.Itoa(w.Failures), pct(w.FailureRate)})
+	}
+	for _, l := range table([]column{{title: "WORKER", flex: true}, {title: "ATTEMPTS", right: true},
+		{title: "FAILED", right: true}, {title: "RATE", right: true}}, rows, r.w) {
 		r.line(l)
 	}
 }

@@ -145,3 +145,28 @@ func schema(doc any, path string, out *[]string) {
 		*out = append(*out, path+" null")
 	}
 }
+
+// Attempts made on workers (--executor temporal) are counted per worker;
+// a history of local runs has no such section, and no by_worker key.
+func TestReportByWorker(t *testing.T) {
+	t.Parallel()
+	b := newBuilder().newRun().ok("1", worker("w1")).fail("2", "test_failure", worker("w2")).
+		ok("2", retry(), worker("w1")).ok("3", worker("w2")).ok("4").end("complete")
+	rep := Compute(b.recs, Filter{}, t0.Add(time.Hour))
+	require.Equal(t, []WorkerStats{
+		{Worker: "w1", Attempts: 2, Failures: 0, FailureRate: f(0)},
+		{Worker: "w2", Attempts: 2, Failures: 1, FailureRate: f(0.5)},
+	}, rep.ByWorker)
+	got := Render(rep, Options{Width: 80, Look: Plain, Loc: time.UTC})
+	require.Contains(t, got, "By worker")
+	require.Regexp(t, `w2\s+2\s+1\s+50%`, got)
+
+	local := Compute(newBuilder().newRun().ok("1").end("complete").recs, Filter{}, t0.Add(time.Hour))
+	require.NotContains(t, Render(local, Options{Width: 80, Look: Plain, Loc: time.UTC}), "By worker")
+	data, err := json.Marshal(local)
+	require.NoError(t, err)
+	require.NotContains(t, string(data), "by_worker")
+
+	evil := newBuilder().newRun().ok("1", worker("w\x1b]0;pwned\x07\x1b[2J")).end("complete")
+	require.NotContains(t, Render(Compute(evil.recs, Filter{}, t0.Add(time.Hour)), Options{Width: 80, Look: Plain}), "\x1b")
+}

@@ -44,6 +44,7 @@ type Report struct {
 	Alerts       []Alert        `json:"alerts"`
 	ByType       []TypeCount    `json:"by_type"`
 	ByAgent      []AgentStats   `json:"by_agent"`
+	ByWorker     []WorkerStats  `json:"by_worker,omitempty"`
 	Retry        Rate           `json:"retry"`
 	Reassignment Rate           `json:"reassignment"`
 	Recovery     Recovery       `json:"recovery"`
@@ -85,6 +86,15 @@ type AgentStats struct {
 	Failures    int      `json:"failures"`
 	FailureRate *float64 `json:"failure_rate"`
 	CostUSD     float64  `json:"cost_usd"`
+}
+
+// WorkerStats are one worker's attempts (--executor temporal), most first
+// in ByWorker, which is absent when no attempt ran on a worker.
+type WorkerStats struct {
+	Worker      string   `json:"worker"`
+	Attempts    int      `json:"attempts"`
+	Failures    int      `json:"failures"`
+	FailureRate *float64 `json:"failure_rate"`
 }
 
 // Rate is how many of Total succeeded; Goal is the design's target, if any.

@@ -51,6 +51,19 @@ func (r *Recorder) AgentEnded(id phaseid.ID, ev executor.Result) {
 	})
 }
 
+// AttemptWorker records which worker makes the phase's running attempt
+// (--executor temporal); a later call names the worker that took it over.
+func (r *Recorder) AttemptWorker(id phaseid.ID, worker string) {
+	r.PhaseIf(id, func(ps *state.Phase) bool {
+		n := len(ps.Attempts)
+		if n == 0 || ps.Attempts[n-1].Worker == worker {
+			return false
+		}
+		ps.Attempts[n-1].Worker = worker
+		return true
+	})
+}
+
 // GatesChecked records the gates' results: the engine's own verification.
 func (r *Recorder) GatesChecked(id phaseid.ID, results map[string]state.GateResult, passed bool) {
 	r.Phase(id, func(ps *state.Phase) {

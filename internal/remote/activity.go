@@ -2,6 +2,7 @@ package remote
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -39,6 +40,11 @@ type Worker struct {
 	// HeartbeatEvery is how often a running attempt heartbeats (a third
 	// of its heartbeat timeout when zero).
 	HeartbeatEvery time.Duration
+	// Confirm, when set, is asked before the work is pushed (stillOurs).
+	Confirm Confirm
+	// confirmEvery is how often Confirm is asked again while the server
+	// cannot be reached (confirmEvery when zero; tests shorten it).
+	confirmEvery time.Duration
 }
 
 // logTailLines is how much of a worker's log the result carries.
@@ -93,6 +99,13 @@ func (w *Worker) Attempt(ctx context.Context, req AttemptRequest) (AttemptResult
 		return AttemptResult{}, UsageLimitError(Limit{ResetsAt: s.ResetsAt, Message: s.Message, Result: &res})
 	}
 	book.step("pushing")
+	if err := w.stillOurs(ctx, book); errors.Is(err, errCanceled) {
+		res.Interrupted = true
+		return res, nil
+	} else if err != nil {
+		// Its answer would not be taken: the work stays here.
+		return AttemptResult{}, temporal.NewApplicationError(fmt.Sprintf("worker %s did not push: %v", w.Identity, err), ErrTypeSetup, err)
+	}
 	commit, err := ws.Commit(ctx, fmt.Sprintf("autobuild: phase %s, attempt %d (run %s)", req.PhaseID, req.Seq, req.RunID))
 	if err != nil {
 		return AttemptResult{}, temporal.NewApplicationError(fmt.Sprintf("worker %s: %v", w.Identity, err), ErrTypeSetup, err)

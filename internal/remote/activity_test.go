@@ -28,6 +28,12 @@ import (
 // base.
 func runActivity(t *testing.T, run Runner, edit func(*AttemptRequest)) (AttemptResult, error, string, string) {
 	t.Helper()
+	return runActivityOf(t, nil, run, edit)
+}
+
+// runActivityOf is runActivity with the worker set up by setup too.
+func runActivityOf(t *testing.T, setup func(*Worker), run Runner, edit func(*AttemptRequest)) (AttemptResult, error, string, string) {
+	t.Helper()
 	user, remote, head := newRepos(t)
 	req := AttemptRequest{Request: executor.Request{RunID: testRun, PhaseID: phaseid.ID("1"), Seq: 1, Base: head, Timeout: time.Minute},
 		Remote: remote, BaseRef: BaseRef(testRun, "1", 1), ResultRef: ResultRef(testRun, "1", 1)}
@@ -41,6 +47,9 @@ func runActivity(t *testing.T, run Runner, edit func(*AttemptRequest)) (AttemptR
 	s.SetLogger(log.NewStructuredLogger(slog.New(slog.DiscardHandler)))
 	env := s.NewTestActivityEnvironment()
 	w := &Worker{Dir: filepath.Join(t.TempDir(), "worker"), Identity: "w1@test", Run: run}
+	if setup != nil {
+		setup(w)
+	}
 	env.RegisterActivityWithOptions(w.Attempt, activity.RegisterOptions{Name: ActivityName})
 	v, err := env.ExecuteActivity(ActivityName, req)
 	var res AttemptResult

@@ -69,16 +69,24 @@ func NewCoordinator(ctx context.Context, c Conn, shared Shared, identity string)
 		cl.Close()
 		return nil, fmt.Errorf("starting the run's workflow worker on %s: %w", c.Address, err)
 	}
-	_, err = cl.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-		ID: WorkflowID(shared.RunID), TaskQueue: c.TaskQueue,
-		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
-		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE,
-	}, WorkflowName, RunInput{RunID: shared.RunID})
-	if err != nil {
+	if err := k.startWorkflow(ctx); err != nil {
 		k.Close()
-		return nil, fmt.Errorf("starting the run's workflow %s on %s: %w", WorkflowID(shared.RunID), c.Address, err)
+		return nil, err
 	}
 	return k, nil
+}
+
+// startWorkflow starts the run's workflow, or finds it running.
+func (k *Coordinator) startWorkflow(ctx context.Context) error {
+	_, err := k.cl.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID: WorkflowID(k.shared.RunID), TaskQueue: k.conn.TaskQueue,
+		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE,
+	}, WorkflowName, RunInput{RunID: k.shared.RunID})
+	if err != nil {
+		return fmt.Errorf("starting the run's workflow %s on %s: %w", WorkflowID(k.shared.RunID), k.conn.Address, err)
+	}
+	return nil
 }
 
 // Pollers says how many workers poll the run's task queue for attempts
@@ -151,6 +159,7 @@ func (k *Coordinator) await(ctx context.Context, key string, req AttemptRequest,
 	}
 	var res AttemptResult
 	var h client.WorkflowUpdateHandle
+	restarts := 0
 	// A server that restarts or a network that drops the call is waited
 	// for: the update's id finds the same attempt again.
 	for wait := time.Second; ; wait = min(2*wait, 15*time.Second) {
@@ -160,6 +169,15 @@ func (k *Coordinator) await(ctx context.Context, key string, req AttemptRequest,
 		})
 		if err == nil {
 			err = h.Get(ctx, &res)
+		}
+		if err != nil && ctx.Err() == nil && lost(err) && restarts < maxRestarts {
+			// The server lost the run's workflow (one that keeps nothing
+			// restarted): it is started again and the attempt made again
+			// in it, which is not the phase's retry.
+			restarts++
+			if err = k.startWorkflow(ctx); err == nil {
+				continue
+			}
 		}
 		if err == nil || ctx.Err() != nil || !transient(err) || time.Since(started) > reachWait {
 			break
@@ -207,6 +225,17 @@ func transient(err error) bool {
 	var deadline *serviceerror.DeadlineExceeded
 	return errors.As(err, &unavailable) || errors.As(err, &timeout) || errors.As(err, &deadline)
 }
+
+// lost says whether a call failed because the server does not know the
+// run's workflow (anymore).
+func lost(err error) bool {
+	var notFound *serviceerror.NotFound
+	return errors.As(err, &notFound)
+}
+
+// maxRestarts bounds how often one attempt starts the run's workflow again
+// after the server lost it.
+const maxRestarts = 3
 
 // MaxInFlight is how many attempts of one run a coordinator has the
 // workflow make at once: a Temporal server admits 10 updates in flight per

@@ -22,6 +22,11 @@ func Serve(ctx context.Context, c Conn, w *Worker, maxParallel int, stopGrace ti
 		return err
 	}
 	defer cl.Close()
+	if w.Confirm == nil {
+		w.Confirm = func(ctx context.Context, details any) error {
+			return cl.RecordActivityHeartbeat(ctx, activity.GetInfo(ctx).TaskToken, details)
+		}
+	}
 	wk := newWorker(cl, c.TaskQueue, worker.Options{
 		MaxConcurrentActivityExecutionSize: max(maxParallel, 1),
 		Identity:                           w.Identity,

@@ -27,7 +27,7 @@ func fullPhase() *Phase {
 		Verification: Verification{AgentClaimed: "complete", FreshVerification: "failed"},
 		Commit:       &Commit{Message: "feat(api): x", SHA: "abc", FilesCreated: []string{"a.go"}},
 		Attempts: []Attempt{{Number: 1, Agent: "sim", Started: now, Completed: &now, Outcome: OutcomeFailed,
-			LogPath: ".autobuild/logs/phase-2a.attempt-1.log", Error: rep}},
+			LogPath: ".autobuild/logs/phase-2a.attempt-1.log", Error: rep, Worker: "build-7:4242"}},
 		Error:     rep,
 		BlockedBy: []phaseid.Display{"1"}, LastOutput: "ok", Worktree: ".autobuild/worktrees/phase-2a",
 	}
@@ -46,6 +46,20 @@ func TestPhaseRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, string(data), `"phase_name": "Backend <API>"`, "no HTML escaping")
 	require.Contains(t, string(data), "\n  \"phase_id\": \"2a\",")
+	require.Contains(t, string(data), `"worker": "build-7:4242"`, "a remote attempt names its worker")
+}
+
+// A local attempt has no worker, and its file says nothing of one: the
+// files of local runs are as they were.
+func TestLocalAttemptHasNoWorkerField(t *testing.T) {
+	t.Parallel()
+	s := Open(t.TempDir())
+	in := fullPhase()
+	in.Attempts[0].Worker = ""
+	require.NoError(t, s.SavePhase(in))
+	data, err := os.ReadFile(s.PhasePath("2a"))
+	require.NoError(t, err)
+	require.NotContains(t, string(data), `"worker"`)
 }
 
 func TestLoadPhaseMissing(t *testing.T) {

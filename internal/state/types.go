@@ -258,4 +258,8 @@ type Attempt struct {
 	// Session is the agent CLI's session or thread id, which a retry after
 	// an exhausted context continues.
 	Session string `json:"session,omitempty"`
+	// Worker names the machine that made the attempt (--executor
+	// temporal: the worker's --name, sanitized), the last one when the
+	// attempt was made again on another; empty for a local attempt.
+	Worker string `json:"worker,omitempty"`
 }

@@ -183,6 +183,9 @@ func (p *logPane) title(c content, w int) string {
 	if r.agent != "" {
 		parts = append(parts, r.agent)
 	}
+	if r.worker != "" {
+		parts = append(parts, "on "+r.worker)
+	}
 	st := statusWord(r.status)
 	if e := rowElapsed(r, p.now); e != "" {
 		st += " " + e

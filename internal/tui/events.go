@@ -119,13 +119,12 @@ func (m *Model) applyEvent(e event.Event) {
 		if e.Agent != "" {
 			r.agent = e.Agent
 		}
-		r.started, r.duration = at, 0
+		r.started, r.duration, r.worker = at, 0, ""
 		r.gates, r.failure, r.note, r.blockedBy, r.last = nil, nil, "", nil, ""
 		r.log.add(fmt.Sprintf("── attempt %s · %s · %s ──", attemptText(r.attempt, r.maxAttempts), r.agent, at.Format("15:04:05")))
 	case event.PhaseWorker:
 		// Which machine makes the attempt (--executor temporal).
-		r.agent, _, _ = strings.Cut(r.agent, " @ ")
-		r.agent += " @ " + e.Line
+		r.worker = sanitize(e.Line)
 		r.log.add("── on worker " + e.Line + " ──")
 	case event.PhaseOutput:
 		line := e.Line

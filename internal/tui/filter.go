@@ -7,7 +7,7 @@ import (
 )
 
 // The phase list's filter: `/` in the list (as in k9s and gh-dash) narrows
-// it to the phases whose id, name, status or agent hold the query (smart
+// it to the phases whose id, name, status, agent or worker hold the query (smart
 // case, as the log's search). It filters as it is typed; enter keeps it,
 // esc drops it. In the log pane `/` searches the log instead.
 
@@ -20,7 +20,7 @@ func (v *phaseTable) shows(i int) bool {
 		return true
 	}
 	r := v.phases.rows[i]
-	for _, s := range []string{string(r.displayID), string(r.id), r.name, statusWord(r.status), r.agent} {
+	for _, s := range []string{string(r.displayID), string(r.id), r.name, statusWord(r.status), r.agent, r.worker} {
 		if s != "" && matches(s, v.filter) {
 			return true
 		}

@@ -129,7 +129,14 @@ func (v *phaseTable) ensureVisible() {
 // they line up.
 type columns struct {
 	id, name, agent, detail int
+	// worker is the column of the workers (--executor temporal): 0 when
+	// no row has one, so a local run's list is as it was.
+	worker int
 }
+
+// maxWorker bounds the worker column ("@" and the name); the pane's
+// title names it whole.
+const maxWorker = 16
 
 func (v *phaseTable) columnsFor(w int) columns {
 	var c columns
@@ -137,17 +144,27 @@ func (v *phaseTable) columnsFor(w int) columns {
 	for _, r := range v.phases.rows {
 		c.id = max(c.id, width(string(r.displayID)))
 		c.agent = max(c.agent, width(r.agent))
+		if r.worker != "" {
+			c.worker = max(c.worker, 1+width(r.worker))
+		}
 		maxName = max(maxName, width(r.name))
 	}
 	c.id, c.agent = min(max(c.id, 2), 6), min(c.agent, 10)
+	c.worker = min(c.worker, maxWorker)
 	if w < 60 {
 		c.agent = 0
+	}
+	if w < 80 || c.agent == 0 {
+		c.worker = 0
 	}
 	// cursor 2, glyph 1, then a space before each column; attempt 3 and
 	// elapsed 6 are fixed.
 	fixed := 2 + 1 + 1 + c.id + 1 + 1 + 3 + 1 + 6 + 1
 	if c.agent > 0 {
 		fixed += c.agent + 1
+	}
+	if c.worker > 0 {
+		fixed += c.worker + 1
 	}
 	avail := max(0, w-fixed)
 	c.name = min(maxName, max(10, avail/2))
@@ -200,6 +217,14 @@ func (v *phaseTable) renderRow(r *phaseRow, selected bool, c columns, w int) str
 	if c.agent > 0 {
 		b.WriteString(" ")
 		b.WriteString(fit(r.agent, c.agent))
+	}
+	if c.worker > 0 {
+		worker := ""
+		if r.worker != "" {
+			worker = "@" + r.worker
+		}
+		b.WriteString(" ")
+		b.WriteString(fit(worker, c.worker))
 	}
 	b.WriteString(" ")
 	b.WriteString(padLeft(rowElapsed(r, v.now), 6))

@@ -413,6 +413,7 @@ func (m *Model) restarted(mode runctl.Mode) {
 			continue
 		}
 		r.status, r.attempt, r.maxAttempts, r.agent, r.started, r.duration = stPending, 0, 0, "", time.Time{}, 0
+		r.worker = ""
 		r.failure, r.gates, r.blockedBy, r.note, r.last = nil, nil, nil, "", ""
 	}
 	m.pane.view.reset()

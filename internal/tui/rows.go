@@ -49,6 +49,7 @@ type phaseRow struct {
 	attempt     int
 	maxAttempts int
 	agent       string
+	worker      string    // the latest attempt's (--executor temporal); "" for a local one
 	started     time.Time // of the current attempt; zero when none
 	duration    float64   // seconds, once the attempt ended
 	last        string    // last output line
@@ -138,6 +139,7 @@ func (r *phaseRow) applyPhase(p *state.Phase) {
 	r.attempt = p.Attempt
 	r.maxAttempts = p.MaxAttempts
 	r.agent = p.Agent
+	r.worker = sanitize(p.Worker())
 	r.started = time.Time{}
 	if p.Timestamps.Started != nil {
 		r.started = *p.Timestamps.Started
