@@ -21,7 +21,7 @@ type onWorker struct {
 	name  string
 }
 
-func (o onWorker) Execute(ctx context.Context, a executor.Attempt, obs executor.AttemptObserver) executor.Evidence {
+func (o onWorker) Execute(ctx context.Context, a executor.Attempt, obs executor.AttemptObserver) executor.Result {
 	if wo, ok := obs.(executor.WorkerObserver); ok {
 		wo.Worker(o.name)
 	}

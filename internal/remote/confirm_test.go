@@ -12,6 +12,7 @@ import (
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/autobuild-sh/autobuild/internal/executor"
 	"github.com/autobuild-sh/autobuild/internal/failure"
 )
 
@@ -37,7 +38,7 @@ func (a *answers) confirm(ctx context.Context, details any) error {
 // workingRun is an attempt whose agent writes a file.
 func workingRun(ctx context.Context, ws Workspace, req AttemptRequest, log io.Writer, p Reporter) AttemptResult {
 	_ = writeFile(ws, "new.txt", "work\n")
-	return AttemptResult{Evidence: failure.Evidence{AgentRan: true}}
+	return AttemptResult{Result: executor.Result{Evidence: failure.Evidence{AgentRan: true}}}
 }
 
 // Before it pushes, a worker makes sure the attempt is still its own: a
