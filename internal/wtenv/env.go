@@ -222,7 +222,9 @@ func (e *Env) putEntry(src, dst, rel string, t transfer) (Stats, error) {
 		return Stats{}, err
 	}
 	if _, err := os.Lstat(dst); !errors.Is(err, fs.ErrNotExist) {
-		return refresh(src, dst, rel, n, t, e.stamp)
+		// In a snapshot every file is the worktree's own, which an edit
+		// in place changes alone: each is compared.
+		return refresh(src, dst, rel, n, t, e.stamp, e.snapshots)
 	}
 	if e.snapshots {
 		if st, err := e.snapshot(src, dst, n); err == nil {

@@ -166,6 +166,29 @@ func TestSnapshotsStopping(t *testing.T) {
 	require.Equal(t, inode(t, filepath.Join(cache, "ms/index.js")), inode(t, filepath.Join(wt, "node_modules/ms/index.js")), "a hard link to autobuild's copy")
 }
 
+// TestSnapshotEditedInPlaceIsRefreshed: a file of a snapshot is the
+// worktree's own; an edit in place, which leaves its folder's time, is
+// found when the worktree is reused in the same run (a pooled worktree,
+// the verification worktree). TestRealSnapshotEditedInPlaceIsRefreshed on
+// btrfs.
+func TestSnapshotEditedInPlaceIsRefreshed(t *testing.T) {
+	dir, wt := nodeRepo(t)
+	f := &fakeSnapshots{}
+	e := newEnv(t, dir, f.ops())
+	_, err := e.Bring(context.Background(), wt)
+	require.NoError(t, err)
+	p := filepath.Join(wt, "node_modules/ms/index.js")
+	fh, err := os.OpenFile(p, os.O_WRONLY|os.O_TRUNC, 0)
+	require.NoError(t, err)
+	_, err = fh.WriteString("patched\n")
+	require.NoError(t, err)
+	require.NoError(t, fh.Close())
+	res, err := e.Bring(context.Background(), wt)
+	require.NoError(t, err)
+	require.Equal(t, "module.exports = 1\n", read(t, p))
+	require.Equal(t, 1, res.Stats.Put, "the edited file alone")
+}
+
 func TestNoSnapshotsWithoutClones(t *testing.T) {
 	dir, wt := nodeRepo(t)
 	f := &fakeSnapshots{}
@@ -284,4 +307,26 @@ func TestRealSnapshotsStopping(t *testing.T) {
 	require.False(t, isSubvolume(filepath.Join(wt, "node_modules")))
 	require.Equal(t, inode(t, filepath.Join(cache, "y/lib/a.js")), inode(t, filepath.Join(wt, "node_modules/y/lib/a.js")))
 	require.Equal(t, "a\n", read(t, filepath.Join(wt, "node_modules/y/lib/a.js")))
+}
+
+// TestRealSnapshotEditedInPlaceIsRefreshed: a file of a snapshot is the
+// worktree's own, so an edit in place (which leaves its folder's time) is
+// found when the worktree is reused in the same run (a pooled worktree,
+// the verification worktree), as a copied file's is.
+func TestRealSnapshotEditedInPlaceIsRefreshed(t *testing.T) {
+	dir, wt := realSnapshotRepo(t)
+	e := newEnv(t, dir, SystemOps())
+	_, err := e.Bring(context.Background(), wt)
+	require.NoError(t, err)
+	require.True(t, isSubvolume(filepath.Join(wt, "node_modules")))
+	f := filepath.Join(wt, "node_modules/x/index.js")
+	fh, err := os.OpenFile(f, os.O_WRONLY|os.O_TRUNC, 0)
+	require.NoError(t, err)
+	_, err = fh.WriteString("patched\n")
+	require.NoError(t, err)
+	require.NoError(t, fh.Close())
+	res, err := e.Bring(context.Background(), wt)
+	require.NoError(t, err)
+	require.Equal(t, "x\n", read(t, f), "the reused worktree holds autobuild's copy again")
+	require.Equal(t, 1, res.Stats.Put, "the edited file alone")
 }
