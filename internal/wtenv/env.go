@@ -216,9 +216,15 @@ func (e *Env) putEntry(src, dst, rel string, t transfer) (Stats, error) {
 		// Within a snapshot files are cloned: a hard link cannot cross
 		// from one subvolume to another.
 		t = e.cacheTransfer()
+	} else if err := dropSubvolume(e.ops, dst); err != nil {
+		// A snapshot from a run that had them: its files could never be
+		// linked again (EXDEV), so it is planted anew.
+		return Stats{}, err
 	}
 	if _, err := os.Lstat(dst); !errors.Is(err, fs.ErrNotExist) {
-		return refresh(src, dst, rel, n, t, e.stamp)
+		// In a snapshot every file is the worktree's own, which an edit
+		// in place changes alone: each is compared.
+		return refresh(src, dst, rel, n, t, e.stamp, e.snapshots)
 	}
 	if e.snapshots {
 		if st, err := e.snapshot(src, dst, n); err == nil {
@@ -408,9 +414,16 @@ func (e *Env) syncCache() error {
 	e.trees = map[string]*node{}
 	for _, en := range e.entries {
 		keep[strings.SplitN(en.Path, "/", 2)[0]] = true
-		if e.snapshots && en.Dir {
+		switch {
+		case e.snapshots && en.Dir:
 			if err := ensureSubvolume(e.ops, filepath.Join(e.cacheDir, filepath.FromSlash(en.Path))); err != nil {
 				return fmt.Errorf("making autobuild's copy of %s a subvolume: %w", en, err)
+			}
+		case !e.snapshots:
+			// Made by a run that had snapshots: a hard link cannot leave
+			// a subvolume (EXDEV), so it is made a plain folder again.
+			if err := dropSubvolume(e.ops, filepath.Join(e.cacheDir, filepath.FromSlash(en.Path))); err != nil {
+				return fmt.Errorf("making autobuild's copy of %s a plain folder: %w", en, err)
 			}
 		}
 		st, tree, err := mirrorListed(filepath.Join(e.root, filepath.FromSlash(en.Path)), filepath.Join(e.cacheDir, filepath.FromSlash(en.Path)), en.Path, e.cacheTransfer(), en.Dir)

@@ -29,15 +29,20 @@ func runStamp(now time.Time) time.Time {
 }
 
 // refresh brings the entry dst, made from the listing n of autobuild's
-// copy at src (this run's), up to date.
-func refresh(src, dst, rel string, n *node, t transfer, stamp time.Time) (Stats, error) {
-	r := &refresher{newWorkers(t, stamp)}
+// copy at src (this run's), up to date. own is set where every file in
+// dst is the worktree's own (a snapshot), not a link to autobuild's copy:
+// an edit in place changes it alone, so each is compared.
+func refresh(src, dst, rel string, n *node, t transfer, stamp time.Time, own bool) (Stats, error) {
+	r := &refresher{workers: newWorkers(t, stamp), own: own}
 	r.fail(r.dir(src, dst, rel, n))
 	r.wg.Wait()
 	return r.st, r.err
 }
 
-type refresher struct{ workers }
+type refresher struct {
+	workers
+	own bool
+}
 
 func (r *refresher) dir(src, dst, rel string, n *node) error {
 	fi, err := os.Lstat(dst)
@@ -57,7 +62,7 @@ func (r *refresher) dir(src, dst, rel string, n *node) error {
 		switch mode := modeOf(k); {
 		case mode.IsDir():
 			r.subdir(s, d, kr, k)
-		case mode.IsRegular() && !linkable(kr):
+		case mode.IsRegular() && (r.own || !linkable(kr)):
 			st.Files++
 			st.Bytes += k.fi.Size()
 			have, err := os.Lstat(d)

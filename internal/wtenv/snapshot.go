@@ -8,6 +8,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/autobuild-sh/autobuild/internal/gitx"
 )
 
 // On btrfs a folder of autobuild's copy (node_modules) is a subvolume of
@@ -144,6 +146,19 @@ func ensureSubvolume(ops Ops, dir string) error {
 		return err
 	}
 	return ops.Subvolume(dir)
+}
+
+// dropSubvolume removes path where it is a subvolume (autobuild's copy,
+// or a worktree's snapshot, made by a run that had snapshots), so that it
+// is made again as a plain folder, whose files can be hard links.
+func dropSubvolume(ops Ops, path string) error {
+	if ops.IsSubvolume == nil || !ops.IsSubvolume(path) {
+		return nil
+	}
+	if err := gitx.RemoveAll(path); err != nil {
+		return fmt.Errorf("removing the subvolume %s: %w", path, err)
+	}
+	return nil
 }
 
 // snapshot makes dst a snapshot of autobuild's copy of the folder at src,
