@@ -60,8 +60,10 @@ type Env struct {
 	// copy is brought up to date: a new worktree's are planted from them.
 	trees map[string]*node
 	// stamp is the time the folders brought in this run are given
-	// (refresh.go).
-	stamp time.Time
+	// (refresh.go); snapStamps the one each snapshot's folders carry, by
+	// entry (stampSnapshotSource).
+	stamp      time.Time
+	snapStamps map[string]time.Time
 	// cacheBytes is what the entries hold, counted while the copy is
 	// brought up to date (a link is made without reading its size).
 	cacheBytes int64
@@ -224,7 +226,7 @@ func (e *Env) putEntry(src, dst, rel string, t transfer) (Stats, error) {
 	if _, err := os.Lstat(dst); !errors.Is(err, fs.ErrNotExist) {
 		// In a snapshot every file is the worktree's own, which an edit
 		// in place changes alone: each is compared.
-		return refresh(src, dst, rel, n, t, e.stamp, e.snapshots)
+		return refresh(src, dst, rel, n, t, e.stampOf(rel), e.snapshots)
 	}
 	if e.snapshots {
 		if st, err := e.snapshot(src, dst, n); err == nil {
@@ -434,10 +436,7 @@ func (e *Env) syncCache() error {
 		if tree != nil && tree.fi != nil && tree.fi.IsDir() {
 			e.trees[en.Path] = tree
 			if e.snapshots {
-				// A snapshot carries its folders' times: stamped, a
-				// worktree's snapshot is brought up to date as a
-				// planted folder is (refresh.go).
-				stampAll(filepath.Join(e.cacheDir, filepath.FromSlash(en.Path)), tree, e.stamp)
+				e.stampSnapshotSource(en.Path, tree, st)
 			}
 		}
 	}

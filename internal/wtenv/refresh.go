@@ -24,8 +24,19 @@ import (
 // and that differs from one run to the next: a folder stamped by an
 // earlier run, whose autobuild's copy may have differed, is mirrored.
 func runStamp(now time.Time) time.Time {
-	const span = 20 * 365 * 24 * 3600
-	return time.Unix(946684800+now.UnixMilli()%span, 0)
+	return time.Unix(stampFrom+now.UnixMilli()%stampSpan, 0)
+}
+
+// The stamps' range: whole seconds from 2000 on, for about 20 years.
+const (
+	stampFrom = 946684800
+	stampSpan = 20 * 365 * 24 * 3600
+)
+
+// isStamp reports whether t is a time runStamp gives.
+func isStamp(t time.Time) bool {
+	s := t.Unix()
+	return t.Nanosecond() == 0 && s >= stampFrom && s < stampFrom+stampSpan
 }
 
 // refresh brings the entry dst, made from the listing n of autobuild's

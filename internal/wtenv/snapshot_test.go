@@ -7,6 +7,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -329,4 +330,52 @@ func TestRealSnapshotEditedInPlaceIsRefreshed(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "x\n", read(t, f), "the reused worktree holds autobuild's copy again")
 	require.Equal(t, 1, res.Stats.Put, "the edited file alone")
+}
+
+// A copy the run's check changes in nothing keeps the stamp an earlier
+// run gave it (btrfs would otherwise write 4,000 folders' times each run
+// before the first snapshot); one that changed is stamped anew.
+func TestSnapshotSourceKeepsItsStampWhileUnchanged(t *testing.T) {
+	dir, wt := nodeRepo(t)
+	cache := filepath.Join(dir, ".autobuild/worktree-files/node_modules")
+	f := &fakeSnapshots{}
+	ops := f.ops()
+	run := func(stamp int64) *Env {
+		e := newEnv(t, dir, ops)
+		e.stamp = time.Unix(stamp, 0)
+		return e
+	}
+	first := run(stampFrom + 100)
+	_, err := first.Bring(context.Background(), wt)
+	require.NoError(t, err)
+	fi, err := os.Stat(filepath.Join(cache, "ms"))
+	require.NoError(t, err)
+	require.Equal(t, first.stamp, fi.ModTime())
+
+	// The next run, nothing changed: the copy keeps the first run's stamp,
+	// and the worktree made then is up to date without a file put.
+	second := run(stampFrom + 200)
+	res, err := second.Bring(context.Background(), wt)
+	require.NoError(t, err)
+	require.Zero(t, res.Stats.Put)
+	fi, err = os.Stat(filepath.Join(cache, "ms"))
+	require.NoError(t, err)
+	require.Equal(t, first.stamp, fi.ModTime(), "not stamped again")
+
+	// A file changed in your checkout: the copy is stamped with the run's.
+	write(t, filepath.Join(dir, "node_modules/ms/index.js"), "module.exports = 2\n")
+	third := run(stampFrom + 300)
+	_, err = third.Bring(context.Background(), wt)
+	require.NoError(t, err)
+	fi, err = os.Stat(filepath.Join(cache, "ms"))
+	require.NoError(t, err)
+	require.Equal(t, third.stamp, fi.ModTime())
+	require.Equal(t, "module.exports = 2\n", read(t, filepath.Join(wt, "node_modules/ms/index.js")))
+}
+
+func TestIsStamp(t *testing.T) {
+	now := time.Now()
+	require.True(t, isStamp(runStamp(now)))
+	require.False(t, isStamp(now), "a time a write gives")
+	require.False(t, isStamp(time.Unix(stampFrom+5, 1)))
 }
