@@ -130,7 +130,11 @@ case $(stat -f -c %T "$repo") in
     # The copy first: the links in the worktrees are then counted as the copy's.
     extra_kb=$(($(du -sk -c "$repo/.autobuild/worktree-files" "${eight[@]}" | tail -1 | cut -f1) - cache_kb - t0_kb)) ;;
 esac
-echo "disk: 8 worktrees' files add $((extra_kb / 1024)) MB = $(awk -v e="$extra_kb" -v o="$nm_kb" 'BEGIN { printf "%.2f", e / o }')x one copy of node_modules ($((nm_kb / 1024)) MB); autobuild's copy (hard-link mode only): $((cache_kb / 1024)) MB; with it $(awk -v e="$((extra_kb + cache_kb))" -v o="$nm_kb" 'BEGIN { printf "%.2f", e / o }')x"
+case $(stat -f -c %T "$repo") in
+  btrfs | xfs) copy_note="autobuild's copy: clones of your files, whose blocks are yours (du counts $((cache_kb / 1024)) MB)" ;;
+  *) copy_note="autobuild's copy: $((cache_kb / 1024)) MB; with it $(awk -v e="$((extra_kb + cache_kb))" -v o="$nm_kb" 'BEGIN { printf "%.2f", e / o }')x" ;;
+esac
+echo "disk: 8 worktrees' files add $((extra_kb / 1024)) MB = $(awk -v e="$extra_kb" -v o="$nm_kb" 'BEGIN { printf "%.2f", e / o }')x one copy of node_modules ($((nm_kb / 1024)) MB); $copy_note"
 for w in "${eight[@]}"; do git -C "$repo" worktree remove --force "$w"; done
 
 # The floor of what 8 phases starting together add, with standard tools: 8 worktrees
