@@ -179,11 +179,7 @@ func TestSnapshotEditedInPlaceIsRefreshed(t *testing.T) {
 	_, err := e.Bring(context.Background(), wt)
 	require.NoError(t, err)
 	p := filepath.Join(wt, "node_modules/ms/index.js")
-	fh, err := os.OpenFile(p, os.O_WRONLY|os.O_TRUNC, 0)
-	require.NoError(t, err)
-	_, err = fh.WriteString("patched\n")
-	require.NoError(t, err)
-	require.NoError(t, fh.Close())
+	editInPlace(t, p, "patched\n")
 	res, err := e.Bring(context.Background(), wt)
 	require.NoError(t, err)
 	require.Equal(t, "module.exports = 1\n", read(t, p))
@@ -321,11 +317,7 @@ func TestRealSnapshotEditedInPlaceIsRefreshed(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, isSubvolume(filepath.Join(wt, "node_modules")))
 	f := filepath.Join(wt, "node_modules/x/index.js")
-	fh, err := os.OpenFile(f, os.O_WRONLY|os.O_TRUNC, 0)
-	require.NoError(t, err)
-	_, err = fh.WriteString("patched\n")
-	require.NoError(t, err)
-	require.NoError(t, fh.Close())
+	editInPlace(t, f, "patched\n")
 	res, err := e.Bring(context.Background(), wt)
 	require.NoError(t, err)
 	require.Equal(t, "x\n", read(t, f), "the reused worktree holds autobuild's copy again")
@@ -378,4 +370,15 @@ func TestIsStamp(t *testing.T) {
 	require.True(t, isStamp(runStamp(now)))
 	require.False(t, isStamp(now), "a time a write gives")
 	require.False(t, isStamp(time.Unix(stampFrom+5, 1)))
+}
+
+// editInPlace rewrites the file p in place (the same inode), as an agent's
+// editor may: its folder's time does not move.
+func editInPlace(t *testing.T, p, content string) {
+	t.Helper()
+	fh, err := os.OpenFile(p, os.O_WRONLY|os.O_TRUNC, 0)
+	require.NoError(t, err)
+	_, err = fh.WriteString(content)
+	require.NoError(t, err)
+	require.NoError(t, fh.Close())
 }
