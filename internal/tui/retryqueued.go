@@ -62,11 +62,21 @@ func (m *Model) settleRetries() {
 	}
 }
 
-// haltingFailure reports whether a failed row's failure stopped the run
-// (watch mode, which reads the phase files and gets no events).
-func (ps *phaseSet) haltingFailure() bool {
-	for _, r := range ps.rows {
-		if (r.status == stFailed || r.retryQueued()) && haltsRun(r.failure, r.attempt, r.maxAttempts) {
+// haltedInSession reports whether a phase failed in the run's current
+// session with a failure that stops the run (watch mode, which reads the
+// phase files and gets no events). A phase failed in an earlier session
+// (the resume runs it again) stops nothing.
+func haltedInSession(s *state.Snapshot) bool {
+	since := s.Run.Started
+	if s.Run.SessionStarted != nil {
+		since = *s.Run.SessionStarted
+	}
+	for _, p := range s.Phases {
+		n := len(p.Attempts)
+		if p.Status != state.PhaseFailed || n == 0 || p.Attempts[n-1].Started.Before(since) {
+			continue
+		}
+		if haltsRun(p.Error, p.Attempt, p.MaxAttempts) {
 			return true
 		}
 	}

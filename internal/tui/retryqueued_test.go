@@ -109,13 +109,22 @@ func TestWatchShowsTheQueuedRetry(t *testing.T) {
 	require.Equal(t, stRetrying, h.m.phases.byID["2b"].status)
 	require.Contains(t, h.screen(), "retry queued after test_failure")
 
-	// A failure that halts the run, in the files: no retry is to come.
+	// A failure that halts the run, in the files: no retry is to come;
+	// unless it failed in an earlier session, which the resume runs again.
+	var p2c *state.Phase
 	for _, p := range snap.Phases {
 		if p.PhaseID == "2c" {
-			p.Status, p.Attempt, p.MaxAttempts = state.PhaseFailed, 2, 2
-			p.Error = p2b.Error
+			p2c = p
 		}
 	}
+	p2c.Status, p2c.Attempt, p2c.MaxAttempts, p2c.Error = state.PhaseFailed, 2, 2, p2b.Error
+	p2c.Attempts = []state.Attempt{{Number: 2, Started: t0.Add(102 * time.Second), Outcome: state.OutcomeFailed}}
+	session := t0.Add(time.Minute)
+	snap.Run.SessionStarted = &session
 	h.send(watchMsg{update: watch.Update{Snapshot: snap}})
 	require.Equal(t, stFailed, h.m.phases.byID["2b"].status)
+
+	session = t0.Add(2 * time.Minute)
+	h.send(watchMsg{update: watch.Update{Snapshot: snap}})
+	require.Equal(t, stRetrying, h.m.phases.byID["2b"].status, "2C failed before this session")
 }

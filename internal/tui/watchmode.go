@@ -37,7 +37,7 @@ func (m *Model) handleWatch(msg watchMsg) tea.Cmd {
 		m.mergeSnapshot(s)
 		m.applyRunFile(s.Run)
 		// The files say failed for an attempt whose retry is queued.
-		m.run.stopping = m.phases.haltingFailure()
+		m.run.stopping = haltedInSession(s)
 		m.settleRetries()
 		if m.run.status != prev {
 			m.footer.clearNotice()
