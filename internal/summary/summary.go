@@ -210,6 +210,9 @@ func complete(in Input, width int) string {
 	if u := state.RunUsage(in.Phases); u != nil {
 		b.text("Usage: "+u.Summary()+".", 7)
 	}
+	if w := workersLine(in.Phases); w != "" {
+		b.text(w, 9)
+	}
 	scheduleLine(b, in.Run)
 	verifyLine(b, in.Run)
 	budgetSection(b, in)
@@ -293,7 +296,7 @@ func failedRow(b *box, p *state.Phase) {
 	b.text(attempts, 12)
 	usageRow(b, p)
 	if r := p.Error; r != nil {
-		b.text("  Error: "+string(r.Type), 9)
+		b.text("  Error: "+string(r.Type)+onWorker(p), 9)
 		details := r.Message
 		if r.Details != "" {
 			details += "\n" + r.Details
@@ -311,6 +314,9 @@ func failedRow(b *box, p *state.Phase) {
 				b.text("    "+l, 4)
 			}
 		}
+	}
+	if w := onWorker(p); w != "" && p.Error == nil {
+		b.text("  Last attempt"+w, 4)
 	}
 	if last := lastAttempt(p); last != nil && last.LogPath != "" {
 		b.text("  Log: "+last.LogPath, 7)

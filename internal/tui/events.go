@@ -25,6 +25,9 @@ type runInfo struct {
 	// status.
 	status     state.RunStatus
 	haltReason string
+	// stopping: a halt was decided (a failure not retried, a budget
+	// reached): no retry starts any more (retryqueued.go).
+	stopping bool
 	// usage is what the agents reported so far: the sum of the ended
 	// attempts', then the run's total from its last event.
 	usage *state.Usage
@@ -63,6 +66,7 @@ func (m *Model) applyEvent(e event.Event) {
 	case event.RunStarted:
 		m.run.started, m.run.ended = at, time.Time{}
 		m.run.status, m.run.haltReason = state.RunRunning, ""
+		m.run.stopping = false
 		m.run.budget = nil
 		m.run.setBudget(e.Budget)
 		m.run.quota = nil
@@ -73,6 +77,8 @@ func (m *Model) applyEvent(e event.Event) {
 		return
 	case event.BudgetReached:
 		m.run.setBudget(e.Budget)
+		m.run.stopping = true
+		defer m.settleRetries()
 		if e.PhaseID == "" {
 			return
 		}
@@ -98,6 +104,7 @@ func (m *Model) applyEvent(e event.Event) {
 		m.run.status = map[event.Kind]state.RunStatus{
 			event.RunHalted: state.RunHalted, event.RunInterrupted: state.RunInterrupted, event.RunComplete: state.RunComplete,
 		}[e.Kind]
+		m.settleRetries()
 		return
 	}
 	if e.PhaseID == "" {
@@ -154,7 +161,16 @@ func (m *Model) applyEvent(e event.Event) {
 		// meanwhile: the row says with what, until it lands or fails.
 		r.last = "verifying with " + strings.TrimPrefix(e.Line, "on top of ")
 	case event.PhaseFailed:
+		// Shown as "retry queued" while its retry waits to start, until
+		// the run stops (settleRetries).
 		r.status, r.failure = stFailed, e.Failure
+		if e.Attempt > 0 {
+			r.attempt, r.maxAttempts = e.Attempt, e.MaxAttempts
+		}
+		if haltsRun(e.Failure, r.attempt, r.maxAttempts) {
+			m.run.stopping = true
+		}
+		defer m.settleRetries()
 		m.run.usage = m.run.usage.Add(e.Usage)
 		m.run.spend(e.Usage)
 		r.duration = attemptDuration(e, r, at)

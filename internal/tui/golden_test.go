@@ -112,7 +112,11 @@ func TestGoldenStatuses(t *testing.T) {
 	interrupted := ev(event.PhaseInterrupted, "2c", 190)
 	blocked := ev(event.PhaseBlocked, "3", 190)
 	blocked.BlockedBy = []phaseid.Display{"2B"}
-	h.feed([]event.Event{interrupted, blocked, failed("2a", 191, 1, "boom")})
+	// Not retryable: failed at once (a retryable one shows its retry
+	// queued, retryqueued_test.go).
+	fail := failed("2a", 191, 1, "boom")
+	fail.Failure.Retryable = false
+	h.feed([]event.Event{interrupted, blocked, fail})
 	golden(t, "statuses_100x30", h.screen())
 }
 

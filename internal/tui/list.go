@@ -271,6 +271,10 @@ func rowDetail(r *phaseRow, phases *phaseSet, now time.Time) string {
 		if r.note != "" {
 			return "retry: " + r.note
 		}
+		if f := r.failure; f != nil {
+			// Its retry waits to start (a free slot, its batch): why.
+			return "retry queued after " + string(f.Type) + ": " + f.Message
+		}
 		return "retry queued"
 	case stComplete:
 		return commitDetail(r.commit)

@@ -36,6 +36,9 @@ func (m *Model) handleWatch(msg watchMsg) tea.Cmd {
 		prev := m.run.status
 		m.mergeSnapshot(s)
 		m.applyRunFile(s.Run)
+		// The files say failed for an attempt whose retry is queued.
+		m.run.stopping = haltedInSession(s)
+		m.settleRetries()
 		if m.run.status != prev {
 			m.footer.clearNotice()
 		}
