@@ -53,6 +53,14 @@ func (t Type) Retryable() bool {
 // nor does a worktree's failed setup, where the agent never ran.
 func (t Type) ConsumesRetry() bool { return t != RateLimited && t != EnvironmentSetup }
 
+// Retried reports whether the one-retry rule gives a failure r of attempt
+// number (of max) its retry: retryable, not the same fix tried again, and
+// not the last attempt (docs/failures.md). The scheduler decides by it, and
+// the UI shows a failure it applies to as a retry to come.
+func (r *Report) Retried(number, max int) bool {
+	return r != nil && r.Retryable && !r.Circular && number < max
+}
+
 // Report is the structured account of one failed attempt (docs/failures.md). It is
 // stored in the phase file, put in the retry prompt and shown to the user.
 type Report struct {

@@ -365,6 +365,8 @@ func (s *Scheduler) settle(p *plan.Phase, number int, res AttemptResult) {
 		switch {
 		case res.Halt != "":
 			why = res.Halt
+		case r.Retried(number, MaxAttempts):
+			// Its retry comes (run below, or by the eager loop).
 		case r.Circular:
 			why = fmt.Sprintf("Phase %s: same fix tried again: needs a person (%s)", p.DisplayID, r.Type)
 		case !r.Retryable:

@@ -11,7 +11,7 @@ import (
 // free slot under --max-parallel) is announced only when the retry starts
 // (PhaseRetrying). Until then its row says "retry queued" (↻), not a red
 // "failed" that would turn into running: the UI applies the scheduler's
-// rule (docs/failures.md) to the failure it was told of. Once the run
+// rule (failreport.Report.Retried) to the failure it was told of. Once the run
 // stops (a failure not retried, a budget reached, Ctrl-C, the run's end)
 // no retry starts, and a queued one shows as failed again.
 
@@ -19,14 +19,14 @@ import (
 const defaultMaxAttempts = 2
 
 // willRetry reports whether the scheduler retries a phase whose attempt
-// failed with f: a retryable failure, not a repeat of an earlier one, on
-// an attempt before the last. A usage limit is not: its own events follow
-// at once (another agent, a wait, or the halt).
+// failed with f, by the scheduler's own rule (failreport's Retried). A
+// usage limit is not shown so: its own events follow at once (another
+// agent, a wait, or the halt).
 func willRetry(f *failreport.Report, attempt, max int) bool {
 	if max == 0 {
 		max = defaultMaxAttempts
 	}
-	return f != nil && f.Type != failreport.RateLimited && f.Retryable && !f.Circular && attempt < max
+	return f != nil && f.Type != failreport.RateLimited && f.Retried(attempt, max)
 }
 
 // haltsRun reports whether the failure f of an attempt stops the run: no
