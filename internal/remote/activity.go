@@ -60,6 +60,10 @@ func (w *Worker) Attempt(ctx context.Context, req AttemptRequest) (AttemptResult
 	if err := req.Validate(); err != nil {
 		return AttemptResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeBadRequest, err)
 	}
+	if req.TryRef == "" {
+		err := errors.New("the request names no ref for this try's commit (try_ref): the coordinator and the worker are different versions of autobuild")
+		return AttemptResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeBadRequest, err)
+	}
 	book := &progressBook{p: Progress{Worker: w.Identity, Step: "fetching"}}
 	stop := w.heartbeat(ctx, req, book)
 	defer stop()
@@ -111,15 +115,41 @@ func (w *Worker) Attempt(ctx context.Context, req AttemptRequest) (AttemptResult
 		return AttemptResult{}, temporal.NewApplicationError(fmt.Sprintf("worker %s: %v", w.Identity, err), ErrTypeSetup, err)
 	}
 	if commit != "" {
-		if err := ws.Push(ctx, req.Remote, req.RunID, req.ResultRef, commit); err != nil {
+		if err := ws.Push(ctx, req.Remote, req.RunID, req.TryRef, commit); err != nil {
 			return AttemptResult{}, temporal.NewApplicationError(fmt.Sprintf("worker %s: %v", w.Identity, err), ErrTypeSetup, err)
 		}
-		res.Commit = commit
+		if err := w.pushedInTime(ctx, ws, req); err != nil {
+			return AttemptResult{}, temporal.NewApplicationError(fmt.Sprintf("worker %s took its push back: %v", w.Identity, err), ErrTypeSetup, err)
+		}
+		res.Commit, res.Ref = commit, req.TryRef
 		if failed(res) {
 			res.Patch = ws.Patch(ctx)
 		}
 	}
 	return res, nil
+}
+
+// pushedInTime asks the server once more, after the push, whether the
+// attempt is still this worker's. A push that hung for longer than the
+// heartbeat timeout lands after the attempt was made again elsewhere, or
+// after the run ended and deleted its refs: the server then no longer
+// knows the attempt, and the worker deletes the ref it pushed (its try's
+// own: no other try's result is touched) and reports the error. A server
+// it cannot reach now is no such answer: the push stands.
+func (w *Worker) pushedInTime(ctx context.Context, ws Workspace, req AttemptRequest) error {
+	if w.Confirm == nil {
+		return nil
+	}
+	cctx, cancel := context.WithTimeout(ctx, confirmCall)
+	err := w.Confirm(cctx, Progress{Worker: w.Identity, Step: "pushed"})
+	cancel()
+	if err == nil || !gone(err) {
+		return nil
+	}
+	if derr := ws.DeletePushed(context.WithoutCancel(ctx), req.Remote, req.RunID, req.TryRef); derr != nil {
+		return fmt.Errorf("%w; deleting its ref %s on %s: %w", errTakenOver, req.TryRef, req.Remote, derr)
+	}
+	return fmt.Errorf("%w; its ref %s on %s is deleted", errTakenOver, req.TryRef, req.Remote)
 }
 
 // failed says whether the attempt's evidence is a failure (its patch then

@@ -156,7 +156,12 @@ func runAttempt(ctx workflow.Context, req AttemptRequest) AttemptResult {
 		var res AttemptResult
 		opts.ActivityID = ActivityID(req, started)
 		actx := workflow.WithActivityOptions(ctx, opts)
-		err := workflow.ExecuteActivity(actx, ActivityName, req).Get(actx, &res)
+		// Each try pushes to a ref of its own: a worker cut off from the
+		// server whose push lands late cannot write over the result of
+		// the try that replaced it.
+		try := req
+		try.TryRef = TryRef(req.ResultRef, started, workflow.GetInfo(ctx).WorkflowExecution.RunID)
+		err := workflow.ExecuteActivity(actx, ActivityName, try).Get(actx, &res)
 		switch {
 		case err == nil:
 			res.Tries = tries
