@@ -353,3 +353,27 @@ func TestRemoteSetupRunsOnTheWorker(t *testing.T) {
 	require.NoDirExists(t, filepath.Join(repo, "deps"))
 	require.Equal(t, map[string]int{"1": 1}, phaseCommits(t, repo))
 }
+
+// --allow-red-base reaches the workers: the base's gate already fails with
+// TestOld; the run goes on, and the gate on the worker, failing with only
+// TestOld, passes (its known failures counted), as a local one does. A
+// worker that did not know the base's failures would fail the phase twice.
+func TestRemoteAllowRedBase(t *testing.T) {
+	t.Parallel()
+	e := newRemoteEnv(t)
+	gate := `rc=0; if test -f old.txt; then echo "--- FAIL: TestOld (0.00s)"; rc=1; fi; ` +
+		`if test -f new.txt; then echo "--- FAIL: TestNew (0.00s)"; rc=1; fi; exit $rc`
+	repo := newRepo(t, "# One\n\n| Phase | Name | Depends On |\n|---|---|---|\n| 1 | Core | - |\n\n## Phase 1: Core\n\n- [ ] do it\n\n## Quality Gates\n\n- test: `"+gate+"`\n")
+	writeFile(t, filepath.Join(repo, "old.txt"), "red\n")
+	git(t, repo, "add", "old.txt")
+	git(t, repo, "commit", "-q", "-m", "red already")
+	calls := filepath.Join(t.TempDir(), "calls")
+	e.startWorker(t, "w1")
+	r := autobuild(t, repo, e.runArgs("--agent", remoteAgent(t, calls, ""), "--allow-red-base")...)
+	require.Equal(t, 0, r.code, r.String())
+	require.Equal(t, "w1", callLines(t, calls)[0][1], "the attempt ran on the worker")
+	p := loadPhase(t, repo, "1")
+	require.Equal(t, 1, p.Attempt, "no retry")
+	require.Equal(t, 1, p.QualityGates["test"].KnownFailures, "the worker's gate passed with the base's TestOld failing")
+	require.Equal(t, map[string]int{"1": 1}, phaseCommits(t, repo))
+}

@@ -67,6 +67,18 @@ func (x *Executor) Execute(ctx context.Context, a executor.Attempt, obs executor
 		}
 		req.SimScenario = string(text)
 	}
+	if a.BaseFailing != nil {
+		// --allow-red-base: the worker's gates count only the failures the
+		// base did not have, so they travel with the attempt, once the
+		// check of the base has ended (as a local attempt's gates wait for
+		// it).
+		fmt.Fprintf(a.Log, "# autobuild: waiting for the check of the run's base: its known failing tests go to the worker (--allow-red-base)\n")
+		req.KnownFailing = a.BaseFailing()
+		if ctx.Err() != nil {
+			ev.Interrupted = true
+			return ev
+		}
+	}
 	if x.Request != nil {
 		x.Request(&req)
 	}
