@@ -321,8 +321,10 @@ func TestRemoteSetupRunsOnTheWorker(t *testing.T) {
 	repo := newRepo(t, "# One\n\n| Phase | Name | Depends On |\n|---|---|---|\n| 1 | Core | - |\n\n## Phase 1: Core\n\n- [ ] do it\n\n## Quality Gates\n\n- test: `test -f src/1/work.txt`\n")
 	writeFile(t, filepath.Join(repo, ".gitignore"), "deps/\n.env\n")
 	setups := filepath.Join(t.TempDir(), "setups")
+	teardowns := filepath.Join(t.TempDir(), "teardowns")
 	writeFile(t, filepath.Join(repo, "autobuild.toml"),
-		"[worktree]\nsetup = \"mkdir -p deps && echo installed > deps/lib && pwd >> "+setups+"\"\n")
+		"[worktree]\nsetup = \"mkdir -p deps && echo installed > deps/lib && pwd >> "+setups+"\"\n"+
+			"teardown = \"test -f deps/lib && pwd >> "+teardowns+"\"\n")
 	writeFile(t, filepath.Join(repo, ".worktreeinclude"), ".env\n")
 	writeFile(t, filepath.Join(repo, ".env"), "SECRET=local\n")
 	git(t, repo, "add", ".gitignore", "autobuild.toml", ".worktreeinclude")
@@ -349,6 +351,11 @@ func TestRemoteSetupRunsOnTheWorker(t *testing.T) {
 		}
 	}
 	require.True(t, ranOnWorker, "the setup ran in the worker's worktree of the attempt %s: %s", attemptDir, b)
+	// The teardown ran there too, once the worker was done with it, and
+	// the attempt's log has it.
+	require.Equal(t, attemptDir, strings.TrimSpace(string(must(os.ReadFile(teardowns)))))
+	require.Contains(t, string(must(os.ReadFile(filepath.Join(repo, ".autobuild", "logs", "phase-1.attempt-1.log")))),
+		"# autobuild: teardown: test -f deps/lib")
 	require.NotContains(t, attemptDir, repo)
 	require.NoDirExists(t, filepath.Join(repo, "deps"))
 	require.Equal(t, map[string]int{"1": 1}, phaseCommits(t, repo))

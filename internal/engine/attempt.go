@@ -140,7 +140,7 @@ func (r *phaseRunner) Attempt(ctx context.Context, req schedule.AttemptRequest) 
 	a := r.newAttempt(t, wt, base, continues, log)
 	a.WorkEnv = env.vars
 	if owns {
-		a.Continues, a.Setup = work, r.wtenv.cfg.Setup
+		a.Continues, a.Setup, a.Teardown = work, r.wtenv.cfg.Setup, r.wtenv.cfg.Teardown
 	}
 	// Once it landed, its worktree's teardown runs (wtenv.go), after a
 	// person's review too.

@@ -91,6 +91,10 @@ type Request struct {
 	// workspace runs there before the agent ("" for none); its failure is
 	// Result.Setup.
 	Setup string `json:"setup,omitempty"`
+	// Teardown is the [worktree] teardown command that executor runs in
+	// its workspace when it is done with it, if it ran Setup there ("" for
+	// none); its failure is logged, not the attempt's.
+	Teardown string `json:"teardown,omitempty"`
 	// KnownFailing is, per gate kind, the failing tests the run's base
 	// already had (--allow-red-base), as data: a gate that fails with
 	// only those passes (docs/running.md, "The line stays green"). An

@@ -15,6 +15,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/executor"
 	"github.com/autobuild-sh/autobuild/internal/failreport"
+	"github.com/autobuild-sh/autobuild/internal/proc"
 )
 
 // Runner makes the attempt in its prepared workspace, as the local executor
@@ -28,6 +29,9 @@ type Runner func(ctx context.Context, ws Workspace, req AttemptRequest, log io.W
 type Reporter interface {
 	Output(line string)
 	Action()
+	// SetUp says the attempt's [worktree] setup started in the
+	// workspace: its teardown runs when the worker is done with it.
+	SetUp()
 }
 
 // Worker makes attempts: the activity ActivityName.
@@ -77,9 +81,26 @@ func (w *Worker) Attempt(ctx context.Context, req AttemptRequest) (AttemptResult
 	}
 	defer func() { _ = ws.Remove(context.WithoutCancel(ctx)) }()
 
-	book.step("agent")
 	var log tailBuffer
-	res := w.Run(ctx, ws, req, &log, book)
+	res, err := w.attempt(ctx, ws, req, book, &log)
+	if req.Teardown != "" && book.setUpRan() {
+		// The worker is done with the workspace (committed, pushed, its
+		// patch taken): its teardown runs before it is removed.
+		book.step("teardown")
+		runTeardown(ctx, ws, req, proc.DefaultGrace, &log)
+		if err == nil {
+			res.LogTail = clip.Tail(log.String(), logTailLines)
+		}
+	}
+	return res, err
+}
+
+// attempt runs the attempt in its prepared workspace, commits and pushes
+// the work: Attempt's body between the workspace's preparation and its
+// teardown.
+func (w *Worker) attempt(ctx context.Context, ws Workspace, req AttemptRequest, book *progressBook, log *tailBuffer) (AttemptResult, error) {
+	book.step("agent")
+	res := w.Run(ctx, ws, req, log, book)
 	res.Worker = w.Identity
 	res.LogTail = clip.Tail(log.String(), logTailLines)
 	if res.Interrupted || ctx.Err() != nil {
