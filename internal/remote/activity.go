@@ -32,7 +32,22 @@ type Reporter interface {
 	// SetUp says the attempt's [worktree] setup started in the
 	// workspace: its teardown runs when the worker is done with it.
 	SetUp()
+	// BaseFailing is, per gate kind, the failing tests the run's base
+	// had (--allow-red-base): the request's KnownFailing, or, for an
+	// attempt sent before the base check ended (BasePending), what the
+	// run's workflow says once it has ended (waiting for it, as a local
+	// attempt's gates do).
+	BaseFailing() map[string][]string
 }
+
+// attemptReporter is the Reporter of one attempt: its progress book and
+// its base's known failing tests.
+type attemptReporter struct {
+	*progressBook
+	baseFailing func() map[string][]string
+}
+
+func (r attemptReporter) BaseFailing() map[string][]string { return r.baseFailing() }
 
 // Worker makes attempts: the activity ActivityName.
 type Worker struct {
@@ -46,8 +61,13 @@ type Worker struct {
 	HeartbeatEvery time.Duration
 	// Confirm, when set, is asked before the work is pushed (stillOurs).
 	Confirm Confirm
-	// confirmEvery is how often Confirm is asked again while the server
-	// cannot be reached (confirmEvery when zero; tests shorten it).
+	// Base, when set, asks the run's workflow for its base check's
+	// verdict (QueryBaseFailing), for an attempt sent before the check
+	// ended (AttemptRequest.BasePending). Serve sets it.
+	Base func(ctx context.Context, runID string) (BaseVerdict, error)
+	// confirmEvery is how often Confirm (and Base) is asked again while
+	// the server cannot be reached or the base check has not ended
+	// (confirmEvery when zero; tests shorten it).
 	confirmEvery time.Duration
 }
 
@@ -100,7 +120,13 @@ func (w *Worker) Attempt(ctx context.Context, req AttemptRequest) (AttemptResult
 // teardown.
 func (w *Worker) attempt(ctx context.Context, ws Workspace, req AttemptRequest, book *progressBook, log *tailBuffer) (AttemptResult, error) {
 	book.step("agent")
-	res := w.Run(ctx, ws, req, log, book)
+	var once sync.Once
+	var failing map[string][]string
+	rep := attemptReporter{progressBook: book, baseFailing: func() map[string][]string {
+		once.Do(func() { failing = w.baseFailing(ctx, req, log) })
+		return failing
+	}}
+	res := w.Run(ctx, ws, req, log, rep)
 	res.Worker = w.Identity
 	res.LogTail = clip.Tail(log.String(), logTailLines)
 	if res.Interrupted || ctx.Err() != nil {
@@ -148,6 +174,35 @@ func (w *Worker) attempt(ctx context.Context, ws Workspace, req AttemptRequest, 
 		}
 	}
 	return res, nil
+}
+
+// baseFailing is the base's known failing tests for the attempt's gates:
+// the request's, or, when it was sent before the run's base check ended,
+// the run's workflow's, asked every confirmEvery until the check has
+// ended or the attempt ends (then none: the gate fails as it is).
+func (w *Worker) baseFailing(ctx context.Context, req AttemptRequest, log io.Writer) map[string][]string {
+	if !req.BasePending || w.Base == nil {
+		return req.KnownFailing
+	}
+	fmt.Fprintf(log, "# autobuild: a gate failed: asking the coordinator's check of the run's base for its known failing tests (--allow-red-base)\n")
+	every := w.confirmEvery
+	if every <= 0 {
+		every = confirmEvery
+	}
+	for {
+		cctx, cancel := context.WithTimeout(ctx, confirmCall)
+		v, err := w.Base(cctx, req.RunID)
+		cancel()
+		if err == nil && v.Known {
+			return v.Failing
+		}
+		select {
+		case <-ctx.Done():
+			fmt.Fprintf(log, "# autobuild: the check of the run's base did not end within the attempt: no known failures\n")
+			return nil
+		case <-time.After(every):
+		}
+	}
 }
 
 // pushedInTime asks the server once more, after the push, whether the

@@ -69,14 +69,15 @@ func (x *Executor) Execute(ctx context.Context, a executor.Attempt, obs executor
 	}
 	if a.BaseFailing != nil {
 		// --allow-red-base: the worker's gates count only the failures the
-		// base did not have, so they travel with the attempt, once the
-		// check of the base has ended (as a local attempt's gates wait for
-		// it).
-		fmt.Fprintf(a.Log, "# autobuild: waiting for the check of the run's base: its known failing tests go to the worker (--allow-red-base)\n")
-		req.KnownFailing = a.BaseFailing()
-		if ctx.Err() != nil {
-			ev.Interrupted = true
-			return ev
+		// base did not have. Once the check of the base has ended they
+		// travel with the attempt; before, the attempt goes at once (its
+		// agent runs beside the check, as a local one does) and the
+		// worker asks the run's workflow for them when a gate fails.
+		if failing, ok := k.KnownBase(); ok {
+			req.KnownFailing = failing
+		} else {
+			req.BasePending = true
+			k.AwaitBase(a.BaseFailing)
 		}
 	}
 	if x.Request != nil {

@@ -1,6 +1,8 @@
 package remote
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -47,5 +49,42 @@ func TestWorkerGatesCountOnlyNewFailures(t *testing.T) {
 	res, err, _, _ = runActivity(t, run, attempt("echo red > old.txt", nil))
 	if err != nil || res.Gate == nil || res.Gates["test"].Passed {
 		t.Fatalf("a request without known failures: gate %+v, err %v", res.Gate, err)
+	}
+}
+
+// An attempt sent before the run's base check ended (BasePending) asks
+// the run's workflow for the base's known failing tests when its gate
+// fails, until the check has ended, and counts only new failures then.
+func TestWorkerAsksForTheBaseWhenSentBeforeItsCheckEnded(t *testing.T) {
+	run := LocalRunner("", time.Second, 1<<20)
+	const gate = `if test -f old.txt; then echo "--- FAIL: TestOld (0.00s)"; exit 1; fi`
+	var asked int
+	res, err, _, _ := runActivityOf(t, func(w *Worker) {
+		w.confirmEvery = time.Millisecond
+		w.Base = func(ctx context.Context, runID string) (BaseVerdict, error) {
+			asked++
+			switch {
+			case runID != testRun:
+				t.Errorf("asked run %s", runID)
+			case asked == 1:
+				return BaseVerdict{}, errors.New("the server is out of reach")
+			case asked < 4:
+				return BaseVerdict{}, nil // the check still runs
+			}
+			return BaseVerdict{Known: true, Failing: map[string][]string{"test": {"TestOld"}}}, nil
+		}
+	}, run, func(r *AttemptRequest) {
+		r.Agent = agent.Agent{Name: "script", Shell: "echo red > old.txt"}
+		r.Gates = []gates.Gate{{Kind: "test", Command: gate, Declared: true}}
+		r.BasePending = true
+	})
+	if err != nil || res.Gate != nil || res.Gates["test"].KnownFailures != 1 {
+		t.Fatalf("gate %+v, gates %+v, err %v", res.Gate, res.Gates, err)
+	}
+	if asked != 4 {
+		t.Errorf("asked %d times, want 4", asked)
+	}
+	if !strings.Contains(res.LogTail, "asking the coordinator's check of the run's base") {
+		t.Errorf("the log does not say it asked:\n%s", res.LogTail)
 	}
 }

@@ -37,6 +37,12 @@ type AttemptRequest struct {
 	BaseRef   string `json:"base_ref"`
 	ResultRef string `json:"result_ref"`
 	TryRef    string `json:"try_ref,omitempty"`
+	// BasePending says the run's base check (--allow-red-base) had not
+	// ended when the attempt was sent: KnownFailing is empty, and the
+	// worker asks the run's workflow for the base's failing tests
+	// (QueryBaseFailing) when a gate fails, waiting for them as a local
+	// attempt's gates wait for the check.
+	BasePending bool `json:"base_pending,omitempty"`
 	// SimScenario is the simulated agent's scenario file's text (its path
 	// in Env is the coordinator's): the worker plays it from a copy.
 	SimScenario string `json:"sim_scenario,omitempty"`

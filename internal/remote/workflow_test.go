@@ -288,3 +288,32 @@ func TestUnclaimedAttemptsAreListedUntilClaimed(t *testing.T) {
 		t.Fatalf("unclaimed before the claim %v, after %v", before, after)
 	}
 }
+
+// The run's workflow answers the base query with nothing known until the
+// coordinator tells it the base check's verdict, then with it.
+func TestBaseVerdictIsKnownOnceSignaled(t *testing.T) {
+	h := newHarness(t, func(ctx context.Context, req AttemptRequest) (AttemptResult, error) { return AttemptResult{}, nil })
+	var before, after BaseVerdict
+	query := func(v *BaseVerdict) {
+		res, err := h.env.QueryWorkflow(QueryBaseFailing)
+		if err != nil {
+			t.Errorf("query: %v", err)
+			return
+		}
+		if err := res.Get(v); err != nil {
+			t.Error(err)
+		}
+	}
+	h.env.RegisterDelayedCallback(func() { query(&before) }, time.Second)
+	h.env.RegisterDelayedCallback(func() {
+		h.env.SignalWorkflow(SignalBaseFailing, map[string][]string{"test": {"TestOld"}})
+	}, 2*time.Second)
+	h.env.RegisterDelayedCallback(func() {
+		query(&after)
+		h.env.SignalWorkflow(SignalFinish, nil)
+	}, 3*time.Second)
+	h.env.ExecuteWorkflow(WorkflowName, RunInput{RunID: testRun})
+	if before.Known || !after.Known || len(after.Failing["test"]) != 1 || after.Failing["test"][0] != "TestOld" {
+		t.Fatalf("before the signal %+v, after %+v", before, after)
+	}
+}
