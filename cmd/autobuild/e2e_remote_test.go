@@ -321,8 +321,10 @@ func TestRemoteSetupRunsOnTheWorker(t *testing.T) {
 	repo := newRepo(t, "# One\n\n| Phase | Name | Depends On |\n|---|---|---|\n| 1 | Core | - |\n\n## Phase 1: Core\n\n- [ ] do it\n\n## Quality Gates\n\n- test: `test -f src/1/work.txt`\n")
 	writeFile(t, filepath.Join(repo, ".gitignore"), "deps/\n.env\n")
 	setups := filepath.Join(t.TempDir(), "setups")
+	teardowns := filepath.Join(t.TempDir(), "teardowns")
 	writeFile(t, filepath.Join(repo, "autobuild.toml"),
-		"[worktree]\nsetup = \"mkdir -p deps && echo installed > deps/lib && pwd >> "+setups+"\"\n")
+		"[worktree]\nsetup = \"mkdir -p deps && echo installed > deps/lib && pwd >> "+setups+"\"\n"+
+			"teardown = \"test -f deps/lib && pwd >> "+teardowns+"\"\n")
 	writeFile(t, filepath.Join(repo, ".worktreeinclude"), ".env\n")
 	writeFile(t, filepath.Join(repo, ".env"), "SECRET=local\n")
 	git(t, repo, "add", ".gitignore", "autobuild.toml", ".worktreeinclude")
@@ -349,7 +351,49 @@ func TestRemoteSetupRunsOnTheWorker(t *testing.T) {
 		}
 	}
 	require.True(t, ranOnWorker, "the setup ran in the worker's worktree of the attempt %s: %s", attemptDir, b)
+	// The teardown ran there too, once the worker was done with it, and
+	// the attempt's log has it.
+	require.Equal(t, attemptDir, strings.TrimSpace(string(must(os.ReadFile(teardowns)))))
+	require.Contains(t, string(must(os.ReadFile(filepath.Join(repo, ".autobuild", "logs", "phase-1.attempt-1.log")))),
+		"# autobuild: teardown: test -f deps/lib")
 	require.NotContains(t, attemptDir, repo)
 	require.NoDirExists(t, filepath.Join(repo, "deps"))
 	require.Equal(t, map[string]int{"1": 1}, phaseCommits(t, repo))
+}
+
+// --allow-red-base reaches the workers: the base's gate already fails with
+// TestOld; the run goes on, and the gate on the worker, failing with only
+// TestOld, passes (its known failures counted), as a local one does. A
+// worker that did not know the base's failures would fail the phase twice.
+// The attempt is not held back for the base check: the check's gate waits
+// for the agent on the worker to have started (as a local agent starts
+// beside the check), and the worker, whose gate fails before the check
+// has told the run its verdict, asks for it.
+func TestRemoteAllowRedBase(t *testing.T) {
+	t.Parallel()
+	e := newRemoteEnv(t)
+	calls := filepath.Join(t.TempDir(), "calls")
+	seen := filepath.Join(t.TempDir(), "seen")
+	gate := `rc=0; if test -f old.txt; then ` +
+		`if ! test -f src/1/work.txt; then i=0; while [ ! -s ` + calls + ` ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done; ` +
+		`if test -s ` + calls + `; then echo beside >> ` + seen + `; else echo after >> ` + seen + `; fi; fi; ` +
+		`echo "--- FAIL: TestOld (0.00s)"; rc=1; fi; ` +
+		`if test -f new.txt; then echo "--- FAIL: TestNew (0.00s)"; rc=1; fi; exit $rc`
+	repo := newRepo(t, "# One\n\n| Phase | Name | Depends On |\n|---|---|---|\n| 1 | Core | - |\n\n## Phase 1: Core\n\n- [ ] do it\n\n## Quality Gates\n\n- test: `"+gate+"`\n")
+	writeFile(t, filepath.Join(repo, "old.txt"), "red\n")
+	git(t, repo, "add", "old.txt")
+	git(t, repo, "commit", "-q", "-m", "red already")
+	e.startWorker(t, "w1")
+	r := autobuild(t, repo, e.runArgs("--agent", remoteAgent(t, calls, ""), "--allow-red-base")...)
+	require.Equal(t, 0, r.code, r.String())
+	require.Equal(t, "w1", callLines(t, calls)[0][1], "the attempt ran on the worker")
+	p := loadPhase(t, repo, "1")
+	require.Equal(t, 1, p.Attempt, "no retry")
+	require.Equal(t, 1, p.QualityGates["test"].KnownFailures, "the worker's gate passed with the base's TestOld failing")
+	require.Equal(t, map[string]int{"1": 1}, phaseCommits(t, repo))
+	for _, l := range strings.Fields(string(must(os.ReadFile(seen)))) {
+		require.Equal(t, "beside", l, "the base check ran while the agent on the worker ran")
+	}
+	require.Contains(t, string(must(os.ReadFile(filepath.Join(repo, ".autobuild", "logs", "phase-1.attempt-1.log")))),
+		"asking the coordinator's check of the run's base", "the worker asked the run for the base's verdict")
 }

@@ -140,7 +140,7 @@ func (r *phaseRunner) Attempt(ctx context.Context, req schedule.AttemptRequest) 
 	a := r.newAttempt(t, wt, base, continues, log)
 	a.WorkEnv = env.vars
 	if owns {
-		a.Continues, a.Setup = work, r.wtenv.cfg.Setup
+		a.Continues, a.Setup, a.Teardown = work, r.wtenv.cfg.Setup, r.wtenv.cfg.Teardown
 	}
 	// Once it landed, its worktree's teardown runs (wtenv.go), after a
 	// person's review too.
@@ -291,8 +291,18 @@ func (r *phaseRunner) newAttempt(t *attemptTrack, wt, base string, continues boo
 		},
 		Workspace: wt, PromptPath: r.store.PromptPath(p.ID, t.seq),
 		Log: log, StreamPath: r.store.AttemptStreamPath(p.ID, t.seq),
-		BaseFailing: r.integ.BaseFailing,
+		BaseFailing: r.baseFailing(),
 	}
+}
+
+// baseFailing is the attempt's handle on the base's known failing tests:
+// only with --allow-red-base (without it a red base stops the run, and an
+// executor need not wait for the base check to learn there are none).
+func (r *phaseRunner) baseFailing() func() map[string][]string {
+	if !r.cfg.AllowRedBase {
+		return nil
+	}
+	return r.integ.BaseFailing
 }
 
 // acpSession is the session an ACP agent loads to continue after its

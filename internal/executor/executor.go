@@ -91,6 +91,18 @@ type Request struct {
 	// workspace runs there before the agent ("" for none); its failure is
 	// Result.Setup.
 	Setup string `json:"setup,omitempty"`
+	// Teardown is the [worktree] teardown command that executor runs in
+	// its workspace when it is done with it, if it ran Setup there ("" for
+	// none); its failure is logged, not the attempt's.
+	Teardown string `json:"teardown,omitempty"`
+	// KnownFailing is, per gate kind, the failing tests the run's base
+	// already had (--allow-red-base), as data: a gate that fails with
+	// only those passes (docs/running.md, "The line stays green"). An
+	// executor that sends the attempt elsewhere fills it from
+	// Attempt.BaseFailing, once the check of the base has ended; an
+	// executor in this process reads Attempt.BaseFailing itself when it is
+	// set.
+	KnownFailing map[string][]string `json:"known_failing,omitempty"`
 }
 
 // Attempt is everything an executor in this process needs to make one
@@ -110,7 +122,9 @@ type Attempt struct {
 	// BaseFailing returns, per gate kind, the failing tests the run's base
 	// already had (--allow-red-base): a gate that fails with only those
 	// passes (docs/running.md, "The line stays green"). It may wait for
-	// the check of the base; nil means none.
+	// the check of the base; nil means none known (Request.KnownFailing
+	// then holds them, if any). The engine sets it only with
+	// --allow-red-base: without it a red base stops the run.
 	BaseFailing func() map[string][]string
 }
 

@@ -56,7 +56,7 @@ func (x *Executor) RunGates(ctx context.Context, a executor.Attempt, obs executo
 			case res.ExitCode == 0 && !res.TimedOut && res.Err == nil:
 				gr.Status, gr.Passed = state.GatePassed, true
 				fmt.Fprintf(a.Log, "# autobuild: gate %s passed in %s\n", g.Kind, res.Duration.Round(time.Millisecond))
-			case !res.TimedOut && a.BaseFailing != nil && OnlyKnownFailures(a.BaseFailing()[g.Kind], res.Tail):
+			case !res.TimedOut && OnlyKnownFailures(knownFailing(a)[g.Kind], res.Tail):
 				// --allow-red-base: these tests failed on the base already.
 				gr.Status, gr.Passed = state.GatePassed, true
 				gr.KnownFailures = len(failure.FailingTests(res.Tail))
@@ -83,6 +83,16 @@ func (x *Executor) RunGates(ctx context.Context, a executor.Attempt, obs executo
 		results[g.Kind] = gr
 	}
 	return failedGate, timedOut, results, false
+}
+
+// knownFailing is the failing tests the run's base had per gate kind:
+// Attempt.BaseFailing's (waiting for the check of the base) when it is
+// set, else the request's own (an attempt sent from another machine).
+func knownFailing(a executor.Attempt) map[string][]string {
+	if a.BaseFailing != nil {
+		return a.BaseFailing()
+	}
+	return a.KnownFailing
 }
 
 // OnlyKnownFailures reports whether output names failing tests and every

@@ -15,6 +15,7 @@ import (
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/executor"
 	"github.com/autobuild-sh/autobuild/internal/failreport"
+	"github.com/autobuild-sh/autobuild/internal/proc"
 )
 
 // Runner makes the attempt in its prepared workspace, as the local executor
@@ -28,7 +29,25 @@ type Runner func(ctx context.Context, ws Workspace, req AttemptRequest, log io.W
 type Reporter interface {
 	Output(line string)
 	Action()
+	// SetUp says the attempt's [worktree] setup started in the
+	// workspace: its teardown runs when the worker is done with it.
+	SetUp()
+	// BaseFailing is, per gate kind, the failing tests the run's base
+	// had (--allow-red-base): the request's KnownFailing, or, for an
+	// attempt sent before the base check ended (BasePending), what the
+	// run's workflow says once it has ended (waiting for it, as a local
+	// attempt's gates do).
+	BaseFailing() map[string][]string
 }
+
+// attemptReporter is the Reporter of one attempt: its progress book and
+// its base's known failing tests.
+type attemptReporter struct {
+	*progressBook
+	baseFailing func() map[string][]string
+}
+
+func (r attemptReporter) BaseFailing() map[string][]string { return r.baseFailing() }
 
 // Worker makes attempts: the activity ActivityName.
 type Worker struct {
@@ -42,8 +61,13 @@ type Worker struct {
 	HeartbeatEvery time.Duration
 	// Confirm, when set, is asked before the work is pushed (stillOurs).
 	Confirm Confirm
-	// confirmEvery is how often Confirm is asked again while the server
-	// cannot be reached (confirmEvery when zero; tests shorten it).
+	// Base, when set, asks the run's workflow for its base check's
+	// verdict (QueryBaseFailing), for an attempt sent before the check
+	// ended (AttemptRequest.BasePending). Serve sets it.
+	Base func(ctx context.Context, runID string) (BaseVerdict, error)
+	// confirmEvery is how often Confirm (and Base) is asked again while
+	// the server cannot be reached or the base check has not ended
+	// (confirmEvery when zero; tests shorten it).
 	confirmEvery time.Duration
 }
 
@@ -60,6 +84,10 @@ func (w *Worker) Attempt(ctx context.Context, req AttemptRequest) (AttemptResult
 	if err := req.Validate(); err != nil {
 		return AttemptResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeBadRequest, err)
 	}
+	if req.TryRef == "" {
+		err := errors.New("the request names no ref for this try's commit (try_ref): the coordinator and the worker are different versions of autobuild")
+		return AttemptResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeBadRequest, err)
+	}
 	book := &progressBook{p: Progress{Worker: w.Identity, Step: "fetching"}}
 	stop := w.heartbeat(ctx, req, book)
 	defer stop()
@@ -73,9 +101,32 @@ func (w *Worker) Attempt(ctx context.Context, req AttemptRequest) (AttemptResult
 	}
 	defer func() { _ = ws.Remove(context.WithoutCancel(ctx)) }()
 
-	book.step("agent")
 	var log tailBuffer
-	res := w.Run(ctx, ws, req, &log, book)
+	res, err := w.attempt(ctx, ws, req, book, &log)
+	if req.Teardown != "" && book.setUpRan() {
+		// The worker is done with the workspace (committed, pushed, its
+		// patch taken): its teardown runs before it is removed.
+		book.step("teardown")
+		runTeardown(ctx, ws, req, proc.DefaultGrace, &log)
+		if err == nil {
+			res.LogTail = clip.Tail(log.String(), logTailLines)
+		}
+	}
+	return res, err
+}
+
+// attempt runs the attempt in its prepared workspace, commits and pushes
+// the work: Attempt's body between the workspace's preparation and its
+// teardown.
+func (w *Worker) attempt(ctx context.Context, ws Workspace, req AttemptRequest, book *progressBook, log *tailBuffer) (AttemptResult, error) {
+	book.step("agent")
+	var once sync.Once
+	var failing map[string][]string
+	rep := attemptReporter{progressBook: book, baseFailing: func() map[string][]string {
+		once.Do(func() { failing = w.baseFailing(ctx, req, log) })
+		return failing
+	}}
+	res := w.Run(ctx, ws, req, log, rep)
 	res.Worker = w.Identity
 	res.LogTail = clip.Tail(log.String(), logTailLines)
 	if res.Interrupted || ctx.Err() != nil {
@@ -111,15 +162,70 @@ func (w *Worker) Attempt(ctx context.Context, req AttemptRequest) (AttemptResult
 		return AttemptResult{}, temporal.NewApplicationError(fmt.Sprintf("worker %s: %v", w.Identity, err), ErrTypeSetup, err)
 	}
 	if commit != "" {
-		if err := ws.Push(ctx, req.Remote, req.RunID, req.ResultRef, commit); err != nil {
+		if err := ws.Push(ctx, req.Remote, req.RunID, req.TryRef, commit); err != nil {
 			return AttemptResult{}, temporal.NewApplicationError(fmt.Sprintf("worker %s: %v", w.Identity, err), ErrTypeSetup, err)
 		}
-		res.Commit = commit
+		if err := w.pushedInTime(ctx, ws, req); err != nil {
+			return AttemptResult{}, temporal.NewApplicationError(fmt.Sprintf("worker %s took its push back: %v", w.Identity, err), ErrTypeSetup, err)
+		}
+		res.Commit, res.Ref = commit, req.TryRef
 		if failed(res) {
 			res.Patch = ws.Patch(ctx)
 		}
 	}
 	return res, nil
+}
+
+// baseFailing is the base's known failing tests for the attempt's gates:
+// the request's, or, when it was sent before the run's base check ended,
+// the run's workflow's, asked every confirmEvery until the check has
+// ended or the attempt ends (then none: the gate fails as it is).
+func (w *Worker) baseFailing(ctx context.Context, req AttemptRequest, log io.Writer) map[string][]string {
+	if !req.BasePending || w.Base == nil {
+		return req.KnownFailing
+	}
+	fmt.Fprintf(log, "# autobuild: a gate failed: asking the coordinator's check of the run's base for its known failing tests (--allow-red-base)\n")
+	every := w.confirmEvery
+	if every <= 0 {
+		every = confirmEvery
+	}
+	for {
+		cctx, cancel := context.WithTimeout(ctx, confirmCall)
+		v, err := w.Base(cctx, req.RunID)
+		cancel()
+		if err == nil && v.Known {
+			return v.Failing
+		}
+		select {
+		case <-ctx.Done():
+			fmt.Fprintf(log, "# autobuild: the check of the run's base did not end within the attempt: no known failures\n")
+			return nil
+		case <-time.After(every):
+		}
+	}
+}
+
+// pushedInTime asks the server once more, after the push, whether the
+// attempt is still this worker's. A push that hung for longer than the
+// heartbeat timeout lands after the attempt was made again elsewhere, or
+// after the run ended and deleted its refs: the server then no longer
+// knows the attempt, and the worker deletes the ref it pushed (its try's
+// own: no other try's result is touched) and reports the error. A server
+// it cannot reach now is no such answer: the push stands.
+func (w *Worker) pushedInTime(ctx context.Context, ws Workspace, req AttemptRequest) error {
+	if w.Confirm == nil {
+		return nil
+	}
+	cctx, cancel := context.WithTimeout(ctx, confirmCall)
+	err := w.Confirm(cctx, Progress{Worker: w.Identity, Step: "pushed"})
+	cancel()
+	if err == nil || !gone(err) {
+		return nil
+	}
+	if derr := ws.DeletePushed(context.WithoutCancel(ctx), req.Remote, req.RunID, req.TryRef); derr != nil {
+		return fmt.Errorf("%w; deleting its ref %s on %s: %w", errTakenOver, req.TryRef, req.Remote, derr)
+	}
+	return fmt.Errorf("%w; its ref %s on %s is deleted", errTakenOver, req.TryRef, req.Remote)
 }
 
 // failed says whether the attempt's evidence is a failure (its patch then

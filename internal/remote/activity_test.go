@@ -36,7 +36,8 @@ func runActivityOf(t *testing.T, setup func(*Worker), run Runner, edit func(*Att
 	t.Helper()
 	user, remote, head := newRepos(t)
 	req := AttemptRequest{Request: executor.Request{RunID: testRun, PhaseID: phaseid.ID("1"), Seq: 1, Base: head, Timeout: time.Minute},
-		Remote: remote, BaseRef: BaseRef(testRun, "1", 1), ResultRef: ResultRef(testRun, "1", 1)}
+		Remote: remote, BaseRef: BaseRef(testRun, "1", 1), ResultRef: ResultRef(testRun, "1", 1),
+		TryRef: TryRef(ResultRef(testRun, "1", 1), 1, "wf")}
 	if err := (Shared{Repo: user, Remote: remote, RunID: testRun}).PushBase(context.Background(), head, req.BaseRef); err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +81,10 @@ func TestWorkerActivityCommitsAndPushesTheWork(t *testing.T) {
 	if res.Commit == "" || res.Worker != "w1@test" || !strings.Contains(res.LogTail, "agent says hello") || res.Patch != "" {
 		t.Fatalf("result %+v", res)
 	}
-	refs := gitT(t, t.TempDir(), "ls-remote", remote, ResultRef(testRun, "1", 1))
+	if want := TryRef(ResultRef(testRun, "1", 1), 1, "wf"); res.Ref != want {
+		t.Fatalf("the result names the ref %q, want the try's %s", res.Ref, want)
+	}
+	refs := gitT(t, t.TempDir(), "ls-remote", remote, res.Ref)
 	if !strings.HasPrefix(refs, res.Commit) {
 		t.Fatalf("the remote's result ref: %q, want %s", refs, res.Commit)
 	}
@@ -138,6 +142,13 @@ func TestWorkerActivityMachineryErrors(t *testing.T) {
 	_, err, _, _ = runActivity(t, run, func(r *AttemptRequest) { r.ResultRef = "refs/heads/main" })
 	if !errors.As(err, &app) || app.Type() != ErrTypeBadRequest || !app.NonRetryable() {
 		t.Fatalf("err = %v, want a bad request", err)
+	}
+	// A try's ref is always its own, under the attempt's result refs.
+	for _, try := range []string{"", ResultRef(testRun, "1", 1), ResultRef(testRun, "1", 2) + "/1", ResultRef(testRun, "1", 1) + "/1/x"} {
+		_, err, _, _ = runActivity(t, run, func(r *AttemptRequest) { r.TryRef = try })
+		if !errors.As(err, &app) || app.Type() != ErrTypeBadRequest || !app.NonRetryable() {
+			t.Fatalf("try ref %q: err = %v, want a bad request", try, err)
+		}
 	}
 	if ran {
 		t.Error("the runner ran for a request that failed before it")

@@ -55,12 +55,12 @@ func TestWorkerPushesOnlyAnAttemptStillItsOwn(t *testing.T) {
 		asked  int
 		check  func(t *testing.T, res AttemptResult, err error)
 	}{
-		{"the server answers", nil, true, 1, func(t *testing.T, res AttemptResult, err error) {
+		{"the server answers", nil, true, 2, func(t *testing.T, res AttemptResult, err error) {
 			if err != nil || res.Commit == "" {
 				t.Fatalf("res %+v, err %v", res, err)
 			}
 		}},
-		{"the server is out of reach, then answers", []error{unavailable, context.DeadlineExceeded, unavailable}, true, 4,
+		{"the server is out of reach, then answers", []error{unavailable, context.DeadlineExceeded, unavailable}, true, 5,
 			func(t *testing.T, res AttemptResult, err error) {
 				if err != nil || res.Commit == "" {
 					t.Fatalf("res %+v, err %v", res, err)
@@ -84,6 +84,21 @@ func TestWorkerPushesOnlyAnAttemptStillItsOwn(t *testing.T) {
 					t.Fatalf("res %+v, err %v", res, err)
 				}
 			}},
+		// The push hung longer than the heartbeat timeout and landed after
+		// the attempt was made again elsewhere, or after the run ended and
+		// deleted its refs: the worker deletes its try's ref again.
+		{"the attempt timed out while the push hung", []error{nil, serviceerror.NewNotFound("activity already timed out")}, false, 2,
+			func(t *testing.T, res AttemptResult, err error) {
+				if err == nil || !strings.Contains(err.Error(), "took its push back") || !strings.Contains(err.Error(), "is deleted") {
+					t.Fatalf("res %+v, err %v", res, err)
+				}
+			}},
+		{"the server is out of reach after the push", []error{nil, unavailable}, true, 2,
+			func(t *testing.T, res AttemptResult, err error) {
+				if err != nil || res.Commit == "" || res.Ref == "" {
+					t.Fatalf("res %+v, err %v", res, err)
+				}
+			}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -93,7 +108,7 @@ func TestWorkerPushesOnlyAnAttemptStillItsOwn(t *testing.T) {
 				w.Confirm, w.confirmEvery = a.confirm, time.Millisecond
 			}, workingRun, nil)
 			tc.check(t, res, err)
-			refs := gitT(t, t.TempDir(), "ls-remote", remote, ResultRef(testRun, "1", 1))
+			refs := gitT(t, t.TempDir(), "ls-remote", remote, ResultRef(testRun, "1", 1)+"/*")
 			if (refs != "") != tc.pushed {
 				t.Fatalf("result ref on the remote: %q, want pushed=%v", refs, tc.pushed)
 			}

@@ -36,6 +36,10 @@ type Coordinator struct {
 	leftover map[string][]string
 	// pushed maps a base commit to the ref it was pushed to (mu).
 	pushed map[string]string
+	// base is the run's base check's verdict once it has ended (mu);
+	// baseOnce starts the wait for it (AwaitBase).
+	base     *BaseVerdict
+	baseOnce sync.Once
 }
 
 // interruptWait bounds how long an interrupted attempt's result is waited
@@ -176,6 +180,8 @@ func (k *Coordinator) await(ctx context.Context, key string, req AttemptRequest,
 			// in it, which is not the phase's retry.
 			restarts++
 			if err = k.startWorkflow(ctx); err == nil {
+				// The new workflow knows nothing of the base check either.
+				_ = k.signalBase(ctx)
 				continue
 			}
 		}
@@ -201,7 +207,12 @@ func (k *Coordinator) await(ctx context.Context, key string, req AttemptRequest,
 		return AttemptResult{}, fmt.Errorf("attempt %s of workflow %s on %s: %w", key, WorkflowID(req.RunID), k.conn.Address, err)
 	}
 	if res.Commit != "" {
-		if err := k.shared.FetchResult(ctx, req.ResultRef, res.Commit); err != nil {
+		// The try that made the result pushed it to a ref of its own: that
+		// one, and only a try's ref of this attempt, is fetched.
+		if err := CheckTryRef(req.RunID, req.ResultRef, res.Ref); err != nil {
+			return res, fmt.Errorf("attempt %s's result: %w", key, err)
+		}
+		if err := k.shared.FetchResult(ctx, res.Ref, res.Commit); err != nil {
 			return res, err
 		}
 	}
@@ -348,6 +359,59 @@ func (k *Coordinator) Leftover(ctx context.Context, phase phaseid.ID) ([]string,
 	keys := k.leftover[id]
 	delete(k.leftover, id)
 	return keys, nil
+}
+
+// KnownBase returns the base's known failing tests once the run's base
+// check has ended (ok), as AwaitBase heard them.
+func (k *Coordinator) KnownBase() (failing map[string][]string, ok bool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.base == nil {
+		return nil, false
+	}
+	return k.base.Failing, true
+}
+
+// AwaitBase waits, once per run and beside the attempts, for the run's
+// base check (baseFailing, which blocks until it has ended), then tells
+// the run's workflow its verdict (SignalBaseFailing): the workers whose
+// attempts were sent before it ended (BasePending) ask the workflow for
+// it when a gate fails.
+func (k *Coordinator) AwaitBase(baseFailing func() map[string][]string) {
+	k.baseOnce.Do(func() {
+		go func() {
+			failing := baseFailing()
+			k.mu.Lock()
+			k.base = &BaseVerdict{Known: true, Failing: failing}
+			k.mu.Unlock()
+			ctx, cancel := context.WithTimeout(context.Background(), reachWait)
+			defer cancel()
+			for wait := time.Second; k.signalBase(ctx) != nil && ctx.Err() == nil; wait = min(2*wait, 15*time.Second) {
+				select {
+				case <-ctx.Done():
+				case <-time.After(wait):
+				}
+			}
+		}()
+	})
+}
+
+// signalBase tells the run's workflow the base check's verdict, once it
+// is known (nothing to tell before).
+func (k *Coordinator) signalBase(ctx context.Context) error {
+	k.mu.Lock()
+	base := k.base
+	k.mu.Unlock()
+	if base == nil {
+		return nil
+	}
+	if err := k.cl.SignalWorkflow(ctx, WorkflowID(k.shared.RunID), "", SignalBaseFailing, base.Failing); err != nil {
+		if isNotFound(err) {
+			return nil // the run ended
+		}
+		return fmt.Errorf("telling workflow %s the base check's verdict: %w", WorkflowID(k.shared.RunID), err)
+	}
+	return nil
 }
 
 // Finish ends the run's workflow (once its attempts have ended) and

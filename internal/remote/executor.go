@@ -67,6 +67,19 @@ func (x *Executor) Execute(ctx context.Context, a executor.Attempt, obs executor
 		}
 		req.SimScenario = string(text)
 	}
+	if a.BaseFailing != nil {
+		// --allow-red-base: the worker's gates count only the failures the
+		// base did not have. Once the check of the base has ended they
+		// travel with the attempt; before, the attempt goes at once (its
+		// agent runs beside the check, as a local one does) and the
+		// worker asks the run's workflow for them when a gate fails.
+		if failing, ok := k.KnownBase(); ok {
+			req.KnownFailing = failing
+		} else {
+			req.BasePending = true
+			k.AwaitBase(a.BaseFailing)
+		}
+	}
 	if x.Request != nil {
 		x.Request(&req)
 	}

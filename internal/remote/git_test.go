@@ -74,7 +74,8 @@ func TestAttemptRoundTripThroughTheRemote(t *testing.T) {
 	if err != nil || commit == "" {
 		t.Fatalf("commit %q: %v", commit, err)
 	}
-	if err := ws.Push(ctx, remote, testRun, req.ResultRef, commit); err != nil {
+	try := TryRef(req.ResultRef, 1, "wf")
+	if err := ws.Push(ctx, remote, testRun, try, commit); err != nil {
 		t.Fatal(err)
 	}
 	if err := ws.Remove(ctx); err != nil {
@@ -84,7 +85,7 @@ func TestAttemptRoundTripThroughTheRemote(t *testing.T) {
 		t.Errorf("the worktree is still there: %v", err)
 	}
 
-	if err := sh.FetchResult(ctx, req.ResultRef, commit); err != nil {
+	if err := sh.FetchResult(ctx, try, commit); err != nil {
 		t.Fatal(err)
 	}
 	files := gitT(t, user, "ls-tree", "--name-only", commit)
@@ -109,6 +110,77 @@ func TestAttemptRoundTripThroughTheRemote(t *testing.T) {
 	}
 	if got := gitT(t, user, "rev-parse", "main"); got != head {
 		t.Errorf("main moved to %s", got)
+	}
+}
+
+// Two tries of one attempt push to refs of their own: the first try's
+// worker, cut off from the server and taken for dead, pushes late, after
+// the try that replaced it; the coordinator still fetches the second try's
+// commit from the second try's ref, and the run's end deletes both refs,
+// on the remote and here. (With one result ref per attempt, the late push
+// replaced the second try's commit and the fetch failed.)
+func TestALateTrysPushLeavesTheNextTrysResult(t *testing.T) {
+	ctx := context.Background()
+	user, remote, head := newRepos(t)
+	sh := Shared{Repo: user, Remote: remote, RunID: testRun}
+	req := AttemptRequest{Request: executor.Request{RunID: testRun, PhaseID: "2a", Seq: 1, Base: head, Timeout: time.Minute},
+		Remote: remote, BaseRef: BaseRef(testRun, "2a", 1), ResultRef: ResultRef(testRun, "2a", 1)}
+	if err := sh.PushBase(ctx, head, req.BaseRef); err != nil {
+		t.Fatal(err)
+	}
+	work := func(n int, text string) (Workspace, string) {
+		t.Helper()
+		// Each try on a machine of its own (its own --dir).
+		ws, err := PrepareWorkspace(ctx, filepath.Join(t.TempDir(), "worker"), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(ws.Path, "b.txt"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		commit, err := ws.Commit(ctx, text)
+		if err != nil || commit == "" {
+			t.Fatalf("commit %q: %v", commit, err)
+		}
+		return ws, commit
+	}
+	const wf = "0c5e1d2a-5b7e-4c1f-9d1e-3a6f2b8c9d0e"
+	late, lateCommit := work(1, "the cut-off worker's\n")
+	next, nextCommit := work(2, "the second try's\n")
+	lateRef, nextRef := TryRef(req.ResultRef, 1, wf), TryRef(req.ResultRef, 2, wf)
+	if lateRef == nextRef {
+		t.Fatalf("two tries share the ref %s", lateRef)
+	}
+	if err := next.Push(ctx, remote, testRun, nextRef, nextCommit); err != nil {
+		t.Fatal(err)
+	}
+	if err := late.Push(ctx, remote, testRun, lateRef, lateCommit); err != nil {
+		t.Fatal(err)
+	}
+	if err := sh.FetchResult(ctx, nextRef, nextCommit); err != nil {
+		t.Fatalf("the second try's result after the late push: %v", err)
+	}
+	if got := gitT(t, user, "rev-parse", nextRef); got != nextCommit {
+		t.Fatalf("%s holds %s here, want %s", nextRef, got, nextCommit)
+	}
+	// A try's ref is deleted by the worker that pushed it, alone.
+	if err := late.DeletePushed(ctx, remote, testRun, lateRef); err != nil {
+		t.Fatal(err)
+	}
+	if refs := gitT(t, user, "ls-remote", remote, req.ResultRef+"/*"); !strings.Contains(refs, nextRef) || strings.Contains(refs, lateRef) {
+		t.Fatalf("after the late try deleted its ref, the remote holds:\n%s", refs)
+	}
+	if err := late.Push(ctx, remote, testRun, lateRef, lateCommit); err != nil {
+		t.Fatal(err)
+	}
+	if err := sh.DeleteRefs(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if refs := gitT(t, user, "ls-remote", remote); refs != "" {
+		t.Errorf("refs left on the remote:\n%s", refs)
+	}
+	if refs := gitT(t, user, "for-each-ref", "refs/autobuild/"); refs != "" {
+		t.Errorf("fetched refs left in the user's repository:\n%s", refs)
 	}
 }
 

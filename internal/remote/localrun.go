@@ -59,6 +59,11 @@ func LocalRunner(self string, grace time.Duration, logCap int64) Runner {
 		a.Base, a.Branch = ws.Base, ws.Branch
 		a.KeepBranch = "autobuild-kept/" + req.RunID + "/phase-" + string(state.FileIDOf(req.PhaseID)) + "-autostash"
 		a.Started = time.Now()
+		if req.BasePending {
+			// Sent before the run's base check ended: its gates ask for
+			// the base's known failures when one fails.
+			a.BaseFailing = p.BaseFailing
+		}
 		if req.Setup != "" {
 			// The workspace is the worker's: so is its setup.
 			sf, canceled := runSetup(ctx, ws, req, grace, log, p)

@@ -174,6 +174,17 @@ func (ws Workspace) Push(ctx context.Context, remote, runID, ref, commit string)
 	return nil
 }
 
+// DeletePushed deletes ref on remote (a try's own ref it pushed).
+func (ws Workspace) DeletePushed(ctx context.Context, remote, runID, ref string) error {
+	if err := checkRef(ctx, runID, ref); err != nil {
+		return err
+	}
+	if _, err := git(ctx, ws.Mirror, "push", "--quiet", "--no-verify", remote, ":"+ref); err != nil {
+		return fmt.Errorf("deleting %s on %s: %w", ref, remote, err)
+	}
+	return nil
+}
+
 // Remove removes the worktree and its branch; the mirror stays for the next
 // attempt.
 func (ws Workspace) Remove(ctx context.Context) error {

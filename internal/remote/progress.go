@@ -11,6 +11,22 @@ import (
 type progressBook struct {
 	mu sync.Mutex
 	p  Progress
+	// setUp is set once the attempt's [worktree] setup started.
+	setUp bool
+}
+
+// SetUp notes that the attempt's [worktree] setup started.
+func (b *progressBook) SetUp() {
+	b.mu.Lock()
+	b.p.Step, b.setUp = "setup", true
+	b.mu.Unlock()
+}
+
+// setUpRan says whether the attempt's [worktree] setup started.
+func (b *progressBook) setUpRan() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.setUp
 }
 
 // maxProgressLine caps the last output line a heartbeat carries.

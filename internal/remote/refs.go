@@ -14,10 +14,16 @@ import (
 // the remote's branches never brings them, and autobuild never pushes
 // anything else (your branches stay yours).
 //
-//	refs/autobuild/<run-id>/base/<phase>/<seq>    the attempt's base (the coordinator pushes it)
-//	refs/autobuild/<run-id>/result/<phase>/<seq>  the attempt's commit (the worker pushes it)
+//	refs/autobuild/<run-id>/base/<phase>/<seq>                 the attempt's base (the coordinator pushes it)
+//	refs/autobuild/<run-id>/result/<phase>/<seq>/<try>-<wf>    a try's commit (the worker that made the try pushes it)
 //
-// <phase> is the phase's state.FileID, already safe for a ref name.
+// <phase> is the phase's state.FileID, already safe for a ref name. Each
+// try of an attempt (the workflow makes it again when its worker dies or
+// is cut off) has its own result ref: <try> is its number and <wf> names
+// the workflow's run (a server that lost the workflow starts it again, and
+// its tries count from 1 again), so a worker cut off from the server whose
+// push lands late writes only its own try's ref, never the result of the
+// try that replaced it, and may delete it again (TryRef).
 
 // RunRefPrefix is what every ref of run runID starts with.
 func RunRefPrefix(runID string) string { return "refs/autobuild/" + runID + "/" }
@@ -27,9 +33,45 @@ func BaseRef(runID string, phase phaseid.ID, seq int) string {
 	return fmt.Sprintf("%sbase/%s/%d", RunRefPrefix(runID), state.FileIDOf(phase), seq)
 }
 
-// ResultRef is where the worker pushes the commit of attempt seq of phase.
+// ResultRef is what the result refs of attempt seq of phase start with:
+// each try of it pushes to a ref of its own under it (TryRef); nothing is
+// ever pushed to ResultRef itself.
 func ResultRef(runID string, phase phaseid.ID, seq int) string {
 	return fmt.Sprintf("%sresult/%s/%d", RunRefPrefix(runID), state.FileIDOf(phase), seq)
+}
+
+// TryRef is the ref the n-th try of an attempt pushes its commit to:
+// under the attempt's resultRef, named by n and by the workflow run
+// (workflowRun, the server's id of the run's workflow; only its letters
+// and digits are kept, 12 at most).
+func TryRef(resultRef string, n int, workflowRun string) string {
+	var id strings.Builder
+	for _, c := range workflowRun {
+		if id.Len() == 12 {
+			break
+		}
+		if c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+			id.WriteRune(c)
+		}
+	}
+	if id.Len() == 0 {
+		return fmt.Sprintf("%s/%d", resultRef, n)
+	}
+	return fmt.Sprintf("%s/%d-%s", resultRef, n, id.String())
+}
+
+// CheckTryRef refuses a try's ref that is not one of the attempt's whose
+// result refs start at resultRef (a ref directly under it, valid, of run
+// runID): what a worker pushes to and what the coordinator fetches.
+func CheckTryRef(runID, resultRef, ref string) error {
+	if err := CheckRunRef(runID, ref); err != nil {
+		return err
+	}
+	rest, ok := strings.CutPrefix(ref, resultRef+"/")
+	if !ok || rest == "" || strings.Contains(rest, "/") {
+		return fmt.Errorf("ref %q is not a try's ref of the attempt's %s", ref, resultRef)
+	}
+	return nil
 }
 
 // CheckRunRef refuses a ref that is not a valid ref name (the rules of

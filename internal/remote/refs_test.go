@@ -51,3 +51,28 @@ func TestRefsFromAnyPhaseIDAreValid(t *testing.T) {
 		t.Error("a run id with a slash passed")
 	}
 }
+
+// A try's ref is under its attempt's result refs, one level down, and
+// names the try and the workflow's run; nothing else passes for one.
+func TestTryRefs(t *testing.T) {
+	attempt := ResultRef(testRun, "2a", 1)
+	a := TryRef(attempt, 1, "0c5e1d2a-5b7e-4c1f-9d1e-3a6f2b8c9d0e")
+	if a != attempt+"/1-0c5e1d2a5b7e" {
+		t.Fatalf("TryRef = %q", a)
+	}
+	if b := TryRef(attempt, 1, "1f00aa00-0000-0000-0000-000000000000"); b == a {
+		t.Fatalf("the first try of a workflow started again shares the ref %s", a)
+	}
+	for _, ref := range []string{a, TryRef(attempt, 2, ""), TryRef(attempt, 3, "../x y")} {
+		if err := CheckTryRef(testRun, attempt, ref); err != nil {
+			t.Errorf("%s: %v", ref, err)
+		}
+		gitT(t, t.TempDir(), "check-ref-format", ref)
+	}
+	for _, ref := range []string{"", attempt, attempt + "/", attempt + "/1/2", ResultRef(testRun, "2a", 11) + "/1",
+		ResultRef(testRun, "2a", 2) + "/1", "refs/heads/x", "refs/autobuild/other/result/2a/1/1", attempt + "/1..2"} {
+		if err := CheckTryRef(testRun, attempt, ref); err == nil {
+			t.Errorf("%q passed for a try's ref of %s", ref, attempt)
+		}
+	}
+}

@@ -20,18 +20,29 @@ import (
 // AttemptRequest is one attempt of a phase, as it crosses the network:
 // the engine's plain executor.Request (no writer, no function, no local
 // path of the coordinator's that the worker uses) and what the workers
-// need besides: the remote and the two refs. The worker checks Base out
-// from BaseRef of Remote, runs the agent with Prompt and then the gates,
-// and pushes what it made to ResultRef. Session is an ACP session to
-// continue, only meaningful on the worker that made it.
+// need besides: the remote and the refs. The worker checks Base out from
+// BaseRef of Remote, runs the agent with Prompt and then the gates, and
+// pushes what it made to TryRef (its try's own ref under ResultRef).
+// Session is an ACP session to continue, only meaningful on the worker
+// that made it.
 type AttemptRequest struct {
 	executor.Request
 	// Remote is the git URL every worker fetches from and pushes to.
 	Remote string `json:"remote"`
 	// BaseRef holds Base on Remote (the coordinator pushed it); ResultRef
-	// is where the worker pushes the attempt's commit.
+	// is what the attempt's result refs start with (the coordinator sets
+	// it), and TryRef, under it, is where the worker that makes this try
+	// pushes its commit: the workflow sets it for each try (TryRef), so
+	// no two tries ever push to one ref.
 	BaseRef   string `json:"base_ref"`
 	ResultRef string `json:"result_ref"`
+	TryRef    string `json:"try_ref,omitempty"`
+	// BasePending says the run's base check (--allow-red-base) had not
+	// ended when the attempt was sent: KnownFailing is empty, and the
+	// worker asks the run's workflow for the base's failing tests
+	// (QueryBaseFailing) when a gate fails, waiting for them as a local
+	// attempt's gates wait for the check.
+	BasePending bool `json:"base_pending,omitempty"`
 	// SimScenario is the simulated agent's scenario file's text (its path
 	// in Env is the coordinator's): the worker plays it from a copy.
 	SimScenario string `json:"sim_scenario,omitempty"`
@@ -81,6 +92,11 @@ func (r AttemptRequest) Validate() error {
 			errs = append(errs, err)
 		}
 	}
+	if r.TryRef != "" {
+		if err := CheckTryRef(r.RunID, r.ResultRef, r.TryRef); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	if r.Timeout <= 0 {
 		errs = append(errs, errors.New("a request needs a timeout"))
 	}
@@ -89,13 +105,16 @@ func (r AttemptRequest) Validate() error {
 
 // AttemptResult is what a worker hands back: the engine's plain
 // executor.Result (the evidence the classifier reads, what the phase runner
-// records, the commit to land: Commit, pushed to the request's ResultRef,
-// and a failed attempt's Patch, capped by MaxPatch; Fault is a failure of
+// records, the commit to land: Commit, pushed to Ref, and a failed
+// attempt's Patch, capped by MaxPatch; Fault is a failure of
 // the machinery, the worker's git, its disk, every worker dying, after
 // InfraAttempts tries: not the agent's doing) and what only a remote
 // attempt has besides.
 type AttemptResult struct {
 	executor.Result
+	// Ref is the ref the worker pushed Commit to (the try's TryRef): the
+	// coordinator fetches exactly that one.
+	Ref string `json:"ref,omitempty"`
 	// LogTail is the end of the attempt's log on the worker.
 	LogTail string `json:"log_tail,omitempty"`
 	// Worker names the worker that made the attempt (its identity).

@@ -27,6 +27,16 @@ func Serve(ctx context.Context, c Conn, w *Worker, maxParallel int, stopGrace ti
 			return cl.RecordActivityHeartbeat(ctx, activity.GetInfo(ctx).TaskToken, details)
 		}
 	}
+	if w.Base == nil {
+		w.Base = func(ctx context.Context, runID string) (BaseVerdict, error) {
+			var v BaseVerdict
+			res, err := cl.QueryWorkflow(ctx, WorkflowID(runID), "", QueryBaseFailing)
+			if err == nil {
+				err = res.Get(&v)
+			}
+			return v, err
+		}
+	}
 	wk := newWorker(cl, c.TaskQueue, worker.Options{
 		MaxConcurrentActivityExecutionSize: max(maxParallel, 1),
 		Identity:                           w.Identity,

@@ -69,6 +69,13 @@ func TestCoordinatorAndWorkerThroughAServer(t *testing.T) {
 	if got := gitT(t, user, "show", res.Commit+":made.txt"); got != "made on a worker" {
 		t.Fatalf("the commit in the user's repository holds %q", got)
 	}
+	// The try pushed to its own ref, which the coordinator fetched.
+	if err := CheckTryRef(run, req.ResultRef, res.Ref); err != nil {
+		t.Fatalf("the result's ref: %v", err)
+	}
+	if got := gitT(t, user, "rev-parse", res.Ref); got != res.Commit {
+		t.Fatalf("%s holds %s here, want %s", res.Ref, got, res.Commit)
+	}
 	if keys, err := k.Unclaimed(ctx, "1"); err != nil || len(keys) != 0 {
 		t.Fatalf("unclaimed after the result: %v, %v", keys, err)
 	}
@@ -98,5 +105,8 @@ func TestCoordinatorAndWorkerThroughAServer(t *testing.T) {
 	}
 	if refs := gitT(t, user, "ls-remote", remote); refs != "" {
 		t.Fatalf("refs left on the remote: %s", refs)
+	}
+	if refs := gitT(t, user, "for-each-ref", RunRefPrefix(run)); refs != "" {
+		t.Fatalf("fetched refs left here: %s", refs)
 	}
 }

@@ -54,7 +54,7 @@ func (s Shared) FetchResult(ctx context.Context, ref, commit string) error {
 		return fmt.Errorf("reading %s after the fetch: %w", ref, err)
 	}
 	if got != commit {
-		return fmt.Errorf("%s on %s holds %s, not the commit %s the worker made: another worker pushed over it", ref, s.Remote, got, commit)
+		return fmt.Errorf("%s on %s holds %s, not the commit %s the worker made: something else pushed over it", ref, s.Remote, got, commit)
 	}
 	return nil
 }

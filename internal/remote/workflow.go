@@ -35,7 +35,20 @@ const (
 	// results the coordinator has not claimed: a resumed coordinator
 	// re-attaches to them instead of starting them again.
 	QueryUnclaimed = "unclaimed"
+	// SignalBaseFailing tells the workflow the run's base check has ended,
+	// with the base's known failing tests (--allow-red-base);
+	// QueryBaseFailing answers a worker whose attempt was sent before
+	// that (AttemptRequest.BasePending) with them (BaseVerdict).
+	SignalBaseFailing = "base-failing"
+	QueryBaseFailing  = "base-failing"
 )
+
+// BaseVerdict is what the workflow knows of the run's base check: whether
+// it has ended, and the failing tests the base had per gate kind.
+type BaseVerdict struct {
+	Known   bool                `json:"known"`
+	Failing map[string][]string `json:"failing,omitempty"`
+}
 
 // WorkflowID is the id of run runID's workflow.
 func WorkflowID(runID string) string { return "autobuild-" + runID }
@@ -84,6 +97,11 @@ func RunWorkflow(ctx workflow.Context, in RunInput) error {
 	}); err != nil {
 		return fmt.Errorf("registering the unclaimed query: %w", err)
 	}
+	var base BaseVerdict
+	if err := workflow.SetQueryHandler(ctx, QueryBaseFailing, func() (BaseVerdict, error) { return base, nil }); err != nil {
+		return fmt.Errorf("registering the base query: %w", err)
+	}
+	baseCh := workflow.GetSignalChannel(ctx, SignalBaseFailing)
 	cancelCh := workflow.GetSignalChannel(ctx, SignalCancel)
 	claimCh := workflow.GetSignalChannel(ctx, SignalClaim)
 	finishCh := workflow.GetSignalChannel(ctx, SignalFinish)
@@ -101,6 +119,11 @@ func RunWorkflow(ctx workflow.Context, in RunInput) error {
 			var key string
 			c.Receive(ctx, &key)
 			delete(unclaimed, key)
+		})
+		sel.AddReceive(baseCh, func(c workflow.ReceiveChannel, _ bool) {
+			var failing map[string][]string
+			c.Receive(ctx, &failing)
+			base = BaseVerdict{Known: true, Failing: failing}
 		})
 		sel.AddReceive(finishCh, func(c workflow.ReceiveChannel, _ bool) {
 			c.Receive(ctx, nil)
@@ -156,7 +179,12 @@ func runAttempt(ctx workflow.Context, req AttemptRequest) AttemptResult {
 		var res AttemptResult
 		opts.ActivityID = ActivityID(req, started)
 		actx := workflow.WithActivityOptions(ctx, opts)
-		err := workflow.ExecuteActivity(actx, ActivityName, req).Get(actx, &res)
+		// Each try pushes to a ref of its own: a worker cut off from the
+		// server whose push lands late cannot write over the result of
+		// the try that replaced it.
+		try := req
+		try.TryRef = TryRef(req.ResultRef, started, workflow.GetInfo(ctx).WorkflowExecution.RunID)
+		err := workflow.ExecuteActivity(actx, ActivityName, try).Get(actx, &res)
 		switch {
 		case err == nil:
 			res.Tries = tries

@@ -142,6 +142,44 @@ func TestHeartbeatTimeoutMakesTheAttemptAgain(t *testing.T) {
 	}
 }
 
+// Each try of an attempt pushes to a ref of its own, under the attempt's
+// result refs: the dead worker's late push cannot land on the result of
+// the try that replaced it.
+func TestEachTryHasItsOwnResultRef(t *testing.T) {
+	var h *harness
+	var refs [3]string
+	h = newHarness(t, func(ctx context.Context, req AttemptRequest) (AttemptResult, error) {
+		n := h.calls.Load()
+		refs[n-1] = req.TryRef
+		switch n {
+		case 1:
+			time.Sleep(time.Second) // dead: no heartbeat
+		case 2:
+			return AttemptResult{}, temporal.NewApplicationError("cannot fetch", ErrTypeSetup)
+		}
+		return AttemptResult{Worker: "w3", Result: executor.Result{Commit: strings.Repeat("c", 40)}, Ref: req.TryRef}, nil
+	})
+	req := testRequest()
+	req.HeartbeatTimeout = 200 * time.Millisecond
+	h.run(t, req, nil)
+	if h.calls.Load() != 3 || h.result.Worker != "w3" {
+		t.Fatalf("result %+v after %d calls", h.result, h.calls.Load())
+	}
+	seen := map[string]bool{}
+	for i, ref := range refs {
+		if err := CheckTryRef(testRun, req.ResultRef, ref); err != nil {
+			t.Errorf("try %d: %v", i+1, err)
+		}
+		if seen[ref] {
+			t.Errorf("try %d pushes to %s, as an earlier try does", i+1, ref)
+		}
+		seen[ref] = true
+	}
+	if h.result.Ref != refs[2] {
+		t.Errorf("the result names %q, want the last try's %s", h.result.Ref, refs[2])
+	}
+}
+
 // Ctrl-C on the coordinator: the cancel signal reaches the activity through
 // its heartbeats, and the result says interrupted.
 func TestCancelSignalInterruptsTheAttempt(t *testing.T) {
@@ -248,5 +286,34 @@ func TestUnclaimedAttemptsAreListedUntilClaimed(t *testing.T) {
 	h.env.ExecuteWorkflow(WorkflowName, RunInput{RunID: testRun})
 	if len(before) != 1 || before[0] != req.Key() || len(after) != 0 {
 		t.Fatalf("unclaimed before the claim %v, after %v", before, after)
+	}
+}
+
+// The run's workflow answers the base query with nothing known until the
+// coordinator tells it the base check's verdict, then with it.
+func TestBaseVerdictIsKnownOnceSignaled(t *testing.T) {
+	h := newHarness(t, func(ctx context.Context, req AttemptRequest) (AttemptResult, error) { return AttemptResult{}, nil })
+	var before, after BaseVerdict
+	query := func(v *BaseVerdict) {
+		res, err := h.env.QueryWorkflow(QueryBaseFailing)
+		if err != nil {
+			t.Errorf("query: %v", err)
+			return
+		}
+		if err := res.Get(v); err != nil {
+			t.Error(err)
+		}
+	}
+	h.env.RegisterDelayedCallback(func() { query(&before) }, time.Second)
+	h.env.RegisterDelayedCallback(func() {
+		h.env.SignalWorkflow(SignalBaseFailing, map[string][]string{"test": {"TestOld"}})
+	}, 2*time.Second)
+	h.env.RegisterDelayedCallback(func() {
+		query(&after)
+		h.env.SignalWorkflow(SignalFinish, nil)
+	}, 3*time.Second)
+	h.env.ExecuteWorkflow(WorkflowName, RunInput{RunID: testRun})
+	if before.Known || !after.Known || len(after.Failing["test"]) != 1 || after.Failing["test"][0] != "TestOld" {
+		t.Fatalf("before the signal %+v, after %+v", before, after)
 	}
 }
