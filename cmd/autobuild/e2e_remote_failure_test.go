@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -31,6 +32,34 @@ func holdingAgent(t *testing.T, calls, started, release string) string {
 fi`)
 }
 
+// heldRun is a run of oneThenTwo whose agent holds phase 1's first
+// attempt until released (holdingAgent): calls lists each agent call.
+type heldRun struct {
+	calls, started, release, agent string
+	cmd                            *exec.Cmd
+	out                            syncBuffer
+}
+
+func newHeldRun(t *testing.T) *heldRun {
+	tmp := t.TempDir()
+	h := &heldRun{calls: filepath.Join(tmp, "calls"), started: filepath.Join(tmp, "started"), release: filepath.Join(tmp, "release")}
+	h.agent = holdingAgent(t, h.calls, h.started, h.release)
+	return h
+}
+
+// start runs autobuild on repo with e's flags and waits until phase 1's
+// attempt holds (what names the wait).
+func (h *heldRun) start(t *testing.T, e remoteEnv, repo, what string) {
+	t.Helper()
+	h.cmd = command(repo, e.runArgs("--agent", h.agent)...)
+	h.cmd.Stdout, h.cmd.Stderr = &h.out, &h.out
+	require.NoError(t, h.cmd.Start())
+	waitFor(t, what, 60*time.Second, fileWritten(h.started))
+}
+
+// letGo ends the held attempt's agent.
+func (h *heldRun) letGo(t *testing.T) { require.NoError(t, os.WriteFile(h.release, nil, 0o644)) }
+
 func fileWritten(path string) func() bool {
 	return func() bool { b, err := os.ReadFile(path); return err == nil && len(b) > 0 }
 }
@@ -54,25 +83,19 @@ func TestRemoteServerRestarts(t *testing.T) {
 			srv := temporaltest.StartServer(t, temporaltest.Config{DBFile: db})
 			e := newRemoteEnvAt(t, srv.HostPort)
 			repo := newRepo(t, oneThenTwo)
-			tmp := t.TempDir()
-			calls, started, release := filepath.Join(tmp, "calls"), filepath.Join(tmp, "started"), filepath.Join(tmp, "release")
-			agent := holdingAgent(t, calls, started, release)
+			h := newHeldRun(t)
 			e.startWorker(t, "w1")
-			run := command(repo, e.runArgs("--agent", agent)...)
-			var out syncBuffer
-			run.Stdout, run.Stderr = &out, &out
-			require.NoError(t, run.Start())
-			waitFor(t, "phase 1's attempt to start", 60*time.Second, fileWritten(started))
+			h.start(t, e, repo, "phase 1's attempt to start")
 
 			srv.Kill()
 			// The agent ends while the server is down: its worker's answer waits.
-			require.NoError(t, os.WriteFile(release, nil, 0o644))
+			h.letGo(t)
 			time.Sleep(time.Second)
 			temporaltest.StartServer(t, temporaltest.Config{DBFile: db, Port: srv.Port})
 
-			require.NoError(t, run.Wait(), out.String())
+			require.NoError(t, h.cmd.Wait(), h.out.String())
 			var made []string
-			for _, l := range callLines(t, calls) {
+			for _, l := range callLines(t, h.calls) {
 				made = append(made, l[0])
 			}
 			if keep {
@@ -98,23 +121,17 @@ func TestRemoteShortPartition(t *testing.T) {
 	proxy := startProxy(t, srv.HostPort)
 	e := newRemoteEnvAt(t, proxy.Addr())
 	repo := newRepo(t, oneThenTwo)
-	tmp := t.TempDir()
-	calls, started, release := filepath.Join(tmp, "calls"), filepath.Join(tmp, "started"), filepath.Join(tmp, "release")
-	agent := holdingAgent(t, calls, started, release)
+	h := newHeldRun(t)
 	e.startWorker(t, "w1")
-	run := command(repo, e.runArgs("--agent", agent)...)
-	var out syncBuffer
-	run.Stdout, run.Stderr = &out, &out
-	require.NoError(t, run.Start())
-	waitFor(t, "phase 1's attempt to start", 60*time.Second, fileWritten(started))
+	h.start(t, e, repo, "phase 1's attempt to start")
 
 	proxy.Cut()
-	require.NoError(t, os.WriteFile(release, nil, 0o644))
+	h.letGo(t)
 	time.Sleep(4 * time.Second)
 	proxy.Restore()
 
-	require.NoError(t, run.Wait(), out.String())
-	lines := callLines(t, calls)
+	require.NoError(t, h.cmd.Wait(), h.out.String())
+	lines := callLines(t, h.calls)
 	require.Len(t, lines, 2, "phase 1 and phase 2, each made once: %v", lines)
 	require.Equal(t, map[string]int{"1": 1, "2": 1}, phaseCommits(t, repo))
 	require.Equal(t, 1, loadPhase(t, repo, "1").Attempt)
@@ -133,23 +150,17 @@ func TestRemoteWorkerPartitioned(t *testing.T) {
 	proxy := startProxy(t, srv.HostPort)
 	e := newRemoteEnvAt(t, srv.HostPort)
 	repo := newRepo(t, oneThenTwo)
-	writeFile(t, filepath.Join(repo, "autobuild.toml"), "[executor]\nheartbeat_timeout = \"3s\"\n")
+	writeFile(t, filepath.Join(repo, "autobuild.toml"), "[executor]\nheartbeat_timeout = \"6s\"\n")
 	git(t, repo, "add", "-A")
 	git(t, repo, "commit", "-q", "-m", "config")
-	tmp := t.TempDir()
-	calls, started, release := filepath.Join(tmp, "calls"), filepath.Join(tmp, "started"), filepath.Join(tmp, "release")
-	agent := holdingAgent(t, calls, started, release)
+	h := newHeldRun(t)
 	w1 := e.startWorkerAt(t, "w1", proxy.Addr())
-	run := command(repo, e.runArgs("--agent", agent)...)
-	var out syncBuffer
-	run.Stdout, run.Stderr = &out, &out
-	require.NoError(t, run.Start())
-	waitFor(t, "phase 1's attempt to start on w1", 60*time.Second, fileWritten(started))
+	h.start(t, e, repo, "phase 1's attempt to start on w1")
 
 	proxy.Cut()
 	e.startWorker(t, "w2")
-	require.NoError(t, run.Wait(), out.String())
-	lines := callLines(t, calls)
+	require.NoError(t, h.cmd.Wait(), h.out.String())
+	lines := callLines(t, h.calls)
 	require.Len(t, lines, 3, "phase 1 on w1, again on w2, then phase 2: %v", lines)
 	require.Equal(t, []string{"1", "w1"}, lines[0][:2])
 	require.Equal(t, []string{"1", "w2"}, lines[1][:2])
@@ -160,9 +171,9 @@ func TestRemoteWorkerPartitioned(t *testing.T) {
 	require.Equal(t, "w2", p.Attempts[0].Worker)
 
 	// w1's agent ends while w1 is still cut off: w1 does not push.
-	pid, err := strconv.Atoi(strings.TrimSpace(string(must(os.ReadFile(started)))))
+	pid, err := strconv.Atoi(strings.TrimSpace(string(must(os.ReadFile(h.started)))))
 	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(release, nil, 0o644))
+	h.letGo(t)
 	waitFor(t, "w1's agent to end", 30*time.Second, func() bool { return syscall.Kill(pid, 0) != nil })
 	time.Sleep(2 * time.Second)
 	require.Empty(t, git(t, repo, "ls-remote", e.bare), "w1 pushed while it could not reach the server")

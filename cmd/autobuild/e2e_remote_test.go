@@ -192,7 +192,7 @@ func TestRemoteWorkerKilledMidAttempt(t *testing.T) {
 	t.Parallel()
 	e := newRemoteEnv(t)
 	repo := newRepo(t, "# One\n\n| Phase | Name | Depends On |\n|---|---|---|\n| 1 | Core | - |\n\n## Phase 1: Core\n\n- [ ] do it\n")
-	writeFile(t, filepath.Join(repo, "autobuild.toml"), "[executor]\nheartbeat_timeout = \"3s\"\n")
+	writeFile(t, filepath.Join(repo, "autobuild.toml"), "[executor]\nheartbeat_timeout = \"6s\"\n")
 	git(t, repo, "add", "-A")
 	git(t, repo, "commit", "-q", "-m", "config")
 	calls := filepath.Join(t.TempDir(), "calls")

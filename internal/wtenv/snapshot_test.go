@@ -201,22 +201,7 @@ func TestNoSnapshotsWithoutClones(t *testing.T) {
 // TestRealSnapshots takes btrfs's own subvolumes and snapshots: set
 // AUTOBUILD_TEST_REFLINK_DIR to a folder on btrfs (see TestRealClones).
 func TestRealSnapshots(t *testing.T) {
-	base := os.Getenv("AUTOBUILD_TEST_REFLINK_DIR")
-	if base == "" {
-		t.Skip("AUTOBUILD_TEST_REFLINK_DIR is not set: no btrfs to take snapshots on")
-	}
-	tmp, err := os.MkdirTemp(base, "wtenv-")
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = os.RemoveAll(tmp) })
-	if !isSubvolume(filepath.Dir(tmp)) && !snapshotsWork(SystemOps(), filepath.Join(tmp, "probe-a"), tmp) {
-		t.Skip("AUTOBUILD_TEST_REFLINK_DIR is not on btrfs")
-	}
-	dir := filepath.Join(tmp, "repo")
-	gittest.New(t, gittest.At(dir), gittest.File(".gitignore", "node_modules/\n.env\n.autobuild/\n"), gittest.Message("init"))
-	write(t, filepath.Join(dir, ".env"), "A=1\n")
-	write(t, filepath.Join(dir, "node_modules/x/index.js"), "x\n")
-	write(t, filepath.Join(dir, "node_modules/y/lib/a.js"), "a\n")
-	wt := worktree(t, dir)
+	dir, wt := realSnapshotRepo(t)
 	e := newEnv(t, dir, SystemOps())
 	res, err := e.Bring(context.Background(), wt)
 	require.NoError(t, err)
