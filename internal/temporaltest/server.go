@@ -50,13 +50,28 @@ func Start(t testing.TB) string {
 // StartServer starts a dev server as c says; it is stopped when t ends.
 func StartServer(t testing.TB, c Config) *Server {
 	t.Helper()
-	bin := Binary(t)
-	s, err := launch(t, bin, c)
+	s, err := launchRetrying(t, Binary(t), c)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Stop() })
 	return s
+}
+
+// launchTries bounds the starts of one server whose ports were taken.
+const launchTries = 3
+
+// launchRetrying launches the server, again when it could not bind a port:
+// the dev server picks free ports, then binds them, and a process started
+// meanwhile (another test's server, a proxy) may have taken one.
+func launchRetrying(t testing.TB, bin string, c Config) (*Server, error) {
+	for try := 1; ; try++ {
+		s, err := launch(t, bin, c)
+		if err == nil || try == launchTries || !strings.Contains(err.Error(), "address already in use") {
+			return s, err
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 }
 
 // Binary returns the built dev server (building it only under

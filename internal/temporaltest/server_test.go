@@ -4,6 +4,8 @@ import (
 	"errors"
 	"net"
 	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -104,5 +106,42 @@ func TestRestartKeepsStateInADBFile(t *testing.T) {
 	}
 	if st, err := describeNamespace(s2.HostPort, "kept"); err != nil || st != grpcOK {
 		t.Fatalf("after restart DescribeNamespace(kept) = %q, %v", st, err)
+	}
+}
+
+// A server that could not bind a port it picked (another process took it
+// meanwhile) is started again; any other failure is not.
+func TestLaunchRetriesATakenPort(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	dir := t.TempDir()
+	tries := filepath.Join(dir, "tries")
+	// The first start fails as the dev server does on a taken port; the
+	// second says ready on a port that listens.
+	bin := filepath.Join(dir, "fake-dev")
+	script := "#!/bin/sh\necho x >> " + tries + "\nif [ $(wc -l < " + tries + ") -lt 2 ]; then\n" +
+		"  echo 'listen tcp 127.0.0.1:1: bind: address already in use' >&2; exit 1\nfi\n" +
+		"echo ready " + l.Addr().String() + "\nread _\n"
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s, err := launchRetrying(t, bin, Config{})
+	if err != nil {
+		t.Fatalf("not started again after a taken port: %v", err)
+	}
+	s.Stop()
+	if b, _ := os.ReadFile(tries); strings.Count(string(b), "x") != 2 {
+		t.Fatalf("started %d times, want 2", strings.Count(string(b), "x"))
+	}
+
+	other := filepath.Join(dir, "broken-dev")
+	if err := os.WriteFile(other, []byte("#!/bin/sh\necho 'no such namespace' >&2\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := launchRetrying(t, other, Config{}); err == nil || !strings.Contains(err.Error(), "no such namespace") {
+		t.Fatalf("another failure: %v", err)
 	}
 }
