@@ -23,8 +23,22 @@ func (w *workspaces) prepareApart(ctx context.Context, id phaseid.ID, displayID 
 	w.mu.Lock()
 	base, ok := w.bases[id]
 	work = w.work[id]
+	apart := w.apart[id]
 	w.mu.Unlock()
 	if ok {
+		if !apart {
+			// A person reviewed the earlier attempt's work in a worktree
+			// made for it (materialize) and rejected it: the retry is made
+			// elsewhere again, its work a commit that its failure's diff
+			// and landing read, not that worktree, which goes (the
+			// phase's branch is checked out nowhere, for landing to move).
+			if err := w.repo.RemoveWorktree(ctx, w.path(id)); err != nil {
+				return "", "", false, fmt.Errorf("removing phase %s's reviewed worktree: %w", displayID, err)
+			}
+			w.mu.Lock()
+			w.apart[id] = true
+			w.mu.Unlock()
+		}
 		return base, work, true, nil
 	}
 	base = w.tip()

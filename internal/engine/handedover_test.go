@@ -209,3 +209,32 @@ func readFileT(t *testing.T, path string) string {
 	require.NoError(t, err)
 	return string(b)
 }
+
+// A phase of an executor that owns its workspaces is given a worktree for
+// the person's review; once rejected, its retry is made elsewhere again:
+// the retry's failure diff is the retry's work (a commit), not what the
+// rejected attempt's worktree still holds.
+func TestARejectedHandedOverRetrysDiffIsItsOwn(t *testing.T) {
+	t.Parallel()
+	repo := gitRepo(t, onePhase)
+	gate := &failure.GateEvidence{Kind: "test", Command: "true", ExitCode: 1, Output: "--- FAIL: TestParse (0.00s)\nFAIL"}
+	x := &ownerExecutor{apartExecutor{scriptedExecutor{results: []func(executor.Attempt) executor.Result{
+		madeIn(t, &repo, "first.txt", "first attempt\n", nil),
+		madeIn(t, &repo, "second.txt", "second attempt\n", gate)}}}}
+	done := runInBackground(t, repo, onePhase, "exit 99", func(c *Config) {
+		reviewConfig(c)
+		c.Executor = x
+	})
+	hold := awaitHold(t, repo, "1")
+	decide(t, repo, "1", hold, state.DecisionReject, "not like this")
+	res := <-done
+	require.Equal(t, state.RunHalted, res.Status, res.Reason)
+	require.Len(t, x.attempts, 2)
+	p, err := state.Open(repo).LoadPhase("1")
+	require.NoError(t, err)
+	require.Len(t, p.Attempts, 2)
+	require.NotEmpty(t, p.Attempts[1].DiffPath)
+	diff, err := os.ReadFile(filepath.Join(repo, filepath.FromSlash(p.Attempts[1].DiffPath)))
+	require.NoError(t, err)
+	require.Contains(t, string(diff), "+second attempt", "the retry's diff holds the retry's work")
+}
