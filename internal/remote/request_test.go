@@ -1,0 +1,27 @@
+package remote
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/autobuild-sh/autobuild/internal/executor"
+	"github.com/autobuild-sh/autobuild/internal/phaseid"
+)
+
+// A request's remote reaches the worker's git as an argument: one that
+// starts with a dash (an option to git: --upload-pack=…) is refused, as
+// NormalizeRemote refuses it on the coordinator.
+func TestValidateRefusesADashedRemote(t *testing.T) {
+	req := AttemptRequest{Request: executor.Request{RunID: testRun, PhaseID: phaseid.ID("1"), Seq: 1,
+		Base: strings.Repeat("a", 40), Timeout: time.Minute},
+		Remote: "/srv/repo.git", BaseRef: BaseRef(testRun, "1", 1), ResultRef: ResultRef(testRun, "1", 1)}
+	if err := req.Validate(); err != nil {
+		t.Fatalf("a valid request refused: %v", err)
+	}
+	req.Remote = "--upload-pack=touch /tmp/pwned"
+	err := req.Validate()
+	if err == nil || !strings.Contains(err.Error(), "starts with a dash") {
+		t.Fatalf("a remote git reads as an option: %v", err)
+	}
+}
