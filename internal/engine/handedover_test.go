@@ -238,3 +238,26 @@ func TestARejectedHandedOverRetrysDiffIsItsOwn(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, string(diff), "+second attempt", "the retry's diff holds the retry's work")
 }
+
+// An executor that owns its workspaces may hand over no commit when its
+// attempt changed nothing (Result.Commit ""): there is no workspace here
+// either, and landing must not read one: your checkout (the repository's
+// root) is never staged nor committed, and your branch does not move.
+func TestAnOwnersAttemptWithoutCommitLeavesYourCheckout(t *testing.T) {
+	t.Parallel()
+	var repo, head string
+	nothing := func(executor.Attempt) executor.Result {
+		// You edit your checkout while the attempt runs elsewhere.
+		head = runGit(t, repo, "rev-parse", "HEAD")
+		if err := os.WriteFile(filepath.Join(repo, "yours.txt"), []byte("your own, uncommitted\n"), 0o644); err != nil {
+			panic(err)
+		}
+		return executor.Result{Evidence: failure.Evidence{AgentRan: true},
+			Gates: map[string]state.GateResult{"test": {Command: "true", Status: state.GatePassed, Passed: true}}}
+	}
+	x := &ownerExecutor{apartExecutor{scriptedExecutor{results: []func(executor.Attempt) executor.Result{nothing}}}}
+	res, _, _ := runPlanWith(t, onePhase, "exit 99", func(c *Config) { c.Executor, repo = x, c.Dir })
+	require.Equal(t, state.RunComplete, res.Status, res.Reason)
+	require.Equal(t, head, runGit(t, repo, "rev-parse", "HEAD"), "your branch did not move: %s", runGit(t, repo, "log", "--stat", "-3"))
+	require.Contains(t, runGit(t, repo, "status", "--porcelain"), "?? yours.txt", "your file is still yours, uncommitted")
+}
