@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/autobuild-sh/autobuild/internal/executor"
@@ -88,13 +89,14 @@ func (x *Executor) Execute(ctx context.Context, a executor.Attempt, obs executor
 	announce := func(name string) {
 		mu.Lock()
 		defer mu.Unlock()
+		name = workerLabel(name)
 		if name == "" || name == worker {
 			return
 		}
 		worker = name
-		fmt.Fprintf(a.Log, "# autobuild: attempt running on worker %s\n", sanitize.Line(name))
+		fmt.Fprintf(a.Log, "# autobuild: attempt running on worker %s\n", name)
 		if wo, ok := obs.(executor.WorkerObserver); ok {
-			wo.Worker(sanitize.Line(name))
+			wo.Worker(name)
 		}
 	}
 	progress := func(p Progress) {
@@ -193,6 +195,14 @@ func (x *Executor) evidence(ctx context.Context, repo string, a executor.Attempt
 	}
 	ev.Commit = work
 	return ev
+}
+
+// workerLabel is a worker's name as the run shows and records it: a
+// worker names itself (--identity) on another machine, so its name is
+// cleaned (sanitize.Line) and its runs of blanks, tabs among them (a
+// column of autobuild status), made one space.
+func workerLabel(name string) string {
+	return strings.Join(strings.Fields(sanitize.Line(name)), " ")
 }
 
 // OwnsWorkspace says the workers make the attempts' workspaces: the phase

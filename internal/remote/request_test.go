@@ -25,3 +25,19 @@ func TestValidateRefusesADashedRemote(t *testing.T) {
 		t.Fatalf("a remote git reads as an option: %v", err)
 	}
 }
+
+// A worker's name, which it gives itself on another machine, is shown and
+// recorded as one line of plain words: no escape sequence, and no tab to
+// shift the columns of autobuild status.
+func TestWorkerLabel(t *testing.T) {
+	for in, want := range map[string]string{
+		"build-7:4242":                "build-7:4242",
+		"build\t7\n":                  "build 7",
+		"\x1b[31mred\x1b[0m  worker ": "red worker",
+		"":                            "",
+	} {
+		if got := workerLabel(in); got != want {
+			t.Errorf("workerLabel(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
