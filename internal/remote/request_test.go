@@ -41,3 +41,15 @@ func TestWorkerLabel(t *testing.T) {
 		}
 	}
 }
+
+// The attempt a resumed coordinator re-attaches to is the phase's latest
+// unclaimed one, by its number: the workflow lists the keys sorted as
+// text, where "1/10" comes before "1/9".
+func TestLatestKeyIsByNumber(t *testing.T) {
+	if got := latestKey([]string{"1/10", "1/9"}); got != "1/10" {
+		t.Errorf("latestKey = %q, want 1/10", got)
+	}
+	if got := latestKey([]string{"1/2"}); got != "1/2" {
+		t.Errorf("latestKey = %q, want 1/2", got)
+	}
+}
