@@ -1,6 +1,8 @@
 package remote
 
 import (
+	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -51,5 +53,38 @@ func TestLatestKeyIsByNumber(t *testing.T) {
 	}
 	if got := latestKey([]string{"1/2"}); got != "1/2" {
 		t.Errorf("latestKey = %q, want 1/2", got)
+	}
+}
+
+// The coordinator fetches the work a usage limit's result carries, as it
+// fetches a result's: from the try's own ref, only one of the attempt's.
+func TestFetchWorkTakesALimitsWork(t *testing.T) {
+	ctx := context.Background()
+	user, remote, head := newRepos(t)
+	sh := Shared{Repo: user, Remote: remote, RunID: testRun}
+	req := AttemptRequest{Request: executor.Request{RunID: testRun, PhaseID: phaseid.ID("1"), Seq: 1, Base: head},
+		Remote: remote, BaseRef: BaseRef(testRun, "1", 1), ResultRef: ResultRef(testRun, "1", 1)}
+	// A worker's commit on the base, pushed to its try's ref.
+	other := t.TempDir()
+	gitT(t, other, "init", "--quiet")
+	gitT(t, other, "fetch", "--quiet", user, head)
+	gitT(t, other, "checkout", "--quiet", "FETCH_HEAD")
+	write(t, filepath.Join(other, "half.txt"), "half\n")
+	gitT(t, other, "add", "-A")
+	gitT(t, other, "commit", "--quiet", "-m", "worker")
+	commit := gitT(t, other, "rev-parse", "HEAD")
+	try := TryRef(req.ResultRef, 1, "wf")
+	gitT(t, other, "push", "--quiet", remote, commit+":"+try)
+
+	limited := AttemptResult{Limit: &Limit{Result: &AttemptResult{Result: executor.Result{Commit: commit}, Ref: try}}}
+	if err := sh.fetchWork(ctx, "1/1", req, limited); err != nil {
+		t.Fatal(err)
+	}
+	if got := gitT(t, user, "rev-parse", try); got != commit {
+		t.Fatalf("fetched %s, want %s", got, commit)
+	}
+	limited.Limit.Result.Ref = RunRefPrefix(testRun) + "base/1/1"
+	if err := sh.fetchWork(ctx, "1/1", req, limited); err == nil {
+		t.Fatal("a limit's work from a ref not the attempt's try's was fetched")
 	}
 }
