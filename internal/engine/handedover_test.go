@@ -226,10 +226,20 @@ func TestARejectedHandedOverRetrysDiffIsItsOwn(t *testing.T) {
 		c.Executor = x
 	})
 	hold := awaitHold(t, repo, "1")
+	ps, err := state.Open(repo).LoadPhase("1")
+	require.NoError(t, err)
+	reviewed := filepath.Join(repo, filepath.FromSlash(ps.Worktree))
+	// The person changes the work there before rejecting it.
+	require.NoError(t, os.WriteFile(filepath.Join(reviewed, "reviewer.txt"), []byte("the person's change\n"), 0o644))
 	decide(t, repo, "1", hold, state.DecisionReject, "not like this")
 	res := <-done
 	require.Equal(t, state.RunHalted, res.Status, res.Reason)
 	require.Len(t, x.attempts, 2)
+	cont := x.attempts[1].Continues
+	require.NotEmpty(t, cont, "the retry continues the reviewed work")
+	require.Equal(t, "first attempt", runGit(t, repo, "show", cont+":first.txt"))
+	require.Equal(t, "the person's change", runGit(t, repo, "show", cont+":reviewer.txt"), "as a local retry continues in the worktree")
+	require.NoDirExists(t, reviewed, "the reviewed worktree went")
 	p, err := state.Open(repo).LoadPhase("1")
 	require.NoError(t, err)
 	require.Len(t, p.Attempts, 2)
