@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/autobuild-sh/autobuild/internal/clip"
 	"github.com/autobuild-sh/autobuild/internal/gitx"
@@ -23,8 +24,22 @@ func (w *workspaces) prepareApart(ctx context.Context, id phaseid.ID, displayID 
 	w.mu.Lock()
 	base, ok := w.bases[id]
 	work = w.work[id]
+	apart := w.apart[id]
 	w.mu.Unlock()
 	if ok {
+		if !apart {
+			// A person reviewed the earlier attempt's work in a worktree
+			// made for it (materialize, or a resumed hold) and rejected
+			// it: the retry is made elsewhere again, its work a commit
+			// that its failure's diff and landing read, not that
+			// worktree, which goes (the phase's branch is checked out
+			// nowhere, for landing to move). The retry continues what the
+			// worktree holds, the person's changes too, as a local retry
+			// continues in it.
+			if work, err = w.keepReviewed(ctx, id, displayID, base); err != nil {
+				return "", "", false, err
+			}
+		}
 		return base, work, true, nil
 	}
 	base = w.tip()
@@ -36,6 +51,33 @@ func (w *workspaces) prepareApart(ctx context.Context, id phaseid.ID, displayID 
 	delete(w.work, id)
 	w.mu.Unlock()
 	return base, "", false, nil
+}
+
+// keepReviewed makes the phase apart again after a person's review in a
+// worktree here: what the worktree holds becomes the phase's work, a
+// commit on base (the earlier work when there is no worktree any more),
+// and the worktree is removed.
+func (w *workspaces) keepReviewed(ctx context.Context, id phaseid.ID, displayID phaseid.Display, base string) (string, error) {
+	dir := w.path(id)
+	w.mu.Lock()
+	work := w.work[id]
+	w.mu.Unlock()
+	if _, err := os.Stat(dir); err == nil {
+		tree, err := gitx.SnapshotTree(ctx, dir)
+		if err != nil {
+			return "", fmt.Errorf("reading phase %s's reviewed worktree: %w", displayID, err)
+		}
+		if work, err = w.repo.CommitOf(ctx, tree, base, fmt.Sprintf("autobuild: phase %s's reviewed work", displayID)); err != nil {
+			return "", fmt.Errorf("keeping phase %s's reviewed work: %w", displayID, err)
+		}
+	}
+	if err := w.repo.RemoveWorktree(ctx, dir); err != nil {
+		return "", fmt.Errorf("removing phase %s's reviewed worktree: %w", displayID, err)
+	}
+	w.mu.Lock()
+	w.apart[id], w.work[id] = true, work
+	w.mu.Unlock()
+	return work, nil
 }
 
 // keepWork keeps a failed attempt's work (a commit on the phase's base)

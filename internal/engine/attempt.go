@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -181,6 +182,12 @@ func (r *phaseRunner) Attempt(ctx context.Context, req schedule.AttemptRequest) 
 		return r.fail(t, infraFailure(req, ev.Fault))
 	}
 	if owns {
+		if ev.Commit == "" {
+			// Nothing changed where it ran (Result.Commit): the work is
+			// what the attempt started from. There is no workspace here to
+			// read it from: landing would read your checkout's.
+			ev.Commit, ev.Change = cmp.Or(work, base), gitx.Known{}
+		}
 		// A retry continues the work (after a failure here or in landing:
 		// moved onto the line after an integration_conflict), and a
 		// failure's diff is its.

@@ -209,3 +209,65 @@ func readFileT(t *testing.T, path string) string {
 	require.NoError(t, err)
 	return string(b)
 }
+
+// A phase of an executor that owns its workspaces is given a worktree for
+// the person's review; once rejected, its retry is made elsewhere again:
+// the retry's failure diff is the retry's work (a commit), not what the
+// rejected attempt's worktree still holds.
+func TestARejectedHandedOverRetrysDiffIsItsOwn(t *testing.T) {
+	t.Parallel()
+	repo := gitRepo(t, onePhase)
+	gate := &failure.GateEvidence{Kind: "test", Command: "true", ExitCode: 1, Output: "--- FAIL: TestParse (0.00s)\nFAIL"}
+	x := &ownerExecutor{apartExecutor{scriptedExecutor{results: []func(executor.Attempt) executor.Result{
+		madeIn(t, &repo, "first.txt", "first attempt\n", nil),
+		madeIn(t, &repo, "second.txt", "second attempt\n", gate)}}}}
+	done := runInBackground(t, repo, onePhase, "exit 99", func(c *Config) {
+		reviewConfig(c)
+		c.Executor = x
+	})
+	hold := awaitHold(t, repo, "1")
+	ps, err := state.Open(repo).LoadPhase("1")
+	require.NoError(t, err)
+	reviewed := filepath.Join(repo, filepath.FromSlash(ps.Worktree))
+	// The person changes the work there before rejecting it.
+	require.NoError(t, os.WriteFile(filepath.Join(reviewed, "reviewer.txt"), []byte("the person's change\n"), 0o644))
+	decide(t, repo, "1", hold, state.DecisionReject, "not like this")
+	res := <-done
+	require.Equal(t, state.RunHalted, res.Status, res.Reason)
+	require.Len(t, x.attempts, 2)
+	cont := x.attempts[1].Continues
+	require.NotEmpty(t, cont, "the retry continues the reviewed work")
+	require.Equal(t, "first attempt", runGit(t, repo, "show", cont+":first.txt"))
+	require.Equal(t, "the person's change", runGit(t, repo, "show", cont+":reviewer.txt"), "as a local retry continues in the worktree")
+	require.NoDirExists(t, reviewed, "the reviewed worktree went")
+	p, err := state.Open(repo).LoadPhase("1")
+	require.NoError(t, err)
+	require.Len(t, p.Attempts, 2)
+	require.NotEmpty(t, p.Attempts[1].DiffPath)
+	diff, err := os.ReadFile(filepath.Join(repo, filepath.FromSlash(p.Attempts[1].DiffPath)))
+	require.NoError(t, err)
+	require.Contains(t, string(diff), "+second attempt", "the retry's diff holds the retry's work")
+}
+
+// An executor that owns its workspaces may hand over no commit when its
+// attempt changed nothing (Result.Commit ""): there is no workspace here
+// either, and landing must not read one: your checkout (the repository's
+// root) is never staged nor committed, and your branch does not move.
+func TestAnOwnersAttemptWithoutCommitLeavesYourCheckout(t *testing.T) {
+	t.Parallel()
+	var repo, head string
+	nothing := func(executor.Attempt) executor.Result {
+		// You edit your checkout while the attempt runs elsewhere.
+		head = runGit(t, repo, "rev-parse", "HEAD")
+		if err := os.WriteFile(filepath.Join(repo, "yours.txt"), []byte("your own, uncommitted\n"), 0o644); err != nil {
+			panic(err)
+		}
+		return executor.Result{Evidence: failure.Evidence{AgentRan: true},
+			Gates: map[string]state.GateResult{"test": {Command: "true", Status: state.GatePassed, Passed: true}}}
+	}
+	x := &ownerExecutor{apartExecutor{scriptedExecutor{results: []func(executor.Attempt) executor.Result{nothing}}}}
+	res, _, _ := runPlanWith(t, onePhase, "exit 99", func(c *Config) { c.Executor, repo = x, c.Dir })
+	require.Equal(t, state.RunComplete, res.Status, res.Reason)
+	require.Equal(t, head, runGit(t, repo, "rev-parse", "HEAD"), "your branch did not move: %s", runGit(t, repo, "log", "--stat", "-3"))
+	require.Contains(t, runGit(t, repo, "status", "--porcelain"), "?? yours.txt", "your file is still yours, uncommitted")
+}

@@ -56,3 +56,14 @@ func PutWork(ctx context.Context, dir, commit string) error {
 func CommitDiff(ctx context.Context, dir, base, commit string) (string, error) {
 	return run(ctx, dir, runOpts{}, "diff", "--no-color", "--no-ext-diff", base, commit, "--")
 }
+
+// CommitOf makes a commit of tree on parent with message, in git's objects
+// only (no ref moves): work kept as a commit, as an executor that works
+// elsewhere hands it over.
+func (r *Repo) CommitOf(ctx context.Context, tree, parent, message string) (string, error) {
+	out, err := r.write(ctx, "", runOpts{stdin: strings.NewReader(message)}, "commit-tree", tree, "-p", parent, "-F", "-")
+	if err != nil {
+		return "", fmt.Errorf("committing tree %s on %s: %w", tree, parent, err)
+	}
+	return strings.TrimSpace(out), nil
+}

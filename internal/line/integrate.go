@@ -10,6 +10,7 @@ package line
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -134,9 +135,14 @@ func (in *Integrator) Land(ctx context.Context, p *plan.Phase, h Handover, outsi
 	var made gitx.Made
 	var ch gitx.Changes
 	var err error
-	if h.Commit != "" {
+	switch {
+	case h.Commit != "":
 		made, ch, err = in.commitHandedOver(ctx, p, h, message)
-	} else {
+	case h.Workspace == "":
+		// Neither a commit nor a worktree: the repository's root is your
+		// checkout, never the phase's work.
+		err = errors.New("the attempt handed over neither a commit nor a worktree")
+	default:
 		made, ch, err = in.repo.CommitOwn(ctx, h.Workspace, h.Known, message)
 	}
 	if err != nil {

@@ -408,3 +408,18 @@ func TestAttackAgentCommitFoundByAnotherLandingIsNotFollowed(t *testing.T) {
 	require.Equal(t, mine, runGit(t, r.dir, "rev-parse", "main"), "your branch is back where you left it")
 	require.Equal(t, sneaky, runGit(t, r.dir, "rev-parse", "autobuild-kept/r1/phase-2-on-main"))
 }
+
+// A handover with neither a commit nor a worktree is refused: the
+// repository's root, where a worktree of "" would be read, is your
+// checkout, whose files are never the phase's work.
+func TestLandingRefusesAHandoverWithoutWork(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r := newAutoRepo(t)
+	dir, base, in := r.dir, r.base, r.integrator(t)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "yours.txt"), []byte("yours\n"), 0o644))
+	_, _, err := in.Land(ctx, &plan.Phase{ID: "1", DisplayID: "1", Name: "One"}, Handover{Base: base}, checkout.State{})
+	require.ErrorContains(t, err, "neither a commit nor a worktree")
+	require.Equal(t, base, runGit(t, dir, "rev-parse", "HEAD"), "your branch did not move")
+	require.Contains(t, runGit(t, dir, "status", "--porcelain"), "?? yours.txt")
+}

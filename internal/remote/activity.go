@@ -146,9 +146,11 @@ func (w *Worker) attempt(ctx context.Context, ws Workspace, req AttemptRequest, 
 		// user's command, not the worker's machinery); nothing to push.
 		return res, nil
 	}
-	if s := res.AgentSignal; s != nil && s.Type == failreport.RateLimited && !s.ResetsAt.IsZero() {
-		return AttemptResult{}, UsageLimitError(Limit{ResetsAt: s.ResetsAt, Message: s.Message, Result: &res})
-	}
+	// A usage limit's attempt pushes its work too, which goes back with
+	// the limit: the attempt after it continues that work, as a local one
+	// continues in the worktree the limited one left.
+	s := res.AgentSignal
+	limited := s != nil && s.Type == failreport.RateLimited && !s.ResetsAt.IsZero()
 	book.step("pushing")
 	if err := w.stillOurs(ctx, book); errors.Is(err, errCanceled) {
 		res.Interrupted = true
@@ -169,9 +171,12 @@ func (w *Worker) attempt(ctx context.Context, ws Workspace, req AttemptRequest, 
 			return AttemptResult{}, temporal.NewApplicationError(fmt.Sprintf("worker %s took its push back: %v", w.Identity, err), ErrTypeSetup, err)
 		}
 		res.Commit, res.Ref = commit, req.TryRef
-		if failed(res) {
+		if failed(res) && !limited {
 			res.Patch = ws.Patch(ctx)
 		}
+	}
+	if limited {
+		return AttemptResult{}, UsageLimitError(Limit{ResetsAt: s.ResetsAt, Message: s.Message, Result: &res})
 	}
 	return res, nil
 }

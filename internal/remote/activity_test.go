@@ -111,7 +111,8 @@ func TestWorkerActivityReturnsAFailedAttemptsPatch(t *testing.T) {
 // attempt's evidence travels with it.
 func TestWorkerActivityFailsAUsageLimitTyped(t *testing.T) {
 	reset := time.Date(2030, 1, 1, 5, 0, 0, 0, time.UTC)
-	_, err, _, _ := runActivity(t, func(ctx context.Context, ws Workspace, req AttemptRequest, log io.Writer, p Reporter) AttemptResult {
+	_, err, remote, _ := runActivity(t, func(ctx context.Context, ws Workspace, req AttemptRequest, log io.Writer, p Reporter) AttemptResult {
+		_ = writeFile(ws, "half.txt", "half done when the limit hit\n")
 		return AttemptResult{Result: executor.Result{Evidence: failure.Evidence{AgentRan: true, AgentExitCode: 1,
 			AgentSignal: &failure.AgentSignal{Type: failreport.RateLimited, Message: "usage limit", ResetsAt: reset}}}}
 	}, nil)
@@ -122,6 +123,14 @@ func TestWorkerActivityFailsAUsageLimitTyped(t *testing.T) {
 	l := limitOf(err)
 	if l == nil || !l.ResetsAt.Equal(reset) || l.Result == nil || l.Result.Worker != "w1@test" {
 		t.Fatalf("limit %+v", l)
+	}
+	// The work the agent made before the limit is pushed and goes back
+	// with it, for the attempt after it to continue.
+	if l.Result.Commit == "" || l.Result.Ref != TryRef(ResultRef(testRun, "1", 1), 1, "wf") {
+		t.Fatalf("the limited attempt's work: commit %q, ref %q", l.Result.Commit, l.Result.Ref)
+	}
+	if got := gitT(t, remote, "show", l.Result.Commit+":half.txt"); got != "half done when the limit hit" {
+		t.Errorf("the pushed work holds %q", got)
 	}
 }
 

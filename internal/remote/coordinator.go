@@ -206,15 +206,8 @@ func (k *Coordinator) await(ctx context.Context, key string, req AttemptRequest,
 	if err != nil {
 		return AttemptResult{}, fmt.Errorf("attempt %s of workflow %s on %s: %w", key, WorkflowID(req.RunID), k.conn.Address, err)
 	}
-	if res.Commit != "" {
-		// The try that made the result pushed it to a ref of its own: that
-		// one, and only a try's ref of this attempt, is fetched.
-		if err := CheckTryRef(req.RunID, req.ResultRef, res.Ref); err != nil {
-			return res, fmt.Errorf("attempt %s's result: %w", key, err)
-		}
-		if err := k.shared.FetchResult(ctx, res.Ref, res.Commit); err != nil {
-			return res, err
-		}
+	if err := k.shared.fetchWork(ctx, key, req, res); err != nil {
+		return res, err
 	}
 	// The result is the coordinator's now: a later resume does not
 	// re-attach to it.

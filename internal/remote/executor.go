@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/autobuild-sh/autobuild/internal/executor"
@@ -88,13 +90,14 @@ func (x *Executor) Execute(ctx context.Context, a executor.Attempt, obs executor
 	announce := func(name string) {
 		mu.Lock()
 		defer mu.Unlock()
+		name = workerLabel(name)
 		if name == "" || name == worker {
 			return
 		}
 		worker = name
-		fmt.Fprintf(a.Log, "# autobuild: attempt running on worker %s\n", sanitize.Line(name))
+		fmt.Fprintf(a.Log, "# autobuild: attempt running on worker %s\n", name)
 		if wo, ok := obs.(executor.WorkerObserver); ok {
-			wo.Worker(sanitize.Line(name))
+			wo.Worker(name)
 		}
 	}
 	progress := func(p Progress) {
@@ -108,7 +111,7 @@ func (x *Executor) Execute(ctx context.Context, a executor.Attempt, obs executor
 	if err == nil && len(keys) > 0 {
 		// A coordinator before this one (killed) sent the phase's attempt:
 		// it is running or ran on a worker, and is not made again.
-		key := keys[len(keys)-1]
+		key := latestKey(keys)
 		fmt.Fprintf(a.Log, "# autobuild: re-attaching to attempt %s, sent to the workers before autobuild stopped\n", key)
 		res, err = k.Reattach(ctx, key, req, progress)
 		base = "" // made on its own coordinator's base
@@ -193,6 +196,31 @@ func (x *Executor) evidence(ctx context.Context, repo string, a executor.Attempt
 	}
 	ev.Commit = work
 	return ev
+}
+
+// latestKey is the key of the latest attempt among keys ("<phase>/<seq>",
+// one phase's): the highest seq, as a number ("1/10" is after "1/9", which
+// sorts after it as text).
+func latestKey(keys []string) string {
+	return slices.MaxFunc(keys, func(a, b string) int { return cmp.Compare(keySeq(a), keySeq(b)) })
+}
+
+// keySeq is the seq of an attempt's key, -1 when it has none.
+func keySeq(key string) int {
+	_, seq, _ := strings.Cut(key, "/")
+	n, err := strconv.Atoi(seq)
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// workerLabel is a worker's name as the run shows and records it: a
+// worker names itself (--identity) on another machine, so its name is
+// cleaned (sanitize.Line) and its runs of blanks, tabs among them (a
+// column of autobuild status), made one space.
+func workerLabel(name string) string {
+	return strings.Join(strings.Fields(sanitize.Line(name)), " ")
 }
 
 // OwnsWorkspace says the workers make the attempts' workspaces: the phase

@@ -11,6 +11,7 @@ package remote
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/autobuild-sh/autobuild/internal/executor"
@@ -83,6 +84,11 @@ func (r AttemptRequest) Validate() error {
 	}
 	if r.Remote == "" {
 		errs = append(errs, errors.New("a request needs a remote"))
+	} else if strings.HasPrefix(r.Remote, "-") {
+		// The worker's git takes it as an argument (fetch, push): it would
+		// read it as an option. NormalizeRemote refuses it on the
+		// coordinator; a request comes from whoever reaches the server.
+		errs = append(errs, fmt.Errorf("the remote %q starts with a dash: git would read it as an option", r.Remote))
 	}
 	if !isCommitID(r.Base) {
 		errs = append(errs, fmt.Errorf("base commit %q is not a full commit id", r.Base))

@@ -59,6 +59,22 @@ func (s Shared) FetchResult(ctx context.Context, ref, commit string) error {
 	return nil
 }
 
+// fetchWork fetches the commit of attempt key's result, or of the result
+// its usage limit carries: the try that made it pushed it to a ref of its
+// own, and that one, only a try's ref of this attempt, is fetched.
+func (s Shared) fetchWork(ctx context.Context, key string, req AttemptRequest, res AttemptResult) error {
+	if res.Limit != nil && res.Limit.Result != nil {
+		res = *res.Limit.Result
+	}
+	if res.Commit == "" {
+		return nil
+	}
+	if err := CheckTryRef(req.RunID, req.ResultRef, res.Ref); err != nil {
+		return fmt.Errorf("attempt %s's result: %w", key, err)
+	}
+	return s.FetchResult(ctx, res.Ref, res.Commit)
+}
+
 // DeleteRefs deletes every ref of the run, on the remote and in the user's
 // repository (the fetched results); a ref already gone is no error.
 func (s Shared) DeleteRefs(ctx context.Context) error {
