@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -23,6 +25,14 @@ import (
 var binary string
 
 func TestMain(m *testing.M) {
+	// Under nohup (SIGHUP ignored) every autobuild these tests start would
+	// inherit the ignored SIGHUP and, as it should, go on through a hangup:
+	// the tests of a hangup would wait for nothing. A handler here makes
+	// the children start with SIGHUP's default again (exec resets caught
+	// signals, not ignored ones).
+	if signal.Ignored(syscall.SIGHUP) {
+		signal.Notify(make(chan os.Signal, 1), syscall.SIGHUP)
+	}
 	dir, err := os.MkdirTemp("", "autobuild-e2e-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
