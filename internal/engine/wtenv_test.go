@@ -181,7 +181,12 @@ func TestNodeProjectWithCopiedFiles(t *testing.T) {
 		require.NoError(t, err)
 		log, err := os.ReadFile(filepath.Join(repo, p.Attempts[0].LogPath))
 		require.NoError(t, err)
-		require.Contains(t, string(log), "# autobuild: worktree files (")
+		logs, _ := os.ReadDir(filepath.Join(repo, ".autobuild", "logs"))
+		var names []string
+		for _, l := range logs {
+			names = append(names, l.Name())
+		}
+		require.Contains(t, string(log), "# autobuild: worktree files (", "phase %s, attempts %+v, logs %v", id, p.Attempts, names)
 		if strings.Contains(string(log), "put in while git wrote the worktree's tracked files") {
 			besides++
 		}
@@ -226,7 +231,11 @@ func TestNodeProjectVerifiedTogetherWithCopiedFiles(t *testing.T) {
 	t.Parallel()
 	planText := "# Node\n\n| Phase | Depends On | Parallel With |\n|---|---|---|\n| 1 | - | 2 |\n| 2 | - | 1 |\n\n## Phase 1: One\n\n## Phase 2: Two\n\n## Quality Gates\n\n- test: `cd packages/app && node --test`\n"
 	repo := nodeProject(t, planText)
-	cfg := baseConfig(t, repo, planText, `echo done > out-$AUTOBUILD_PHASE_ID.txt; sleep 1`, &events{})
+	// The two agents end together (each waits for the other's mark), so
+	// their phases are verified together even on a loaded machine.
+	bar := t.TempDir()
+	cfg := baseConfig(t, repo, planText, `echo done > out-$AUTOBUILD_PHASE_ID.txt; touch `+bar+`/$AUTOBUILD_PHASE_ID; `+
+		`n=0; while { [ ! -e `+bar+`/1 ] || [ ! -e `+bar+`/2 ]; } && [ $n -lt 600 ]; do sleep 0.05; n=$((n+1)); done`, &events{})
 	cfg.MaxParallel = 2
 	cfg.Worktree = wtenv.Config{Copy: []string{".env", "node_modules"}}
 	res, err := Run(context.Background(), cfg)
