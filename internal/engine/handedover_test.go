@@ -100,13 +100,7 @@ func TestAFailedHandedOverCommitIsPutInTheWorktree(t *testing.T) {
 	require.Equal(t, state.RunComplete, res.Status, res.Reason)
 	require.True(t, sawWork, "the retry's workspace holds the failed attempt's work")
 	require.Equal(t, "package parse // fixed", runGit(t, repo, "show", "HEAD:parse.go"))
-	p, err := state.Open(repo).LoadPhase("1")
-	require.NoError(t, err)
-	require.Equal(t, failreport.TestFailure, p.Attempts[0].Error.Type)
-	require.NotEmpty(t, p.Attempts[0].DiffPath)
-	diff, err := os.ReadFile(filepath.Join(repo, filepath.FromSlash(p.Attempts[0].DiffPath)))
-	require.NoError(t, err)
-	require.Contains(t, string(diff), "+package parse")
+	requireFirstAttemptsDiff(t, repo, "+package parse")
 }
 
 // ownerExecutor is a scriptedExecutor that makes its attempts' workspaces
@@ -147,13 +141,7 @@ func TestAnExecutorThatOwnsItsWorkspace(t *testing.T) {
 	require.NoFileExists(t, filepath.Join(repo, "setup-ran-here"))
 	require.Equal(t, "package parse", runGit(t, repo, "show", "HEAD:parse.go"), "the earlier work lands with the retry's")
 	require.Equal(t, "package parse // fixed", runGit(t, repo, "show", "HEAD:fixed.go"))
-	p, err := state.Open(repo).LoadPhase("1")
-	require.NoError(t, err)
-	require.Equal(t, failreport.TestFailure, p.Attempts[0].Error.Type)
-	require.NotEmpty(t, p.Attempts[0].DiffPath)
-	diff, err := os.ReadFile(filepath.Join(repo, filepath.FromSlash(p.Attempts[0].DiffPath)))
-	require.NoError(t, err)
-	require.Contains(t, string(diff), "+package parse")
+	requireFirstAttemptsDiff(t, repo, "+package parse")
 }
 
 // A setup that failed where the executor ran it is the phase's
@@ -270,4 +258,17 @@ func TestAnOwnersAttemptWithoutCommitLeavesYourCheckout(t *testing.T) {
 	require.Equal(t, state.RunComplete, res.Status, res.Reason)
 	require.Equal(t, head, runGit(t, repo, "rev-parse", "HEAD"), "your branch did not move: %s", runGit(t, repo, "log", "--stat", "-3"))
 	require.Contains(t, runGit(t, repo, "status", "--porcelain"), "?? yours.txt", "your file is still yours, uncommitted")
+}
+
+// requireFirstAttemptsDiff checks phase 1's first attempt failed its tests
+// and its recorded diff holds want.
+func requireFirstAttemptsDiff(t *testing.T, repo, want string) {
+	t.Helper()
+	p, err := state.Open(repo).LoadPhase("1")
+	require.NoError(t, err)
+	require.Equal(t, failreport.TestFailure, p.Attempts[0].Error.Type)
+	require.NotEmpty(t, p.Attempts[0].DiffPath)
+	diff, err := os.ReadFile(filepath.Join(repo, filepath.FromSlash(p.Attempts[0].DiffPath)))
+	require.NoError(t, err)
+	require.Contains(t, string(diff), want)
 }

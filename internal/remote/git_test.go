@@ -99,15 +99,7 @@ func TestAttemptRoundTripThroughTheRemote(t *testing.T) {
 	if strings.Contains(refs, "refs/heads/") {
 		t.Errorf("a branch reached the remote:\n%s", refs)
 	}
-	if err := sh.DeleteRefs(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if refs := gitT(t, user, "ls-remote", remote); refs != "" {
-		t.Errorf("refs left on the remote:\n%s", refs)
-	}
-	if refs := gitT(t, user, "for-each-ref", "refs/autobuild/"); refs != "" {
-		t.Errorf("fetched refs left in the user's repository:\n%s", refs)
-	}
+	deleteRunRefs(ctx, t, sh, user, remote)
 	if got := gitT(t, user, "rev-parse", "main"); got != head {
 		t.Errorf("main moved to %s", got)
 	}
@@ -173,15 +165,7 @@ func TestALateTrysPushLeavesTheNextTrysResult(t *testing.T) {
 	if err := late.Push(ctx, remote, testRun, lateRef, lateCommit); err != nil {
 		t.Fatal(err)
 	}
-	if err := sh.DeleteRefs(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if refs := gitT(t, user, "ls-remote", remote); refs != "" {
-		t.Errorf("refs left on the remote:\n%s", refs)
-	}
-	if refs := gitT(t, user, "for-each-ref", "refs/autobuild/"); refs != "" {
-		t.Errorf("fetched refs left in the user's repository:\n%s", refs)
-	}
+	deleteRunRefs(ctx, t, sh, user, remote)
 }
 
 // A second try of the same attempt on the same worker (its first worker
@@ -262,5 +246,20 @@ func TestNormalizeRemote(t *testing.T) {
 		if _, err := NormalizeRemote(in, "/"); err == nil {
 			t.Errorf("NormalizeRemote(%q) passed", in)
 		}
+	}
+}
+
+// deleteRunRefs ends the run's refs (sh.DeleteRefs) and checks none is
+// left, on the remote or fetched into the user's repository.
+func deleteRunRefs(ctx context.Context, t *testing.T, sh Shared, user, remote string) {
+	t.Helper()
+	if err := sh.DeleteRefs(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if refs := gitT(t, user, "ls-remote", remote); refs != "" {
+		t.Errorf("refs left on the remote:\n%s", refs)
+	}
+	if refs := gitT(t, user, "for-each-ref", "refs/autobuild/"); refs != "" {
+		t.Errorf("fetched refs left in the user's repository:\n%s", refs)
 	}
 }
